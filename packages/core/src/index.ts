@@ -1,0 +1,5 @@
+// @wmco/core: createWmcoCore, the reconcilers, the desired-state builders and the host access layer.
+export { createWmcoCore, type WmcoCore, type WmcoCoreOptions } from './core/create-wmco-core.js';
+export { selectProvider } from './core/select-provider.js';
+export { ActivePlatform } from './core/active-platform.js';
+export * from './provider/index.js';

@@ -1,0 +1,10 @@
+export { MachineAccess } from './machine-access.js';
+export { UserDataFormat } from './user-data-format.js';
+export { HostnameOverride } from './hostname-override.js';
+export { HostRename } from './host-rename.js';
+export { CloudNodeManager } from './cloud-node-manager.js';
+export { ImageCredentialProvider } from './image-credential-provider.js';
+export { MetadataRoutes } from './metadata-routes.js';
+export { InstanceTagging, type TaggableInstance, type TagState } from './instance-tagging.js';
+export { PlatformPrerequisites } from './platform-prerequisites.js';
+export { ALL_CAPABILITIES } from './all-capabilities.js';

@@ -1,0 +1,68 @@
+/** Base class of every error wmco raises on purpose; `code` is stable for programs, `message` is for people. */
+export class WmcoError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** A provider definition is malformed (bad id, bad platform name, missing register). */
+export class InvalidProviderError extends WmcoError {
+  constructor(providerId: string, why: string) {
+    super('InvalidProvider', `provider '${providerId}': ${why}`);
+  }
+}
+
+/** A provider targets a contract version this core does not implement. */
+export class ContractVersionError extends WmcoError {
+  constructor(providerId: string, declared: unknown, min: number, max: number) {
+    super(
+      'ContractVersion',
+      `provider '${providerId}' declares contract version ${String(declared)}, but this @wmco/core ` +
+        `supports versions ${min === max ? String(max) : `${min} to ${max}`}`,
+    );
+  }
+}
+
+/** Two providers with the same id were registered into one container. */
+export class DuplicateProviderError extends WmcoError {
+  constructor(providerId: string, existing: string, incoming: string) {
+    super(
+      'DuplicateProvider',
+      `provider '${providerId}' is already registered (${existing}); refusing a second registration (${incoming})`,
+    );
+  }
+}
+
+/** Two registrations claimed the same capability token in one container. */
+export class DuplicateCapabilityError extends WmcoError {
+  constructor(capability: string, existingOwner: string, incomingOwner: string) {
+    super(
+      'DuplicateCapability',
+      `capability '${capability}' is already registered by ${existingOwner}; ${incomingOwner} may not register it again`,
+    );
+  }
+}
+
+/** No provider serves the cluster's platform. */
+export class UnknownPlatformError extends WmcoError {
+  constructor(platform: string, served: readonly string[]) {
+    super(
+      'UnknownPlatform',
+      `no provider serves platform '${platform}'; the providers given serve: ${served.length > 0 ? served.join(', ') : '(none)'}`,
+    );
+  }
+}
+
+/** More than one provider claims the cluster's platform. */
+export class PlatformConflictError extends WmcoError {
+  constructor(platform: string, providerIds: readonly string[]) {
+    super(
+      'PlatformConflict',
+      `platform '${platform}' is served by more than one provider: ${providerIds.map((id) => `'${id}'`).join(' and ')}; pass only one`,
+    );
+  }
+}

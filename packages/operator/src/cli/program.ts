@@ -1,0 +1,13 @@
+import { Command } from 'commander';
+import type { CliContext } from './cli-context.js';
+import { providersCommand } from './providers-command.js';
+
+/** The `wmco` command tree. */
+export function buildProgram(ctx: CliContext): Command {
+  const program = new Command('wmco')
+    .description('Windows Machine Config Operator: turns Windows Server hosts into Kubernetes worker nodes')
+    .showHelpAfterError()
+    .configureOutput({ writeOut: (s) => ctx.stdout(s.trimEnd()), writeErr: (s) => ctx.stderr(s.trimEnd()) });
+  program.addCommand(providersCommand(ctx));
+  return program;
+}

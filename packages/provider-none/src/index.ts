@@ -1,0 +1,1 @@
+export { noneProvider, noneProvider as default } from './none-provider.js';

@@ -1,0 +1,2 @@
+// @wmco/sim: the simulated world (API server, cluster controllers, Windows hosts over SSH).
+export {};
