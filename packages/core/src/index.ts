@@ -3,3 +3,5 @@ export { createWmcoCore, type WmcoCore, type WmcoCoreOptions } from './core/crea
 export { selectProvider } from './core/select-provider.js';
 export { ActivePlatform } from './core/active-platform.js';
 export * from './provider/index.js';
+export { parseAuthorizedKey, publicKeyHash, type AuthorizedKey } from './desired/authorized-key.js';
+export { buildUserData } from './desired/user-data.js';

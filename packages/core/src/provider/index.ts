@@ -19,3 +19,4 @@ export type * from './types/payload-file.js';
 export type * from './types/route.js';
 export * from './types/windows-build.js';
 export { WindowsPaths } from './types/windows-paths.js';
+export { windowsServiceSpecSchema, serviceSpecProblems } from './types/windows-service-spec-schema.js';
