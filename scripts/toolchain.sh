@@ -35,7 +35,8 @@ cd "$WMCO_ROOT"
 lock_stamp="node_modules/.wmco-install-stamp"
 lock_sum="$( (cat pnpm-lock.yaml package.json pnpm-workspace.yaml packages/*/package.json examples/*/package.json 2>/dev/null || true) | sha256sum | cut -c1-16)"
 if [ ! -f "$lock_stamp" ] || [ "$(cat "$lock_stamp")" != "$lock_sum" ]; then
-  if [ -f pnpm-lock.yaml ]; then
+  # CI installs exactly the lockfile; a developer who changed a package.json gets the lockfile updated.
+  if [ "${CI:-}" = "true" ]; then
     pnpm install --frozen-lockfile --reporter=append-only >&2
   else
     pnpm install --reporter=append-only >&2

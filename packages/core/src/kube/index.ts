@@ -1,0 +1,12 @@
+export { systemClock, type Clock, type TimerHandle } from './clock.js';
+export { FakeClock } from './fake-clock.js';
+export { silentLogger, errorMessage, type Logger } from './logger.js';
+export * from './rate-limiter.js';
+export { WorkQueue, type WorkQueueMetrics } from './work-queue.js';
+export * from './controller.js';
+export * from './lease-store.js';
+export * from './leader-elector.js';
+export * from './leadership.js';
+export * from './watch-port.js';
+export { SupervisedInformer, type SupervisedInformerOptions } from './supervised-informer.js';
+export type { ObjectHandler } from './object-cache.js';

@@ -1,0 +1,135 @@
+import test from 'ava';
+import { systemClock } from './clock.js';
+import { FakeClock } from './fake-clock.js';
+import { LeaderElector } from './leader-elector.js';
+import { runLeadership } from './leadership.js';
+import { InMemoryLeaseStore, LeaseConflictError } from './lease-store.js';
+
+const timing = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
+
+test('the first elector takes the lease; the second waits until it expires on its own clock', async (t) => {
+  const store = new InMemoryLeaseStore();
+  const clock = new FakeClock();
+  const a = new LeaderElector(store, clock, { identity: 'a', ...timing });
+  const b = new LeaderElector(store, clock, { identity: 'b', ...timing });
+  t.true(await a.tryAcquireOrRenew());
+  t.false(await b.tryAcquireOrRenew());
+  clock.advance(10_000);
+  t.true(await a.tryAcquireOrRenew(), 'a renews');
+  t.false(await b.tryAcquireOrRenew(), 'b polls and sees the renewal');
+  clock.advance(14_000);
+  t.false(await b.tryAcquireOrRenew(), 'b observed a renewal 14 s ago: still valid');
+  clock.advance(1_001);
+  t.true(await b.tryAcquireOrRenew(), 'a stopped renewing: b takes over');
+  const record = await store.get();
+  t.is(record?.holderIdentity, 'b');
+  t.is(record?.leaseTransitions, 1);
+  t.false(await a.tryAcquireOrRenew(), 'a sees b as holder now');
+  t.true(a.leaseHeldByOther());
+});
+
+test('a conflicting write loses: never two holders', async (t) => {
+  const store = new InMemoryLeaseStore();
+  const clock = new FakeClock();
+  const a = new LeaderElector(store, clock, { identity: 'a', ...timing });
+  const b = new LeaderElector(store, clock, { identity: 'b', ...timing });
+  const results = await Promise.all([a.tryAcquireOrRenew(), b.tryAcquireOrRenew()]);
+  t.deepEqual(
+    results.filter((x) => x),
+    [true],
+  );
+});
+
+test('release hands over without waiting for the lease to expire', async (t) => {
+  const store = new InMemoryLeaseStore();
+  const clock = new FakeClock();
+  const a = new LeaderElector(store, clock, { identity: 'a', ...timing });
+  const b = new LeaderElector(store, clock, { identity: 'b', ...timing });
+  t.true(await a.tryAcquireOrRenew());
+  t.false(await b.tryAcquireOrRenew());
+  await a.release();
+  t.true(await b.tryAcquireOrRenew());
+});
+
+test('read errors are not leadership', async (t) => {
+  const store = new InMemoryLeaseStore();
+  const a = new LeaderElector(store, new FakeClock(), { identity: 'a', ...timing });
+  store.failNext = new Error('connection refused');
+  t.false(await a.tryAcquireOrRenew());
+  store.failNext = new LeaseConflictError();
+  t.false(await a.tryAcquireOrRenew());
+  t.true(await a.tryAcquireOrRenew());
+});
+
+test('rejects timings that would let two leaders overlap', (t) => {
+  t.throws(
+    () =>
+      new LeaderElector(new InMemoryLeaseStore(), new FakeClock(), {
+        identity: 'a',
+        leaseDurationMs: 1000,
+        renewDeadlineMs: 1000,
+        retryPeriodMs: 100,
+      }),
+    { message: /leaseDuration > renewDeadline > retryPeriod/ },
+  );
+});
+
+test('runLeadership: only one of two acts; when the leader stops, the other takes over', async (t) => {
+  const fast = { leaseDurationMs: 400, renewDeadlineMs: 250, retryPeriodMs: 40 };
+  const store = new InMemoryLeaseStore();
+  const acting = new Set<string>();
+  let overlap = false;
+  const run = (id: string, stop: AbortController) =>
+    runLeadership({
+      elector: new LeaderElector(store, systemClock, { identity: id, ...fast }),
+      clock: systemClock,
+      timing: fast,
+      callbacks: {
+        onStartedLeading: () => {
+          acting.add(id);
+          if (acting.size > 1) overlap = true;
+        },
+        onStoppedLeading: () => acting.delete(id),
+      },
+      stop: stop.signal,
+    });
+  const stopA = new AbortController();
+  const stopB = new AbortController();
+  const a = run('a', stopA);
+  await new Promise((r) => setTimeout(r, 100));
+  const b = run('b', stopB);
+  await new Promise((r) => setTimeout(r, 300));
+  t.deepEqual([...acting], ['a']);
+  stopA.abort();
+  t.is(await a, 'stopped');
+  await new Promise((r) => setTimeout(r, 200));
+  t.deepEqual([...acting], ['b']);
+  stopB.abort();
+  t.is(await b, 'stopped');
+  t.false(overlap);
+});
+
+test('runLeadership: a leader that cannot renew steps down within the renew deadline', async (t) => {
+  const fast = { leaseDurationMs: 400, renewDeadlineMs: 200, retryPeriodMs: 30 };
+  const store = new InMemoryLeaseStore();
+  let stoppedAt = 0;
+  let lostSignal = false;
+  const stop = new AbortController();
+  const started = Date.now();
+  const done = runLeadership({
+    elector: new LeaderElector(store, systemClock, { identity: 'a', ...fast }),
+    clock: systemClock,
+    timing: fast,
+    callbacks: {
+      onStartedLeading: (signal) => signal.addEventListener('abort', () => (lostSignal = true)),
+      onStoppedLeading: () => (stoppedAt = Date.now()),
+    },
+    stop: stop.signal,
+  });
+  await new Promise((r) => setTimeout(r, 60));
+  const failing = setInterval(() => (store.failNext = new Error('apiserver down')), 1);
+  t.is(await done, 'lost');
+  clearInterval(failing);
+  t.true(lostSignal);
+  t.true(stoppedAt - started < fast.leaseDurationMs + 100, 'stepped down before another could take over');
+});
