@@ -6,3 +6,4 @@ export * from './provider/index.js';
 export { parseAuthorizedKey, publicKeyHash, type AuthorizedKey } from './desired/authorized-key.js';
 export { buildUserData } from './desired/user-data.js';
 export * from './kube/index.js';
+export * from './admit/index.js';

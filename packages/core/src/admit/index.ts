@@ -1,0 +1,3 @@
+export { parseCsr, CsrParseError, type ParsedCsr } from './csr-request.js';
+export { createCsr, type CsrSubject, type CreatedCsr } from './create-csr.js';
+export * from './csr-policy.js';
