@@ -109,6 +109,16 @@ function requestProblem(
     : servingProblem(csr, spec, facts, instance);
 }
 
+function unknownName(nodeName: string, facts: CsrFacts): CsrDecision {
+  const target = imitated(nodeName, facts);
+  if (!target) return { action: 'ignore', reason: `no BYOH instance registers as ${nodeName}` };
+  return {
+    action: 'refuse',
+    instance: target,
+    reason: `node name ${nodeName} only contains ${target.nodeName}`,
+  };
+}
+
 /** The instance a hostile name imitates: one whose node name it contains (upstream's substring rule). */
 function imitated(nodeName: string, facts: CsrFacts): KnownInstance | undefined {
   return facts.instances.find((i) => nodeName !== i.nodeName && nodeName.includes(i.nodeName));
@@ -126,22 +136,9 @@ export function decideKubeletCsr(csr: ParsedCsr, spec: CsrSpec, facts: CsrFacts)
   if (!csr.commonName.startsWith(NODE_PREFIX)) return { action: 'ignore', reason: 'not a node certificate' };
   const nodeName = csr.commonName.slice(NODE_PREFIX.length);
   const instance = facts.instances.find((i) => i.nodeName === nodeName);
-  if (!instance) {
-    const target = imitated(nodeName, facts);
-    if (target)
-      return {
-        action: 'refuse',
-        instance: target,
-        reason: `node name ${nodeName} only contains ${target.nodeName}`,
-      };
-    return { action: 'ignore', reason: `no BYOH instance registers as ${nodeName}` };
-  }
-  if (!RFC1123_SUBDOMAIN.test(nodeName))
-    return { action: 'refuse', instance, reason: `${nodeName} is not an RFC 1123 name` };
+  if (!instance) return unknownName(nodeName, facts);
   const client = spec.signerName === KUBELET_CLIENT_SIGNER;
-  const problem =
-    subjectProblem(csr) ??
-    (client ? clientProblem(csr, spec, facts, nodeName) : servingProblem(csr, spec, facts, instance));
+  const problem = requestProblem(csr, spec, facts, instance);
   if (problem) return { action: 'refuse', instance, reason: problem };
   return {
     action: 'approve',
