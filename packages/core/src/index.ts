@@ -7,3 +7,4 @@ export { parseAuthorizedKey, publicKeyHash, type AuthorizedKey } from './desired
 export { buildUserData } from './desired/user-data.js';
 export * from './kube/index.js';
 export * from './admit/index.js';
+export * from './cluster/index.js';
