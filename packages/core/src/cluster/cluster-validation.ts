@@ -39,6 +39,15 @@ function cidrProblem(what: string, cidr: string): ClusterProblem | undefined {
   return undefined;
 }
 
+function namedCidrs(facts: ClusterNetworkFacts, service: string | undefined): [string, string][] {
+  const hybridNets = facts.ovnKubernetesConfig?.hybridOverlayConfig?.hybridClusterNetwork ?? [];
+  return [
+    ...(service ? [['service network', service] as [string, string]] : []),
+    ...(facts.clusterNetwork ?? []).map((n): [string, string] => ['cluster network', n.cidr]),
+    ...hybridNets.flatMap((n): [string, string][] => (n.cidr ? [['hybrid cluster network', n.cidr]] : [])),
+  ];
+}
+
 /** Network checks of the start-up sequence (reference §1.2–§1.3), with upstream's messages. */
 export function networkProblems(facts: ClusterNetworkFacts): ClusterProblem[] {
   if (facts.networkType !== 'OVNKubernetes') {
@@ -53,12 +62,7 @@ export function networkProblems(facts: ClusterNetworkFacts): ClusterProblem[] {
   }
   const service = facts.serviceNetwork?.[0];
   if (!service) problems.push({ fatal: true, message: 'cluster has no service network' });
-  const cidrs: [string, string][] = [
-    ...(service ? [['service network', service] as [string, string]] : []),
-    ...(facts.clusterNetwork ?? []).map((n): [string, string] => ['cluster network', n.cidr]),
-    ...hybridNets.flatMap((n): [string, string][] => (n.cidr ? [['hybrid cluster network', n.cidr]] : [])),
-  ];
-  problems.push(...cidrs.flatMap(([what, cidr]) => cidrProblem(what, cidr) ?? []));
+  problems.push(...namedCidrs(facts, service).flatMap(([what, cidr]) => cidrProblem(what, cidr) ?? []));
   return problems;
 }
 
