@@ -10,3 +10,5 @@ export * from './leadership.js';
 export * from './watch-port.js';
 export { SupervisedInformer, type SupervisedInformerOptions } from './supervised-informer.js';
 export type { ObjectHandler } from './object-cache.js';
+export * from './event-recorder.js';
+export * from './client/index.js';

@@ -1,0 +1,84 @@
+import type { CoreV1Api, CoreV1Event } from '@kubernetes/client-node';
+import { describeApiError } from './api-errors.js';
+import type { EventRecorder, EventType, ObjectRef } from '../event-recorder.js';
+import { silentLogger, type Logger } from '../logger.js';
+
+export interface KubeEventRecorderOptions {
+  /** Where events of cluster-scoped objects go (the operator namespace). */
+  readonly namespace: string;
+  readonly component: string;
+  /** Removes secrets from messages (the operator's redactor). */
+  readonly scrub: (text: string) => string;
+  readonly logger?: Logger;
+  readonly now?: () => Date;
+}
+
+/**
+ * core/v1 Events, aggregated like client-go's recorder: the same object, reason and message within a
+ * process bump `count` and `lastTimestamp` on one Event instead of creating another.
+ */
+export class KubeEventRecorder implements EventRecorder {
+  private readonly seen = new Map<string, { name: string; namespace: string; count: number }>();
+  private sequence = 0;
+
+  constructor(
+    private readonly api: CoreV1Api,
+    private readonly options: KubeEventRecorderOptions,
+  ) {}
+
+  async record(object: ObjectRef, type: EventType, reason: string, message: string): Promise<void> {
+    const text = this.options.scrub(message).slice(0, 1024);
+    const namespace = object.namespace ?? this.options.namespace;
+    const key = `${object.kind}/${namespace}/${object.name}/${object.uid ?? ''}/${type}/${reason}/${text}`;
+    const now = (this.options.now ?? (() => new Date()))();
+    try {
+      const previous = this.seen.get(key);
+      if (previous) {
+        previous.count++;
+        await this.api.patchNamespacedEvent({
+          name: previous.name,
+          namespace: previous.namespace,
+          body: { count: previous.count, lastTimestamp: now },
+        });
+        return;
+      }
+      const name = `${object.name}.${now.getTime().toString(16)}${(this.sequence++).toString(16)}`;
+      await this.api.createNamespacedEvent({
+        namespace,
+        body: this.event(object, { namespace, name, type, reason, message: text, now }),
+      });
+      this.seen.set(key, { name, namespace, count: 1 });
+    } catch (err) {
+      this.seen.delete(key);
+      (this.options.logger ?? silentLogger).warn(
+        { reason, err: describeApiError(err) },
+        'cannot record event',
+      );
+    }
+  }
+
+  private event(
+    object: ObjectRef,
+    e: { namespace: string; name: string; type: EventType; reason: string; message: string; now: Date },
+  ): CoreV1Event {
+    const { namespace, name, type, reason, message, now } = e;
+    return {
+      metadata: { name, namespace },
+      involvedObject: {
+        apiVersion: object.apiVersion,
+        kind: object.kind,
+        name: object.name,
+        ...(object.namespace === undefined ? {} : { namespace: object.namespace }),
+        ...(object.uid === undefined ? {} : { uid: object.uid }),
+      },
+      type,
+      reason,
+      message,
+      count: 1,
+      firstTimestamp: now,
+      lastTimestamp: now,
+      source: { component: this.options.component },
+      reportingComponent: this.options.component,
+    };
+  }
+}
