@@ -21,7 +21,10 @@ export function cniConfiguration(input: CniConfigInput): string {
       capabilities: { portMappings: true, dns: true },
       ipam: { type: 'host-local', subnet: input.subnet },
       policies: [
-        { name: 'EndpointPolicy', value: { type: 'OutBoundNAT', settings: { exceptionList: [input.serviceCidr] } } },
+        {
+          name: 'EndpointPolicy',
+          value: { type: 'OutBoundNAT', settings: { exceptionList: [input.serviceCidr] } },
+        },
         {
           name: 'EndpointPolicy',
           value: { type: 'SDNRoute', settings: { destinationPrefix: input.serviceCidr, needEncap: true } },

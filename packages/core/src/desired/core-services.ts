@@ -161,7 +161,10 @@ function kubeProxy(o: CoreServiceOptions): ServiceWithLog {
           // their literal text, so the ConfigMap stays readable by upstream's WICD.
           nodeArgs: [
             { name: 'NODE_NAME', jsonPath: '{.metadata.name}' },
-            { name: 'NODE_SUBNET', jsonPath: '{.metadata.annotations.k8s\\.ovn\\.org/hybrid-overlay-node-subnet}' },
+            {
+              name: 'NODE_SUBNET',
+              jsonPath: '{.metadata.annotations.k8s\\.ovn\\.org/hybrid-overlay-node-subnet}',
+            },
             { name: 'KUBE_CONFIG_PATH', jsonPath: 'C:\\k\\kubeconfig' },
             { name: 'KUBE_PROXY_CONFIG_PATH', jsonPath: 'C:\\k\\kube-proxy.conf' },
             { name: 'VERBOSITY', jsonPath: o.debug ? '4' : '0' },

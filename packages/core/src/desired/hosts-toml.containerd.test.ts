@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { hostsTomlFiles } from './hosts-toml.js';
 import { mergedMirrorSets, type ImageMirrorEntry } from './mirror-sets.js';
 import {
-  buildImage,
   ensureRegistryTools,
   freePort,
   makeCertificate,
@@ -21,6 +20,7 @@ import {
   startRegistry,
   type Registry,
 } from './oci-registry.test-helper.js';
+import { buildImage } from './oci-image.test-helper.js';
 import { parsePullSecret } from './pull-secret.js';
 
 const unavailable = ensureRegistryTools();
@@ -48,8 +48,8 @@ test.before(async () => {
     startRegistry(join(work, 'mirror'), tls),
     startRegistry(join(work, 'auth-mirror'), tls, { user: USER, password: PASSWORD }),
   ]);
-  await pushImage(mirror.host, ca, 'team/app', '1.0');
-  await pushImage(authMirror.host, ca, 'team/app', '1.0', BASIC);
+  await pushImage(mirror.host, ca, { repo: 'team/app', tag: '1.0' });
+  await pushImage(authMirror.host, ca, { repo: 'team/app', tag: '1.0', auth: BASIC });
 });
 
 test.after.always(async () => {
@@ -83,62 +83,98 @@ async function hostsDir(input: Input): Promise<string> {
 /** `ctr content fetch-object`, daemonless; the sha256 of what it printed, or undefined when it failed. */
 async function fetch(dir: string, ref: string): Promise<string | undefined> {
   try {
-    const { stdout } = await run('ctr', ['--address', join(work, 'no-daemon.sock'), 'content', 'fetch-object', '--hosts-dir', dir, ref], {
-      env: { ...process.env, SSL_CERT_FILE: certPath },
-      encoding: 'buffer',
-      timeout: 20_000,
-    });
+    const { stdout } = await run(
+      'ctr',
+      ['--address', join(work, 'no-daemon.sock'), 'content', 'fetch-object', '--hosts-dir', dir, ref],
+      {
+        env: { ...process.env, SSL_CERT_FILE: certPath },
+        encoding: 'buffer',
+        timeout: 20_000,
+      },
+    );
     return `sha256:${createHash('sha256').update(stdout).digest('hex')}`;
   } catch {
     return undefined;
   }
 }
 
-const hits = (r: Registry, source: string): number => r.log().split(`ns=${encodeURIComponent(source)}`).length - 1;
+const hits = (r: Registry, source: string): number =>
+  r.log().split(`ns=${encodeURIComponent(source)}`).length - 1;
 const mirrorOf = (r: Registry): string => `${r.host}/team/app`;
 
-suite('tag pull through an ImageTagMirrorSet mirror; no file or a misplaced file does not use it', async (t) => {
-  const source = 'itms.example.invalid';
-  const input: Input = { itms: [{ source: `${source}/app`, mirrors: [mirrorOf(mirror)] }] };
-  t.is(await fetch(await hostsDir(input), `${source}/app:1.0`), image.digest);
-  const after = hits(mirror, source);
-  t.true(after > 0, 'the mirror saw ?ns=<source>');
-  t.is(await fetch(await hostsDir({}), `${source}/app:1.0`), undefined, 'no hosts.toml: no mirror');
-  t.is(await fetch(await hostsDir({ ...input, directoryFor: () => 'other.example.invalid' }), `${source}/app:1.0`), undefined);
-  t.is(hits(mirror, source), after, 'negative controls never reached the mirror');
-});
+suite(
+  'tag pull through an ImageTagMirrorSet mirror; no file or a misplaced file does not use it',
+  async (t) => {
+    const source = 'itms.example.invalid';
+    const input: Input = { itms: [{ source: `${source}/app`, mirrors: [mirrorOf(mirror)] }] };
+    t.is(await fetch(await hostsDir(input), `${source}/app:1.0`), image.digest);
+    const after = hits(mirror, source);
+    t.true(after > 0, 'the mirror saw ?ns=<source>');
+    t.is(await fetch(await hostsDir({}), `${source}/app:1.0`), undefined, 'no hosts.toml: no mirror');
+    t.is(
+      await fetch(
+        await hostsDir({ ...input, directoryFor: () => 'other.example.invalid' }),
+        `${source}/app:1.0`,
+      ),
+      undefined,
+    );
+    t.is(hits(mirror, source), after, 'negative controls never reached the mirror');
+  },
+);
 
 suite('digest pull through an ImageDigestMirrorSet mirror; tags are not resolved through it', async (t) => {
   const source = 'idms.example.invalid';
   const dir = await hostsDir({ idms: [{ source: `${source}/app`, mirrors: [mirrorOf(mirror)] }] });
   t.is(await fetch(dir, `${source}/app@${image.digest}`), image.digest);
   t.true(hits(mirror, source) > 0);
-  t.is(await fetch(dir, `${source}/app:1.0`), undefined, 'digest-only mirror: the tag goes to the (dead) source');
+  t.is(
+    await fetch(dir, `${source}/app:1.0`),
+    undefined,
+    'digest-only mirror: the tag goes to the (dead) source',
+  );
 });
 
 suite('basic-auth header from the pull secret', async (t) => {
   const source = 'auth.example.invalid';
   const itms = [{ source: `${source}/app`, mirrors: [mirrorOf(authMirror)] }];
   t.is(await fetch(await hostsDir({ itms }), `${source}/app:1.0`), undefined, 'no credentials: 401');
-  t.is(await fetch(await hostsDir({ itms, pullSecret: { [authMirror.host]: BASIC } }), `${source}/app:1.0`), image.digest);
-  t.regex(authMirror.log(), new RegExp(`GET /v2/team/app/manifests/sha256:[0-9a-f]+\\?ns=${source}[^"]*" 200`));
+  t.is(
+    await fetch(await hostsDir({ itms, pullSecret: { [authMirror.host]: BASIC } }), `${source}/app:1.0`),
+    image.digest,
+  );
+  t.regex(
+    authMirror.log(),
+    new RegExp(`GET /v2/team/app/manifests/sha256:[0-9a-f]+\\?ns=${source}[^"]*" 200`),
+  );
 });
 
-suite('NeverContactSource: server is the mirror, and its credentials are needed at top level for tags', async (t) => {
-  const source = 'never.example.invalid';
-  const input: Input = {
-    idms: [{ source: `${source}/app`, mirrors: [mirrorOf(authMirror)], mirrorSourcePolicy: 'NeverContactSource' }],
-    pullSecret: { [authMirror.host]: BASIC },
-  };
-  const dir = await hostsDir(input);
-  t.is(await fetch(dir, `${source}/app@${image.digest}`), image.digest);
-  t.is(await fetch(dir, `${source}/app:1.0`), image.digest, 'tag resolved by the mirror as server');
-  // Upstream's shape (no top-level header): the same tag pull gets 401 — the reason for our fix.
-  const upstream = await hostsDir({ ...input, edit: (c) => c.replace(/\[header\]\n {2}authorization = "[^"]+"\n\n/, '') });
-  t.false((await readFile(join(upstream, source, 'hosts.toml'), 'utf8')).includes('\n[header]'));
-  t.is(await fetch(upstream, `${source}/app:1.0`), undefined);
-  t.is(await fetch(upstream, `${source}/app@${image.digest}`), image.digest);
-});
+suite(
+  'NeverContactSource: server is the mirror, and its credentials are needed at top level for tags',
+  async (t) => {
+    const source = 'never.example.invalid';
+    const input: Input = {
+      idms: [
+        {
+          source: `${source}/app`,
+          mirrors: [mirrorOf(authMirror)],
+          mirrorSourcePolicy: 'NeverContactSource',
+        },
+      ],
+      pullSecret: { [authMirror.host]: BASIC },
+    };
+    const dir = await hostsDir(input);
+    t.is(await fetch(dir, `${source}/app@${image.digest}`), image.digest);
+    t.is(await fetch(dir, `${source}/app:1.0`), image.digest, 'tag resolved by the mirror as server');
+    // Upstream's shape (no top-level header): the same tag pull gets 401 — the reason for our fix.
+    const upstream = await hostsDir({
+      ...input,
+      edit: (c) => c.replace(/\[header\]\n {2}authorization = "[^"]+"\n\n/, ''),
+    });
+    t.false((await readFile(join(upstream, source, 'hosts.toml'), 'utf8')).includes('\n[header]'));
+    t.is(await fetch(upstream, `${source}/app:1.0`), undefined);
+    t.is(await fetch(upstream, `${source}/app@${image.digest}`), image.digest);
+  },
+);
 
 suite('a host:port source is found in its host_port_ directory', async (t) => {
   const source = `127.0.0.1:${await freePort()}`; // nothing listens there

@@ -42,7 +42,9 @@ function registryUrl(ref: string, what: string): string {
 const q = (s: string): string => JSON.stringify(s);
 
 function headerLines(table: string, auth: string | undefined, indent: string): string[] {
-  return auth === undefined ? [] : [`${indent}[${table}]`, `${indent}  authorization = ${q(`Basic ${auth}`)}`];
+  return auth === undefined
+    ? []
+    : [`${indent}[${table}]`, `${indent}  authorization = ${q(`Basic ${auth}`)}`];
 }
 
 function hostBlock(m: Mirror, creds: RegistryCredentials | undefined): string {
@@ -70,7 +72,11 @@ export function hostsToml(set: MirrorSet, creds?: RegistryCredentials): string {
   if (set.mirrors.length === 0) return '';
   const never = set.mirrorSourcePolicy === 'NeverContactSource';
   const fallback = never ? (set.mirrors[0]?.host ?? set.source) : set.source;
-  const head = [`server = ${q(registryUrl(fallback, never ? 'mirror' : 'source'))}`, '', 'override_path = true'];
+  const head = [
+    `server = ${q(registryUrl(fallback, never ? 'mirror' : 'source'))}`,
+    '',
+    'override_path = true',
+  ];
   const serverAuth = never ? creds?.get(extractRegistryHostname(fallback)) : undefined;
   const blocks = [head.join('\n')];
   if (serverAuth !== undefined) blocks.push(headerLines('header', serverAuth, '').join('\n'));

@@ -52,7 +52,12 @@ test('log config: the kube-log-runner command', (t) => {
   const full = kubeLogRunnerCommand({ fileSize: '50Mi', fileAge: '48h', flushInterval: '10s' }, cmd, log);
   t.true(full.startsWith(runner));
   t.true(full.endsWith(` ${cmd}`));
-  for (const part of [`-log-file=${log}`, '-log-file-size=50Mi', '-log-file-age=48h', '-flush-interval=10s']) {
+  for (const part of [
+    `-log-file=${log}`,
+    '-log-file-size=50Mi',
+    '-log-file-age=48h',
+    '-flush-interval=10s',
+  ]) {
     t.true(full.includes(part), part);
   }
 });

@@ -80,7 +80,9 @@ export function mergeMirrorSets(sets: readonly MirrorSet[]): MirrorSet[] {
             source: set.source,
             mirrors: mergeMirrors(seen.mirrors, set.mirrors),
             mirrorSourcePolicy:
-              seen.mirrorSourcePolicy === 'NeverContactSource' ? 'NeverContactSource' : set.mirrorSourcePolicy,
+              seen.mirrorSourcePolicy === 'NeverContactSource'
+                ? 'NeverContactSource'
+                : set.mirrorSourcePolicy,
           }
         : { ...set, mirrors: mergeMirrors(set.mirrors, []) },
     );
@@ -100,7 +102,11 @@ function toSet(entry: ImageMirrorEntry, resolveTags: boolean, where: string): Mi
     host: extractMirrorURL(entry.source, m) || extractRegistryHostname(m),
     resolveTags,
   }));
-  return { source: extractRegistryHostname(entry.source), mirrors, mirrorSourcePolicy: policyOf(entry, where) };
+  return {
+    source: extractRegistryHostname(entry.source),
+    mirrors,
+    mirrorSourcePolicy: policyOf(entry, where),
+  };
 }
 
 /**

@@ -28,13 +28,23 @@ test('network script: defaults and input checks', (t) => {
   t.true(script.includes("'OVNKubernetesHybridOverlayNetwork'"));
   t.true(script.includes("'C:\\Temp\\hns.psm1'"));
   t.throws(() => networkConfigScript({ serviceCidr: '172.30.0.0' }), { message: /not a CIDR/ });
-  t.throws(() => networkConfigScript({ serviceCidr: '172.30.0.0/16', hnsNetwork: "x'; rm" }), { message: /unsafe/ });
-  t.throws(() => networkConfigScript({ serviceCidr: '172.30.0.0/16', cniConfigPath: "C:\\a'b" }), { message: /unsafe/ });
+  t.throws(() => networkConfigScript({ serviceCidr: '172.30.0.0/16', hnsNetwork: "x'; rm" }), {
+    message: /unsafe/,
+  });
+  t.throws(() => networkConfigScript({ serviceCidr: '172.30.0.0/16', cniConfigPath: "C:\\a'b" }), {
+    message: /unsafe/,
+  });
 });
 
 test('kube-proxy config: DSR on, kernelspace, hybrid-overlay network', (t) => {
   const c = JSON.parse(
-    kubeProxyConfiguration({ hostnameOverride: 'node1', clusterCIDR: '10.132.0.0/24', sourceVip: '10.132.0.2', kubeconfig: 'C:\\k\\kubeconfig', verbosity: 0 }),
+    kubeProxyConfiguration({
+      hostnameOverride: 'node1',
+      clusterCIDR: '10.132.0.0/24',
+      sourceVip: '10.132.0.2',
+      kubeconfig: 'C:\\k\\kubeconfig',
+      verbosity: 0,
+    }),
   ) as Record<string, unknown>;
   t.like(c, {
     kind: 'KubeProxyConfiguration',
@@ -48,10 +58,23 @@ test('kube-proxy config: DSR on, kernelspace, hybrid-overlay network', (t) => {
 });
 
 test('CNI config: win-overlay with the service network excluded from NAT and routed', (t) => {
-  const c = JSON.parse(cniConfiguration({ networkName: 'N', subnet: '10.132.1.0/24', serviceCidr: '172.30.0.0/16', providerAddress: '10.132.1.2' })) as {
+  const c = JSON.parse(
+    cniConfiguration({
+      networkName: 'N',
+      subnet: '10.132.1.0/24',
+      serviceCidr: '172.30.0.0/16',
+      providerAddress: '10.132.1.2',
+    }),
+  ) as {
     policies: { value: { type: string; settings: object } }[];
   };
-  t.like(c, { cniVersion: '0.2.0', name: 'N', type: 'win-overlay', apiVersion: 2, ipam: { subnet: '10.132.1.0/24' } });
+  t.like(c, {
+    cniVersion: '0.2.0',
+    name: 'N',
+    type: 'win-overlay',
+    apiVersion: 2,
+    ipam: { subnet: '10.132.1.0/24' },
+  });
   t.deepEqual(
     c.policies.map((p) => [p.value.type, p.value.settings]),
     [
@@ -63,22 +86,30 @@ test('CNI config: win-overlay with the service network excluded from NAT and rou
 });
 
 test('containerd config: valid TOML with the §1.14 settings', (t) => {
-  const c = parse(containerdConfig()) as Record<string, any>;
-  t.is(c.version, 2);
-  t.is(c.root, 'C:\\ProgramData\\containerd\\root');
-  t.is(c.state, 'C:\\ProgramData\\containerd\\state');
-  t.is(c.grpc.address, '\\\\.\\pipe\\containerd-containerd');
-  t.deepEqual(c.disabled_plugins, ['io.containerd.nri.v1.nri']);
-  const cri = c.plugins['io.containerd.grpc.v1.cri'];
-  t.is(cri.sandbox_image, 'mcr.microsoft.com/oss/kubernetes/pause:3.9');
-  t.is(cri.stream_server_address, '127.0.0.1');
-  t.deepEqual(cri.cni, { bin_dir: 'C:\\k\\cni', conf_dir: 'C:\\k\\cni\\config', max_conf_num: 1 });
-  t.is(cri.containerd.default_runtime_name, 'runhcs-wcow-process');
-  t.is(cri.containerd.runtimes['runhcs-wcow-process'].runtime_type, 'io.containerd.runhcs.v1');
-  t.is(cri.containerd.snapshotter, 'windows');
-  t.is(cri.registry.config_path, 'C:\\k\\containerd\\registries');
-  t.deepEqual(
-    c.plugins['io.containerd.transfer.v1.local'].unpack_config.map((u: { platform: string }) => u.platform),
-    ['windows/amd64', 'linux/amd64'],
-  );
+  t.deepEqual(parse(containerdConfig()), {
+    version: 2,
+    root: 'C:\\ProgramData\\containerd\\root',
+    state: 'C:\\ProgramData\\containerd\\state',
+    disabled_plugins: ['io.containerd.nri.v1.nri'],
+    grpc: { address: '\\\\.\\pipe\\containerd-containerd' },
+    plugins: {
+      'io.containerd.grpc.v1.cri': {
+        sandbox_image: 'mcr.microsoft.com/oss/kubernetes/pause:3.9',
+        stream_server_address: '127.0.0.1',
+        containerd: {
+          snapshotter: 'windows',
+          default_runtime_name: 'runhcs-wcow-process',
+          runtimes: { 'runhcs-wcow-process': { runtime_type: 'io.containerd.runhcs.v1' } },
+        },
+        cni: { bin_dir: 'C:\\k\\cni', conf_dir: 'C:\\k\\cni\\config', max_conf_num: 1 },
+        registry: { config_path: 'C:\\k\\containerd\\registries' },
+      },
+      'io.containerd.transfer.v1.local': {
+        unpack_config: [
+          { platform: 'windows/amd64', snapshotter: 'windows' },
+          { platform: 'linux/amd64', snapshotter: 'windows-lcow' },
+        ],
+      },
+    },
+  });
 });

@@ -45,7 +45,8 @@ export function networkConfigScript(input: NetworkScriptInput): string {
   const module = input.hnsModulePath ?? 'C:\\Temp\\hns.psm1';
   const cniPath = input.cniConfigPath ?? 'C:\\k\\cni\\config\\cni.conf';
   if (!SAFE_NAME.test(network)) throw new Error(`HNS network name "${network}" has unsafe characters`);
-  for (const p of [module, cniPath]) if (!SAFE_PATH.test(p)) throw new Error(`path "${p}" has unsafe characters`);
+  for (const p of [module, cniPath])
+    if (!SAFE_PATH.test(p)) throw new Error(`path "${p}" has unsafe characters`);
   const { cni, kubeProxy } = templates(input.serviceCidr, network);
   return `param(
   [Parameter(Mandatory = $true)][string]$hostnameOverride,

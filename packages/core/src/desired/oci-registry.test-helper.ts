@@ -1,14 +1,13 @@
 // Test helper: a loopback docker-registry (Debian's `docker-registry`, distribution 2.8) with TLS and
 // optional htpasswd auth, a hand-built OCI image pushed to it, and the tools' installation.
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { gzipSync } from 'node:zlib';
+import { buildImage, digestOf } from './oci-image.test-helper.js';
 
 export const run = promisify(execFile);
 const TOOLS = ['ctr', 'docker-registry', 'htpasswd', 'openssl'];
@@ -21,7 +20,8 @@ const has = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`
  */
 export function ensureRegistryTools(): string | undefined {
   if (TOOLS.every(has)) return undefined;
-  if (!has('apt-get')) return `apt-get is not available to install ${TOOLS.filter((c) => !has(c)).join(', ')}`;
+  if (!has('apt-get'))
+    return `apt-get is not available to install ${TOOLS.filter((c) => !has(c)).join(', ')}`;
   const policy = '/usr/sbin/policy-rc.d';
   const ownPolicy = !existsSync(policy);
   // No service may start at install time (there is no init system here, and we start our own).
@@ -58,11 +58,17 @@ export function httpsCall(
   options: { method?: string; ca: Buffer; headers?: Record<string, string>; body?: Buffer },
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', ca: options.ca, headers: options.headers ?? {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
+    const req = request(
+      url,
+      { method: options.method ?? 'GET', ca: options.ca, headers: options.headers ?? {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
@@ -72,7 +78,25 @@ export function httpsCall(
 export async function makeCertificate(dir: string): Promise<{ cert: string; key: string }> {
   const cert = join(dir, 'cert.pem');
   const key = join(dir, 'key.pem');
-  await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1']);
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    key,
+    '-out',
+    cert,
+    '-days',
+    '1',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+  ]);
   return { cert, key };
 }
 
@@ -102,7 +126,9 @@ export async function startRegistry(
     lines.push(`auth: {htpasswd: {realm: test, path: ${join(dir, 'htpasswd')}}}`);
   }
   await writeFile(join(dir, 'config.yml'), lines.join('\n') + '\n');
-  const child: ChildProcess = spawn('docker-registry', ['serve', join(dir, 'config.yml')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn('docker-registry', ['serve', join(dir, 'config.yml')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
@@ -121,63 +147,32 @@ export async function startRegistry(
   throw new Error(`registry on ${port} did not start: ${output}`);
 }
 
-/** A one-file ustar archive (512-byte header, content, padding, two zero blocks). */
-function tarOneFile(name: string, content: Buffer): Buffer {
-  const header = Buffer.alloc(512);
-  const field = (value: string, offset: number, length: number): void => void header.write(value, offset, length, 'ascii');
-  field(name, 0, 100);
-  field('0000644\0', 100, 8);
-  field('0000000\0', 108, 8);
-  field('0000000\0', 116, 8);
-  field(content.length.toString(8).padStart(11, '0') + '\0', 124, 12);
-  field('00000000000\0', 136, 12);
-  field('        ', 148, 8);
-  field('0', 156, 1);
-  field('ustar\0', 257, 6);
-  field('00', 263, 2);
-  const sum = header.reduce((a, b) => a + b, 0);
-  field(sum.toString(8).padStart(6, '0') + '\0 ', 148, 8);
-  const pad = Buffer.alloc((512 - (content.length % 512)) % 512);
-  return Buffer.concat([header, content, pad, Buffer.alloc(1024)]);
-}
-
-const digestOf = (b: Buffer): string => `sha256:${createHash('sha256').update(b).digest('hex')}`;
-
-/** A hand-built single-layer OCI image. */
-export function buildImage(): { manifest: Buffer; digest: string; blobs: Buffer[] } {
-  const layerTar = tarOneFile('etc/hello.txt', Buffer.from('hello from the mirror\n'));
-  const layer = gzipSync(layerTar);
-  const config = Buffer.from(
-    JSON.stringify({ architecture: 'amd64', os: 'linux', config: { Cmd: ['/bin/true'] }, rootfs: { type: 'layers', diff_ids: [digestOf(layerTar)] } }),
-  );
-  const manifest = Buffer.from(
-    JSON.stringify({
-      schemaVersion: 2,
-      mediaType: 'application/vnd.oci.image.manifest.v1+json',
-      config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: digestOf(config), size: config.length },
-      layers: [{ mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: digestOf(layer), size: layer.length }],
-    }),
-  );
-  return { manifest, digest: digestOf(manifest), blobs: [layer, config] };
-}
-
 /** Pushes `image` to `repo:tag` on the registry with the distribution HTTP API. */
 export async function pushImage(
   host: string,
   ca: Buffer,
-  repo: string,
-  tag: string,
-  auth?: string,
+  target: { repo: string; tag: string; auth?: string },
 ): Promise<void> {
+  const { repo, tag, auth } = target;
   const image = buildImage();
   const headers = auth ? { authorization: `Basic ${auth}` } : {};
   for (const blob of image.blobs) {
-    const start = await httpsCall(`https://${host}/v2/${repo}/blobs/uploads/`, { method: 'POST', ca, headers });
+    const start = await httpsCall(`https://${host}/v2/${repo}/blobs/uploads/`, {
+      method: 'POST',
+      ca,
+      headers,
+    });
     const location = String(start.headers.location ?? '');
-    if (start.status !== 202 || !location) throw new Error(`upload start: ${start.status} ${start.body.toString()}`);
+    if (start.status !== 202 || !location)
+      throw new Error(`upload start: ${start.status} ${start.body.toString()}`);
     const url = new URL(location, `https://${host}`);
     url.searchParams.set('digest', digestOf(blob));
-    const put = await httpsCall(url.toString(), { method: 'PUT', ca, headers: { ...headers, 'content-type': 'application/octet-stream' }, body: blob });
+    const put = await httpsCall(url.toString(), {
+      method: 'PUT',
+      ca,
+      headers: { ...headers, 'content-type': 'application/octet-stream' },
+      body: blob,
+    });
     if (put.status !== 201) throw new Error(`blob upload: ${put.status} ${put.body.toString()}`);
   }
   const m = await httpsCall(`https://${host}/v2/${repo}/manifests/${tag}`, {

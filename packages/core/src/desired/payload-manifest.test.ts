@@ -24,14 +24,20 @@ test('sha256sum: keyed by basename, blank lines skipped', (t) => {
 
 test('sha256sum: duplicate basename and malformed lines are errors', (t) => {
   const sha = 'a'.repeat(64);
-  t.throws(() => parseSha256Sums(`${sha}  /a/x.exe\n${sha}  /b/x.exe\n`), { message: /line 2: x\.exe is listed twice/ });
+  t.throws(() => parseSha256Sums(`${sha}  /a/x.exe\n${sha}  /b/x.exe\n`), {
+    message: /line 2: x\.exe is listed twice/,
+  });
   t.throws(() => parseSha256Sums(`${sha}  /a/x.exe\nnot a line\n`), { message: /line 2 is not/ });
   t.throws(() => parseSha256Sums('abc  /a/x.exe'), { message: /line 1/ });
   t.throws(() => parseSha256Sums(`${sha} /a/x.exe`), { message: /line 1/ }); // one space: not sha256sum's format
   t.throws(() => parseSha256Sums(`${sha}  /a/`), { message: /no file name/ });
 });
 
-async function payloadDir(t: { teardown: (f: () => Promise<void>) => void }, skip: string[] = [], extra: string[] = []) {
+async function payloadDir(
+  t: { teardown: (f: () => Promise<void>) => void },
+  skip: string[] = [],
+  extra: string[] = [],
+) {
   const dir = await mkdtemp(join(tmpdir(), 'wmco-payload-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const sums: string[] = [];
@@ -59,17 +65,26 @@ test('payload manifest: every file with its host destination and SHA-256', async
   t.is(m.find((e) => e.name === 'win-overlay.exe')!.destination, 'C:\\k\\cni\\win-overlay.exe');
   t.is(m.find((e) => e.name === 'hns.psm1')!.destination, 'C:\\Temp\\hns.psm1');
   t.is(m.find((e) => e.name === 'containerd.exe')!.destination, 'C:\\k\\containerd\\containerd.exe');
-  t.is(m.find((e) => e.name === 'windows-exporter-webconfig.yaml')!.destination, 'C:\\k\\tls\\windows-exporter-webconfig.yaml');
+  t.is(
+    m.find((e) => e.name === 'windows-exporter-webconfig.yaml')!.destination,
+    'C:\\k\\tls\\windows-exporter-webconfig.yaml',
+  );
   t.true(m.some((e) => e.compressed) && m.some((e) => !e.compressed));
 });
 
 test('payload manifest: missing file, missing sum, wrong sum', async (t) => {
   const dir = await payloadDir(t, ['kubelet.exe']);
   await t.throwsAsync(readPayloadManifest(dir), { message: /kubelet\.exe is missing/ });
-  await t.throwsAsync(readPayloadManifest(dir, [{ name: 'ecr-credential-provider.exe', directory: 'C:\\k' }]), {
-    message: /ecr-credential-provider\.exe is not listed in sha256sum; ecr-credential-provider\.exe is missing/,
-  });
+  await t.throwsAsync(
+    readPayloadManifest(dir, [{ name: 'ecr-credential-provider.exe', directory: 'C:\\k' }]),
+    {
+      message:
+        /ecr-credential-provider\.exe is not listed in sha256sum; ecr-credential-provider\.exe is missing/,
+    },
+  );
   await writeFile(join(dir, 'kubelet.exe'), 'tampered');
-  await t.throwsAsync(readPayloadManifest(dir), { message: /kubelet\.exe does not match its sha256sum entry/ });
+  await t.throwsAsync(readPayloadManifest(dir), {
+    message: /kubelet\.exe does not match its sha256sum entry/,
+  });
   await t.throwsAsync(readPayloadManifest(join(dir, 'nope')), { message: /cannot read sha256sum/ });
 });

@@ -9,7 +9,7 @@ let parser: Parser | undefined;
 function powershellParser(): Parser {
   if (!parser) {
     parser = new Parser();
-    parser.setLanguage(PowerShell as Parser.Language);
+    parser.setLanguage(PowerShell);
   }
   return parser;
 }

@@ -5,8 +5,15 @@ import { credentialProviderConfigFile } from './credential-provider-config.js';
 import { isProxyEnabled, proxyEnvironment } from './proxy-env.js';
 
 test('proxy env: values verbatim, commas kept, absent variables omitted', (t) => {
-  const env = { HTTP_PROXY: 'http://example.com', NO_PROXY: 'localhost,127.0.0.1,.cluster.local', PATH: '/bin' };
-  t.deepEqual(proxyEnvironment(env), { HTTP_PROXY: 'http://example.com', NO_PROXY: 'localhost,127.0.0.1,.cluster.local' });
+  const env = {
+    HTTP_PROXY: 'http://example.com',
+    NO_PROXY: 'localhost,127.0.0.1,.cluster.local',
+    PATH: '/bin',
+  };
+  t.deepEqual(proxyEnvironment(env), {
+    HTTP_PROXY: 'http://example.com',
+    NO_PROXY: 'localhost,127.0.0.1,.cluster.local',
+  });
   t.true(isProxyEnabled(env));
   t.deepEqual(proxyEnvironment({ PATH: '/bin' }), {});
   t.false(isProxyEnabled({}));
@@ -37,10 +44,14 @@ const fake: ImageCredentialProvider = {
 };
 
 test('credential provider config: rewritten by the capability, written to C:\\k', (t) => {
-  const linux = 'providers:\n- name: quay-provider\n  matchImages: ["*.quay.io"]\n- name: other-provider.exe\n  matchImages: ["*.other.io"]\n';
+  const linux =
+    'providers:\n- name: quay-provider\n  matchImages: ["*.quay.io"]\n- name: other-provider.exe\n  matchImages: ["*.other.io"]\n';
   t.deepEqual(credentialProviderConfigFile(fake, linux), {
     path: 'C:\\k\\credential-provider-config.yaml',
-    content: 'providers:\n- name: quay-provider.exe\n  matchImages: ["*.quay.io"]\n- name: other-provider.exe\n  matchImages: ["*.other.io"]\n',
+    content:
+      'providers:\n- name: quay-provider.exe\n  matchImages: ["*.quay.io"]\n- name: other-provider.exe\n  matchImages: ["*.other.io"]\n',
   });
-  t.throws(() => credentialProviderConfigFile(fake, 'garbage'), { message: /ecr-credential-provider\.yaml: no providers list/ });
+  t.throws(() => credentialProviderConfigFile(fake, 'garbage'), {
+    message: /ecr-credential-provider\.yaml: no providers list/,
+  });
 });

@@ -7,6 +7,14 @@ interface AuthEntry {
   password?: unknown;
 }
 
+function basicCredentials(registry: string, entry: AuthEntry): string {
+  if (typeof entry.auth === 'string' && /^[A-Za-z0-9+/]+={0,2}$/.test(entry.auth)) return entry.auth;
+  if (typeof entry.username === 'string' && typeof entry.password === 'string') {
+    return Buffer.from(`${entry.username}:${entry.password}`).toString('base64');
+  }
+  throw new Error(`pull secret entry "${registry}" has neither a base64 "auth" nor "username"/"password"`);
+}
+
 /**
  * Parses a `.dockerconfigjson` document into credentials per registry key (exact keys, as upstream
  * matches them). An entry may carry `auth` (base64 `user:pass`) or `username` + `password`. Malformed
@@ -23,14 +31,7 @@ export function parsePullSecret(dockerConfigJson: string): RegistryCredentials {
   if (typeof auths !== 'object' || auths === null) throw new Error('pull secret has no "auths" object');
   const creds = new Map<string, string>();
   for (const [registry, raw] of Object.entries(auths as Record<string, AuthEntry>)) {
-    const entry = raw ?? {};
-    if (typeof entry.auth === 'string' && /^[A-Za-z0-9+/]+={0,2}$/.test(entry.auth)) {
-      creds.set(registry, entry.auth);
-    } else if (typeof entry.username === 'string' && typeof entry.password === 'string') {
-      creds.set(registry, Buffer.from(`${entry.username}:${entry.password}`).toString('base64'));
-    } else {
-      throw new Error(`pull secret entry "${registry}" has neither a base64 "auth" nor "username"/"password"`);
-    }
+    creds.set(registry, basicCredentials(registry, raw ?? {}));
   }
   return creds;
 }

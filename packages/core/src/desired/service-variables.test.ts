@@ -1,6 +1,11 @@
 import test from 'ava';
 import { evaluateNodeJsonPath } from './node-jsonpath.js';
-import { resolveNodeVariables, resolvePreScriptVariables, resolveServiceCommand, type PowerShellRunner } from './service-variables.js';
+import {
+  resolveNodeVariables,
+  resolvePreScriptVariables,
+  resolveServiceCommand,
+  type PowerShellRunner,
+} from './service-variables.js';
 
 const node = {
   metadata: {
@@ -14,7 +19,8 @@ const node = {
 const outputs: Record<string, string> = {
   'c:\\k\\script.ps1': '127.0.0.1\r\n',
   'c:\\k\\test.ps1': 'test-output',
-  'c:\\k\\script.ps1 -hostnameOverride node -clusterCIDR nodesubnet -kubeConfigPath C:\\k\\kubeconfig -kubeProxyConfigPath C:\\k\\kube-proxy.conf -verbosity 0': '127.0.0.1',
+  'c:\\k\\script.ps1 -hostnameOverride node -clusterCIDR nodesubnet -kubeConfigPath C:\\k\\kubeconfig -kubeProxyConfigPath C:\\k\\kube-proxy.conf -verbosity 0':
+    '127.0.0.1',
 };
 const ran: string[] = [];
 const runner: PowerShellRunner = (cmd) => {
@@ -24,9 +30,15 @@ const runner: PowerShellRunner = (cmd) => {
 };
 
 test('node variables: vectors', (t) => {
-  t.throws(() => resolveNodeVariables([{ name: 'X', jsonPath: '{.metadata.name}' }], undefined), { message: /no Node/ });
-  t.throws(() => resolveNodeVariables([{ name: 'X', jsonPath: '{.metadata.annotations.missing}' }], node), { message: /no value at/ });
-  t.deepEqual(resolveNodeVariables([{ name: 'X', jsonPath: '{.metadata.annotations.desiredkey}' }], node), { X: 'desiredvalue' });
+  t.throws(() => resolveNodeVariables([{ name: 'X', jsonPath: '{.metadata.name}' }], undefined), {
+    message: /no Node/,
+  });
+  t.throws(() => resolveNodeVariables([{ name: 'X', jsonPath: '{.metadata.annotations.missing}' }], node), {
+    message: /no value at/,
+  });
+  t.deepEqual(resolveNodeVariables([{ name: 'X', jsonPath: '{.metadata.annotations.desiredkey}' }], node), {
+    X: 'desiredvalue',
+  });
   t.deepEqual(
     resolveNodeVariables(
       [
@@ -40,7 +52,10 @@ test('node variables: vectors', (t) => {
 });
 
 test('node JSONPath subset: escaped dots, literals, and errors', (t) => {
-  t.is(evaluateNodeJsonPath('{.metadata.annotations.k8s\\.ovn\\.org/hybrid-overlay-node-subnet}', node), 'nodesubnet');
+  t.is(
+    evaluateNodeJsonPath('{.metadata.annotations.k8s\\.ovn\\.org/hybrid-overlay-node-subnet}', node),
+    'nodesubnet',
+  );
   t.is(evaluateNodeJsonPath('C:\\k\\kubeconfig', node), 'C:\\k\\kubeconfig');
   t.is(evaluateNodeJsonPath('name={.metadata.name}!', node), 'name=node!');
   t.throws(() => evaluateNodeJsonPath('{.metadata}', node), { message: /not a single string/ });
@@ -52,7 +67,8 @@ test('pre-script variables: vectors', async (t) => {
   t.deepEqual(await resolvePreScriptVariables([], node, runner), {});
   const withArgs = {
     variableName: 'CMD_REPLACE',
-    script: 'c:\\k\\script.ps1 -hostnameOverride NODE_NAME -clusterCIDR NODE_SUBNET -kubeConfigPath KUBE_CONFIG_PATH -kubeProxyConfigPath KUBE_PROXY_CONFIG_PATH -verbosity VERBOSITY',
+    script:
+      'c:\\k\\script.ps1 -hostnameOverride NODE_NAME -clusterCIDR NODE_SUBNET -kubeConfigPath KUBE_CONFIG_PATH -kubeProxyConfigPath KUBE_PROXY_CONFIG_PATH -verbosity VERBOSITY',
     nodeArgs: [
       { name: 'NODE_NAME', jsonPath: '{.metadata.name}' },
       { name: 'KUBE_CONFIG_PATH', jsonPath: 'C:\\k\\kubeconfig' },
@@ -62,7 +78,10 @@ test('pre-script variables: vectors', async (t) => {
     ],
   };
   t.deepEqual(await resolvePreScriptVariables([withArgs], node, runner), { CMD_REPLACE: '127.0.0.1' });
-  await t.throwsAsync(resolvePreScriptVariables([{ variableName: 'X', script: 'c:\\k\\unknown.ps1' }], node, runner), { message: /unknown script/ });
+  await t.throwsAsync(
+    resolvePreScriptVariables([{ variableName: 'X', script: 'c:\\k\\unknown.ps1' }], node, runner),
+    { message: /unknown script/ },
+  );
   ran.length = 0;
   t.deepEqual(await resolvePreScriptVariables([{ script: 'c:\\k\\test.ps1' }], node, runner), {});
   t.deepEqual(ran, ['c:\\k\\test.ps1']);
@@ -81,8 +100,30 @@ test('pre-script variables: vectors', async (t) => {
 
 test('service command: node variables then pre-script variables', async (t) => {
   const base = { name: 'fakeservice', bootstrap: false, priority: 1 };
-  t.is(await resolveServiceCommand({ ...base, command: 'fakeservice --node-name=NAME_REPLACE -v', nodeVariables: [{ name: 'NAME_REPLACE', jsonPath: '{.metadata.name}' }] }, node, runner), 'fakeservice --node-name=node -v');
-  t.is(await resolveServiceCommand({ ...base, command: 'fakeservice --ip_example=IP_REPLACE -v', preScripts: [{ variableName: 'IP_REPLACE', script: 'c:\\k\\script.ps1' }] }, node, runner), 'fakeservice --ip_example=127.0.0.1 -v');
+  t.is(
+    await resolveServiceCommand(
+      {
+        ...base,
+        command: 'fakeservice --node-name=NAME_REPLACE -v',
+        nodeVariables: [{ name: 'NAME_REPLACE', jsonPath: '{.metadata.name}' }],
+      },
+      node,
+      runner,
+    ),
+    'fakeservice --node-name=node -v',
+  );
+  t.is(
+    await resolveServiceCommand(
+      {
+        ...base,
+        command: 'fakeservice --ip_example=IP_REPLACE -v',
+        preScripts: [{ variableName: 'IP_REPLACE', script: 'c:\\k\\script.ps1' }],
+      },
+      node,
+      runner,
+    ),
+    'fakeservice --ip_example=127.0.0.1 -v',
+  );
   t.is(
     await resolveServiceCommand(
       {

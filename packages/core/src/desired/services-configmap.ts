@@ -77,7 +77,10 @@ type ServiceJson = {
   name: string;
   path: string;
   nodeVariablesInCommand?: NodeVariable[] | null | undefined;
-  powershellPreScripts?: { variableName?: string | undefined; path: string; NodeArgs?: NodeVariable[] | null | undefined }[] | null | undefined;
+  powershellPreScripts?:
+    | { variableName?: string | undefined; path: string; NodeArgs?: NodeVariable[] | null | undefined }[]
+    | null
+    | undefined;
   dependencies?: string[] | null | undefined;
   bootstrap: boolean;
   priority: number;
@@ -116,7 +119,11 @@ const serviceSchema = z
     powershellPreScripts: z
       .array(
         z
-          .object({ variableName: z.string().optional(), path: z.string(), NodeArgs: z.array(nodeVarSchema).nullish() })
+          .object({
+            variableName: z.string().optional(),
+            path: z.string(),
+            NodeArgs: z.array(nodeVarSchema).nullish(),
+          })
           .strict(),
       )
       .nullish(),
@@ -137,7 +144,9 @@ function parseKey<T>(key: string, raw: string, schema: z.ZodType<T>): T {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`services ConfigMap key ${key}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim());
+    throw new Error(
+      `services ConfigMap key ${key}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
+    );
   }
   return parsed.data;
 }
@@ -158,9 +167,21 @@ export function parseServicesData(data: Readonly<Record<string, string>>): Servi
     return raw;
   };
   const services = parseKey('services', required('services'), z.array(serviceSchema));
-  const files = parseKey('files', required('files'), z.array(z.object({ path: z.string(), checksum: z.string() }).strict()));
-  const env = parseKey('environmentVars', optionalJson(data.environmentVars), z.record(z.string(), z.string()).nullable());
-  const watched = parseKey('watchedEnvironmentVars', optionalJson(data.watchedEnvironmentVars), z.array(z.string()).nullable());
+  const files = parseKey(
+    'files',
+    required('files'),
+    z.array(z.object({ path: z.string(), checksum: z.string() }).strict()),
+  );
+  const env = parseKey(
+    'environmentVars',
+    optionalJson(data.environmentVars),
+    z.record(z.string(), z.string()).nullable(),
+  );
+  const watched = parseKey(
+    'watchedEnvironmentVars',
+    optionalJson(data.watchedEnvironmentVars),
+    z.array(z.string()).nullable(),
+  );
   return {
     services,
     files,

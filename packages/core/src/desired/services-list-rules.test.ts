@@ -9,33 +9,94 @@ import {
 } from './services-list-rules.js';
 
 // Vectors: servicescm_test.go validateDependencies / validatePriorities / GetBootstrapServices (§4.2).
-const svc = (name: string, bootstrap: boolean, priority: number, more: Partial<WindowsServiceSpec> = {}) =>
-  ({ name, command: `${name}.exe`, bootstrap, priority, ...more }) as WindowsServiceSpec;
+const svc = (
+  name: string,
+  bootstrap: boolean,
+  priority: number,
+  more: Partial<WindowsServiceSpec> = {},
+): WindowsServiceSpec => ({ name, command: `${name}.exe`, bootstrap, priority, ...more });
 
 const dependencyCases: [string, WindowsServiceSpec[], RegExp | undefined][] = [
   ['empty', [], undefined],
   [
     'bootstrap with a pre-script variable, controller with a node variable',
     [
-      svc('b', true, 0, { command: 'b.exe --ip=NODE_IP', preScripts: [{ variableName: 'NODE_IP', script: 'x.ps1' }] }),
-      svc('c', false, 1, { command: 'c.exe --n NODE_NAME', nodeVariables: [{ name: 'NODE_NAME', jsonPath: '{.metadata.name}' }] }),
+      svc('b', true, 0, {
+        command: 'b.exe --ip=NODE_IP',
+        preScripts: [{ variableName: 'NODE_IP', script: 'x.ps1' }],
+      }),
+      svc('c', false, 1, {
+        command: 'c.exe --n NODE_NAME',
+        nodeVariables: [{ name: 'NODE_NAME', jsonPath: '{.metadata.name}' }],
+      }),
     ],
     undefined,
   ],
-  ['chain', [svc('b0', true, 0), svc('c1', false, 1, { dependencies: ['b0'] }), svc('c2', false, 2, { dependencies: ['c1'] })], undefined],
+  [
+    'chain',
+    [
+      svc('b0', true, 0),
+      svc('c1', false, 1, { dependencies: ['b0'] }),
+      svc('c2', false, 2, { dependencies: ['c1'] }),
+    ],
+    undefined,
+  ],
   [
     'bootstrap with node variables',
-    [svc('b', true, 0, { command: 'b.exe NODE_NAME', nodeVariables: [{ name: 'NODE_NAME', jsonPath: '{.metadata.name}' }] }), svc('c', false, 1)],
+    [
+      svc('b', true, 0, {
+        command: 'b.exe NODE_NAME',
+        nodeVariables: [{ name: 'NODE_NAME', jsonPath: '{.metadata.name}' }],
+      }),
+      svc('c', false, 1),
+    ],
     /cannot require node variables/,
   ],
-  ['bootstrap depends on controllers', [svc('b', true, 0, { dependencies: ['c1', 'c2'] }), svc('c1', false, 1), svc('c2', false, 1)], /cannot depend on non-bootstrap service c1/],
-  ['bootstrap depends on a controller that depends on it', [svc('b', true, 0, { dependencies: ['c1'] }), svc('c1', false, 1), svc('c2', false, 1, { dependencies: ['b'] })], /cannot depend on non-bootstrap/],
+  [
+    'bootstrap depends on controllers',
+    [svc('b', true, 0, { dependencies: ['c1', 'c2'] }), svc('c1', false, 1), svc('c2', false, 1)],
+    /cannot depend on non-bootstrap service c1/,
+  ],
+  [
+    'bootstrap depends on a controller that depends on it',
+    [
+      svc('b', true, 0, { dependencies: ['c1'] }),
+      svc('c1', false, 1),
+      svc('c2', false, 1, { dependencies: ['b'] }),
+    ],
+    /cannot depend on non-bootstrap/,
+  ],
   ['self cycle', [svc('svc', false, 1, { dependencies: ['svc'] })], /depends on itself|cycle/],
   ['unknown dependency ignored', [svc('svc', false, 1, { dependencies: ['external-svc'] })], undefined],
-  ['three-cycle', [svc('s0', false, 1, { dependencies: ['s1'] }), svc('s1', false, 1, { dependencies: ['s2'] }), svc('s2', false, 1, { dependencies: ['s0'] })], /dependency cycle: s0 -> s1 -> s2 -> s0/],
-  ['two-cycle beside a free service', [svc('s0', false, 1), svc('s1', false, 1, { dependencies: ['s2'] }), svc('s2', false, 1, { dependencies: ['s1'] })], /dependency cycle: s1 -> s2 -> s1/],
+  [
+    'three-cycle',
+    [
+      svc('s0', false, 1, { dependencies: ['s1'] }),
+      svc('s1', false, 1, { dependencies: ['s2'] }),
+      svc('s2', false, 1, { dependencies: ['s0'] }),
+    ],
+    /dependency cycle: s0 -> s1 -> s2 -> s0/,
+  ],
+  [
+    'two-cycle beside a free service',
+    [
+      svc('s0', false, 1),
+      svc('s1', false, 1, { dependencies: ['s2'] }),
+      svc('s2', false, 1, { dependencies: ['s1'] }),
+    ],
+    /dependency cycle: s1 -> s2 -> s1/,
+  ],
   // QUIRK 6: upstream's hasCycle falsely reports this diamond as a cycle; a correct search does not.
-  ['diamond is not a cycle', [svc('A', false, 1, { dependencies: ['B', 'C'] }), svc('B', false, 1), svc('C', false, 1), svc('E', false, 1, { dependencies: ['A'] })], undefined],
+  [
+    'diamond is not a cycle',
+    [
+      svc('A', false, 1, { dependencies: ['B', 'C'] }),
+      svc('B', false, 1),
+      svc('C', false, 1),
+      svc('E', false, 1, { dependencies: ['A'] }),
+    ],
+    undefined,
+  ],
 ];
 for (const [label, services, error] of dependencyCases) {
   test(`validate dependencies: ${label}`, (t) => {
@@ -72,7 +133,10 @@ test('bootstrap services are the leading bootstrap entries after sorting', (t) =
 
 test('sorting by priority is stable and does not touch the input (upstream sorts in place, unstably)', (t) => {
   const input = [svc('x', false, 2), svc('a', false, 1), svc('y', false, 2), svc('b', true, 0)];
-  t.deepEqual(sortServicesByPriority(input).map((s) => s.name), ['b', 'a', 'x', 'y']);
+  t.deepEqual(
+    sortServicesByPriority(input).map((s) => s.name),
+    ['b', 'a', 'x', 'y'],
+  );
   t.is(input[0]!.name, 'x');
 });
 
@@ -84,7 +148,10 @@ test('duplicate names and every cycle are reported', (t) => {
     svc('c', false, 1, { dependencies: ['d'] }),
     svc('d', false, 1, { dependencies: ['c'] }),
   ]);
-  t.deepEqual(cycles, [['a', 'b', 'a'], ['c', 'd', 'c']]);
+  t.deepEqual(cycles, [
+    ['a', 'b', 'a'],
+    ['c', 'd', 'c'],
+  ]);
 });
 
 test('single-service rules apply inside the list', (t) => {

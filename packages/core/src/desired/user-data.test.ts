@@ -22,7 +22,10 @@ const raw: UserDataFormat = { extraSteps: ["Write-Output 'platform step'"], wrap
 
 test('user data: processTags vectors through the UserDataFormat seam', (t) => {
   t.is(raw.wrap('gcp-user-data'), 'gcp-user-data');
-  t.is(tags.wrap('default-user-data'), '<powershell>default-user-data</powershell>\n<persist>true</persist>\n');
+  t.is(
+    tags.wrap('default-user-data'),
+    '<powershell>default-user-data</powershell>\n<persist>true</persist>\n',
+  );
 });
 
 test('user data: the script installs the key and parses as PowerShell', (t) => {

@@ -11,9 +11,14 @@ import {
 
 // A resolver that behaves like the test machine's: localhost → 127.0.0.1, anything else fails.
 const resolver: Ipv4Resolver = (name) =>
-  name === 'localhost' ? Promise.resolve(['127.0.0.1']) : Promise.reject(new Error(`lookup ${name}: no such host`));
+  name === 'localhost'
+    ? Promise.resolve(['127.0.0.1'])
+    : Promise.reject(new Error(`lookup ${name}: no such host`));
 
-const node = (name: string, ip: string): NodeRef => ({ name, addresses: [{ type: 'InternalIP', address: ip }] });
+const node = (name: string, ip: string): NodeRef => ({
+  name,
+  addresses: [{ type: 'InternalIP', address: ip }],
+});
 
 const ok = (r: WindowsInstanceResult[]) =>
   r.map((e) => (e.ok ? { ...e.instance, node: e.instance.node?.name } : { error: e.error }));
@@ -77,7 +82,11 @@ test('windows-instances: nodes must be given', async (t) => {
 });
 
 test('windows-instances: one bad entry does not block the good ones (deliberate difference)', async (t) => {
-  const r = await parseWindowsInstances({ '10.0.0.1': 'username=core', '::1': 'username=core' }, [], resolver);
+  const r = await parseWindowsInstances(
+    { '10.0.0.1': 'username=core', '::1': 'username=core' },
+    [],
+    resolver,
+  );
   t.deepEqual(
     r.map((e) => [e.key, e.ok]),
     [

@@ -22,7 +22,8 @@ export type WindowsInstanceResult =
 
 // A DNS name (RFC 1123 labels). Nothing else can reach a host, so nothing else is accepted: this also
 // keeps quotes, whitespace and shell or PowerShell metacharacters out of every command built from it.
-const DNS_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
+const DNS_NAME =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
 // A Windows account name: letters, digits, '.', '_' and '-' (no spaces, quotes, '$', '`', ';', '&', '|' ...).
 const USERNAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/;
 const USERNAME_KEY = 'username';
@@ -48,7 +49,8 @@ export function parseInstanceUsername(value: string): string {
 
 async function ipv4For(address: string, resolve: Ipv4Resolver): Promise<string> {
   if (ipaddr.IPv4.isValidFourPartDecimal(address)) return address;
-  if (ipaddr.IPv6.isValid(address)) throw new Error('IPv6 addresses are not supported; use IPv4 or a DNS name');
+  if (ipaddr.IPv6.isValid(address))
+    throw new Error('IPv6 addresses are not supported; use IPv4 or a DNS name');
   if (!DNS_NAME.test(address)) throw new Error('key is neither an IPv4 address nor a valid DNS name');
   let found: readonly string[];
   try {

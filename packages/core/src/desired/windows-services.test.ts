@@ -44,14 +44,19 @@ const azureCnm: CloudNodeManager = {
 
 test('services: the §1.4 table, no platform extras, no debug', (t) => {
   const s = byName(base);
-  t.deepEqual([...s.keys()], ['containerd', 'kubelet', 'windows_exporter', 'hybrid-overlay-node', 'csi-proxy', 'kube-proxy']);
+  t.deepEqual(
+    [...s.keys()],
+    ['containerd', 'kubelet', 'windows_exporter', 'hybrid-overlay-node', 'csi-proxy', 'kube-proxy'],
+  );
   t.deepEqual(s.get('containerd'), {
     name: 'containerd',
     command:
       'C:\\k\\containerd\\containerd.exe --config C:\\k\\containerd\\containerd_conf.toml --log-file C:\\var\\log\\containerd\\containerd.log --run-service --log-level info',
     bootstrap: true,
     priority: 0,
-    preScripts: [{ script: 'C:\\Temp\\windows-defender-exclusion.ps1 -BinPath C:\\k\\containerd\\containerd.exe' }],
+    preScripts: [
+      { script: 'C:\\Temp\\windows-defender-exclusion.ps1 -BinPath C:\\k\\containerd\\containerd.exe' },
+    ],
   });
   t.is(
     s.get('kubelet')!.command,
@@ -61,7 +66,8 @@ test('services: the §1.4 table, no platform extras, no debug', (t) => {
   t.deepEqual(s.get('kubelet')!.preScripts, [
     {
       variableName: 'NODE_IP',
-      script: "(Get-NetRoute -DestinationPrefix '0.0.0.0/0' | Get-NetIpAddress -AddressFamily IPv4 -ifIndex {$_.ifIndex}[0]).IPAddress",
+      script:
+        "(Get-NetRoute -DestinationPrefix '0.0.0.0/0' | Get-NetIpAddress -AddressFamily IPv4 -ifIndex {$_.ifIndex}[0]).IPAddress",
     },
   ]);
   t.is(
@@ -72,10 +78,14 @@ test('services: the §1.4 table, no platform extras, no debug', (t) => {
     s.get('hybrid-overlay-node')!.command,
     `C:\\k\\hybrid-overlay-node.exe --node NODE_NAME --bootstrap-kubeconfig=C:\\k\\kubeconfig --cert-dir=C:\\k\\cni\\config --cert-duration=24h --windows-service --logfile C:\\var\\log\\hybrid-overlay\\hybrid-overlay.log --k8s-apiserver=${API} --k8s-cacert C:\\k\\bootstrap-ca.crt`,
   );
-  t.is(s.get('csi-proxy')!.command, 'C:\\k\\csi-proxy.exe -log_file=C:\\var\\log\\csi-proxy\\csi-proxy.log -logtostderr=false -windows-service --v=2');
+  t.is(
+    s.get('csi-proxy')!.command,
+    'C:\\k\\csi-proxy.exe -log_file=C:\\var\\log\\csi-proxy\\csi-proxy.log -logtostderr=false -windows-service --v=2',
+  );
   t.deepEqual(s.get('kube-proxy'), {
     name: 'kube-proxy',
-    command: 'C:\\k\\kube-log-runner.exe -log-file=C:\\var\\log\\kube-proxy\\kube-proxy.log C:\\k\\kube-proxy.exe --config C:\\k\\kube-proxy.conf --windows-service',
+    command:
+      'C:\\k\\kube-log-runner.exe -log-file=C:\\var\\log\\kube-proxy\\kube-proxy.log C:\\k\\kube-proxy.exe --config C:\\k\\kube-proxy.conf --windows-service',
     bootstrap: false,
     priority: 3,
     dependencies: ['hybrid-overlay-node'],
@@ -85,7 +95,10 @@ test('services: the §1.4 table, no platform extras, no debug', (t) => {
           'C:\\Temp\\network-conf.ps1 -hostnameOverride NODE_NAME -clusterCIDR NODE_SUBNET -kubeConfigPath KUBE_CONFIG_PATH -kubeProxyConfigPath KUBE_PROXY_CONFIG_PATH -verbosity VERBOSITY',
         nodeArgs: [
           { name: 'NODE_NAME', jsonPath: '{.metadata.name}' },
-          { name: 'NODE_SUBNET', jsonPath: '{.metadata.annotations.k8s\\.ovn\\.org/hybrid-overlay-node-subnet}' },
+          {
+            name: 'NODE_SUBNET',
+            jsonPath: '{.metadata.annotations.k8s\\.ovn\\.org/hybrid-overlay-node-subnet}',
+          },
           { name: 'KUBE_CONFIG_PATH', jsonPath: 'C:\\k\\kubeconfig' },
           { name: 'KUBE_PROXY_CONFIG_PATH', jsonPath: 'C:\\k\\kube-proxy.conf' },
           { name: 'VERBOSITY', jsonPath: '0' },
@@ -116,13 +129,27 @@ test('services: debug switches levels and verbosity', (t) => {
 });
 
 // services_test.go hybridOverlayConfiguration vectors.
-for (const [vxlan, debug] of [[undefined, false], [undefined, true], ['4789', true]] as const) {
+for (const [vxlan, debug] of [
+  [undefined, false],
+  [undefined, true],
+  ['4789', true],
+] as const) {
   test(`services: hybrid-overlay-node vxlan=${vxlan ?? '""'} debug=${debug}`, (t) => {
     const h = byName({ ...base, debug, ...(vxlan ? { vxlanPort: vxlan } : {}) }).get('hybrid-overlay-node')!;
     t.like(h, { name: 'hybrid-overlay-node', bootstrap: false, priority: 2, dependencies: ['kubelet'] });
     t.is(h.preScripts, undefined);
     t.deepEqual(h.nodeVariables, [{ name: 'NODE_NAME', jsonPath: '{.metadata.name}' }]);
-    for (const part of ['C:\\k\\hybrid-overlay-node.exe', '--node NODE_NAME', '--bootstrap-kubeconfig=C:\\k\\kubeconfig', '--cert-dir=C:\\k\\cni\\config', '--cert-duration=24h', '--windows-service', '--logfile', 'C:\\var\\log\\hybrid-overlay\\hybrid-overlay.log', '--k8s-cacert C:\\k\\bootstrap-ca.crt']) {
+    for (const part of [
+      'C:\\k\\hybrid-overlay-node.exe',
+      '--node NODE_NAME',
+      '--bootstrap-kubeconfig=C:\\k\\kubeconfig',
+      '--cert-dir=C:\\k\\cni\\config',
+      '--cert-duration=24h',
+      '--windows-service',
+      '--logfile',
+      'C:\\var\\log\\hybrid-overlay\\hybrid-overlay.log',
+      '--k8s-cacert C:\\k\\bootstrap-ca.crt',
+    ]) {
       t.true(h.command.includes(part), part);
     }
     t.is(h.command.includes('--hybrid-overlay-vxlan-port 4789'), vxlan !== undefined);
@@ -143,7 +170,10 @@ test('services: platform contributions (hostname override, credential provider, 
       '--v=2 --cloud-provider=external --cloud-config=C:\\k\\cloud.conf --hostname-override=HOSTNAME_OVERRIDE --node-ip=NODE_IP --image-credential-provider-bin-dir=C:\\k --image-credential-provider-config=C:\\k\\credential-provider-config.yaml',
     ),
   );
-  t.deepEqual(kubelet.preScripts!.map((p) => p.variableName), ['HOSTNAME_OVERRIDE', 'NODE_IP']);
+  t.deepEqual(
+    kubelet.preScripts!.map((p) => p.variableName),
+    ['HOSTNAME_OVERRIDE', 'NODE_IP'],
+  );
   t.is(kubelet.preScripts![0]!.script, awsHostname.command);
   t.deepEqual([...s.keys()].at(-1), 'cloud-node-manager');
   t.is(s.get('cloud-node-manager')!.command, azureCnm.service({ debug: false }).command);
@@ -151,10 +181,20 @@ test('services: platform contributions (hostname override, credential provider, 
 
 test('services: the planner resolves optional capabilities from the container', (t) => {
   const c = newRootContainer();
-  t.false(c.resolve(ServicesPlanner).plan(base).some((s) => s.name === 'cloud-node-manager'));
+  t.false(
+    c
+      .resolve(ServicesPlanner)
+      .plan(base)
+      .some((s) => s.name === 'cloud-node-manager'),
+  );
   const withCnm = newRootContainer();
   withCnm.register(CloudNodeManager, { useValue: azureCnm });
-  t.true(withCnm.resolve(ServicesPlanner).plan(base).some((s) => s.name === 'cloud-node-manager'));
+  t.true(
+    withCnm
+      .resolve(ServicesPlanner)
+      .plan(base)
+      .some((s) => s.name === 'cloud-node-manager'),
+  );
 });
 
 // Deliberate difference from upstream (QUIRK 19): with any SERVICES_LOG_* setting, every service goes
@@ -174,7 +214,12 @@ test('services: log rotation wraps EVERY service (upstream wraps only kubelet an
   };
   t.is(s.size, 7);
   for (const [name, spec] of s) {
-    t.true(spec.command.startsWith(`C:\\k\\kube-log-runner.exe -log-file=C:\\var\\log\\${expectLog[name]}.log ${flags} `), name);
+    t.true(
+      spec.command.startsWith(
+        `C:\\k\\kube-log-runner.exe -log-file=C:\\var\\log\\${expectLog[name]}.log ${flags} `,
+      ),
+      name,
+    );
   }
   t.false(s.get('containerd')!.command.includes('--log-file C:'));
   t.false(s.get('windows_exporter')!.command.includes('--log.file'));
@@ -185,7 +230,9 @@ test('services: log rotation wraps EVERY service (upstream wraps only kubelet an
 test('services: bad options are clear errors', (t) => {
   t.throws(() => buildWindowsServices({ ...base, vxlanPort: '70000' }), { message: /VXLAN port "70000"/ });
   t.throws(() => buildWindowsServices({ ...base, vxlanPort: '47; rm' }), { message: /VXLAN port/ });
-  t.throws(() => buildWindowsServices({ ...base, apiServerInternalUrl: 'api; x' }), { message: /API server URL/ });
+  t.throws(() => buildWindowsServices({ ...base, apiServerInternalUrl: 'api; x' }), {
+    message: /API server URL/,
+  });
 });
 
 test('services: every pre-script and hostname command parses as PowerShell', (t) => {

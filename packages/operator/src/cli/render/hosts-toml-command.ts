@@ -22,7 +22,10 @@ async function readPullSecret(path: string): Promise<RegistryCredentials> {
 export function hostsTomlCommand(ctx: CliContext): Command {
   return new Command('hosts-toml')
     .description('Write containerd hosts.toml files (C:\\k\\containerd\\registries) for IDMS/ITMS objects')
-    .requiredOption('--mirror-sets <files...>', 'YAML files with ImageDigestMirrorSet / ImageTagMirrorSet objects')
+    .requiredOption(
+      '--mirror-sets <files...>',
+      'YAML files with ImageDigestMirrorSet / ImageTagMirrorSet objects',
+    )
     .option('--pull-secret <file>', 'the cluster pull secret (.dockerconfigjson, or a Secret holding it)')
     .requiredOption('--out <dir>', 'directory to write <registry>/hosts.toml into')
     .action(async (opts: { mirrorSets: string[]; pullSecret?: string; out: string }) => {

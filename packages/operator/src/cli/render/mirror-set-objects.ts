@@ -18,7 +18,11 @@ function entries(list: unknown, where: string): ImageMirrorEntry[] {
     const policy: unknown = e.mirrorSourcePolicy;
     if (!Array.isArray(mirrors) || !mirrors.every((m) => typeof m === 'string')) throw bad;
     if (policy !== undefined && typeof policy !== 'string') throw bad;
-    return { source: e.source, mirrors: mirrors as string[], ...(policy !== undefined ? { mirrorSourcePolicy: policy } : {}) };
+    return {
+      source: e.source,
+      mirrors,
+      ...(policy !== undefined ? { mirrorSourcePolicy: policy } : {}),
+    };
   });
 }
 
@@ -32,8 +36,13 @@ export function collectMirrorEntries(objects: readonly unknown[], where: string,
     if (!isRecord(obj)) throw new Error(`${at} is not an object`);
     const spec = isRecord(obj.spec) ? obj.spec : {};
     if (obj.kind === 'List') collectMirrorEntries(Array.isArray(obj.items) ? obj.items : [], at, into);
-    else if (obj.kind === 'ImageDigestMirrorSet') into.digest.push(...entries(spec.imageDigestMirrors, `${at} spec.imageDigestMirrors`));
-    else if (obj.kind === 'ImageTagMirrorSet') into.tag.push(...entries(spec.imageTagMirrors, `${at} spec.imageTagMirrors`));
-    else throw new Error(`${at} has kind ${JSON.stringify(obj.kind)}; expected ImageDigestMirrorSet or ImageTagMirrorSet`);
+    else if (obj.kind === 'ImageDigestMirrorSet')
+      into.digest.push(...entries(spec.imageDigestMirrors, `${at} spec.imageDigestMirrors`));
+    else if (obj.kind === 'ImageTagMirrorSet')
+      into.tag.push(...entries(spec.imageTagMirrors, `${at} spec.imageTagMirrors`));
+    else
+      throw new Error(
+        `${at} has kind ${JSON.stringify(obj.kind)}; expected ImageDigestMirrorSet or ImageTagMirrorSet`,
+      );
   });
 }

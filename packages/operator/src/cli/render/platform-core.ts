@@ -6,7 +6,8 @@ import type { CliContext } from '../cli-context.js';
  * only through the capabilities their provider registers; nothing here looks at the platform's name.
  */
 export function platformCore(ctx: CliContext, platform: string): WmcoCore {
-  if (!isPlatformName(platform)) throw new Error(`"${platform}" is not a platform name (e.g. AWS, Azure, None)`);
+  if (!isPlatformName(platform))
+    throw new Error(`"${platform}" is not a platform name (e.g. AWS, Azure, None)`);
   return createWmcoCore({
     parent: ctx.container.createChildContainer(),
     providers: ctx.builtinProviders,

@@ -7,9 +7,12 @@ export async function readInputFile(path: string, what: string): Promise<string>
     return await readFile(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new Error(`cannot read ${what} ${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`, {
-      cause: err,
-    });
+    throw new Error(
+      `cannot read ${what} ${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+      {
+        cause: err,
+      },
+    );
   }
 }
 
@@ -22,7 +25,9 @@ export async function readYamlDocuments(path: string, what: string): Promise<unk
     const [error] = doc.errors;
     if (error) {
       const line = error.linePos?.[0]?.line;
-      throw new Error(`${what} ${path} is not valid YAML${line ? ` (line ${line})` : ''}: ${error.message.split('\n')[0]}`);
+      throw new Error(
+        `${what} ${path} is not valid YAML${line ? ` (line ${line})` : ''}: ${error.message.split('\n')[0]}`,
+      );
     }
   }
   return list.map((d) => d.toJS() as unknown).filter((v) => v !== null && v !== undefined);

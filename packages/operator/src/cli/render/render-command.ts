@@ -9,7 +9,9 @@ import { userDataCommand } from './user-data-command.js';
 /** `wmco render …`: print what a Windows node will get, one sub-command per desired-state builder. */
 export function renderCommand(ctx: CliContext): Command {
   return new Command('render')
-    .description('Show exactly what Windows nodes will get (user data, services, kubelet config, registry hosts, instances)')
+    .description(
+      'Show exactly what Windows nodes will get (user data, services, kubelet config, registry hosts, instances)',
+    )
     .addCommand(userDataCommand(ctx))
     .addCommand(servicesCommand(ctx))
     .addCommand(kubeletConfigCommand(ctx))

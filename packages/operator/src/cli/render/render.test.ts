@@ -26,7 +26,10 @@ const fakeProvider = defineProvider({
   platform: 'Fakecloud',
   contractVersion: 1,
   register(r) {
-    r.useValue(UserDataFormat, { extraSteps: ["Write-Output 'fake step'"], wrap: (s) => `<powershell>${s}</powershell>\n` });
+    r.useValue(UserDataFormat, {
+      extraSteps: ["Write-Output 'fake step'"],
+      wrap: (s) => `<powershell>${s}</powershell>\n`,
+    });
     r.useValue(HostnameOverride, { command: 'C:\\Temp\\fake-hostname.ps1', files: [] });
     r.useValue(CloudNodeManager, {
       service: () => ({
@@ -47,7 +50,11 @@ interface Run {
   error?: Error;
 }
 
-async function wmco(args: string[], env: Record<string, string> = {}, providers: WmcoProvider[] = [noneProvider, fakeProvider]): Promise<Run> {
+async function wmco(
+  args: string[],
+  env: Record<string, string> = {},
+  providers: WmcoProvider[] = [noneProvider, fakeProvider],
+): Promise<Run> {
   const out: string[] = [];
   const err: string[] = [];
   const ctx: CliContext = {
@@ -79,15 +86,29 @@ function publicKeyLine(): string {
 }
 
 test('render services --platform None prints a parseable ConfigMap', async (t) => {
-  const r = await wmco(['services', '--platform', 'None', '--vxlan-port', '4800', '--wmco-version', '11.0.0'], { NO_PROXY: 'a,b', SERVICES_LOG_FILE_SIZE: '50Mi' });
+  const r = await wmco(
+    ['services', '--platform', 'None', '--vxlan-port', '4800', '--wmco-version', '11.0.0'],
+    { NO_PROXY: 'a,b', SERVICES_LOG_FILE_SIZE: '50Mi' },
+  );
   t.is(r.error, undefined);
   const cm = parse(r.out) as { metadata: { name: string }; data: Record<string, string> };
   t.is(cm.metadata.name, 'windows-services-11.0.0');
   const data = parseServicesData(cm.data);
   t.deepEqual(data.environmentVars, { NO_PROXY: 'a,b' });
-  t.deepEqual(data.services.map((s) => s.name), ['containerd', 'kubelet', 'windows_exporter', 'hybrid-overlay-node', 'csi-proxy', 'kube-proxy']);
-  t.true(data.services.every((s) => s.command.startsWith('C:\\k\\kube-log-runner.exe ') && s.command.includes('-log-file-size=50Mi')));
-  t.true(data.services.find((s) => s.name === 'hybrid-overlay-node')!.command.includes('--hybrid-overlay-vxlan-port 4800'));
+  t.deepEqual(
+    data.services.map((s) => s.name),
+    ['containerd', 'kubelet', 'windows_exporter', 'hybrid-overlay-node', 'csi-proxy', 'kube-proxy'],
+  );
+  t.true(
+    data.services.every(
+      (s) => s.command.startsWith('C:\\k\\kube-log-runner.exe ') && s.command.includes('-log-file-size=50Mi'),
+    ),
+  );
+  t.true(
+    data.services
+      .find((s) => s.name === 'hybrid-overlay-node')!
+      .command.includes('--hybrid-overlay-vxlan-port 4800'),
+  );
 });
 
 test('render services uses the platform capabilities (fake provider)', async (t) => {
@@ -95,12 +116,20 @@ test('render services uses the platform capabilities (fake provider)', async (t)
   const data = parseServicesData((parse(r.out) as { data: Record<string, string> }).data);
   t.is(data.services.at(-1)!.name, 'cloud-node-manager');
   const kubelet = data.services.find((s) => s.name === 'kubelet')!;
-  t.true(kubelet.command.includes('--hostname-override=HOSTNAME_OVERRIDE') && kubelet.command.includes('--v=4'));
+  t.true(
+    kubelet.command.includes('--hostname-override=HOSTNAME_OVERRIDE') && kubelet.command.includes('--v=4'),
+  );
 });
 
 test('render services: bad input is a clear error', async (t) => {
-  t.regex((await wmco(['services', '--platform', 'None', '--vxlan-port', 'x'])).error!.message, /VXLAN port "x"/);
-  t.regex((await wmco(['services', '--platform', 'None'], { SERVICES_LOG_FILE_AGE: '-1s' })).error!.message, /SERVICES_LOG_FILE_AGE/);
+  t.regex(
+    (await wmco(['services', '--platform', 'None', '--vxlan-port', 'x'])).error!.message,
+    /VXLAN port "x"/,
+  );
+  t.regex(
+    (await wmco(['services', '--platform', 'None'], { SERVICES_LOG_FILE_AGE: '-1s' })).error!.message,
+    /SERVICES_LOG_FILE_AGE/,
+  );
   t.truthy((await wmco(['services', '--platform', 'Nowhere'])).error);
   t.regex((await wmco(['services', '--platform', 'not a name'])).error!.message, /not a platform name/);
 });
@@ -112,16 +141,29 @@ test('render user-data: wrapped by the platform; None has none; bad key files ar
   const ok = await wmco(['user-data', '--platform', 'Fakecloud', '--public-key', key]);
   t.is(ok.error, undefined);
   t.true(ok.out.startsWith('<powershell>') && ok.out.includes("Write-Output 'fake step'"));
-  t.regex((await wmco(['user-data', '--platform', 'None', '--public-key', key])).error!.message, /has no user data/);
-  t.regex((await wmco(['user-data', '--platform', 'Fakecloud', '--public-key', join(dir, 'missing.pub')])).error!.message, /cannot read public key .*missing\.pub: no such file/);
+  t.regex(
+    (await wmco(['user-data', '--platform', 'None', '--public-key', key])).error!.message,
+    /has no user data/,
+  );
+  t.regex(
+    (await wmco(['user-data', '--platform', 'Fakecloud', '--public-key', join(dir, 'missing.pub')])).error!
+      .message,
+    /cannot read public key .*missing\.pub: no such file/,
+  );
   await writeFile(key, 'ssh-rsa not-base64!');
-  t.regex((await wmco(['user-data', '--platform', 'Fakecloud', '--public-key', key])).error!.message, /public key .*id\.pub: public key data is not base64/);
+  t.regex(
+    (await wmco(['user-data', '--platform', 'Fakecloud', '--public-key', key])).error!.message,
+    /public key .*id\.pub: public key data is not base64/,
+  );
 });
 
 test('render kubelet-config', async (t) => {
   const r = await wmco(['kubelet-config', '--service-cidr', '172.30.0.0/16']);
   t.deepEqual((JSON.parse(r.out) as { clusterDNS: string[] }).clusterDNS, ['172.30.0.10']);
-  t.regex((await wmco(['kubelet-config', '--service-cidr', 'bogus'])).error!.message, /service network "bogus" is not a CIDR/);
+  t.regex(
+    (await wmco(['kubelet-config', '--service-cidr', 'bogus'])).error!.message,
+    /service network "bogus" is not a CIDR/,
+  );
 });
 
 const IDMS = `apiVersion: config.openshift.io/v1
@@ -146,34 +188,83 @@ test('render hosts-toml writes one file per source, with credentials from a Secr
   const dir = await tempDir(t);
   await writeFile(join(dir, 'sets.yaml'), IDMS);
   const dockerconfig = JSON.stringify({ auths: { 'mirror.example.com': { auth: 'dXNlcjpwYXNz' } } });
-  await writeFile(join(dir, 'ps.yaml'), `kind: Secret\ndata:\n  .dockerconfigjson: ${Buffer.from(dockerconfig).toString('base64')}\n`);
+  await writeFile(
+    join(dir, 'ps.yaml'),
+    `kind: Secret\ndata:\n  .dockerconfigjson: ${Buffer.from(dockerconfig).toString('base64')}\n`,
+  );
   const out = join(dir, 'out');
-  const r = await wmco(['hosts-toml', '--mirror-sets', join(dir, 'sets.yaml'), '--pull-secret', join(dir, 'ps.yaml'), '--out', out]);
+  const r = await wmco([
+    'hosts-toml',
+    '--mirror-sets',
+    join(dir, 'sets.yaml'),
+    '--pull-secret',
+    join(dir, 'ps.yaml'),
+    '--out',
+    out,
+  ]);
   t.is(r.error, undefined);
-  t.deepEqual(r.out.split('\n'), [join(out, 'registry.access.redhat.com', 'hosts.toml'), join(out, 'registry.local_5000_', 'hosts.toml')]);
+  t.deepEqual(r.out.split('\n'), [
+    join(out, 'registry.access.redhat.com', 'hosts.toml'),
+    join(out, 'registry.local_5000_', 'hosts.toml'),
+  ]);
   const redhat = await readFile(join(out, 'registry.access.redhat.com', 'hosts.toml'), 'utf8');
-  t.true(redhat.startsWith('server = "https://mirror.example.com/v2/redhat"\n\noverride_path = true\n\n[header]\n  authorization = "Basic dXNlcjpwYXNz"\n'));
+  t.true(
+    redhat.startsWith(
+      'server = "https://mirror.example.com/v2/redhat"\n\noverride_path = true\n\n[header]\n  authorization = "Basic dXNlcjpwYXNz"\n',
+    ),
+  );
 });
 
 test('render hosts-toml: malformed and missing inputs are clear errors', async (t) => {
   const dir = await tempDir(t);
   const out = join(dir, 'out');
   await writeFile(join(dir, 'bad.yaml'), 'kind: ImageDigestMirrorSet\nspec: {imageDigestMirrors: [\n');
-  t.regex((await wmco(['hosts-toml', '--mirror-sets', join(dir, 'bad.yaml'), '--out', out])).error!.message, /bad\.yaml is not valid YAML/);
+  t.regex(
+    (await wmco(['hosts-toml', '--mirror-sets', join(dir, 'bad.yaml'), '--out', out])).error!.message,
+    /bad\.yaml is not valid YAML/,
+  );
   await writeFile(join(dir, 'cm.yaml'), 'kind: ConfigMap\n');
-  t.regex((await wmco(['hosts-toml', '--mirror-sets', join(dir, 'cm.yaml'), '--out', out])).error!.message, /document 1 has kind "ConfigMap"/);
-  await writeFile(join(dir, 'e.yaml'), 'kind: ImageTagMirrorSet\nspec: {imageTagMirrors: [{mirrors: [x]}]}\n');
-  t.regex((await wmco(['hosts-toml', '--mirror-sets', join(dir, 'e.yaml'), '--out', out])).error!.message, /imageTagMirrors\[0\] must have a string "source"/);
-  t.regex((await wmco(['hosts-toml', '--mirror-sets', join(dir, 'nope.yaml'), '--out', out])).error!.message, /cannot read mirror sets file .*nope\.yaml: no such file/);
+  t.regex(
+    (await wmco(['hosts-toml', '--mirror-sets', join(dir, 'cm.yaml'), '--out', out])).error!.message,
+    /document 1 has kind "ConfigMap"/,
+  );
+  await writeFile(
+    join(dir, 'e.yaml'),
+    'kind: ImageTagMirrorSet\nspec: {imageTagMirrors: [{mirrors: [x]}]}\n',
+  );
+  t.regex(
+    (await wmco(['hosts-toml', '--mirror-sets', join(dir, 'e.yaml'), '--out', out])).error!.message,
+    /imageTagMirrors\[0\] must have a string "source"/,
+  );
+  t.regex(
+    (await wmco(['hosts-toml', '--mirror-sets', join(dir, 'nope.yaml'), '--out', out])).error!.message,
+    /cannot read mirror sets file .*nope\.yaml: no such file/,
+  );
   await writeFile(join(dir, 'sets.yaml'), IDMS);
   await writeFile(join(dir, 'ps.json'), '{"auths": 3}');
-  t.regex((await wmco(['hosts-toml', '--mirror-sets', join(dir, 'sets.yaml'), '--pull-secret', join(dir, 'ps.json'), '--out', out])).error!.message, /pull secret .*ps\.json: pull secret has no "auths"/);
+  t.regex(
+    (
+      await wmco([
+        'hosts-toml',
+        '--mirror-sets',
+        join(dir, 'sets.yaml'),
+        '--pull-secret',
+        join(dir, 'ps.json'),
+        '--out',
+        out,
+      ])
+    ).error!.message,
+    /pull secret .*ps\.json: pull secret has no "auths"/,
+  );
 });
 
 test('render instances prints each entry or its error, and fails when any is bad', async (t) => {
   const dir = await tempDir(t);
   const file = join(dir, 'wi.yaml');
-  await writeFile(file, 'kind: ConfigMap\ndata:\n  10.1.2.3: username=Administrator\n  "::1": username=core\n  localhost: username\n');
+  await writeFile(
+    file,
+    'kind: ConfigMap\ndata:\n  10.1.2.3: username=Administrator\n  "::1": username=core\n  localhost: username\n',
+  );
   const r = await wmco(['instances', '--configmap', file]);
   t.regex(r.out, /10\.1\.2\.3\s+10\.1\.2\.3\s+Administrator/);
   t.regex(r.out, /::1 .*IPv6 addresses are not supported/);
@@ -192,9 +283,17 @@ test('the built CLI: render instances on a malformed file exits non-zero with a 
   const dir = await tempDir(t);
   const file = join(dir, 'broken.yaml');
   await writeFile(file, 'kind: ConfigMap\ndata: {10.0.0.1: "username=core"\n');
-  const failed = await exec(process.execPath, [main, 'render', 'instances', '--configmap', file]).catch((e: unknown) => e as { code: number; stderr: string });
+  const failed = await exec(process.execPath, [main, 'render', 'instances', '--configmap', file]).catch(
+    (e: unknown) => e as { code: number; stderr: string },
+  );
   t.true('code' in failed && failed.code === 1);
   t.regex((failed as { stderr: string }).stderr, /^wmco: ConfigMap file .*broken\.yaml is not valid YAML/m);
-  const ok = await exec(process.execPath, [main, 'render', 'kubelet-config', '--service-cidr', '10.0.128.8/24']);
+  const ok = await exec(process.execPath, [
+    main,
+    'render',
+    'kubelet-config',
+    '--service-cidr',
+    '10.0.128.8/24',
+  ]);
   t.true(ok.stdout.includes('"clusterDNS":["10.0.128.10"]'));
 });

@@ -21,17 +21,25 @@ interface Options {
 }
 
 function operatorVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   return pkg.version;
 }
 
 export function servicesCommand(ctx: CliContext): Command {
   return new Command('services')
-    .description('Print the windows-services-<version> ConfigMap for a platform (proxy and SERVICES_LOG_* from the environment)')
+    .description(
+      'Print the windows-services-<version> ConfigMap for a platform (proxy and SERVICES_LOG_* from the environment)',
+    )
     .requiredOption('--platform <platform>', 'cluster platform, e.g. AWS, Azure, None')
     .option('--vxlan-port <port>', 'custom hybrid-overlay VXLAN port')
     .option('--debug', 'verbose service logging (the operator’s --debugLogging)')
-    .option('--api-server-url <url>', 'the cluster’s internal API server URL', 'https://api-int.cluster.local:6443')
+    .option(
+      '--api-server-url <url>',
+      'the cluster’s internal API server URL',
+      'https://api-int.cluster.local:6443',
+    )
     .option('--wmco-version <version>', 'version in the ConfigMap name (default: this build’s)')
     .option('--namespace <ns>', 'operator namespace', 'openshift-windows-machine-config-operator')
     .action(async (opts: Options) => {

@@ -14,7 +14,9 @@ export function userDataCommand(ctx: CliContext): Command {
       try {
         const format = core.tryResolve(UserDataFormat);
         if (!format) {
-          throw new Error(`platform ${opts.platform} creates no Machines, so it has no user data (no ${core.provider.id} UserDataFormat)`);
+          throw new Error(
+            `platform ${opts.platform} creates no Machines, so it has no user data (no ${core.provider.id} UserDataFormat)`,
+          );
         }
         const text = await readInputFile(opts.publicKey, 'public key');
         let key;
