@@ -28,3 +28,4 @@ export * from './payload-manifest.js';
 export * from './mirror-sets.js';
 export * from './pull-secret.js';
 export * from './hosts-toml.js';
+export { logFileSizeMB } from './log-file-size.js';

@@ -2,7 +2,7 @@ import test from 'ava';
 import type { ImageCredentialProvider } from '../provider/capabilities/image-credential-provider.js';
 import { trustedCaBundle } from './ca-bundle.js';
 import { credentialProviderConfigFile } from './credential-provider-config.js';
-import { isProxyEnabled, proxyEnvironment } from './proxy-env.js';
+import { isProxyEnabled, proxyEnvironment, watchedEnvironmentChanged } from './proxy-env.js';
 
 test('proxy env: values verbatim, commas kept, absent variables omitted', (t) => {
   const env = {
@@ -54,4 +54,25 @@ test('credential provider config: rewritten by the capability, written to C:\\k'
   t.throws(() => credentialProviderConfigFile(fake, 'garbage'), {
     message: /ecr-credential-provider\.yaml: no providers list/,
   });
+});
+
+// controller_test.go TestReconcile (Windows): when the watched variables differ, the host reboots.
+test('proxy env: a watched variable set, changed or removed needs a reboot', (t) => {
+  const watched = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'];
+  const existing = { NO_PROXY: 'localhost,127.0.0.1', HTTP_PROXY: 'http://example.com' };
+  t.true(watchedEnvironmentChanged({}, existing, watched));
+  t.true(
+    watchedEnvironmentChanged(
+      existing,
+      { NO_PROXY: 'localhost,127.0.0.2', HTTP_PROXY: 'http://169.254.169.254' },
+      watched,
+    ),
+  );
+  t.true(watchedEnvironmentChanged(existing, {}, watched));
+  t.true(watchedEnvironmentChanged(existing, { NO_PROXY: 'localhost,127.0.0.1' }, watched));
+  t.false(watchedEnvironmentChanged(existing, { ...existing }, watched));
+  t.false(
+    watchedEnvironmentChanged({ PATH: 'a' }, { PATH: 'b' }, watched),
+    'unwatched variables do not count',
+  );
 });

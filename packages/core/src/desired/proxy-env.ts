@@ -18,3 +18,15 @@ export function proxyEnvironment(env: Readonly<Record<string, string | undefined
 export function isProxyEnabled(env: Readonly<Record<string, string | undefined>>): boolean {
   return Object.keys(proxyEnvironment(env)).length > 0;
 }
+
+/**
+ * True when the host's system environment must change (and the host then reboots, reference §1.5): a
+ * watched variable is set, changed or removed. `existing` is the host's current values.
+ */
+export function watchedEnvironmentChanged(
+  existing: Readonly<Record<string, string>>,
+  desired: Readonly<Record<string, string>>,
+  watched: readonly string[],
+): boolean {
+  return watched.some((name) => existing[name] !== desired[name]);
+}
