@@ -5,7 +5,7 @@
 // the source can never succeed. See ../shared/reference/containerd-notes.md.
 import test from 'ava';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostsTomlFiles } from './hosts-toml.js';
@@ -177,8 +177,10 @@ suite(
 );
 
 suite('a host:port source is found in its host_port_ directory', async (t) => {
-  const source = `127.0.0.1:${await freePort()}`; // nothing listens there
+  const port = await freePort(); // nothing listens there
+  const source = `127.0.0.1:${port}`;
   const dir = await hostsDir({ itms: [{ source: `${source}/app`, mirrors: [mirrorOf(mirror)] }] });
+  t.deepEqual(await readdir(dir), [`127.0.0.1_${port}_`], 'the Windows-compatible directory name');
   t.is(await fetch(dir, `${source}/app:1.0`), image.digest);
   t.true(hits(mirror, source) > 0);
   t.is(await fetch(await hostsDir({}), `${source}/app:1.0`), undefined);
