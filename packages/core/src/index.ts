@@ -2,9 +2,11 @@
 export { createWmcoCore, type WmcoCore, type WmcoCoreOptions } from './core/create-wmco-core.js';
 export { selectProvider } from './core/select-provider.js';
 export { ActivePlatform } from './core/active-platform.js';
+export { newRootContainer } from './di.js';
 export * from './provider/index.js';
 export { parseAuthorizedKey, publicKeyHash, type AuthorizedKey } from './desired/authorized-key.js';
 export { buildUserData } from './desired/user-data.js';
 export * from './kube/index.js';
 export * from './admit/index.js';
 export * from './cluster/index.js';
+export * from './desired/index.js';

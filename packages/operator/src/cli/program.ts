@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
 import { providersCommand } from './providers-command.js';
 import { versionCommand } from './version-command.js';
+import { renderCommand } from './render/render-command.js';
 
 /** The `wmco` command tree. */
 export function buildProgram(ctx: CliContext): Command {
@@ -11,5 +12,6 @@ export function buildProgram(ctx: CliContext): Command {
     .configureOutput({ writeOut: (s) => ctx.stdout(s.trimEnd()), writeErr: (s) => ctx.stderr(s.trimEnd()) });
   program.addCommand(providersCommand(ctx));
   program.addCommand(versionCommand(ctx));
+  program.addCommand(renderCommand(ctx));
   return program;
 }
