@@ -8,8 +8,7 @@ let parser: Parser | undefined;
 function sharedParser(): Parser {
   if (!parser) {
     parser = new Parser();
-    // The grammar package types its language object as `unknown`; it is a tree-sitter Language.
-    parser.setLanguage(PowerShell as unknown as Parser.Language);
+    parser.setLanguage(PowerShell);
   }
   return parser;
 }
