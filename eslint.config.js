@@ -6,6 +6,29 @@ import globals from 'globals';
 
 const PLATFORM_NAMES = '^(AWS|Azure|GCP|VSphere|Nutanix|None|BareMetal|KubeVirt)$';
 
+const TSYRINGE_RULE = {
+  name: 'tsyringe',
+  message: "Import DI helpers from the package's own src/di.ts (STYLE §3).",
+};
+
+/** no-restricted-imports options for provider code: only the listed @wmco/core entry points. */
+function providerImports(allowed) {
+  const names = allowed.map((a) => a.replace('@wmco/core/', '')).join('|');
+  return {
+    paths: [
+      TSYRINGE_RULE,
+      { name: '@wmco/core', message: `Providers import only ${allowed.join(' and ')} (STYLE §1).` },
+    ],
+    patterns: [
+      {
+        regex: `^@wmco/core/(?!(${names})$)`,
+        message: `Providers import only ${allowed.join(' and ')} (STYLE §1).`,
+      },
+      { regex: '^@wmco/provider-', message: 'A provider never imports another provider (STYLE §1).' },
+    ],
+  };
+}
+
 /** Warns at 200 lines (STYLE §8), while `max-lines` fails at 300. */
 const fileLengthWarning = {
   meta: {
@@ -47,12 +70,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [
-            {
-              name: 'tsyringe',
-              message: "Import DI helpers from the package's own src/di.ts (STYLE §3).",
-            },
-          ],
+          paths: [TSYRINGE_RULE],
         },
       ],
       '@typescript-eslint/no-floating-promises': 'error',
@@ -101,6 +119,16 @@ export default tseslint.config(
   {
     files: ['packages/operator/src/main.ts'],
     rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // Providers, first- or third-party, build on the public contract only and never on each other (STYLE §1).
+    files: ['packages/provider-*/src/**/*.ts', 'examples/*/src/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', providerImports(['@wmco/core/provider', '@wmco/core/testing'])] },
+  },
+  {
+    files: ['packages/provider-*/src/**/*.ts', 'examples/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', providerImports(['@wmco/core/provider'])] },
   },
   {
     // No branching on the platform name outside provider packages: platforms differ through capabilities.
