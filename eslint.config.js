@@ -11,23 +11,13 @@ const TSYRINGE_RULE = {
   message: "Import DI helpers from the package's own src/di.ts (STYLE §3).",
 };
 
-/** no-restricted-imports options for provider code: only the listed @wmco/core entry points. */
-function providerImports(allowed) {
-  const names = allowed.map((a) => a.replace('@wmco/core/', '')).join('|');
-  return {
-    paths: [
-      TSYRINGE_RULE,
-      { name: '@wmco/core', message: `Providers import only ${allowed.join(' and ')} (STYLE §1).` },
-    ],
-    patterns: [
-      {
-        regex: `^@wmco/core/(?!(${names})$)`,
-        message: `Providers import only ${allowed.join(' and ')} (STYLE §1).`,
-      },
-      { regex: '^@wmco/provider-', message: 'A provider never imports another provider (STYLE §1).' },
-    ],
-  };
-}
+const CONTRACT_ONLY =
+  'Providers import only @wmco/core/provider, and @wmco/core/testing in tests (STYLE §1).';
+const NO_OTHER_PROVIDER = {
+  regex: '^@wmco/provider-',
+  message: 'A provider never imports another provider (STYLE §1).',
+};
+const PROVIDER_PATHS = [TSYRINGE_RULE, { name: '@wmco/core', message: CONTRACT_ONLY }];
 
 /** Warns at 200 lines (STYLE §8), while `max-lines` fails at 300. */
 const fileLengthWarning = {
@@ -123,12 +113,31 @@ export default tseslint.config(
   {
     // Providers, first- or third-party, build on the public contract only and never on each other (STYLE §1).
     files: ['packages/provider-*/src/**/*.ts', 'examples/*/src/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', providerImports(['@wmco/core/provider', '@wmco/core/testing'])] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: PROVIDER_PATHS,
+          patterns: [
+            { regex: '^@wmco/core/(?!(provider|testing)$)', message: CONTRACT_ONLY },
+            NO_OTHER_PROVIDER,
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['packages/provider-*/src/**/*.ts', 'examples/*/src/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', providerImports(['@wmco/core/provider'])] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: PROVIDER_PATHS,
+          patterns: [{ regex: '^@wmco/core/(?!provider$)', message: CONTRACT_ONLY }, NO_OTHER_PROVIDER],
+        },
+      ],
+    },
   },
   {
     // No branching on the platform name outside provider packages: platforms differ through capabilities.

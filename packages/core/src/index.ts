@@ -3,5 +3,6 @@ export { createWmcoCore, type WmcoCore, type WmcoCoreOptions } from './core/crea
 export { selectProvider } from './core/select-provider.js';
 export { ActivePlatform } from './core/active-platform.js';
 export * from './provider/index.js';
+export { newRootContainer } from './di.js';
 export { parseAuthorizedKey, publicKeyHash, type AuthorizedKey } from './desired/authorized-key.js';
 export { buildUserData } from './desired/user-data.js';
