@@ -4,7 +4,12 @@ import { HostRename } from '../provider/capabilities/host-rename.js';
 import { MachineAccess } from '../provider/capabilities/machine-access.js';
 import { PlatformPrerequisites } from '../provider/capabilities/platform-prerequisites.js';
 import { defineProvider, type WmcoProvider } from '../provider/define-provider.js';
-import { DuplicateProviderError, PlatformConflictError, UnknownPlatformError } from '../provider/errors.js';
+import {
+  ContractVersionError,
+  DuplicateProviderError,
+  PlatformConflictError,
+  UnknownPlatformError,
+} from '../provider/errors.js';
 import { WINDOWS_SERVER_2022 } from '../provider/types/windows-build.js';
 import { ActivePlatform } from './active-platform.js';
 import { createWmcoCore } from './create-wmco-core.js';
@@ -123,4 +128,20 @@ test('dispose releases the child container', async (t) => {
   const core = createWmcoCore({ parent: newRootContainer(), providers, platform: 'AWS' });
   await core.dispose();
   t.throws(() => core.resolve(MachineAccess));
+});
+
+test('a selected provider with a wrong contract version is refused', (t) => {
+  const future = defineProvider({
+    id: 'future',
+    platform: 'GCP',
+    contractVersion: 2,
+    register: () => undefined,
+  });
+  t.throws(
+    () => createWmcoCore({ parent: newRootContainer(), providers: [...providers, future], platform: 'GCP' }),
+    {
+      instanceOf: ContractVersionError,
+      message: "provider 'future' declares contract version 2, but this @wmco/core supports versions 1",
+    },
+  );
 });
