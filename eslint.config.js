@@ -6,6 +6,19 @@ import globals from 'globals';
 
 const PLATFORM_NAMES = '^(AWS|Azure|GCP|VSphere|Nutanix|None|BareMetal|KubeVirt)$';
 
+const TSYRINGE_RULE = {
+  name: 'tsyringe',
+  message: "Import DI helpers from the package's own src/di.ts (STYLE §3).",
+};
+
+const CONTRACT_ONLY =
+  'Providers import only @wmco/core/provider, and @wmco/core/testing in tests (STYLE §1).';
+const NO_OTHER_PROVIDER = {
+  regex: '^@wmco/provider-',
+  message: 'A provider never imports another provider (STYLE §1).',
+};
+const PROVIDER_PATHS = [TSYRINGE_RULE, { name: '@wmco/core', message: CONTRACT_ONLY }];
+
 /** Warns at 200 lines (STYLE §8), while `max-lines` fails at 300. */
 const fileLengthWarning = {
   meta: {
@@ -47,12 +60,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [
-            {
-              name: 'tsyringe',
-              message: "Import DI helpers from the package's own src/di.ts (STYLE §3).",
-            },
-          ],
+          paths: [TSYRINGE_RULE],
         },
       ],
       '@typescript-eslint/no-floating-promises': 'error',
@@ -101,6 +109,35 @@ export default tseslint.config(
   {
     files: ['packages/operator/src/main.ts'],
     rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // Providers, first- or third-party, build on the public contract only and never on each other (STYLE §1).
+    files: ['packages/provider-*/src/**/*.ts', 'examples/*/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: PROVIDER_PATHS,
+          patterns: [
+            { regex: '^@wmco/core/(?!(provider|testing)$)', message: CONTRACT_ONLY },
+            NO_OTHER_PROVIDER,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['packages/provider-*/src/**/*.ts', 'examples/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: PROVIDER_PATHS,
+          patterns: [{ regex: '^@wmco/core/(?!provider$)', message: CONTRACT_ONLY }, NO_OTHER_PROVIDER],
+        },
+      ],
+    },
   },
   {
     // No branching on the platform name outside provider packages: platforms differ through capabilities.

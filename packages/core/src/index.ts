@@ -4,8 +4,6 @@ export { selectProvider } from './core/select-provider.js';
 export { ActivePlatform } from './core/active-platform.js';
 export { newRootContainer } from './di.js';
 export * from './provider/index.js';
-export { parseAuthorizedKey, publicKeyHash, type AuthorizedKey } from './desired/authorized-key.js';
-export { buildUserData } from './desired/user-data.js';
 export * from './kube/index.js';
 export * from './admit/index.js';
 export * from './cluster/index.js';

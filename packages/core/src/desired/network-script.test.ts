@@ -4,7 +4,7 @@ import { cniConfiguration } from './cni-config.js';
 import { containerdConfig } from './containerd-config.js';
 import { kubeProxyConfiguration } from './kube-proxy-config.js';
 import { networkConfigScript } from './network-script.js';
-import { powershellSyntaxErrors } from './powershell-syntax.test-helper.js';
+import { powershellSyntaxErrors } from '../testing/powershell-syntax.js';
 
 test('network script: parses as PowerShell and carries the operator-side inputs', (t) => {
   const script = networkConfigScript({

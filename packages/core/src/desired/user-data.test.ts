@@ -1,40 +1,68 @@
 import test from 'ava';
-import { generateKeyPairSync } from 'node:crypto';
 import type { UserDataFormat } from '../provider/capabilities/user-data-format.js';
+import { powershellSyntaxErrors } from '../testing/powershell-syntax.js';
+import { sshPublicKeyFixtures } from '../testing/ssh-key-fixtures.js';
 import { parseAuthorizedKey } from './authorized-key.js';
-import { powershellSyntaxErrors } from './powershell-syntax.test-helper.js';
 import { buildUserData } from './user-data.js';
 
-function ed25519Line(): string {
-  const { publicKey } = generateKeyPairSync('ed25519');
-  const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
-  const name = Buffer.from('ssh-ed25519');
-  const blob = Buffer.concat([Buffer.from([0, 0, 0, name.length]), name, Buffer.from([0, 0, 0, 32]), raw]);
-  return `ssh-ed25519 ${blob.toString('base64')} someone@example`;
-}
-
-// Fakes shaped like the platforms' formats: tags (processTags for non-GCP) and raw (GCP) plus extra steps.
 const tags: UserDataFormat = {
   extraSteps: [],
   wrap: (s) => `<powershell>${s}</powershell>\n<persist>true</persist>\n`,
 };
-const raw: UserDataFormat = { extraSteps: ["Write-Output 'platform step'"], wrap: (s) => s };
+const raw: UserDataFormat = { extraSteps: [], wrap: (s) => s };
+const keys = sshPublicKeyFixtures().map((f) => parseAuthorizedKey(f.authorizedKey));
+const count = (s: string, needle: string): number => s.split(needle).length - 1;
 
-test('user data: processTags vectors through the UserDataFormat seam', (t) => {
-  t.is(raw.wrap('gcp-user-data'), 'gcp-user-data');
-  t.is(
-    tags.wrap('default-user-data'),
-    '<powershell>default-user-data</powershell>\n<persist>true</persist>\n',
+test('carries each key line exactly once, in the authorized keys file', (t) => {
+  for (const key of keys) {
+    const userData = buildUserData(key, raw);
+    t.is(count(userData, key.line), 1);
+    t.true(userData.includes(`Set-Content -Path $authorizedKeys -Value '${key.line}' -Encoding ascii`));
+  }
+});
+
+test('the common script parses as PowerShell', (t) => {
+  t.deepEqual(powershellSyntaxErrors(buildUserData(keys[0]!, raw)), []);
+});
+
+test('follows the upstream order: admin user, OpenSSH, firewall, sshd, key, restart', (t) => {
+  const s = buildUserData(keys[0]!, raw);
+  const marks = [
+    "Get-LocalUser -Name 'capi'",
+    "Add-WindowsCapability -Online -Name 'OpenSSH.Server~~~~0.0.1.0'",
+    '-LocalPort 10250',
+    '-LocalPort 9182',
+    "Set-Service -Name sshd -StartupType 'Automatic'",
+    "'PasswordAuthentication no'",
+    keys[0]!.line,
+    'Restart-Service sshd',
+  ].map((m) => s.indexOf(m));
+  t.false(marks.includes(-1));
+  t.deepEqual(
+    [...marks].sort((a, b) => a - b),
+    marks,
   );
 });
 
-test('user data: the script installs the key and parses as PowerShell', (t) => {
-  const key = parseAuthorizedKey(ed25519Line());
-  const wrapped = buildUserData(key, tags);
-  t.true(wrapped.startsWith('<powershell>') && wrapped.endsWith('</powershell>\n<persist>true</persist>\n'));
-  const script = buildUserData(key, raw);
-  t.true(script.includes(`-Value '${key.line}'`));
-  t.true(script.endsWith("Write-Output 'platform step'\n"));
-  t.deepEqual(powershellSyntaxErrors(script), []);
-  t.is(buildUserData(key, raw), script, 'deterministic');
+test('appends extra steps in order, each on its own line, after the common script', (t) => {
+  const format: UserDataFormat = {
+    extraSteps: ["Write-Output 'one'", "Write-Output 'two'\n"],
+    wrap: (s) => s,
+  };
+  const s = buildUserData(keys[0]!, format);
+  t.true(s.endsWith("Restart-Service sshd\nWrite-Output 'one'\nWrite-Output 'two'\n"));
+});
+
+test('wraps the whole script as the format says', (t) => {
+  const s = buildUserData(keys[0]!, tags);
+  t.true(s.startsWith('<powershell>function Get-RandomPassword {'));
+  t.true(s.endsWith('Restart-Service sshd\n</powershell>\n<persist>true</persist>\n'));
+});
+
+test('is deterministic: same inputs, same bytes; another key, other bytes', (t) => {
+  t.is(
+    buildUserData(keys[0]!, tags),
+    buildUserData(parseAuthorizedKey(`${keys[0]!.line} other comment`), tags),
+  );
+  t.not(buildUserData(keys[0]!, tags), buildUserData(keys[1]!, tags));
 });

@@ -3,7 +3,7 @@ import { CloudNodeManager } from '../provider/capabilities/cloud-node-manager.js
 import type { HostnameOverride } from '../provider/capabilities/hostname-override.js';
 import type { ImageCredentialProvider } from '../provider/capabilities/image-credential-provider.js';
 import { newRootContainer } from '../di.js';
-import { powershellSyntaxErrors } from './powershell-syntax.test-helper.js';
+import { powershellSyntaxErrors } from '../testing/powershell-syntax.js';
 import { ServicesPlanner } from './services-planner.js';
 import { buildWindowsServices, type ServicesOptions } from './windows-services.js';
 

@@ -1,0 +1,1 @@
+export { kubevirtProvider, kubevirtProvider as default } from './kubevirt-provider.js';

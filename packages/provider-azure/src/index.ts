@@ -1,0 +1,1 @@
+export { azureProvider, azureProvider as default } from './azure-provider.js';

@@ -1,0 +1,15 @@
+import { WINDOWS_SERVER_2022, WINDOWS_SERVER_2025, type PlatformPrerequisites } from '@wmco/core/provider';
+
+/** What Nutanix asks of a Windows image and of Windows MachineSets (reference §2). */
+export const nutanixPlatformPrerequisites: PlatformPrerequisites = {
+  supportedBuilds: [
+    // KB5012637 (April 2022) is OS build 20348.643; reference §2 lists it for GCP, vSphere and Nutanix.
+    { ...WINDOWS_SERVER_2022, minRevision: 643, note: 'needs KB5012637 (OS build 20348.643) or later' },
+    WINDOWS_SERVER_2025,
+  ],
+  customVxlanPortRequired: false,
+  notes: [
+    'The api-int DNS record must resolve from the Windows VMs.',
+    'Windows MachineSets carry credentialsSecret: nutanix-credentials for the machine-api; wmco does not read it.',
+  ],
+};

@@ -1,0 +1,5 @@
+import test from 'ava';
+import { describeProviderContract } from '@wmco/core/testing';
+import { nutanixProvider } from './nutanix-provider.js';
+
+describeProviderContract(test, nutanixProvider);
