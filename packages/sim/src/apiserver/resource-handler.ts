@@ -1,0 +1,168 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { evict } from './eviction.js';
+import { mediaType, parseBody, parseObjectBody, readBody, sendJson } from './http-io.js';
+import { isObject, meta, str, type JsonObject } from './json.js';
+import type { Selection } from './object-store.js';
+import type { DeleteOptions } from './object-writer.js';
+import { applyPatch, patchKind, requirePatchBody } from './patching.js';
+import type { RequestUser } from './request-user.js';
+import type { ResourceRequest } from './request-info.js';
+import { groupVersion, type ResourceType } from './resource-type.js';
+import { parseFieldSelector, parseLabelSelector } from './selectors.js';
+import type { ServerContext } from './server-context.js';
+import { errors, statusBody } from './status.js';
+import { serveWatch } from './watch-stream.js';
+
+export interface ResourceCall {
+  readonly ctx: ServerContext;
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly info: ResourceRequest;
+  readonly type: ResourceType;
+  readonly user: RequestUser;
+  readonly query: URLSearchParams;
+  readonly verb: string;
+}
+
+function selection(c: ResourceCall): Selection {
+  const q = c.query;
+  const fields = ['metadata.name', ...(c.type.namespaced ? ['metadata.namespace'] : []), ...c.type.fieldSelectors];
+  return {
+    ...(c.info.namespace !== undefined ? { namespace: c.info.namespace } : {}),
+    labels: parseLabelSelector(q.get('labelSelector') ?? undefined),
+    fields: parseFieldSelector(q.get('fieldSelector') ?? undefined, fields, `${c.type.kind}`),
+  };
+}
+
+function optionalInt(q: URLSearchParams, name: string): number | undefined {
+  const v = q.get(name);
+  if (v === null || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw errors.badRequest(`${name}: invalid value "${v}": must be a non-negative integer`);
+  return n;
+}
+
+function list(c: ResourceCall): void {
+  const rv = c.query.get('resourceVersion');
+  if (rv !== null && rv !== '' && rv !== '0' && c.query.get('resourceVersionMatch') === 'Exact') {
+    c.ctx.store.log.assertFresh(Number(rv));
+  }
+  const page = c.ctx.store.list(c.type, selection(c), optionalInt(c.query, 'limit'), c.query.get('continue') ?? undefined);
+  sendJson(c.res, 200, {
+    kind: `${c.type.kind}List`,
+    apiVersion: groupVersion(c.type),
+    metadata: {
+      resourceVersion: page.resourceVersion,
+      ...(page.continueToken ? { continue: page.continueToken, remainingItemCount: page.remaining } : {}),
+    },
+    items: page.items,
+  });
+}
+
+function get(c: ResourceCall, name: string): void {
+  const o = c.ctx.store.get(c.type, c.info.namespace, name);
+  if (!o) throw errors.notFound(c.type.plural, c.type.group, name);
+  sendJson(c.res, 200, o);
+}
+
+function rejectDryRun(q: URLSearchParams): void {
+  if (q.getAll('dryRun').length > 0) throw errors.badRequest('dryRun is not supported by the simulated API server');
+}
+
+async function create(c: ResourceCall): Promise<void> {
+  rejectDryRun(c.query);
+  const body = parseObjectBody(c.req, await readBody(c.req));
+  sendJson(c.res, 201, c.ctx.writer.create(c.type, c.info.namespace, body, c.user));
+}
+
+async function update(c: ResourceCall, name: string): Promise<void> {
+  rejectDryRun(c.query);
+  const body = parseObjectBody(c.req, await readBody(c.req));
+  const opts = { subresource: c.info.subresource, user: c.user };
+  sendJson(c.res, 200, c.ctx.writer.update(c.type, c.info.namespace, name, body, opts));
+}
+
+async function patch(c: ResourceCall, name: string): Promise<void> {
+  rejectDryRun(c.query);
+  const kind = patchKind(mediaType(c.req), c.type);
+  const body = parseBody(c.req, await readBody(c.req));
+  requirePatchBody(body);
+  const ns = c.info.namespace;
+  if (kind === 'apply' && !c.ctx.store.get(c.type, ns, name)) {
+    if (!isObject(body)) throw errors.badRequest('an apply patch must be a JSON object');
+    meta(body)['name'] = name;
+    sendJson(c.res, 201, c.ctx.writer.create(c.type, ns, body, c.user));
+    return;
+  }
+  const opts = { subresource: c.info.subresource, user: c.user };
+  sendJson(c.res, 200, c.ctx.writer.mutate(c.type, ns, name, (cur) => applyPatch(kind, cur, body), opts));
+}
+
+export function deleteOptions(body: unknown, q: URLSearchParams): DeleteOptions {
+  const b: JsonObject = isObject(body) ? body : {};
+  const pre = isObject(b['preconditions']) ? b['preconditions'] : {};
+  const orphan = b['orphanDependents'] === true || q.get('orphanDependents') === 'true';
+  const policy = str(b['propagationPolicy']) ?? q.get('propagationPolicy') ?? (orphan ? 'Orphan' : undefined);
+  if (policy !== undefined && !['Background', 'Foreground', 'Orphan'].includes(policy)) {
+    throw errors.badRequest(`propagationPolicy: Unsupported value: "${policy}": supported values: "Background", "Foreground", "Orphan"`);
+  }
+  const uid = str(pre['uid']);
+  const rv = str(pre['resourceVersion']);
+  return {
+    ...(policy !== undefined ? { propagationPolicy: policy } : {}),
+    ...(uid !== undefined || rv !== undefined ? { preconditions: { ...(uid ? { uid } : {}), ...(rv ? { resourceVersion: rv } : {}) } } : {}),
+  };
+}
+
+async function remove(c: ResourceCall, name: string): Promise<void> {
+  rejectDryRun(c.query);
+  const opts = deleteOptions(parseBody(c.req, await readBody(c.req)), c.query);
+  sendJson(c.res, 200, c.ctx.writer.delete(c.type, c.info.namespace, name, opts));
+}
+
+async function removeCollection(c: ResourceCall): Promise<void> {
+  rejectDryRun(c.query);
+  const opts = deleteOptions(parseBody(c.req, await readBody(c.req)), c.query);
+  const page = c.ctx.store.list(c.type, selection(c));
+  for (const o of page.items) c.ctx.writer.delete(c.type, c.info.namespace, str(meta(o)['name']) ?? '', opts);
+  sendJson(c.res, 200, { kind: `${c.type.kind}List`, apiVersion: groupVersion(c.type), metadata: {}, items: page.items });
+}
+
+function watch(c: ResourceCall): void {
+  serveWatch(c.res, c.ctx.store, {
+    type: c.type,
+    selection: selection(c),
+    resourceVersion: c.query.get('resourceVersion') ?? undefined,
+    allowBookmarks: c.query.get('allowWatchBookmarks') === 'true',
+    timeoutSeconds: optionalInt(c.query, 'timeoutSeconds'),
+  }, c.ctx.watches);
+}
+
+/** Dispatches a resource request whose verb was already authorized. */
+export async function handleResource(c: ResourceCall): Promise<void> {
+  const name = c.info.name;
+  switch (c.verb) {
+    case 'list':
+      return list(c);
+    case 'watch':
+      return watch(c);
+    case 'get':
+      return get(c, name ?? '');
+    case 'create':
+      return c.info.subresource === 'eviction' ? evict(c, name ?? '') : create(c);
+    case 'update':
+      return update(c, name ?? '');
+    case 'patch':
+      return patch(c, name ?? '');
+    case 'delete':
+      return remove(c, name ?? '');
+    case 'deletecollection':
+      return removeCollection(c);
+    default:
+      throw errors.methodNotAllowed(`the server does not allow this method on the requested resource`);
+  }
+}
+
+export function successStatus(code: number): ReturnType<typeof statusBody> {
+  return statusBody(code, undefined, '');
+}
