@@ -144,7 +144,7 @@ export class ObjectWriter {
       for (const k of ['labels', 'annotations']) if (im[k] !== undefined) m[k] = im[k] ?? null;
     } else {
       next = incoming;
-      if (hasStatus(t)) {
+      if (hasStatus(t) && sub === '') {
         if (old['status'] === undefined) delete next['status'];
         else next['status'] = clone(old['status']);
       }
