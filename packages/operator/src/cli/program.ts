@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
 import { providersCommand } from './providers-command.js';
+import { simCommand } from './sim-command.js';
 
 /** The `wmco` command tree. */
 export function buildProgram(ctx: CliContext): Command {
@@ -9,5 +10,6 @@ export function buildProgram(ctx: CliContext): Command {
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => ctx.stdout(s.trimEnd()), writeErr: (s) => ctx.stderr(s.trimEnd()) });
   program.addCommand(providersCommand(ctx));
+  program.addCommand(simCommand(ctx));
   return program;
 }
