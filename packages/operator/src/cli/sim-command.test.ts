@@ -10,18 +10,31 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.js');
 
-function kubectl(kubeconfig: string, cacheDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function kubectl(
+  kubeconfig: string,
+  cacheDir: string,
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('kubectl', [`--cache-dir=${cacheDir}`, ...args], { env: { PATH: process.env['PATH'] ?? '', HOME: cacheDir, KUBECONFIG: kubeconfig }, timeout: 20_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      'kubectl',
+      [`--cache-dir=${cacheDir}`, ...args],
+      { env: { PATH: process.env['PATH'] ?? '', HOME: cacheDir, KUBECONFIG: kubeconfig }, timeout: 20_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
 test('wmco sim --keep writes a kubeconfig kubectl uses and stops cleanly on SIGTERM', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'wmco-sim-cli-'));
   const file = join(dir, 'admin.kubeconfig');
-  const child = spawn(process.execPath, [main, 'sim', '--keep', '--kubeconfig-out', file, '--platform', 'AWS'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [main, 'sim', '--keep', '--kubeconfig-out', file, '--platform', 'AWS'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -50,7 +63,9 @@ test('wmco sim --keep writes a kubeconfig kubectl uses and stops cleanly on SIGT
 
 test('wmco sim without --keep prints a summary and exits', async (t) => {
   const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-    execFile(process.execPath, [main, 'sim'], { timeout: 20_000 }, (e, stdout) => resolve({ code: e ? 1 : 0, stdout }));
+    execFile(process.execPath, [main, 'sim'], { timeout: 20_000 }, (e, stdout) =>
+      resolve({ code: e ? 1 : 0, stdout }),
+    );
   });
   t.is(r.code, 0);
   t.regex(r.stdout, /simulated cluster up: https:\/\/127\.0\.0\.1:\d+/);
@@ -59,7 +74,9 @@ test('wmco sim without --keep prints a summary and exits', async (t) => {
 
 test('wmco sim rejects a malformed platform', async (t) => {
   const r = await new Promise<{ code: number; stderr: string }>((resolve) => {
-    execFile(process.execPath, [main, 'sim', '--platform', 'no such'], { timeout: 20_000 }, (e, _o, stderr) => resolve({ code: e ? 1 : 0, stderr }));
+    execFile(process.execPath, [main, 'sim', '--platform', 'no such'], { timeout: 20_000 }, (e, _o, stderr) =>
+      resolve({ code: e ? 1 : 0, stderr }),
+    );
   });
   t.is(r.code, 1);
   t.regex(r.stderr, /--platform: "no such" is not a platform type name/);

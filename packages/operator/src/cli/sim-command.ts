@@ -17,7 +17,14 @@ function summary(cluster: SimCluster, opts: SimOptions): string {
     `  served types:        ${cluster.server.registry.all().length}`,
   ];
   if (opts.kubeconfigOut !== undefined) {
-    lines.push(`  admin kubeconfig:    ${opts.kubeconfigOut}`, '', 'use it with:', `  export KUBECONFIG=${opts.kubeconfigOut}`, '  kubectl get nodes', '  kubectl get infrastructure cluster -o yaml');
+    lines.push(
+      `  admin kubeconfig:    ${opts.kubeconfigOut}`,
+      '',
+      'use it with:',
+      `  export KUBECONFIG=${opts.kubeconfigOut}`,
+      '  kubectl get nodes',
+      '  kubectl get infrastructure cluster -o yaml',
+    );
   }
   return lines.join('\n');
 }
@@ -36,14 +43,17 @@ function nextShutdownSignal(): Promise<NodeJS.Signals> {
 }
 
 function checkPlatform(p: string): string {
-  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(p)) throw new Error(`--platform: "${p}" is not a platform type name (e.g. None, AWS, Azure)`);
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(p))
+    throw new Error(`--platform: "${p}" is not a platform type name (e.g. None, AWS, Azure)`);
   return p;
 }
 
 /** `wmco sim`: the simulated world on this machine (first version: API server, controllers, seeded cluster). */
 export function simCommand(ctx: CliContext): Command {
   return new Command('sim')
-    .description('Start the simulated OpenShift-like cluster (API server and cluster controllers) on loopback')
+    .description(
+      'Start the simulated OpenShift-like cluster (API server and cluster controllers) on loopback',
+    )
     .option('--keep', 'keep running until SIGTERM or SIGINT (default: print a summary and exit)')
     .option('--kubeconfig-out <file>', 'write an admin kubeconfig for kubectl to this file')
     .option('--platform <type>', 'Infrastructure platform type', 'None')
@@ -51,7 +61,8 @@ export function simCommand(ctx: CliContext): Command {
       const platform = checkPlatform(opts.platform);
       const cluster = await startSimCluster({ platform });
       try {
-        if (opts.kubeconfigOut !== undefined) await writeFile(opts.kubeconfigOut, cluster.server.kubeconfig(cluster.admin), { mode: 0o600 });
+        if (opts.kubeconfigOut !== undefined)
+          await writeFile(opts.kubeconfigOut, cluster.server.kubeconfig(cluster.admin), { mode: 0o600 });
         ctx.stdout(summary(cluster, opts));
         if (opts.keep === true) {
           ctx.stdout('running; stop with SIGTERM or Ctrl-C');

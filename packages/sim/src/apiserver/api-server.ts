@@ -69,7 +69,9 @@ export class SimApiServer {
       restart: (ms) => this.restart(ms),
       compact: () => this.store.compact(),
     });
-    server.on('request', (req, res) => void handleRequest(this.ctx, this.authn, req, res, `${this.host}:${this.port}`));
+    server.on('request', (req, res) => {
+      void handleRequest({ ctx: this.ctx, authn: this.authn, req, res, host: `${this.host}:${this.port}` });
+    });
     server.on('connection', (s: Socket) => {
       s.setNoDelay(true);
       this.sockets.add(s);
@@ -81,7 +83,13 @@ export class SimApiServer {
     const ca = opts.ca ?? (await ClusterCa.create());
     const host = opts.host ?? '127.0.0.1';
     const serving = await ca.serving(['localhost'], [host]);
-    const server = createServer({ key: serving.keyPem, cert: serving.certPem, ca: [ca.certPem], requestCert: true, rejectUnauthorized: false });
+    const server = createServer({
+      key: serving.keyPem,
+      cert: serving.certPem,
+      ca: [ca.certPem],
+      requestCert: true,
+      rejectUnauthorized: false,
+    });
     const sim = new SimApiServer(ca, server, host, opts.rbac ?? false);
     await sim.listen(0);
     return sim;
@@ -137,12 +145,24 @@ export class SimApiServer {
   }
 
   kubeconfig(u: SimUser, namespace?: string): string {
-    return renderKubeconfig({ server: this.url, caPem: this.caPem, user: u.user.name, token: u.token, ...(namespace ? { namespace } : {}) });
+    return renderKubeconfig({
+      server: this.url,
+      caPem: this.caPem,
+      user: u.user.name,
+      token: u.token,
+      ...(namespace ? { namespace } : {}),
+    });
   }
 
   async clientCertKubeconfig(user: string, groups: readonly string[]): Promise<string> {
     const kc = await this.ca.client(user, groups);
-    return renderKubeconfig({ server: this.url, caPem: this.caPem, user, clientCertPem: kc.certPem, clientKeyPem: kc.keyPem });
+    return renderKubeconfig({
+      server: this.url,
+      caPem: this.caPem,
+      user,
+      clientCertPem: kc.certPem,
+      clientKeyPem: kc.keyPem,
+    });
   }
 
   async writeKubeconfig(file: string, u: SimUser = this.admin): Promise<void> {

@@ -6,7 +6,9 @@ import type { RequestUser } from './request-user.js';
 export type TokenLookup = (token: string) => RequestUser | undefined;
 
 function withAuthenticated(u: RequestUser): RequestUser {
-  return u.groups.includes('system:authenticated') ? u : { ...u, groups: [...u.groups, 'system:authenticated'] };
+  return u.groups.includes('system:authenticated')
+    ? u
+    : { ...u, groups: [...u.groups, 'system:authenticated'] };
 }
 
 function asList(v: string | string[] | undefined): string[] {

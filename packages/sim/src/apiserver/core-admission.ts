@@ -8,9 +8,11 @@ function immutableCheck(old: JsonObject, next: JsonObject, ctx: WriteContext): v
   if (old['immutable'] !== true) return;
   const n = str(meta(old)['name']) ?? '';
   const causes = [];
-  if (next['immutable'] !== true) causes.push({ field: 'immutable', message: 'Forbidden: field is immutable when `immutable` is set' });
+  if (next['immutable'] !== true)
+    causes.push({ field: 'immutable', message: 'Forbidden: field is immutable when `immutable` is set' });
   for (const f of ['data', 'binaryData']) {
-    if (!deepEqual(old[f] ?? {}, next[f] ?? {})) causes.push({ field: f, message: 'Forbidden: field is immutable when `immutable` is set' });
+    if (!deepEqual(old[f] ?? {}, next[f] ?? {}))
+      causes.push({ field: f, message: 'Forbidden: field is immutable when `immutable` is set' });
   }
   if (causes.length > 0) throw errors.invalid(ctx.type.kind, '', n, causes);
 }
@@ -36,7 +38,9 @@ export const secretHooks: TypeHooks = {
   update(old, next, ctx) {
     foldStringData(next);
     if ((str(next['type']) ?? 'Opaque') !== (str(old['type']) ?? 'Opaque')) {
-      throw errors.invalid('Secret', '', str(meta(old)['name']) ?? '', [{ field: 'type', message: 'Invalid value: field is immutable' }]);
+      throw errors.invalid('Secret', '', str(meta(old)['name']) ?? '', [
+        { field: 'type', message: 'Invalid value: field is immutable' },
+      ]);
     }
     next['type'] = old['type'] ?? 'Opaque';
     immutableCheck(old, next, ctx);

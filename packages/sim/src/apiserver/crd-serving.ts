@@ -1,7 +1,6 @@
 import type { StoreEvent } from './event-log.js';
 import { isObject, meta, str, strList, type JsonObject } from './json.js';
 import type { ObjectWriter } from './object-writer.js';
-import type { JsonSchema } from './prune.js';
 import { typeKey, type ResourceType } from './resource-type.js';
 import { errors, type StatusCause } from './status.js';
 import type { TypeHooks } from './type-hooks.js';
@@ -19,8 +18,13 @@ function obj(v: unknown): JsonObject {
 
 /** The version a CRD is served at: the storage version (one version per CRD is served, see README). */
 function storageVersion(crd: JsonObject): JsonObject | undefined {
-  const versions = Array.isArray(obj(crd['spec'])['versions']) ? (obj(crd['spec'])['versions'] as unknown[]).filter(isObject) : [];
-  return versions.find((v) => v['storage'] === true && v['served'] !== false) ?? versions.find((v) => v['served'] !== false);
+  const versions = Array.isArray(obj(crd['spec'])['versions'])
+    ? (obj(crd['spec'])['versions'] as unknown[]).filter(isObject)
+    : [];
+  return (
+    versions.find((v) => v['storage'] === true && v['served'] !== false) ??
+    versions.find((v) => v['served'] !== false)
+  );
 }
 
 export function crdToType(crd: JsonObject): ResourceType | undefined {
@@ -44,26 +48,46 @@ export function crdToType(crd: JsonObject): ResourceType | undefined {
     builtin: false,
     generation: true,
     keepStatusOnCreate: false,
-    schema: (isObject(schema) ? schema : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }) as JsonSchema,
+    schema: isObject(schema) ? schema : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
     crdName: str(meta(crd)['name']) ?? '',
   };
+}
+
+function required(value: unknown, field: string): StatusCause[] {
+  return (str(value) ?? '') === ''
+    ? [{ field, message: 'Required value', reason: 'FieldValueRequired' }]
+    : [];
 }
 
 function validateCrd(crd: JsonObject): void {
   const spec = obj(crd['spec']);
   const names = obj(spec['names']);
-  const causes: StatusCause[] = [];
   const group = str(spec['group']) ?? '';
   const plural = str(names['plural']) ?? '';
-  if (group === '') causes.push({ field: 'spec.group', message: 'Required value' });
-  if (plural === '') causes.push({ field: 'spec.names.plural', message: 'Required value' });
-  if ((str(names['kind']) ?? '') === '') causes.push({ field: 'spec.names.kind', message: 'Required value' });
-  if (!['Namespaced', 'Cluster'].includes(str(spec['scope']) ?? '')) {
-    causes.push({ field: 'spec.scope', message: 'Unsupported value: supported values: "Cluster", "Namespaced"' });
-  }
-  if (!storageVersion(crd)) causes.push({ field: 'spec.versions', message: 'Invalid value: must have exactly one version marked as storage version' });
   const name = str(meta(crd)['name']) ?? '';
-  if (name !== `${plural}.${group}`) causes.push({ field: 'metadata.name', message: `Invalid value: "${name}": must be spec.names.plural+"."+spec.group` });
+  const causes: StatusCause[] = [
+    ...required(spec['group'], 'spec.group'),
+    ...required(names['plural'], 'spec.names.plural'),
+    ...required(names['kind'], 'spec.names.kind'),
+  ];
+  if (!['Namespaced', 'Cluster'].includes(str(spec['scope']) ?? '')) {
+    causes.push({
+      field: 'spec.scope',
+      message: 'Unsupported value: supported values: "Cluster", "Namespaced"',
+    });
+  }
+  if (!storageVersion(crd)) {
+    causes.push({
+      field: 'spec.versions',
+      message: 'Invalid value: must have exactly one version marked as storage version',
+    });
+  }
+  if (name !== `${plural}.${group}`) {
+    causes.push({
+      field: 'metadata.name',
+      message: `Invalid value: "${name}": must be spec.names.plural+"."+spec.group`,
+    });
+  }
   if (causes.length > 0) throw errors.invalid('CustomResourceDefinition', CRD_GROUP, name, causes);
 }
 
@@ -74,9 +98,18 @@ export const crdHooks: TypeHooks = {
     const m = meta(next);
     m['finalizers'] = [...new Set([...strList(m['finalizers']), CLEANUP_FINALIZER])];
     const t = crdToType(next);
-    const cond = (type: string, reason: string, message: string): JsonObject => ({ type, status: 'True', lastTransitionTime: now(), reason, message });
+    const cond = (type: string, reason: string, message: string): JsonObject => ({
+      type,
+      status: 'True',
+      lastTransitionTime: now(),
+      reason,
+      message,
+    });
     next['status'] = {
-      conditions: [cond('NamesAccepted', 'NoConflicts', 'no conflicts found'), cond('Established', 'InitialNamesAccepted', 'the initial names have been accepted')],
+      conditions: [
+        cond('NamesAccepted', 'NoConflicts', 'no conflicts found'),
+        cond('Established', 'InitialNamesAccepted', 'the initial names have been accepted'),
+      ],
       acceptedNames: obj(obj(next['spec'])['names']),
       storedVersions: t ? [t.version] : [],
     };
@@ -135,10 +168,11 @@ export class CrdController {
     if (!t || !crd || meta(crd)['deletionTimestamp'] === undefined) return;
     const remaining = this.writer.store.all(t);
     for (const o of remaining) {
-      if (meta(o)['deletionTimestamp'] === undefined) this.writer.delete(t, str(meta(o)['namespace']), str(meta(o)['name']) ?? '');
+      if (meta(o)['deletionTimestamp'] === undefined)
+        this.writer.delete(t, str(meta(o)['namespace']), str(meta(o)['name']) ?? '');
     }
     if (this.writer.store.all(t).length > 0) return;
-    this.writer.mutate(crdType, undefined, name, (c) => {
+    this.writer.mutate({ type: crdType, namespace: undefined, name }, (c) => {
       const m = meta(c);
       m['finalizers'] = strList(m['finalizers']).filter((f) => f !== CLEANUP_FINALIZER);
       return c;

@@ -20,7 +20,8 @@ function name(o: JsonObject): string {
 export function parseCsrRequest(request: unknown): x509.Pkcs10CertificateRequest | string {
   if (typeof request !== 'string' || request === '') return 'Required value';
   const pem = Buffer.from(request, 'base64').toString('utf8');
-  if (!/-----BEGIN CERTIFICATE REQUEST-----/.test(pem)) return 'Invalid value: PEM block type must be CERTIFICATE REQUEST';
+  if (!/-----BEGIN CERTIFICATE REQUEST-----/.test(pem))
+    return 'Invalid value: PEM block type must be CERTIFICATE REQUEST';
   try {
     return new x509.Pkcs10CertificateRequest(pem);
   } catch (e) {
@@ -33,9 +34,12 @@ function validate(o: JsonObject): void {
   const causes: StatusCause[] = [];
   const parsed = parseCsrRequest(spec['request']);
   if (typeof parsed === 'string') causes.push({ field: 'spec.request', message: parsed });
-  if ((str(spec['signerName']) ?? '') === '') causes.push({ field: 'spec.signerName', message: 'Required value', reason: 'FieldValueRequired' });
-  if (strList(spec['usages']).length === 0) causes.push({ field: 'spec.usages', message: 'Required value', reason: 'FieldValueRequired' });
-  if (causes.length > 0) throw errors.invalid('CertificateSigningRequest', 'certificates.k8s.io', name(o), causes);
+  if ((str(spec['signerName']) ?? '') === '')
+    causes.push({ field: 'spec.signerName', message: 'Required value', reason: 'FieldValueRequired' });
+  if (strList(spec['usages']).length === 0)
+    causes.push({ field: 'spec.usages', message: 'Required value', reason: 'FieldValueRequired' });
+  if (causes.length > 0)
+    throw errors.invalid('CertificateSigningRequest', 'certificates.k8s.io', name(o), causes);
 }
 
 function conditions(o: JsonObject): JsonObject[] {
@@ -44,7 +48,11 @@ function conditions(o: JsonObject): JsonObject[] {
 }
 
 function stamp(c: JsonObject): JsonObject {
-  return { ...c, lastUpdateTime: c['lastUpdateTime'] ?? now(), lastTransitionTime: c['lastTransitionTime'] ?? now() };
+  return {
+    ...c,
+    lastUpdateTime: c['lastUpdateTime'] ?? now(),
+    lastTransitionTime: c['lastTransitionTime'] ?? now(),
+  };
 }
 
 function approval(old: JsonObject, next: JsonObject): void {
@@ -53,15 +61,28 @@ function approval(old: JsonObject, next: JsonObject): void {
   const types = decisions.map((c) => c['type']);
   const n = name(old);
   if (types.includes('Approved') && types.includes('Denied')) {
-    throw errors.invalid('CertificateSigningRequest', 'certificates.k8s.io', n, [{ field: 'status.conditions', message: 'Invalid value: Approved and Denied conditions are mutually exclusive' }]);
+    throw errors.invalid('CertificateSigningRequest', 'certificates.k8s.io', n, [
+      {
+        field: 'status.conditions',
+        message: 'Invalid value: Approved and Denied conditions are mutually exclusive',
+      },
+    ]);
   }
   for (const c of conditions(old).filter(isDecision)) {
-    if (!types.includes(c['type'] as string)) {
-      throw errors.invalid('CertificateSigningRequest', 'certificates.k8s.io', n, [{ field: 'status.conditions', message: `Forbidden: updates may not remove a condition of type "${String(c['type'])}"` }]);
+    if (!types.includes(c['type'])) {
+      throw errors.invalid('CertificateSigningRequest', 'certificates.k8s.io', n, [
+        {
+          field: 'status.conditions',
+          message: `Forbidden: updates may not remove a condition of type "${str(c['type']) ?? ''}"`,
+        },
+      ]);
     }
   }
   const oldStatus = isObject(old['status']) ? clone(old['status']) : {};
-  next['status'] = { ...oldStatus, conditions: [...conditions(old).filter((c) => !isDecision(c)), ...decisions] };
+  next['status'] = {
+    ...oldStatus,
+    conditions: [...conditions(old).filter((c) => !isDecision(c)), ...decisions],
+  };
 }
 
 function statusUpdate(old: JsonObject, next: JsonObject): void {
@@ -69,7 +90,12 @@ function statusUpdate(old: JsonObject, next: JsonObject): void {
   const s = isObject(next['status']) ? next['status'] : {};
   const oldCert = isObject(old['status']) ? old['status']['certificate'] : undefined;
   if (s['certificate'] !== undefined && s['certificate'] !== oldCert && !approved) {
-    throw errors.invalid('CertificateSigningRequest', 'certificates.k8s.io', name(old), [{ field: 'status.certificate', message: 'Forbidden: certificate issuance requires the Approved condition' }]);
+    throw errors.invalid('CertificateSigningRequest', 'certificates.k8s.io', name(old), [
+      {
+        field: 'status.certificate',
+        message: 'Forbidden: certificate issuance requires the Approved condition',
+      },
+    ]);
   }
   next['status'] = { ...s, conditions: conditions(next).map(stamp) };
 }

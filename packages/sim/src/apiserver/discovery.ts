@@ -59,7 +59,8 @@ function aggregatedResource(t: ResourceType): Record<string, unknown> {
 
 function groupTypes(reg: TypeRegistry, group: string): Map<string, ResourceType[]> {
   const out = new Map<string, ResourceType[]>();
-  for (const t of reg.all().filter((x) => x.group === group)) out.set(t.version, [...(out.get(t.version) ?? []), t]);
+  for (const t of reg.all().filter((x) => x.group === group))
+    out.set(t.version, [...(out.get(t.version) ?? []), t]);
   return out;
 }
 
@@ -103,7 +104,11 @@ export function legacyGroup(reg: TypeRegistry, group: string): Record<string, un
   return vs === undefined || group === '' ? undefined : apiGroup(group, vs);
 }
 
-export function resourceList(reg: TypeRegistry, group: string, version: string): Record<string, unknown> | undefined {
+export function resourceList(
+  reg: TypeRegistry,
+  group: string,
+  version: string,
+): Record<string, unknown> | undefined {
   const types = reg.all().filter((t) => t.group === group && t.version === version);
   if (types.length === 0) return undefined;
   const resources = types.flatMap((t) => [
@@ -128,5 +133,10 @@ export function resourceList(reg: TypeRegistry, group: string, version: string):
       };
     }),
   ]);
-  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersion({ group, version }), resources };
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: groupVersion({ group, version }),
+    resources,
+  };
 }

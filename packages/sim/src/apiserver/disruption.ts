@@ -12,11 +12,17 @@ export interface BudgetHealth {
 /** A metav1.LabelSelector (matchLabels + matchExpressions) as requirements; undefined = matches nothing. */
 export function labelSelectorRequirements(sel: unknown): LabelRequirement[] | undefined {
   if (!isObject(sel)) return undefined;
-  const reqs: LabelRequirement[] = Object.entries(strMap(sel['matchLabels'])).map(([key, v]) => ({ key, op: 'in' as const, values: [v] }));
+  const reqs: LabelRequirement[] = Object.entries(strMap(sel['matchLabels'])).map(([key, v]) => ({
+    key,
+    op: 'in' as const,
+    values: [v],
+  }));
   const exprs = Array.isArray(sel['matchExpressions']) ? sel['matchExpressions'].filter(isObject) : [];
   for (const e of exprs) {
     const op = (str(e['operator']) ?? '').toLowerCase();
-    const values = Array.isArray(e['values']) ? e['values'].filter((x): x is string => typeof x === 'string') : [];
+    const values = Array.isArray(e['values'])
+      ? e['values'].filter((x): x is string => typeof x === 'string')
+      : [];
     const mapped = op === 'doesnotexist' ? 'notexists' : op;
     if (!['in', 'notin', 'exists', 'notexists'].includes(mapped)) return undefined;
     reqs.push({ key: str(e['key']) ?? '', op: mapped as LabelRequirement['op'], values });
@@ -45,7 +51,9 @@ export function coveredPods(pdb: JsonObject, pods: readonly JsonObject[]): JsonO
   const reqs = labelSelectorRequirements(spec['selector']);
   if (reqs === undefined) return [];
   const ns = str(meta(pdb)['namespace']);
-  return pods.filter((p) => str(meta(p)['namespace']) === ns && matchesLabels(reqs, strMap(meta(p)['labels'])));
+  return pods.filter(
+    (p) => str(meta(p)['namespace']) === ns && matchesLabels(reqs, strMap(meta(p)['labels'])),
+  );
 }
 
 export function budgetHealth(pdb: JsonObject, pods: readonly JsonObject[]): BudgetHealth {
@@ -57,5 +65,10 @@ export function budgetHealth(pdb: JsonObject, pods: readonly JsonObject[]): Budg
     spec['minAvailable'] !== undefined
       ? resolve(spec['minAvailable'], expected, true)
       : Math.max(0, expected - resolve(spec['maxUnavailable'] ?? 0, expected, true));
-  return { expectedPods: expected, currentHealthy: healthy, desiredHealthy: desired, disruptionsAllowed: Math.max(0, healthy - desired) };
+  return {
+    expectedPods: expected,
+    currentHealthy: healthy,
+    desiredHealthy: desired,
+    disruptionsAllowed: Math.max(0, healthy - desired),
+  };
 }

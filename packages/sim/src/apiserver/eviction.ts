@@ -25,7 +25,10 @@ export async function evict(c: ResourceCall, name: string): Promise<void> {
   if (str(status['phase']) === 'Running' && meta(pod)['deletionTimestamp'] === undefined) {
     checkBudgets(c, pod);
   }
-  const opts = deleteOptions(isObject(body['deleteOptions']) ? body['deleteOptions'] : {}, new URLSearchParams());
+  const opts = deleteOptions(
+    isObject(body['deleteOptions']) ? body['deleteOptions'] : {},
+    new URLSearchParams(),
+  );
   c.ctx.writer.delete(podType, ns, name, opts);
   sendJson(c.res, 201, statusBody(201, undefined, ''));
 }
@@ -36,19 +39,28 @@ function checkBudgets(c: ResourceCall, pod: JsonObject): void {
   const pods = c.ctx.store.all(reg.mustFind('', 'v1', 'pods'));
   const pdbs = c.ctx.store.all(pdbType).filter((p) => coveredPods(p, [pod]).length > 0);
   if (pdbs.length > 1) {
-    throw new ApiError(500, 'InternalError', 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
+    throw new ApiError(
+      500,
+      'InternalError',
+      'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+    );
   }
   const pdb = pdbs[0];
   if (!pdb) return;
   const h = budgetHealth(pdb, pods);
   if (h.disruptionsAllowed > 0) return;
   const pdbName = str(meta(pdb)['name']) ?? '';
-  throw new ApiError(429, 'TooManyRequests', "Cannot evict pod as it would violate the pod's disruption budget.", {
-    causes: [
-      {
-        reason: 'DisruptionBudget',
-        message: `The disruption budget ${pdbName} needs ${h.desiredHealthy} healthy pods and has ${h.currentHealthy} currently`,
-      },
-    ],
-  });
+  throw new ApiError(
+    429,
+    'TooManyRequests',
+    "Cannot evict pod as it would violate the pod's disruption budget.",
+    {
+      causes: [
+        {
+          reason: 'DisruptionBudget',
+          message: `The disruption budget ${pdbName} needs ${h.desiredHealthy} healthy pods and has ${h.currentHealthy} currently`,
+        },
+      ],
+    },
+  );
 }

@@ -40,13 +40,26 @@ export class Faults {
   }
 
   /** The next `times` matching requests fail with `code` (500, 503, 429, ...). */
-  failNext(code: number, opts: { times?: number; retryAfterSeconds?: number; match?: RequestMatcher } = {}): void {
-    this.rules.push({ code, retryAfterSeconds: opts.retryAfterSeconds, remaining: opts.times ?? 1, match: opts.match });
+  failNext(
+    code: number,
+    opts: { times?: number; retryAfterSeconds?: number; match?: RequestMatcher } = {},
+  ): void {
+    this.rules.push({
+      code,
+      retryAfterSeconds: opts.retryAfterSeconds,
+      remaining: opts.times ?? 1,
+      match: opts.match,
+    });
   }
 
   /** The next `times` matching writes (PUT, PATCH) get 409 Conflict. */
   conflictNext(opts: { times?: number; match?: RequestMatcher } = {}): void {
-    this.conflicts.push({ code: 409, retryAfterSeconds: undefined, remaining: opts.times ?? 1, match: opts.match });
+    this.conflicts.push({
+      code: 409,
+      retryAfterSeconds: undefined,
+      remaining: opts.times ?? 1,
+      match: opts.match,
+    });
   }
 
   clear(): void {
@@ -79,11 +92,25 @@ export class Faults {
     const rule = this.take(this.rules, method, path);
     if (rule) {
       const retry = rule.retryAfterSeconds;
-      throw new ApiError(rule.code, REASONS[rule.code] ?? 'InternalError', `injected fault: ${rule.code}`, retry === undefined ? undefined : { retryAfterSeconds: retry });
+      throw new ApiError(
+        rule.code,
+        REASONS[rule.code] ?? 'InternalError',
+        `injected fault: ${rule.code}`,
+        retry === undefined ? undefined : { retryAfterSeconds: retry },
+      );
     }
     if ((method === 'PUT' || method === 'PATCH') && this.take(this.conflicts, method, path)) {
-      const name = path.split('/').filter((p) => p !== '').pop() ?? '';
-      throw errors.conflict('injected', '', name, 'the object has been modified; please apply your changes to the latest version and try again');
+      const name =
+        path
+          .split('/')
+          .filter((p) => p !== '')
+          .pop() ?? '';
+      throw errors.conflict(
+        'injected',
+        '',
+        name,
+        'the object has been modified; please apply your changes to the latest version and try again',
+      );
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { authorizeApproval } from './approval-authz.js';
 import type { Authenticator } from './authn.js';
 import { sendError } from './http-io.js';
 import { notFoundPath, serveNonResource } from './non-resource.js';
@@ -7,80 +8,103 @@ import type { RequestUser } from './request-user.js';
 import { parseRequestPath, type ResourceRequest } from './request-info.js';
 import { handleResource } from './resource-handler.js';
 import type { ServerContext } from './server-context.js';
-import { ApiError, errors } from './status.js';
-import { authorizeApproval } from './approval-authz.js';
+import { errors } from './status.js';
+
+/** One request as the pipeline sees it. */
+export interface Exchange {
+  readonly ctx: ServerContext;
+  readonly authn: Authenticator;
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  /** host:port, for the legacy discovery document. */
+  readonly host: string;
+}
+
+const METHOD_VERBS: Readonly<Record<string, string>> = { POST: 'create', PUT: 'update', PATCH: 'patch' };
+
+function isWatch(query: URLSearchParams): boolean {
+  const w = query.get('watch');
+  return w === 'true' || w === '1';
+}
 
 function verbOf(method: string, info: ResourceRequest, query: URLSearchParams): string {
-  const w = query.get('watch');
-  const watching = w === 'true' || w === '1';
-  switch (method) {
-    case 'GET':
-    case 'HEAD':
-      if (info.name !== undefined) return 'get';
-      return watching ? 'watch' : 'list';
-    case 'POST':
-      return 'create';
-    case 'PUT':
-      return 'update';
-    case 'PATCH':
-      return 'patch';
-    case 'DELETE':
-      return info.name === undefined ? 'deletecollection' : 'delete';
-    default:
-      throw errors.methodNotAllowed(`the server does not allow method ${method}`);
-  }
+  const named = info.name !== undefined;
+  if (method === 'GET' || method === 'HEAD') return named ? 'get' : isWatch(query) ? 'watch' : 'list';
+  if (method === 'DELETE') return named ? 'delete' : 'deletecollection';
+  const verb = METHOD_VERBS[method];
+  if (verb === undefined) throw errors.methodNotAllowed(`the server does not allow method ${method}`);
+  return verb;
 }
 
 function authorize(ctx: ServerContext, a: AuthzAttributes): void {
-  if (ctx.authorizer && !ctx.authorizer.allowed(a)) throw errors.forbidden(RbacAuthorizer.forbiddenMessage(a));
+  if (ctx.authorizer && !ctx.authorizer.allowed(a))
+    throw errors.forbidden(RbacAuthorizer.forbiddenMessage(a));
 }
 
+const SUBRESOURCE_VERBS: Readonly<Record<string, readonly string[]>> = {
+  eviction: ['create'],
+  finalize: ['update'],
+};
+
 function checkSubresource(info: ResourceRequest, subs: readonly string[], verb: string): void {
+  const notAllowed = (): Error =>
+    errors.methodNotAllowed('the server does not allow this method on the requested resource');
   if (info.subresource === '') {
-    if (info.name === undefined && ['update', 'patch'].includes(verb)) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+    if (info.name === undefined && ['update', 'patch'].includes(verb)) throw notAllowed();
     return;
   }
   if (!subs.includes(info.subresource) || info.name === undefined) throw notFoundPath();
-  const allowed = info.subresource === 'eviction' ? ['create'] : info.subresource === 'finalize' ? ['update'] : ['get', 'update', 'patch'];
-  if (!allowed.includes(verb)) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+  if (!(SUBRESOURCE_VERBS[info.subresource] ?? ['get', 'update', 'patch']).includes(verb)) throw notAllowed();
 }
 
-async function serveResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, info: ResourceRequest, user: RequestUser, query: URLSearchParams): Promise<void> {
+async function serveResource(
+  x: Exchange,
+  info: ResourceRequest,
+  user: RequestUser,
+  query: URLSearchParams,
+): Promise<void> {
+  const { ctx, req, res } = x;
   const type = ctx.registry.find(info.group, info.version, info.plural);
-  if (!type) throw notFoundPath();
-  if (!type.namespaced && info.namespace !== undefined) throw notFoundPath();
+  if (!type || (!type.namespaced && info.namespace !== undefined)) throw notFoundPath();
   const verb = verbOf(req.method ?? 'GET', info, query);
   checkSubresource(info, type.subresources, verb);
-  const attrs: AuthzAttributes = {
+  authorize(ctx, {
     user,
     verb,
     path: req.url ?? '',
-    resource: { group: info.group, resource: info.plural, subresource: info.subresource, namespace: info.namespace ?? '', name: info.name ?? '' },
-  };
-  authorize(ctx, attrs);
-  if (info.subresource === 'approval' && ctx.authorizer) authorizeApproval(ctx, user, info.name ?? '');
+    resource: {
+      group: info.group,
+      resource: info.plural,
+      subresource: info.subresource,
+      namespace: info.namespace ?? '',
+      name: info.name ?? '',
+    },
+  });
+  if (info.subresource === 'approval') authorizeApproval(ctx, user, info.name ?? '');
   await handleResource({ ctx, req, res, info, type, user, query, verb });
 }
 
+function authenticate(x: Exchange): RequestUser {
+  const who = x.authn.authenticate(x.req);
+  if (who === 'invalid' || who === undefined) throw errors.unauthorized();
+  return who;
+}
+
 /** The request pipeline: faults, authentication, non-resource paths, authorization, resource handling. */
-export async function handleRequest(ctx: ServerContext, authn: Authenticator, req: IncomingMessage, res: ServerResponse, host: string): Promise<void> {
+export async function handleRequest(x: Exchange): Promise<void> {
   try {
-    const url = new URL(req.url ?? '/', 'https://sim.invalid');
-    const w = url.searchParams.get('watch');
-    await ctx.faults.before(req.method ?? 'GET', url.pathname, w === 'true' || w === '1');
-    const who = authn.authenticate(req);
-    if (who === 'invalid') throw errors.unauthorized();
-    const user: RequestUser = who ?? { name: 'system:anonymous', groups: ['system:unauthenticated'] };
+    const url = new URL(x.req.url ?? '/', 'https://sim.invalid');
+    const method = x.req.method ?? 'GET';
+    await x.ctx.faults.before(method, url.pathname, isWatch(url.searchParams));
+    const user = authenticate(x);
     const info = parseRequestPath(url.pathname);
-    if (info.kind === 'other') {
-      if (who === undefined) throw errors.unauthorized();
-      authorize(ctx, { user, verb: (req.method ?? 'GET').toLowerCase() === 'get' ? 'get' : 'post', path: url.pathname });
-      if (!serveNonResource(ctx.registry, req, res, url.pathname, host)) throw notFoundPath();
+    if (info.kind === 'resource') {
+      await serveResource(x, info, user, url.searchParams);
       return;
     }
-    if (who === undefined) throw errors.unauthorized();
-    await serveResource(ctx, req, res, info, user, url.searchParams);
+    authorize(x.ctx, { user, verb: method === 'GET' ? 'get' : 'post', path: url.pathname });
+    if (!serveNonResource(x.ctx.registry, x.req, x.res, x.host)) throw notFoundPath();
   } catch (e) {
-    sendError(res, e instanceof ApiError ? e : e);
+    sendError(x.res, e);
   }
 }

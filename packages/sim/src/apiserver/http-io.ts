@@ -10,7 +10,8 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
   let size = 0;
   for await (const c of req as AsyncIterable<Buffer>) {
     size += c.length;
-    if (size > MAX_BODY) throw new ApiError(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728');
+    if (size > MAX_BODY)
+      throw new ApiError(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728');
     chunks.push(c);
   }
   return Buffer.concat(chunks);
@@ -41,20 +42,35 @@ export function parseObjectBody(req: IncomingMessage, raw: Buffer): JsonObject {
   return v;
 }
 
-export function sendJson(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
-  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.writeHead(code, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
-export function sendStatus(res: ServerResponse, status: StatusBody, headers: Record<string, string> = {}): void {
+export function sendStatus(
+  res: ServerResponse,
+  status: StatusBody,
+  headers: Record<string, string> = {},
+): void {
   sendJson(res, status.code, status, headers);
 }
 
 export function sendError(res: ServerResponse, e: unknown): void {
   const err =
-    e instanceof ApiError ? e : new ApiError(500, 'InternalError', `Internal error occurred: ${(e as Error).message}`);
+    e instanceof ApiError
+      ? e
+      : new ApiError(500, 'InternalError', `Internal error occurred: ${(e as Error).message}`);
   const retry = err.details?.retryAfterSeconds;
   sendStatus(res, err.toStatus(), retry === undefined ? {} : { 'Retry-After': String(retry) });
 }

@@ -72,27 +72,29 @@ function remove(doc: Json, path: string): Json {
   return doc;
 }
 
+const OPS: Readonly<Record<string, (doc: Json, op: Op) => Json>> = {
+  add: (doc, op) => add(doc, op.path, clone(op.value ?? null)),
+  remove: (doc, op) => remove(doc, op.path),
+  replace: (doc, op) => {
+    get(doc, op.path);
+    return add(remove(doc, op.path), op.path, clone(op.value ?? null));
+  },
+  move: (doc, op) => {
+    const from = op.from ?? '';
+    const v = get(doc, from);
+    return add(remove(doc, from), op.path, v);
+  },
+  copy: (doc, op) => add(doc, op.path, clone(get(doc, op.from ?? ''))),
+  test: (doc, op) => {
+    if (!deepEqual(get(doc, op.path), op.value)) throw bad(`testing value ${op.path} failed`);
+    return doc;
+  },
+};
+
 function applyOp(doc: Json, op: Op): Json {
-  switch (op.op) {
-    case 'add':
-      return add(doc, op.path, clone(op.value ?? null));
-    case 'remove':
-      return remove(doc, op.path);
-    case 'replace':
-      get(doc, op.path);
-      return add(remove(doc, op.path), op.path, clone(op.value ?? null));
-    case 'move': {
-      const v = get(doc, op.from ?? '');
-      return add(remove(doc, op.from ?? ''), op.path, v);
-    }
-    case 'copy':
-      return add(doc, op.path, clone(get(doc, op.from ?? '')));
-    case 'test':
-      if (!deepEqual(get(doc, op.path), op.value)) throw bad(`testing value ${op.path} failed`);
-      return doc;
-    default:
-      throw bad(`Unexpected kind: ${op.op}`);
-  }
+  const fn = OPS[op.op];
+  if (!fn) throw bad(`Unexpected kind: ${op.op}`);
+  return fn(doc, op);
 }
 
 export function applyJsonPatch(target: Json, patch: unknown): Json {

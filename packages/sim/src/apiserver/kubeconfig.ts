@@ -21,10 +21,15 @@ export function renderKubeconfig(i: KubeconfigInput): string {
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: 'wmco-sim', cluster: { server: i.server, 'certificate-authority-data': b64(i.caPem) } }],
+    clusters: [
+      { name: 'wmco-sim', cluster: { server: i.server, 'certificate-authority-data': b64(i.caPem) } },
+    ],
     users: [{ name: i.user, user }],
     contexts: [
-      { name: `${i.user}@wmco-sim`, context: { cluster: 'wmco-sim', user: i.user, ...(i.namespace ? { namespace: i.namespace } : {}) } },
+      {
+        name: `${i.user}@wmco-sim`,
+        context: { cluster: 'wmco-sim', user: i.user, ...(i.namespace ? { namespace: i.namespace } : {}) },
+      },
     ],
     'current-context': `${i.user}@wmco-sim`,
     preferences: {},

@@ -13,53 +13,65 @@ import { openApiGroupVersion, openApiRoot } from './openapi.js';
 import type { TypeRegistry } from './type-registry.js';
 import { ApiError } from './status.js';
 
-function wantsAggregated(req: IncomingMessage): boolean {
-  return (req.headers.accept ?? '').includes('as=APIGroupDiscoveryList');
+/** A document to send, or undefined for 404. */
+interface Reply {
+  readonly body: unknown;
+  readonly headers?: Record<string, string>;
 }
 
-function sendDiscovery(req: IncomingMessage, res: ServerResponse, legacyDoc: unknown, aggregated: () => unknown): void {
-  if (wantsAggregated(req)) {
-    sendJson(res, 200, aggregated(), { 'Content-Type': AGGREGATED_CONTENT_TYPE, Vary: 'Accept' });
-  } else sendJson(res, 200, legacyDoc, { Vary: 'Accept' });
+type Route = (
+  reg: TypeRegistry,
+  parts: readonly string[],
+  req: IncomingMessage,
+  host: string,
+) => Reply | undefined;
+
+function discovery(req: IncomingMessage, legacy: unknown, aggregated: () => unknown): Reply {
+  // kubectl treats the reply as aggregated only with exactly this Content-Type (kubectl-needs §2).
+  if ((req.headers.accept ?? '').includes('as=APIGroupDiscoveryList')) {
+    return { body: aggregated(), headers: { 'Content-Type': AGGREGATED_CONTENT_TYPE, Vary: 'Accept' } };
+  }
+  return { body: legacy, headers: { Vary: 'Accept' } };
 }
+
+const wrap = (body: unknown): Reply | undefined => (body === undefined ? undefined : { body });
+
+/** Routes keyed by the first path segment and the number of segments. */
+const ROUTES: Readonly<Record<string, Route>> = {
+  'version/1': () => ({ body: SERVER_VERSION, headers: { 'Cache-Control': 'no-cache, private' } }),
+  'api/1': (reg, _p, req, host) =>
+    discovery(req, legacyApiVersions(host), () => aggregatedDiscovery(reg, true)),
+  'apis/1': (reg, _p, req) => discovery(req, legacyGroupList(reg), () => aggregatedDiscovery(reg, false)),
+  'api/2': (reg, p) => wrap(resourceList(reg, '', p[1] ?? '')),
+  'apis/2': (reg, p) => wrap(legacyGroup(reg, p[1] ?? '')),
+  'apis/3': (reg, p) => wrap(resourceList(reg, p[1] ?? '', p[2] ?? '')),
+  'openapi/2': (reg, p) => (p[1] === 'v3' ? { body: openApiRoot(reg) } : undefined),
+  'openapi/4': (reg, p) =>
+    p[1] === 'v3' && p[2] === 'api' ? wrap(openApiGroupVersion(reg, '', p[3] ?? '')) : undefined,
+  'openapi/5': (reg, p) =>
+    p[1] === 'v3' && p[2] === 'apis' ? wrap(openApiGroupVersion(reg, p[3] ?? '', p[4] ?? '')) : undefined,
+};
+
+const HEALTH = new Set(['healthz', 'readyz', 'livez']);
 
 /** Discovery, /version, OpenAPI v3 and health endpoints. Returns false when the path is not one of them. */
-export function serveNonResource(reg: TypeRegistry, req: IncomingMessage, res: ServerResponse, path: string, host: string): boolean {
+export function serveNonResource(
+  reg: TypeRegistry,
+  req: IncomingMessage,
+  res: ServerResponse,
+  host: string,
+): boolean {
+  const path = new URL(req.url ?? '/', 'https://sim.invalid').pathname;
   const parts = path.split('/').filter((p) => p !== '');
-  if (path === '/version' || path === '/version/') {
-    sendJson(res, 200, SERVER_VERSION, { 'Cache-Control': 'no-cache, private' });
-    return true;
-  }
-  if (['/healthz', '/readyz', '/livez'].includes(path)) {
+  if (parts.length === 1 && HEALTH.has(parts[0] ?? '')) {
     res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' }).end('ok');
     return true;
   }
-  if (path === '/api' || path === '/api/') {
-    sendDiscovery(req, res, legacyApiVersions(host), () => aggregatedDiscovery(reg, true));
-    return true;
-  }
-  if (path === '/apis' || path === '/apis/') {
-    sendDiscovery(req, res, legacyGroupList(reg), () => aggregatedDiscovery(reg, false));
-    return true;
-  }
-  if (parts[0] === 'api' && parts.length === 2) return sendOr404(res, resourceList(reg, '', parts[1] ?? ''));
-  if (parts[0] === 'apis' && parts.length === 2) return sendOr404(res, legacyGroup(reg, parts[1] ?? ''));
-  if (parts[0] === 'apis' && parts.length === 3) return sendOr404(res, resourceList(reg, parts[1] ?? '', parts[2] ?? ''));
-  if (path === '/openapi/v3') {
-    sendJson(res, 200, openApiRoot(reg));
-    return true;
-  }
-  if (parts[0] === 'openapi' && parts[1] === 'v3') {
-    const group = parts[2] === 'api' ? '' : (parts[3] ?? '');
-    const version = parts[2] === 'api' ? (parts[3] ?? '') : (parts[4] ?? '');
-    return sendOr404(res, openApiGroupVersion(reg, group, version));
-  }
-  return false;
-}
-
-function sendOr404(res: ServerResponse, doc: unknown): true {
-  if (doc === undefined) throw notFoundPath();
-  sendJson(res, 200, doc);
+  const route = ROUTES[`${parts[0] ?? ''}/${parts.length}`];
+  if (!route) return false;
+  const reply = route(reg, parts, req, host);
+  if (!reply) throw notFoundPath();
+  sendJson(res, 200, reply.body, reply.headers ?? {});
   return true;
 }
 

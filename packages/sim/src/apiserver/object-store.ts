@@ -1,12 +1,7 @@
 import { EventLog, type EventType, type StoreEvent } from './event-log.js';
 import { clone, meta, str, type JsonObject } from './json.js';
 import { typeKey, type ResourceType } from './resource-type.js';
-import {
-  matchesFields,
-  matchesLabels,
-  type FieldRequirement,
-  type LabelRequirement,
-} from './selectors.js';
+import { matchesFields, matchesLabels, type FieldRequirement, type LabelRequirement } from './selectors.js';
 import { errors } from './status.js';
 
 export interface Selection {
@@ -31,7 +26,10 @@ export function objectKey(namespace: string | undefined, name: string): string {
 export function matches(sel: Selection, obj: JsonObject): boolean {
   const m = meta(obj);
   if (sel.namespace !== undefined && str(m['namespace']) !== sel.namespace) return false;
-  return matchesLabels(sel.labels, m['labels'] as Record<string, string> | undefined) && matchesFields(sel.fields, obj);
+  return (
+    matchesLabels(sel.labels, m['labels'] as Record<string, string> | undefined) &&
+    matchesFields(sel.fields, obj)
+  );
 }
 
 interface ContinueToken {
@@ -112,7 +110,13 @@ export class ObjectStore {
     const key = objectKey(t.namespaced ? str(m['namespace']) : undefined, str(m['name']) ?? '');
     if (type === 'DELETED') this.bucket(t).delete(key);
     else this.bucket(t).set(key, stored);
-    const event: StoreEvent = { type, rv: this.rv, typeKey: typeKey(t), object: stored, ...(prev ? { prev } : {}) };
+    const event: StoreEvent = {
+      type,
+      rv: this.rv,
+      typeKey: typeKey(t),
+      object: stored,
+      ...(prev ? { prev } : {}),
+    };
     this.log.append(event);
     for (const l of [...this.listeners]) l(event);
     return clone(stored);

@@ -16,7 +16,9 @@ export function openApiRoot(reg: TypeRegistry): Record<string, unknown> {
   for (const [group, versions] of reg.groups()) {
     for (const v of versions) {
       const p = gvPath(group, v);
-      paths[p] = { serverRelativeURL: `/openapi/v3/${p}?hash=${reg.generation.toString(16).padStart(8, '0')}` };
+      paths[p] = {
+        serverRelativeURL: `/openapi/v3/${p}?hash=${reg.generation.toString(16).padStart(8, '0')}`,
+      };
     }
   }
   return { paths };
@@ -27,7 +29,11 @@ function itemPath(t: ResourceType): string {
   return t.namespaced ? `${base}/namespaces/{namespace}/${t.plural}/{name}` : `${base}/${t.plural}/{name}`;
 }
 
-export function openApiGroupVersion(reg: TypeRegistry, group: string, version: string): Record<string, unknown> | undefined {
+export function openApiGroupVersion(
+  reg: TypeRegistry,
+  group: string,
+  version: string,
+): Record<string, unknown> | undefined {
   const types = reg.all().filter((t) => t.group === group && t.version === version);
   if (types.length === 0) return undefined;
   const paths: Record<string, unknown> = {};

@@ -21,7 +21,9 @@ export function patchKind(contentType: string, t: ResourceType): PatchKind {
     ? 'application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml'
     : 'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml';
   if (kind === undefined || (kind === 'strategic' && !t.builtin)) {
-    throw errors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: ${accepted}`);
+    throw errors.unsupportedMediaType(
+      `the body of the request was in an unknown format - accepted media types include: ${accepted}`,
+    );
   }
   return kind;
 }

@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { EC_ALG, distinguishedName, generateKeys, privateKeyPem, x509, type Key, type KeyPair } from './x509.js';
+import {
+  EC_ALG,
+  distinguishedName,
+  generateKeys,
+  privateKeyPem,
+  x509,
+  type Key,
+  type KeyPair,
+} from './x509.js';
 
 export interface IssueRequest {
   readonly subject: string;
@@ -42,7 +50,7 @@ export class ClusterCa {
       extensions: [
         new x509.BasicConstraintsExtension(true, undefined, true),
         new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey as never),
+        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
       ],
     });
     return new ClusterCa(keys, cert, cert.toString('pem'));
@@ -55,8 +63,10 @@ export class ClusterCa {
       new x509.KeyUsagesExtension(req.keyUsages, true),
       await x509.AuthorityKeyIdentifierExtension.create(this.cert),
     ];
-    if (req.extendedKeyUsages.length > 0) extensions.push(new x509.ExtendedKeyUsageExtension([...req.extendedKeyUsages]));
-    if (req.sans && req.sans.length > 0) extensions.push(new x509.SubjectAlternativeNameExtension([...req.sans]));
+    if (req.extendedKeyUsages.length > 0)
+      extensions.push(new x509.ExtendedKeyUsageExtension([...req.extendedKeyUsages]));
+    if (req.sans && req.sans.length > 0)
+      extensions.push(new x509.SubjectAlternativeNameExtension([...req.sans]));
     const cert = await x509.X509CertificateGenerator.create({
       serialNumber: serial(),
       subject: req.subject,
@@ -79,7 +89,10 @@ export class ClusterCa {
       publicKey: keys.publicKey,
       keyUsages: x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment,
       extendedKeyUsages: [x509.ExtendedKeyUsage.serverAuth],
-      sans: [...dnsNames.map((value) => ({ type: 'dns' as const, value })), ...ips.map((value) => ({ type: 'ip' as const, value }))],
+      sans: [
+        ...dnsNames.map((value) => ({ type: 'dns' as const, value })),
+        ...ips.map((value) => ({ type: 'ip' as const, value })),
+      ],
       seconds: 365 * 86_400,
     });
     return { certPem, keyPem: await privateKeyPem(keys.privateKey) };

@@ -78,7 +78,9 @@ export class PbMessage {
   }
 
   msgs(num: number): PbMessage[] {
-    return this.fields.filter((x) => x.num === num && x.bytes).map((x) => new PbMessage(x.bytes ?? Buffer.alloc(0)));
+    return this.fields
+      .filter((x) => x.num === num && x.bytes)
+      .map((x) => new PbMessage(x.bytes ?? Buffer.alloc(0)));
   }
 
   int(num: number): number | undefined {

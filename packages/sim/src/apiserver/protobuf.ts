@@ -22,7 +22,14 @@ function time(m: PbMessage | undefined): string | undefined {
 }
 
 function ownerRef(m: PbMessage): JsonObject {
-  return compact({ apiVersion: m.str(5), kind: m.str(1), name: m.str(3), uid: m.str(4), controller: m.bool(6), blockOwnerDeletion: m.bool(7) });
+  return compact({
+    apiVersion: m.str(5),
+    kind: m.str(1),
+    name: m.str(3),
+    uid: m.str(4),
+    controller: m.bool(6),
+    blockOwnerDeletion: m.bool(7),
+  });
 }
 
 function objectMeta(m: PbMessage | undefined): JsonObject {
@@ -72,7 +79,10 @@ function csr(m: PbMessage): Fields {
         })
       : undefined,
     status: status
-      ? compact({ conditions: status.msgs(1).map(csrCondition), certificate: status.bytes(2)?.toString('base64') })
+      ? compact({
+          conditions: status.msgs(1).map(csrCondition),
+          certificate: status.bytes(2)?.toString('base64'),
+        })
       : undefined,
   };
 }
@@ -107,7 +117,11 @@ export function decodeProtobuf(body: Buffer): JsonObject {
   const kind = typeMeta?.str(2) ?? '';
   const decode = DECODERS[kind];
   if (!decode) {
-    throw new ApiError(415, 'UnsupportedMediaType', `the simulated API server decodes protobuf only for ${Object.keys(DECODERS).join(', ')}; got kind "${kind}"`);
+    throw new ApiError(
+      415,
+      'UnsupportedMediaType',
+      `the simulated API server decodes protobuf only for ${Object.keys(DECODERS).join(', ')}; got kind "${kind}"`,
+    );
   }
   const raw = new PbMessage(unknown.bytes(2) ?? Buffer.alloc(0));
   const fields = decode(raw);

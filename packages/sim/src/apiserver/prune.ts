@@ -18,7 +18,7 @@ function pruneObject(value: JsonObject, schema: JsonSchema, embedded: boolean): 
   const extra = schema.additionalProperties;
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(value)) {
-    const sub = props?.[k] ?? (isObject(extra) ? (extra as JsonSchema) : undefined);
+    const sub = props?.[k] ?? (isObject(extra) ? extra : undefined);
     if (sub !== undefined) out[k] = pruneValue(v, sub);
     else if (preserve || extra === true || (embedded && ['apiVersion', 'kind', 'metadata'].includes(k))) {
       out[k] = v;

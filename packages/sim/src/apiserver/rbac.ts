@@ -25,14 +25,19 @@ function has(list: readonly string[], v: string): boolean {
 function resourceMatches(rule: JsonObject, a: NonNullable<AuthzAttributes['resource']>): boolean {
   const resources = strList(rule['resources']);
   const full = a.subresource === '' ? a.resource : `${a.resource}/${a.subresource}`;
-  const resOk = resources.includes('*') || resources.includes(full) || (a.subresource !== '' && resources.includes(`*/${a.subresource}`));
+  const resOk =
+    resources.includes('*') ||
+    resources.includes(full) ||
+    (a.subresource !== '' && resources.includes(`*/${a.subresource}`));
   if (!resOk || !has(strList(rule['apiGroups']), a.group)) return false;
   const names = strList(rule['resourceNames']);
   return names.length === 0 || (a.name !== '' && names.includes(a.name));
 }
 
 function nonResourceMatches(rule: JsonObject, path: string): boolean {
-  return strList(rule['nonResourceURLs']).some((u) => u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.slice(0, -1))));
+  return strList(rule['nonResourceURLs']).some(
+    (u) => u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.slice(0, -1))),
+  );
 }
 
 export function ruleAllows(rule: JsonObject, a: AuthzAttributes): boolean {
@@ -87,7 +92,8 @@ export class RbacAuthorizer {
 
   allowed(a: AuthzAttributes): boolean {
     if (a.user.groups.includes('system:masters')) return true;
-    if (this.bindings('clusterrolebindings', undefined).some((b) => this.bindingAllows(b, a, ''))) return true;
+    if (this.bindings('clusterrolebindings', undefined).some((b) => this.bindingAllows(b, a, '')))
+      return true;
     const ns = a.resource?.namespace ?? '';
     if (ns === '') return false;
     return this.bindings('rolebindings', ns).some((b) => this.bindingAllows(b, a, ns));

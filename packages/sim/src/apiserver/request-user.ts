@@ -6,4 +6,7 @@ export interface RequestUser {
 }
 
 /** The user the in-process controllers act as. */
-export const SYSTEM_USER: RequestUser = { name: 'system:kube-controller-manager', groups: ['system:masters'] };
+export const SYSTEM_USER: RequestUser = {
+  name: 'system:kube-controller-manager',
+  groups: ['system:masters'],
+};

@@ -10,7 +10,7 @@ import type { ResourceRequest } from './request-info.js';
 import { groupVersion, type ResourceType } from './resource-type.js';
 import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { ServerContext } from './server-context.js';
-import { errors, statusBody } from './status.js';
+import { errors } from './status.js';
 import { serveWatch } from './watch-stream.js';
 
 export interface ResourceCall {
@@ -26,7 +26,11 @@ export interface ResourceCall {
 
 function selection(c: ResourceCall): Selection {
   const q = c.query;
-  const fields = ['metadata.name', ...(c.type.namespaced ? ['metadata.namespace'] : []), ...c.type.fieldSelectors];
+  const fields = [
+    'metadata.name',
+    ...(c.type.namespaced ? ['metadata.namespace'] : []),
+    ...c.type.fieldSelectors,
+  ];
   return {
     ...(c.info.namespace !== undefined ? { namespace: c.info.namespace } : {}),
     labels: parseLabelSelector(q.get('labelSelector') ?? undefined),
@@ -38,7 +42,8 @@ function optionalInt(q: URLSearchParams, name: string): number | undefined {
   const v = q.get(name);
   if (v === null || v === '') return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw errors.badRequest(`${name}: invalid value "${v}": must be a non-negative integer`);
+  if (!Number.isInteger(n) || n < 0)
+    throw errors.badRequest(`${name}: invalid value "${v}": must be a non-negative integer`);
   return n;
 }
 
@@ -47,7 +52,12 @@ function list(c: ResourceCall): void {
   if (rv !== null && rv !== '' && rv !== '0' && c.query.get('resourceVersionMatch') === 'Exact') {
     c.ctx.store.log.assertFresh(Number(rv));
   }
-  const page = c.ctx.store.list(c.type, selection(c), optionalInt(c.query, 'limit'), c.query.get('continue') ?? undefined);
+  const page = c.ctx.store.list(
+    c.type,
+    selection(c),
+    optionalInt(c.query, 'limit'),
+    c.query.get('continue') ?? undefined,
+  );
   sendJson(c.res, 200, {
     kind: `${c.type.kind}List`,
     apiVersion: groupVersion(c.type),
@@ -66,7 +76,8 @@ function get(c: ResourceCall, name: string): void {
 }
 
 function rejectDryRun(q: URLSearchParams): void {
-  if (q.getAll('dryRun').length > 0) throw errors.badRequest('dryRun is not supported by the simulated API server');
+  if (q.getAll('dryRun').length > 0)
+    throw errors.badRequest('dryRun is not supported by the simulated API server');
 }
 
 async function create(c: ResourceCall): Promise<void> {
@@ -79,7 +90,11 @@ async function update(c: ResourceCall, name: string): Promise<void> {
   rejectDryRun(c.query);
   const body = parseObjectBody(c.req, await readBody(c.req));
   const opts = { subresource: c.info.subresource, user: c.user };
-  sendJson(c.res, 200, c.ctx.writer.update(c.type, c.info.namespace, name, body, opts));
+  sendJson(
+    c.res,
+    200,
+    c.ctx.writer.update({ type: c.type, namespace: c.info.namespace, name, ...opts }, body),
+  );
 }
 
 async function patch(c: ResourceCall, name: string): Promise<void> {
@@ -95,22 +110,36 @@ async function patch(c: ResourceCall, name: string): Promise<void> {
     return;
   }
   const opts = { subresource: c.info.subresource, user: c.user };
-  sendJson(c.res, 200, c.ctx.writer.mutate(c.type, ns, name, (cur) => applyPatch(kind, cur, body), opts));
+  sendJson(
+    c.res,
+    200,
+    c.ctx.writer.mutate({ type: c.type, namespace: ns, name, ...opts }, (cur) => applyPatch(kind, cur, body)),
+  );
 }
 
-export function deleteOptions(body: unknown, q: URLSearchParams): DeleteOptions {
-  const b: JsonObject = isObject(body) ? body : {};
-  const pre = isObject(b['preconditions']) ? b['preconditions'] : {};
+function propagation(b: JsonObject, q: URLSearchParams): string | undefined {
   const orphan = b['orphanDependents'] === true || q.get('orphanDependents') === 'true';
   const policy = str(b['propagationPolicy']) ?? q.get('propagationPolicy') ?? (orphan ? 'Orphan' : undefined);
   if (policy !== undefined && !['Background', 'Foreground', 'Orphan'].includes(policy)) {
-    throw errors.badRequest(`propagationPolicy: Unsupported value: "${policy}": supported values: "Background", "Foreground", "Orphan"`);
+    throw errors.badRequest(
+      `propagationPolicy: Unsupported value: "${policy}": supported values: "Background", "Foreground", "Orphan"`,
+    );
   }
-  const uid = str(pre['uid']);
-  const rv = str(pre['resourceVersion']);
+  return policy;
+}
+
+/** DeleteOptions from a body (JSON or protobuf) and the query string. */
+export function deleteOptions(body: unknown, q: URLSearchParams): DeleteOptions {
+  const b: JsonObject = isObject(body) ? body : {};
+  const pre = isObject(b['preconditions']) ? b['preconditions'] : {};
+  const policy = propagation(b, q);
+  const preconditions = {
+    ...(str(pre['uid']) ? { uid: str(pre['uid']) } : {}),
+    ...(str(pre['resourceVersion']) ? { resourceVersion: str(pre['resourceVersion']) } : {}),
+  } as DeleteOptions['preconditions'];
   return {
     ...(policy !== undefined ? { propagationPolicy: policy } : {}),
-    ...(uid !== undefined || rv !== undefined ? { preconditions: { ...(uid ? { uid } : {}), ...(rv ? { resourceVersion: rv } : {}) } } : {}),
+    ...(preconditions && Object.keys(preconditions).length > 0 ? { preconditions } : {}),
   };
 }
 
@@ -125,44 +154,43 @@ async function removeCollection(c: ResourceCall): Promise<void> {
   const opts = deleteOptions(parseBody(c.req, await readBody(c.req)), c.query);
   const page = c.ctx.store.list(c.type, selection(c));
   for (const o of page.items) c.ctx.writer.delete(c.type, c.info.namespace, str(meta(o)['name']) ?? '', opts);
-  sendJson(c.res, 200, { kind: `${c.type.kind}List`, apiVersion: groupVersion(c.type), metadata: {}, items: page.items });
+  sendJson(c.res, 200, {
+    kind: `${c.type.kind}List`,
+    apiVersion: groupVersion(c.type),
+    metadata: {},
+    items: page.items,
+  });
 }
 
 function watch(c: ResourceCall): void {
-  serveWatch(c.res, c.ctx.store, {
-    type: c.type,
-    selection: selection(c),
-    resourceVersion: c.query.get('resourceVersion') ?? undefined,
-    allowBookmarks: c.query.get('allowWatchBookmarks') === 'true',
-    timeoutSeconds: optionalInt(c.query, 'timeoutSeconds'),
-  }, c.ctx.watches);
+  serveWatch(
+    c.res,
+    c.ctx.store,
+    {
+      type: c.type,
+      selection: selection(c),
+      resourceVersion: c.query.get('resourceVersion') ?? undefined,
+      allowBookmarks: c.query.get('allowWatchBookmarks') === 'true',
+      timeoutSeconds: optionalInt(c.query, 'timeoutSeconds'),
+    },
+    c.ctx.watches,
+  );
 }
+
+const VERBS: Readonly<Record<string, (c: ResourceCall, name: string) => void | Promise<void>>> = {
+  list: (c) => list(c),
+  watch: (c) => watch(c),
+  get: (c, name) => get(c, name),
+  create: (c, name) => (c.info.subresource === 'eviction' ? evict(c, name) : create(c)),
+  update: (c, name) => update(c, name),
+  patch: (c, name) => patch(c, name),
+  delete: (c, name) => remove(c, name),
+  deletecollection: (c) => removeCollection(c),
+};
 
 /** Dispatches a resource request whose verb was already authorized. */
 export async function handleResource(c: ResourceCall): Promise<void> {
-  const name = c.info.name;
-  switch (c.verb) {
-    case 'list':
-      return list(c);
-    case 'watch':
-      return watch(c);
-    case 'get':
-      return get(c, name ?? '');
-    case 'create':
-      return c.info.subresource === 'eviction' ? evict(c, name ?? '') : create(c);
-    case 'update':
-      return update(c, name ?? '');
-    case 'patch':
-      return patch(c, name ?? '');
-    case 'delete':
-      return remove(c, name ?? '');
-    case 'deletecollection':
-      return removeCollection(c);
-    default:
-      throw errors.methodNotAllowed(`the server does not allow this method on the requested resource`);
-  }
-}
-
-export function successStatus(code: number): ReturnType<typeof statusBody> {
-  return statusBody(code, undefined, '');
+  const fn = VERBS[c.verb];
+  if (!fn) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+  await fn(c, c.info.name ?? '');
 }

@@ -57,22 +57,20 @@ interface TypeInput {
   readonly keepStatusOnCreate?: boolean;
 }
 
+const DEFAULTS = {
+  group: '',
+  version: 'v1',
+  namespaced: true,
+  shortNames: [],
+  categories: [],
+  subresources: [],
+  fieldSelectors: [],
+  generation: false,
+  keepStatusOnCreate: false,
+} as const;
+
 /** A built-in type with sensible defaults (plural = lower-case kind + "s"). */
 export function builtinType(i: TypeInput): ResourceType {
   const singular = i.kind.toLowerCase();
-  return {
-    group: i.group ?? '',
-    version: i.version ?? 'v1',
-    kind: i.kind,
-    plural: i.plural ?? `${singular}s`,
-    singular,
-    namespaced: i.namespaced ?? true,
-    shortNames: i.shortNames ?? [],
-    categories: i.categories ?? [],
-    subresources: i.subresources ?? [],
-    fieldSelectors: i.fieldSelectors ?? [],
-    builtin: true,
-    generation: i.generation ?? false,
-    keepStatusOnCreate: i.keepStatusOnCreate ?? false,
-  };
+  return { ...DEFAULTS, plural: `${singular}s`, ...i, singular, builtin: true };
 }

@@ -28,17 +28,32 @@ const SET_RE = /^([^\s!=()]+)\s+(in|notin)\s+\(([^)]*)\)$/;
 const EQ_RE = /^([^\s!=()]+)\s*(==|=|!=)\s*([^\s!=()]*)$/;
 const KEY_RE = /^(!?)\s*([^\s!=()]+)$/;
 
-function parseOne(term: string): LabelRequirement {
+function parseSet(term: string): LabelRequirement | undefined {
   const set = SET_RE.exec(term);
-  if (set) {
-    const values = (set[3] ?? '').split(',').map((v) => v.trim());
-    return { key: set[1] ?? '', op: set[2] === 'in' ? 'in' : 'notin', values };
-  }
+  if (!set) return undefined;
+  const values = (set[3] ?? '').split(',').map((v) => v.trim());
+  return { key: set[1] ?? '', op: set[2] === 'in' ? 'in' : 'notin', values };
+}
+
+function parseEquality(term: string): LabelRequirement | undefined {
   const eq = EQ_RE.exec(term);
-  if (eq) return { key: eq[1] ?? '', op: eq[2] === '!=' ? 'notin' : 'in', values: [eq[3] ?? ''] };
+  return eq ? { key: eq[1] ?? '', op: eq[2] === '!=' ? 'notin' : 'in', values: [eq[3] ?? ''] } : undefined;
+}
+
+function parseExists(term: string): LabelRequirement | undefined {
   const key = KEY_RE.exec(term);
-  if (key) return { key: key[2] ?? '', op: key[1] === '!' ? 'notexists' : 'exists', values: [] };
-  throw new ApiError(400, 'BadRequest', `unable to parse requirement: invalid label selector term "${term}"`);
+  return key ? { key: key[2] ?? '', op: key[1] === '!' ? 'notexists' : 'exists', values: [] } : undefined;
+}
+
+function parseOne(term: string): LabelRequirement {
+  const r = parseSet(term) ?? parseEquality(term) ?? parseExists(term);
+  if (!r)
+    throw new ApiError(
+      400,
+      'BadRequest',
+      `unable to parse requirement: invalid label selector term "${term}"`,
+    );
+  return r;
 }
 
 export function parseLabelSelector(s: string | undefined): readonly LabelRequirement[] {

@@ -17,13 +17,16 @@ type OutType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
 /** The events one watcher sees for a store event, with selector transitions as ADDED/DELETED. */
 export function translate(e: StoreEvent, sel: Selection): OutType | undefined {
-  const now = e.type !== 'DELETED' && matches(sel, e.object);
-  if (e.type === 'ADDED') return now ? 'ADDED' : undefined;
+  if (e.type === 'ADDED') return matches(sel, e.object) ? 'ADDED' : undefined;
   const before = e.prev !== undefined && matches(sel, e.prev);
   if (e.type === 'DELETED') return before || matches(sel, e.object) ? 'DELETED' : undefined;
-  if (before && now) return 'MODIFIED';
-  if (now) return 'ADDED';
-  return before ? 'DELETED' : undefined;
+  const now = matches(sel, e.object);
+  const table: Record<string, OutType | undefined> = {
+    'true/true': 'MODIFIED',
+    'false/true': 'ADDED',
+    'true/false': 'DELETED',
+  };
+  return table[`${before}/${now}`];
 }
 
 /** Open watch streams, so fault hooks can drop them all. */
@@ -56,9 +59,18 @@ function line(res: ServerResponse, type: OutType, object: unknown): void {
 }
 
 /** Serves `?watch=true`: headers flushed at once, replay, live events, bookmarks, timeout. */
-export function serveWatch(res: ServerResponse, store: ObjectStore, req: WatchRequest, registry: WatchRegistry): void {
+export function serveWatch(
+  res: ServerResponse,
+  store: ObjectStore,
+  req: WatchRequest,
+  registry: WatchRegistry,
+): void {
   const t = req.type;
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+    'Transfer-Encoding': 'chunked',
+  });
   res.flushHeaders();
   registry.add(res);
   const rv = req.resourceVersion;
@@ -82,7 +94,11 @@ export function serveWatch(res: ServerResponse, store: ObjectStore, req: WatchRe
   backlog.forEach(send);
   const unsubscribe = store.subscribe(send);
   const bookmark = (): void =>
-    line(res, 'BOOKMARK', { kind: t.kind, apiVersion: groupVersion(t), metadata: { resourceVersion: String(store.currentRv) } } satisfies JsonObject);
+    line(res, 'BOOKMARK', {
+      kind: t.kind,
+      apiVersion: groupVersion(t),
+      metadata: { resourceVersion: String(store.currentRv) },
+    } satisfies JsonObject);
   const timers: NodeJS.Timeout[] = [];
   if (req.allowBookmarks) timers.push(setInterval(bookmark, registry.bookmarkIntervalMs));
   const timeout = req.timeoutSeconds ?? registry.defaultTimeoutSeconds;

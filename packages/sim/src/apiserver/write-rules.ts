@@ -19,35 +19,42 @@ function randomSuffix(): string {
 export function prepareMeta(m: JsonObject): void {
   const gen = str(m['generateName']);
   if ((str(m['name']) ?? '') === '' && gen !== undefined && gen !== '') m['name'] = gen + randomSuffix();
-  for (const k of ['uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'managedFields']) {
+  for (const k of [
+    'uid',
+    'resourceVersion',
+    'creationTimestamp',
+    'deletionTimestamp',
+    'deletionGracePeriodSeconds',
+    'generation',
+    'managedFields',
+  ]) {
     delete m[k];
   }
 }
 
+function pathSegmentProblem(name: string): string | undefined {
+  const bad = name === '.' || name === '..' || /[/%]/.test(name);
+  return bad ? `Invalid value: "${name}": may not contain '/' or '%'` : undefined;
+}
+
+/** Why a name is invalid for a kind, or undefined when it is fine. */
+function nameProblem(kind: string, name: string): string | undefined {
+  if (name === '') return 'Required value: name or generateName is required';
+  if (PATH_SEGMENT_NAMES.has(kind)) return pathSegmentProblem(name);
+  const label = LABEL_NAMES.has(kind);
+  const ok = label
+    ? DNS1123_LABEL.test(name) && name.length <= 63
+    : DNS1123_SUBDOMAIN.test(name) && name.length <= 253;
+  if (ok) return undefined;
+  const what = label ? 'RFC 1123 label' : 'RFC 1123 subdomain';
+  return `Invalid value: "${name}": a lowercase ${what} must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`;
+}
+
 export function validateName(t: ResourceType, m: JsonObject): void {
   const name = str(m['name']) ?? '';
-  if (name === '') {
-    throw errors.invalid(t.kind, t.group, '', [
-      { field: 'metadata.name', message: 'Required value: name or generateName is required', reason: 'FieldValueRequired' },
-    ]);
-  }
-  if (PATH_SEGMENT_NAMES.has(t.kind)) {
-    if (name === '.' || name === '..' || /[/%]/.test(name)) {
-      throw errors.invalid(t.kind, t.group, name, [{ field: 'metadata.name', message: `Invalid value: "${name}": may not contain '/' or '%'` }]);
-    }
-    return;
-  }
-  const label = LABEL_NAMES.has(t.kind);
-  const ok = label ? DNS1123_LABEL.test(name) && name.length <= 63 : DNS1123_SUBDOMAIN.test(name) && name.length <= 253;
-  if (!ok) {
-    const what = label ? 'RFC 1123 label' : 'RFC 1123 subdomain';
-    throw errors.invalid(t.kind, t.group, name, [
-      {
-        field: 'metadata.name',
-        message: `Invalid value: "${name}": a lowercase ${what} must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`,
-      },
-    ]);
-  }
+  const problem = nameProblem(t.kind, name);
+  if (problem !== undefined)
+    throw errors.invalid(t.kind, t.group, name, [{ field: 'metadata.name', message: problem }]);
 }
 
 /** What keeps an object with a deletionTimestamp alive: its finalizers (and a Namespace's spec.finalizers). */

@@ -13,7 +13,7 @@ export { x509 };
 export const EC_ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 
 export async function generateKeys(): Promise<KeyPair> {
-  return (await webcrypto.subtle.generateKey(EC_ALG, true, ['sign', 'verify'])) as KeyPair;
+  return await webcrypto.subtle.generateKey(EC_ALG, true, ['sign', 'verify']);
 }
 
 export async function privateKeyPem(key: Key): Promise<string> {

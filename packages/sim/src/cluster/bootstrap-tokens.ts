@@ -22,7 +22,11 @@ function decoded(data: JsonObject, key: string): string | undefined {
 }
 
 /** The kube-system Secret that makes a bootstrap token valid. */
-export function bootstrapTokenSecret(id: string, secret: string, extraGroups: readonly string[] = []): JsonObject {
+export function bootstrapTokenSecret(
+  id: string,
+  secret: string,
+  extraGroups: readonly string[] = [],
+): JsonObject {
   const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
   return {
     apiVersion: 'v1',
@@ -39,6 +43,20 @@ export function bootstrapTokenSecret(id: string, secret: string, extraGroups: re
   };
 }
 
+/** The decoded data of a usable bootstrap-token Secret for `id`, else undefined. */
+function tokenData(writer: ObjectWriter, id: string): JsonObject | undefined {
+  const s = writer.store.get(
+    writer.registry.mustFind('', 'v1', 'secrets'),
+    'kube-system',
+    `bootstrap-token-${id}`,
+  );
+  if (s?.['type'] !== 'bootstrap.kubernetes.io/token' || !isObject(s['data'])) return undefined;
+  const data = s['data'];
+  if (decoded(data, 'usage-bootstrap-authentication') !== 'true') return undefined;
+  const exp = decoded(data, 'expiration');
+  return exp !== undefined && Date.parse(exp) < Date.now() ? undefined : data;
+}
+
 /**
  * The bootstrap-token authenticator: `<id>.<secret>` is valid while Secret kube-system/bootstrap-token-<id>
  * of type bootstrap.kubernetes.io/token holds that secret, allows authentication and has not expired.
@@ -47,15 +65,12 @@ export function bootstrapTokenSecret(id: string, secret: string, extraGroups: re
 export function bootstrapTokenLookup(writer: ObjectWriter): TokenLookup {
   return (token) => {
     const m = /^([a-z0-9]{6})\.([a-z0-9]{16})$/.exec(token);
-    if (!m) return undefined;
-    const t = writer.registry.mustFind('', 'v1', 'secrets');
-    const s = writer.store.get(t, 'kube-system', `bootstrap-token-${m[1] ?? ''}`);
-    const data = isObject(s?.['data']) ? s['data'] : undefined;
-    if (!s || !data || s['type'] !== 'bootstrap.kubernetes.io/token') return undefined;
-    if (decoded(data, 'token-secret') !== m[2] || decoded(data, 'usage-bootstrap-authentication') !== 'true') return undefined;
-    const exp = decoded(data, 'expiration');
-    if (exp !== undefined && Date.parse(exp) < Date.now()) return undefined;
-    const extra = (decoded(data, 'auth-extra-groups') ?? '').split(',').filter((g) => g.startsWith('system:bootstrappers:'));
-    return { name: `system:bootstrap:${m[1] ?? ''}`, groups: ['system:bootstrappers', ...extra] };
+    const id = m?.[1] ?? '';
+    const data = m ? tokenData(writer, id) : undefined;
+    if (!data || decoded(data, 'token-secret') !== m?.[2]) return undefined;
+    const extra = (decoded(data, 'auth-extra-groups') ?? '')
+      .split(',')
+      .filter((g) => g.startsWith('system:bootstrappers:'));
+    return { name: `system:bootstrap:${id}`, groups: ['system:bootstrappers', ...extra] };
   };
 }

@@ -5,13 +5,20 @@ import type { ClusterCa } from '../apiserver/pki.js';
 import { parseCsrRequest } from '../apiserver/csr-admission.js';
 import { x509 } from '../apiserver/x509.js';
 import { eventLoop, type ErrorSink, type SimController } from './controller.js';
-import { signerRules, type ParsedCsr } from './signer-rules.js';
+import { signerRules, type ParsedCsr, type SignerRule } from './signer-rules.js';
 
 const ONE_YEAR = 365 * 86_400;
 
 function conditions(o: JsonObject): JsonObject[] {
   const s = isObject(o['status']) ? o['status'] : {};
   return Array.isArray(s['conditions']) ? s['conditions'].filter(isObject) : [];
+}
+
+/** Approved, and neither failed, denied nor issued yet. */
+function awaitingSignature(csr: JsonObject): boolean {
+  const conds = conditions(csr).map((c) => c['type']);
+  const issued = isObject(csr['status']) && csr['status']['certificate'] !== undefined;
+  return conds.includes('Approved') && !conds.includes('Failed') && !conds.includes('Denied') && !issued;
 }
 
 function parsed(req: x509.Pkcs10CertificateRequest): ParsedCsr {
@@ -69,33 +76,55 @@ export class CsrSigner implements SimController {
     return this.writer.registry.mustFind('certificates.k8s.io', 'v1', 'certificatesigningrequests');
   }
 
-  private async handle(e: StoreEvent): Promise<void> {
-    if (e.typeKey !== 'certificates.k8s.io/v1/certificatesigningrequests' || e.type === 'DELETED') return;
+  /** An approved, not yet failed, denied or issued CSR of a signer we serve, else undefined. */
+  private pending(e: StoreEvent): { name: string; spec: JsonObject; rules: SignerRule } | undefined {
+    if (e.typeKey !== 'certificates.k8s.io/v1/certificatesigningrequests' || e.type === 'DELETED')
+      return undefined;
     const csr = e.object;
-    const name = str(meta(csr)['name']) ?? '';
-    const conds = conditions(csr).map((c) => c['type']);
-    const s = isObject(csr['status']) ? csr['status'] : {};
-    if (!conds.includes('Approved') || conds.includes('Failed') || conds.includes('Denied') || s['certificate'] !== undefined) return;
+    if (!awaitingSignature(csr)) return undefined;
     const spec = isObject(csr['spec']) ? csr['spec'] : {};
     const rules = signerRules(str(spec['signerName']) ?? '');
-    if (!rules || this.inFlight.has(name)) return;
-    this.inFlight.add(name);
+    return rules ? { name: str(meta(csr)['name']) ?? '', spec, rules } : undefined;
+  }
+
+  private async handle(e: StoreEvent): Promise<void> {
+    const p = this.pending(e);
+    if (!p || this.inFlight.has(p.name)) return;
+    // The event may be stale (an earlier state queued behind our own write): decide on the current object.
+    const current = this.writer.store.get(this.type, undefined, p.name);
+    if (!current || !this.pending({ ...e, object: current })) return;
+    this.inFlight.add(p.name);
     try {
-      await this.sign(name, spec, rules);
+      await this.sign(p.name, p.spec, p.rules);
     } finally {
-      this.inFlight.delete(name);
+      this.inFlight.delete(p.name);
     }
   }
 
-  private async sign(name: string, spec: JsonObject, rules: NonNullable<ReturnType<typeof signerRules>>): Promise<void> {
+  private async sign(name: string, spec: JsonObject, rules: SignerRule): Promise<void> {
     const req = parseCsrRequest(spec['request']);
     const usages = strList(spec['usages']);
-    const problem = typeof req === 'string' ? req : (await req.verify()) ? rules(parsed(req), usages) : 'signature of the request does not verify';
+    const problem =
+      typeof req === 'string'
+        ? req
+        : (await req.verify())
+          ? rules(parsed(req), usages)
+          : 'signature of the request does not verify';
     if (problem !== undefined || typeof req === 'string') {
       this.setStatus(name, (st) => {
         const c = Array.isArray(st['conditions']) ? st['conditions'] : [];
         const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-        st['conditions'] = [...c, { type: 'Failed', status: 'True', reason: 'SignerValidationFailure', message: problem ?? '', lastUpdateTime: now, lastTransitionTime: now }];
+        st['conditions'] = [
+          ...c,
+          {
+            type: 'Failed',
+            status: 'True',
+            reason: 'SignerValidationFailure',
+            message: problem ?? '',
+            lastUpdateTime: now,
+            lastTransitionTime: now,
+          },
+        ];
       });
       return;
     }
@@ -105,7 +134,9 @@ export class CsrSigner implements SimController {
       publicKey: req.publicKey,
       keyUsages: keyUsageBits(usages),
       extendedKeyUsages: extendedUsages(usages),
-      sans: parsed(req).sans.filter((n): n is { type: 'dns' | 'ip' | 'email' | 'url'; value: string } => ['dns', 'ip', 'email', 'url'].includes(n.type)),
+      sans: parsed(req).sans.filter((n): n is { type: 'dns' | 'ip' | 'email' | 'url'; value: string } =>
+        ['dns', 'ip', 'email', 'url'].includes(n.type),
+      ),
       seconds: Math.min(Math.max(requested, 600), ONE_YEAR),
     });
     this.setStatus(name, (st) => {
@@ -119,6 +150,6 @@ export class CsrSigner implements SimController {
     const status = isObject(current['status']) ? current['status'] : {};
     fn(status);
     current['status'] = status;
-    this.writer.update(this.type, undefined, name, current, { subresource: 'status' });
+    this.writer.update({ type: this.type, namespace: undefined, name, subresource: 'status' }, current);
   }
 }

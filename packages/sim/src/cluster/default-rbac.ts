@@ -8,7 +8,12 @@ const RBAC = 'rbac.authorization.k8s.io/v1';
 const CERTS = 'certificates.k8s.io';
 
 function role(name: string, rules: readonly JsonObject[]): JsonObject {
-  return { apiVersion: RBAC, kind: 'ClusterRole', metadata: { name, labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } }, rules: [...rules] };
+  return {
+    apiVersion: RBAC,
+    kind: 'ClusterRole',
+    metadata: { name, labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } },
+    rules: [...rules],
+  };
 }
 
 function binding(name: string, roleName: string, subjects: readonly JsonObject[]): JsonObject {
@@ -30,13 +35,34 @@ export const DEFAULT_CLUSTER_ROLES: readonly JsonObject[] = [
     { nonResourceURLs: ['*'], verbs: ['*'] },
   ]),
   role('system:discovery', [
-    { nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/readyz', '/openapi', '/openapi/*', '/version', '/version/'], verbs: ['get'] },
+    {
+      nonResourceURLs: [
+        '/api',
+        '/api/*',
+        '/apis',
+        '/apis/*',
+        '/healthz',
+        '/livez',
+        '/readyz',
+        '/openapi',
+        '/openapi/*',
+        '/version',
+        '/version/',
+      ],
+      verbs: ['get'],
+    },
   ]),
-  role('system:node-bootstrapper', [{ apiGroups: [CERTS], resources: ['certificatesigningrequests'], verbs: ['create', ...read] }]),
+  role('system:node-bootstrapper', [
+    { apiGroups: [CERTS], resources: ['certificatesigningrequests'], verbs: ['create', ...read] },
+  ]),
   role('system:node', [
     { apiGroups: [''], resources: ['nodes'], verbs: ['create', 'update', 'patch', ...read] },
     { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch', 'update'] },
-    { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create', 'update', 'patch', 'delete', ...read] },
+    {
+      apiGroups: ['coordination.k8s.io'],
+      resources: ['leases'],
+      verbs: ['create', 'update', 'patch', 'delete', ...read],
+    },
     { apiGroups: [CERTS], resources: ['certificatesigningrequests'], verbs: ['create', ...read] },
     { apiGroups: [''], resources: ['pods', 'services', 'endpoints', 'configmaps', 'secrets'], verbs: read },
     { apiGroups: [''], resources: ['pods/status'], verbs: ['patch', 'update'] },

@@ -40,7 +40,8 @@ export class GarbageCollector implements SimController {
 
   private liveUids(): Set<string> {
     const uids = new Set<string>();
-    for (const t of this.writer.registry.all()) for (const o of this.writer.store.all(t)) uids.add(str(meta(o)['uid']) ?? '');
+    for (const t of this.writer.registry.all())
+      for (const o of this.writer.store.all(t)) uids.add(str(meta(o)['uid']) ?? '');
     return uids;
   }
 
@@ -90,7 +91,7 @@ export class GarbageCollector implements SimController {
       const ns = str(m['namespace']);
       const name = str(m['name']) ?? '';
       if (owners(d.object).some((r) => live.has(str(r['uid']) ?? ''))) {
-        this.writer.mutate(d.type, ns, name, (c) => {
+        this.writer.mutate({ type: d.type, namespace: ns, name }, (c) => {
           meta(c)['ownerReferences'] = owners(c).filter((r) => live.has(str(r['uid']) ?? ''));
           return c;
         });
@@ -102,7 +103,7 @@ export class GarbageCollector implements SimController {
 
   private removeFinalizer(t: ResourceType, o: JsonObject, f: string): void {
     const m = meta(o);
-    this.writer.mutate(t, str(m['namespace']), str(m['name']) ?? '', (c) => {
+    this.writer.mutate({ type: t, namespace: str(m['namespace']), name: str(m['name']) ?? '' }, (c) => {
       meta(c)['finalizers'] = strList(meta(c)['finalizers']).filter((x) => x !== f);
       return c;
     });
@@ -111,10 +112,13 @@ export class GarbageCollector implements SimController {
   private orphan(t: ResourceType, owner: JsonObject, uid: string): void {
     for (const d of this.dependentsOf(uid)) {
       const m = meta(d.object);
-      this.writer.mutate(d.type, str(m['namespace']), str(m['name']) ?? '', (c) => {
-        meta(c)['ownerReferences'] = owners(c).filter((r) => r['uid'] !== uid);
-        return c;
-      });
+      this.writer.mutate(
+        { type: d.type, namespace: str(m['namespace']), name: str(m['name']) ?? '' },
+        (c) => {
+          meta(c)['ownerReferences'] = owners(c).filter((r) => r['uid'] !== uid);
+          return c;
+        },
+      );
     }
     this.removeFinalizer(t, owner, 'orphan');
   }
@@ -123,7 +127,10 @@ export class GarbageCollector implements SimController {
     const deps = this.dependentsOf(uid);
     for (const d of deps) {
       const m = meta(d.object);
-      if (m['deletionTimestamp'] === undefined) this.writer.delete(d.type, str(m['namespace']), str(m['name']) ?? '', { propagationPolicy: 'Foreground' });
+      if (m['deletionTimestamp'] === undefined)
+        this.writer.delete(d.type, str(m['namespace']), str(m['name']) ?? '', {
+          propagationPolicy: 'Foreground',
+        });
     }
     if (this.dependentsOf(uid).length === 0) this.removeFinalizer(t, owner, 'foregroundDeletion');
   }

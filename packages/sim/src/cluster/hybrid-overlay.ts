@@ -37,11 +37,17 @@ export class HybridOverlayAnnotator implements SimController {
   private network(): { cidr: string; hostPrefix: number } | undefined {
     const t = this.writer.registry.find('operator.openshift.io', 'v1', 'networks');
     const net = t ? this.writer.store.get(t, undefined, 'cluster') : undefined;
-    const hybrid = obj(obj(obj(obj(net?.['spec'])['defaultNetwork'])['ovnKubernetesConfig'])['hybridOverlayConfig']);
-    const list = Array.isArray(hybrid['hybridClusterNetwork']) ? hybrid['hybridClusterNetwork'].filter(isObject) : [];
+    const hybrid = obj(
+      obj(obj(obj(net?.['spec'])['defaultNetwork'])['ovnKubernetesConfig'])['hybridOverlayConfig'],
+    );
+    const list = Array.isArray(hybrid['hybridClusterNetwork'])
+      ? hybrid['hybridClusterNetwork'].filter(isObject)
+      : [];
     const first = list[0];
     const cidr = str(first?.['cidr']);
-    return cidr === undefined ? undefined : { cidr, hostPrefix: typeof first?.['hostPrefix'] === 'number' ? first['hostPrefix'] : 23 };
+    return cidr === undefined
+      ? undefined
+      : { cidr, hostPrefix: typeof first?.['hostPrefix'] === 'number' ? first['hostPrefix'] : 23 };
   }
 
   private handle(e: StoreEvent): void {
@@ -52,14 +58,17 @@ export class HybridOverlayAnnotator implements SimController {
     const net = this.network();
     if (!net) return;
     const nodeType = this.writer.registry.mustFind('', 'v1', 'nodes');
-    const used = new Set(this.writer.store.all(nodeType).map((n) => strMap(meta(n)['annotations'])[HYBRID_SUBNET_ANNOTATION]));
+    const used = new Set(
+      this.writer.store.all(nodeType).map((n) => strMap(meta(n)['annotations'])[HYBRID_SUBNET_ANNOTATION]),
+    );
     const base = parseCidr(net.cidr);
     for (let i = 0; ; i++) {
       const sub = nthSubnet(base, net.hostPrefix, i);
-      if (!sub) throw new Error(`hybrid cluster network ${net.cidr} has no free /${net.hostPrefix} subnet left`);
+      if (!sub)
+        throw new Error(`hybrid cluster network ${net.cidr} has no free /${net.hostPrefix} subnet left`);
       const s = formatCidr(sub);
       if (used.has(s)) continue;
-      this.writer.mutate(nodeType, undefined, str(m['name']) ?? '', (n) => {
+      this.writer.mutate({ type: nodeType, namespace: undefined, name: str(m['name']) ?? '' }, (n) => {
         const nm = meta(n);
         nm['annotations'] = { ...strMap(nm['annotations']), [HYBRID_SUBNET_ANNOTATION]: s };
         return n;

@@ -23,12 +23,26 @@ function node(name: string, role: string, index: number): JsonObject {
     },
     spec: {},
     status: {
-      conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: t, lastTransitionTime: t }],
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'True',
+          reason: 'KubeletReady',
+          message: 'kubelet is posting ready status',
+          lastHeartbeatTime: t,
+          lastTransitionTime: t,
+        },
+      ],
       addresses: [
         { type: 'InternalIP', address: `10.0.0.${10 + index}` },
         { type: 'Hostname', address: name },
       ],
-      nodeInfo: { operatingSystem: 'linux', architecture: 'amd64', kubeletVersion: 'v1.36.0', osImage: 'Red Hat Enterprise Linux CoreOS (sim)' },
+      nodeInfo: {
+        operatingSystem: 'linux',
+        architecture: 'amd64',
+        kubeletVersion: 'v1.36.0',
+        osImage: 'Red Hat Enterprise Linux CoreOS (sim)',
+      },
     },
   };
 }
@@ -58,12 +72,19 @@ export class LinuxNodes implements SimController {
     for (const { name } of this.names) {
       const lease = this.writer.store.get(leaseType, 'kube-node-lease', name);
       if (!lease) {
-        this.writer.create(leaseType, 'kube-node-lease', { metadata: { name }, spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: new Date().toISOString().replace(/Z$/, '000Z') } });
+        this.writer.create(leaseType, 'kube-node-lease', {
+          metadata: { name },
+          spec: {
+            holderIdentity: name,
+            leaseDurationSeconds: 40,
+            renewTime: new Date().toISOString().replace(/Z$/, '000Z'),
+          },
+        });
         continue;
       }
       const spec = isObject(lease['spec']) ? lease['spec'] : {};
       lease['spec'] = { ...spec, renewTime: new Date().toISOString().replace(/Z$/, '000Z') };
-      this.writer.update(leaseType, 'kube-node-lease', name, lease);
+      this.writer.update({ type: leaseType, namespace: 'kube-node-lease', name }, lease);
     }
   }
 

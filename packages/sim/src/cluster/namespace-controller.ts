@@ -1,5 +1,5 @@
 import type { StoreEvent } from '../apiserver/event-log.js';
-import { isObject, meta, str, strList } from '../apiserver/json.js';
+import { isObject, meta, str, strList, type JsonObject } from '../apiserver/json.js';
 import type { ObjectWriter } from '../apiserver/object-writer.js';
 import { eventLoop, type ErrorSink, type SimController } from './controller.js';
 
@@ -27,24 +27,37 @@ export class NamespaceController implements SimController {
     this.loop.stop();
   }
 
+  /** The terminating namespace an event concerns, if any. */
+  private terminating(e: StoreEvent): JsonObject | undefined {
+    const isNs = e.typeKey === '/v1/namespaces';
+    if (isNs && e.type === 'DELETED') return undefined;
+    const nsName = str(meta(e.object)[isNs ? 'name' : 'namespace']);
+    if (nsName === undefined) return undefined;
+    const ns = this.writer.store.get(
+      this.writer.registry.mustFind('', 'v1', 'namespaces'),
+      undefined,
+      nsName,
+    );
+    return ns && meta(ns)['deletionTimestamp'] !== undefined ? ns : undefined;
+  }
+
   private handle(e: StoreEvent): void {
-    const nsName = e.typeKey === '/v1/namespaces' ? str(meta(e.object)['name']) : str(meta(e.object)['namespace']);
-    if (nsName === undefined || (e.typeKey === '/v1/namespaces' && e.type === 'DELETED')) return;
-    const nsType = this.writer.registry.mustFind('', 'v1', 'namespaces');
-    const ns = this.writer.store.get(nsType, undefined, nsName);
-    if (!ns || meta(ns)['deletionTimestamp'] === undefined) return;
-    let remaining = 0;
+    const ns = this.terminating(e);
+    if (!ns) return;
+    const nsName = str(meta(ns)['name']) ?? '';
     for (const t of this.writer.registry.all().filter((x) => x.namespaced)) {
       for (const o of this.writer.store.all(t).filter((x) => str(meta(x)['namespace']) === nsName)) {
-        remaining += 1;
-        if (meta(o)['deletionTimestamp'] === undefined) this.writer.delete(t, nsName, str(meta(o)['name']) ?? '', { propagationPolicy: 'Background' });
+        if (meta(o)['deletionTimestamp'] === undefined) {
+          this.writer.delete(t, nsName, str(meta(o)['name']) ?? '', { propagationPolicy: 'Background' });
+        }
       }
     }
-    if (remaining > 0 && this.stillHasContent(nsName)) return;
+    if (this.stillHasContent(nsName)) return;
     const spec = isObject(ns['spec']) ? ns['spec'] : {};
     if (!strList(spec['finalizers']).includes('kubernetes')) return;
     ns['spec'] = { ...spec, finalizers: strList(spec['finalizers']).filter((f) => f !== 'kubernetes') };
-    this.writer.update(nsType, undefined, nsName, ns, { subresource: 'finalize' });
+    const type = this.writer.registry.mustFind('', 'v1', 'namespaces');
+    this.writer.update({ type, namespace: undefined, name: nsName, subresource: 'finalize' }, ns);
   }
 
   private stillHasContent(nsName: string): boolean {

@@ -81,11 +81,12 @@ export class NodeLifecycle implements SimController {
       lastTransitionTime: now,
     }));
     current['status'] = status;
-    this.writer.update(nodeType, undefined, name, current, { subresource: 'status' });
-    this.writer.mutate(nodeType, undefined, name, (n) => {
+    this.writer.update({ type: nodeType, namespace: undefined, name, subresource: 'status' }, current);
+    this.writer.mutate({ type: nodeType, namespace: undefined, name }, (n) => {
       const spec = isObject(n['spec']) ? n['spec'] : {};
       const taints = Array.isArray(spec['taints']) ? spec['taints'].filter(isObject) : [];
-      if (!taints.some((t) => t['key'] === UNREACHABLE)) spec['taints'] = [...taints, { key: UNREACHABLE, effect: 'NoSchedule', timeAdded: now }];
+      if (!taints.some((t) => t['key'] === UNREACHABLE))
+        spec['taints'] = [...taints, { key: UNREACHABLE, effect: 'NoSchedule', timeAdded: now }];
       n['spec'] = spec;
       return n;
     });

@@ -10,7 +10,13 @@ const MACHINE = 'machine.openshift.io';
 const CONFIG = 'config.openshift.io';
 const MCO = 'machineconfiguration.openshift.io';
 
-const objectMetaTemplate = obj({ labels: strMap, annotations: strMap, name: str, namespace: str, generateName: str });
+const objectMetaTemplate = obj({
+  labels: strMap,
+  annotations: strMap,
+  name: str,
+  namespace: str,
+  generateName: str,
+});
 const taints = arr(obj({ key: str, value: str, effect: str, timeAdded: str }));
 
 const machineSpec = obj({
@@ -93,26 +99,56 @@ const networkEntry = arr(obj({ cidr: str, hostPrefix: int }));
 const networkConfig = cluster(
   'Network',
   'networks',
-  obj({ clusterNetwork: networkEntry, serviceNetwork: arr(str), networkType: str, externalIP: open, networkDiagnostics: open }),
-  obj({ clusterNetwork: networkEntry, serviceNetwork: arr(str), networkType: str, clusterNetworkMTU: int, conditions }),
+  obj({
+    clusterNetwork: networkEntry,
+    serviceNetwork: arr(str),
+    networkType: str,
+    externalIP: open,
+    networkDiagnostics: open,
+  }),
+  obj({
+    clusterNetwork: networkEntry,
+    serviceNetwork: arr(str),
+    networkType: str,
+    clusterNetworkMTU: int,
+    conditions,
+  }),
 );
 
 const proxy = cluster(
   'Proxy',
   'proxies',
-  obj({ httpProxy: str, httpsProxy: str, noProxy: str, readinessEndpoints: arr(str), trustedCA: obj({ name: str }) }),
+  obj({
+    httpProxy: str,
+    httpsProxy: str,
+    noProxy: str,
+    readinessEndpoints: arr(str),
+    trustedCA: obj({ name: str }),
+  }),
   obj({ httpProxy: str, httpsProxy: str, noProxy: str }),
 );
 
 const apiServer = cluster(
   'APIServer',
   'apiservers',
-  obj({ servingCerts: open, clientCA: obj({ name: str }), additionalCORSAllowedOrigins: arr(str), encryption: open, tlsSecurityProfile: open, audit: open }),
+  obj({
+    servingCerts: open,
+    clientCA: obj({ name: str }),
+    additionalCORSAllowedOrigins: arr(str),
+    encryption: open,
+    tlsSecurityProfile: open,
+    audit: open,
+  }),
   open,
 );
 
 const mirrors = (kind: string, plural: string, listField: string): JsonObject =>
-  cluster(kind, plural, obj({ [listField]: arr(obj({ source: str, mirrors: arr(str), mirrorSourcePolicy: str })) }), open);
+  cluster(
+    kind,
+    plural,
+    obj({ [listField]: arr(obj({ source: str, mirrors: arr(str), mirrorSourcePolicy: str })) }),
+    open,
+  );
 
 const operatorNetwork = crd({
   group: 'operator.openshift.io',
@@ -196,7 +232,21 @@ const serviceMonitor = crd({
     selector: open,
     namespaceSelector: obj({ any: bool, matchNames: arr(str) }),
     serviceDiscoveryRole: str,
-    endpoints: arr(obj({ port: str, targetPort: intOrString, path: str, scheme: str, interval: str, scrapeTimeout: str, bearerTokenFile: str, tlsConfig: open, relabelings: arr(open), metricRelabelings: arr(open), honorLabels: bool })),
+    endpoints: arr(
+      obj({
+        port: str,
+        targetPort: intOrString,
+        path: str,
+        scheme: str,
+        interval: str,
+        scrapeTimeout: str,
+        bearerTokenFile: str,
+        tlsConfig: open,
+        relabelings: arr(open),
+        metricRelabelings: arr(open),
+        honorLabels: bool,
+      }),
+    ),
   }),
 });
 

@@ -20,7 +20,17 @@ export function arr(items: Schema): Schema {
 }
 
 export const conditions: Schema = arr(
-  obj({ type: str, status: str, reason: str, message: str, lastTransitionTime: str, lastUpdateTime: str, lastHeartbeatTime: str, observedGeneration: int, severity: str }),
+  obj({
+    type: str,
+    status: str,
+    reason: str,
+    message: str,
+    lastTransitionTime: str,
+    lastUpdateTime: str,
+    lastHeartbeatTime: str,
+    observedGeneration: int,
+    severity: str,
+  }),
 );
 
 export interface CrdInput {
@@ -37,7 +47,12 @@ export interface CrdInput {
 
 /** A v1 CustomResourceDefinition for the input. */
 export function crd(i: CrdInput): JsonObject {
-  const props: Record<string, Schema> = { apiVersion: str, kind: str, metadata: { type: 'object' }, spec: i.spec };
+  const props: Record<string, Schema> = {
+    apiVersion: str,
+    kind: str,
+    metadata: { type: 'object' },
+    spec: i.spec,
+  };
   if (i.status) props['status'] = i.status;
   return {
     apiVersion: 'apiextensions.k8s.io/v1',

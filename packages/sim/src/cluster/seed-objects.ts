@@ -44,7 +44,12 @@ export function networkConfig(): JsonObject {
     kind: 'Network',
     metadata: { name: 'cluster' },
     spec: { clusterNetwork: CLUSTER_NETWORK, serviceNetwork: SERVICE_NETWORK, networkType: 'OVNKubernetes' },
-    status: { clusterNetwork: CLUSTER_NETWORK, serviceNetwork: SERVICE_NETWORK, networkType: 'OVNKubernetes', clusterNetworkMTU: 1400 },
+    status: {
+      clusterNetwork: CLUSTER_NETWORK,
+      serviceNetwork: SERVICE_NETWORK,
+      networkType: 'OVNKubernetes',
+      clusterNetworkMTU: 1400,
+    },
   };
 }
 
@@ -62,7 +67,10 @@ export function networkOperator(i: SeedInput): JsonObject {
         ovnKubernetesConfig: {
           mtu: 1400,
           genevePort: 6081,
-          hybridOverlayConfig: { hybridClusterNetwork: [{ cidr: i.hybridClusterNetwork, hostPrefix: 23 }], hybridOverlayVXLANPort: i.vxlanPort },
+          hybridOverlayConfig: {
+            hybridClusterNetwork: [{ cidr: i.hybridClusterNetwork, hostPrefix: 23 }],
+            hybridOverlayVXLANPort: i.vxlanPort,
+          },
         },
       },
     },
@@ -120,7 +128,13 @@ export function renderedWorker(i: SeedInput): JsonObject {
   const config = {
     ignition: { version: '3.4.0' },
     storage: {
-      files: [{ path: '/etc/kubernetes/kubelet-ca.crt', mode: 420, contents: { source: `data:text/plain;charset=utf-8;base64,${b64(i.caPem)}` } }],
+      files: [
+        {
+          path: '/etc/kubernetes/kubelet-ca.crt',
+          mode: 420,
+          contents: { source: `data:text/plain;charset=utf-8;base64,${b64(i.caPem)}` },
+        },
+      ],
     },
     systemd: { units: [{ name: 'kubelet.service', enabled: true, contents: kubeletUnit(i.cloudProvider) }] },
   };

@@ -18,8 +18,10 @@ function sortedList(xs: readonly string[]): string {
 }
 
 function nodeSubject(csr: ParsedCsr): string | undefined {
-  if (!sameSet(csr.organizations, ['system:nodes']) || csr.organizations.length !== 1) return 'subject organization is not system:nodes';
-  if (!csr.commonName.startsWith('system:node:')) return 'subject common name does not begin with system:node:';
+  if (!sameSet(csr.organizations, ['system:nodes']) || csr.organizations.length !== 1)
+    return 'subject organization is not system:nodes';
+  if (!csr.commonName.startsWith('system:node:'))
+    return 'subject common name does not begin with system:node:';
   return undefined;
 }
 
@@ -40,15 +42,18 @@ const kubeletClient: SignerRule = (csr, usages) => {
   if (csr.sans.some((n) => n.type === 'email')) return 'Email subjectAltNames are not allowed';
   if (csr.sans.some((n) => n.type === 'ip')) return 'IP subjectAltNames are not allowed';
   if (csr.sans.some((n) => n.type === 'url')) return 'URI subjectAltNames are not allowed';
-  if (!sameSet(usages, CLIENT_KUBELET) && !sameSet(usages, CLIENT_KUBELET_NO_RSA)) return `usages did not match ${sortedList(CLIENT_KUBELET)}`;
+  if (!sameSet(usages, CLIENT_KUBELET) && !sameSet(usages, CLIENT_KUBELET_NO_RSA))
+    return `usages did not match ${sortedList(CLIENT_KUBELET)}`;
   return undefined;
 };
 
 const kubeletServing: SignerRule = (csr, usages) => {
-  if (!sameSet(usages, SERVING_KUBELET) && !sameSet(usages, SERVING_KUBELET_NO_RSA)) return `usages did not match ${sortedList(SERVING_KUBELET)}`;
+  if (!sameSet(usages, SERVING_KUBELET) && !sameSet(usages, SERVING_KUBELET_NO_RSA))
+    return `usages did not match ${sortedList(SERVING_KUBELET)}`;
   const subject = nodeSubject(csr);
   if (subject) return subject;
-  if (!csr.sans.some((n) => n.type === 'dns' || n.type === 'ip')) return 'DNS or IP subjectAltName is required';
+  if (!csr.sans.some((n) => n.type === 'dns' || n.type === 'ip'))
+    return 'DNS or IP subjectAltName is required';
   if (csr.sans.some((n) => n.type === 'email')) return 'Email subjectAltNames are not allowed';
   if (csr.sans.some((n) => n.type === 'url')) return 'URI subjectAltNames are not allowed';
   return undefined;
@@ -56,9 +61,12 @@ const kubeletServing: SignerRule = (csr, usages) => {
 
 const apiServerClient: SignerRule = (_csr, usages) => {
   for (const u of usages) {
-    if (!['digital signature', 'key encipherment', 'client auth'].includes(u)) return `invalid usage for client certificate: ${u}`;
+    if (!['digital signature', 'key encipherment', 'client auth'].includes(u))
+      return `invalid usage for client certificate: ${u}`;
   }
-  return usages.includes('client auth') ? undefined : 'missing required usage for client certificate: client auth';
+  return usages.includes('client auth')
+    ? undefined
+    : 'missing required usage for client certificate: client auth';
 };
 
 const RULES: Readonly<Record<string, SignerRule>> = {

@@ -46,7 +46,16 @@ export interface SimCluster {
   stop(): Promise<void>;
 }
 
-const NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease', 'openshift-config', 'openshift-config-managed', 'openshift-machine-api', 'openshift-machine-config-operator'];
+const NAMESPACES = [
+  'default',
+  'kube-system',
+  'kube-public',
+  'kube-node-lease',
+  'openshift-config',
+  'openshift-config-managed',
+  'openshift-machine-api',
+  'openshift-machine-config-operator',
+];
 
 function put(server: SimApiServer, o: JsonObject): void {
   const t = server.registry.byKind(str(o['apiVersion']) ?? '', str(o['kind']) ?? '');
@@ -54,7 +63,11 @@ function put(server: SimApiServer, o: JsonObject): void {
   const ns = str(meta(o)['namespace']);
   const created = server.writer.create(t, ns, o);
   if (hasStatus(t) && o['status'] !== undefined) {
-    server.writer.update(t, ns, str(meta(created)['name']) ?? '', { ...created, status: o['status'] }, { subresource: 'status' });
+    const name = str(meta(created)['name']) ?? '';
+    server.writer.update(
+      { type: t, namespace: ns, name, subresource: 'status' },
+      { ...created, status: o['status'] },
+    );
   }
 }
 
@@ -62,7 +75,8 @@ function put(server: SimApiServer, o: JsonObject): void {
 export async function startSimCluster(opts: SimClusterOptions = {}): Promise<SimCluster> {
   const server = await SimApiServer.start({ rbac: opts.rbac ?? false });
   const errors: { controller: string; error: unknown }[] = [];
-  const onError: ErrorSink = opts.onControllerError ?? ((controller, error) => errors.push({ controller, error }));
+  const onError: ErrorSink =
+    opts.onControllerError ?? ((controller, error) => errors.push({ controller, error }));
   const w = server.writer;
   const linux = new LinuxNodes(w, [
     { name: 'master-0', role: 'master' },
@@ -73,14 +87,25 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
     new NamespaceController(w, onError),
     new CsrSigner(w, server.ca, onError),
     new HybridOverlayAnnotator(w, onError),
-    new NodeLifecycle(w, { gracePeriodSeconds: opts.nodeGracePeriodSeconds ?? 40, intervalMs: opts.nodeLifecycleIntervalMs ?? 1000 }, onError),
+    new NodeLifecycle(
+      w,
+      {
+        gracePeriodSeconds: opts.nodeGracePeriodSeconds ?? 40,
+        intervalMs: opts.nodeLifecycleIntervalMs ?? 1000,
+      },
+      onError,
+    ),
     linux,
   ];
   controllers.forEach((c) => c.start());
   server.authn.addLookup(bootstrapTokenLookup(w));
   [...DEFAULT_CLUSTER_ROLES, ...DEFAULT_CLUSTER_ROLE_BINDINGS].forEach((o) => put(server, o));
   NAMESPACES.forEach((name) => put(server, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }));
-  put(server, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: OPERATOR_NAMESPACE, labels: { 'openshift.io/cluster-monitoring': 'true' } } });
+  put(server, {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: OPERATOR_NAMESPACE, labels: { 'openshift.io/cluster-monitoring': 'true' } },
+  });
   OPENSHIFT_CRDS.forEach((o) => put(server, o));
   const platform = opts.platform ?? 'None';
   const input: seed.SeedInput = {
@@ -104,7 +129,11 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
     seed.pullSecret(),
     bootstrapTokenSecret(boot.id, boot.secret, ['system:bootstrappers:worker']),
     seed.nodeBootstrapperToken(server.caPem, boot.token),
-    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: OPERATOR_SERVICE_ACCOUNT, namespace: OPERATOR_NAMESPACE } },
+    {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: OPERATOR_SERVICE_ACCOUNT, namespace: OPERATOR_NAMESPACE },
+    },
   ].forEach((o) => put(server, o));
   linux.create();
   const operator = server.addServiceAccount(OPERATOR_NAMESPACE, OPERATOR_SERVICE_ACCOUNT);

@@ -17,19 +17,37 @@ test.after.always(async () => {
   await env.stop();
 });
 
-function csrBody(name: string, pem: string, usages: string[], signerName = KUBELET_CLIENT): k8s.V1CertificateSigningRequest {
+function csrBody(
+  name: string,
+  pem: string,
+  usages: string[],
+  signerName = KUBELET_CLIENT,
+): k8s.V1CertificateSigningRequest {
   return { metadata: { name }, spec: { request: Buffer.from(pem).toString('base64'), signerName, usages } };
 }
 
 async function approve(certs: k8s.CertificatesV1Api, name: string): Promise<void> {
   const csr = await certs.readCertificateSigningRequest({ name });
-  const conditions = [...(csr.status?.conditions ?? []), { type: 'Approved', status: 'True', reason: 'ScenarioApprove', message: 'approved by the scenario suite' }];
-  await certs.replaceCertificateSigningRequestApproval({ name, body: { ...csr, status: { ...csr.status, conditions } } });
+  const conditions = [
+    ...(csr.status?.conditions ?? []),
+    {
+      type: 'Approved',
+      status: 'True',
+      reason: 'ScenarioApprove',
+      message: 'approved by the scenario suite',
+    },
+  ];
+  await certs.replaceCertificateSigningRequestApproval({
+    name,
+    body: { ...csr, status: { ...csr.status, conditions } },
+  });
 }
 
 test('a malformed CSR is 422 Invalid (row 10)', async (t) => {
   const certs = env.kc.makeApiClient(k8s.CertificatesV1Api);
-  const e = await expectApiError(certs.createCertificateSigningRequest({ body: csrBody(uniqueName('bad'), 'not a pem', ['client auth']) }));
+  const e = await expectApiError(
+    certs.createCertificateSigningRequest({ body: csrBody(uniqueName('bad'), 'not a pem', ['client auth']) }),
+  );
   t.is(e.code, 422);
   t.is(e.body['reason'], 'Invalid');
 });
@@ -37,9 +55,14 @@ test('a malformed CSR is 422 Invalid (row 10)', async (t) => {
 test('CSR create -> approve -> signed; the issued client certificate authenticates as CN/O', async (t) => {
   const certs = env.kc.makeApiClient(k8s.CertificatesV1Api);
   const node = uniqueName('win');
-  const { csrPem, keyPem } = await createCsr({ commonName: `system:node:${node}`, organizations: ['system:nodes'] });
+  const { csrPem, keyPem } = await createCsr({
+    commonName: `system:node:${node}`,
+    organizations: ['system:nodes'],
+  });
   const name = uniqueName('csr');
-  const created = await certs.createCertificateSigningRequest({ body: csrBody(name, csrPem, ['digital signature', 'client auth']) });
+  const created = await certs.createCertificateSigningRequest({
+    body: csrBody(name, csrPem, ['digital signature', 'client auth']),
+  });
   t.truthy(created.spec.username, 'the server fills spec.username from the authenticated user');
   t.is(created.status?.conditions, undefined, 'never auto-approved (row 3)');
   await approve(certs, name);
@@ -55,16 +78,37 @@ test('CSR create -> approve -> signed; the issued client certificate authenticat
     stringify({
       apiVersion: 'v1',
       kind: 'Config',
-      clusters: [{ name: 'c', cluster: { server: cluster.server, 'certificate-authority-data': cluster.caData } }],
-      users: [{ name: 'n', user: { 'client-certificate-data': Buffer.from(certPem).toString('base64'), 'client-key-data': Buffer.from(keyPem).toString('base64') } }],
+      clusters: [
+        { name: 'c', cluster: { server: cluster.server, 'certificate-authority-data': cluster.caData } },
+      ],
+      users: [
+        {
+          name: 'n',
+          user: {
+            'client-certificate-data': Buffer.from(certPem).toString('base64'),
+            'client-key-data': Buffer.from(keyPem).toString('base64'),
+          },
+        },
+      ],
       contexts: [{ name: 'n', context: { cluster: 'c', user: 'n' } }],
       'current-context': 'n',
     }),
   );
   // Who the server thinks we are: it stamps the requester into a new CSR's spec.
   const nodeCerts = asNode.makeApiClient(k8s.CertificatesV1Api);
-  const serving = await createCsr({ commonName: `system:node:${node}`, organizations: ['system:nodes'], dnsNames: [node] });
-  const mine = await nodeCerts.createCertificateSigningRequest({ body: csrBody(uniqueName('srv'), serving.csrPem, ['digital signature', 'server auth'], 'kubernetes.io/kubelet-serving') });
+  const serving = await createCsr({
+    commonName: `system:node:${node}`,
+    organizations: ['system:nodes'],
+    dnsNames: [node],
+  });
+  const mine = await nodeCerts.createCertificateSigningRequest({
+    body: csrBody(
+      uniqueName('srv'),
+      serving.csrPem,
+      ['digital signature', 'server auth'],
+      'kubernetes.io/kubelet-serving',
+    ),
+  });
   t.is(mine.spec.username, `system:node:${node}`);
   t.true(mine.spec.groups?.includes('system:nodes'));
   t.true(mine.spec.groups?.includes('system:authenticated'));
@@ -72,9 +116,14 @@ test('CSR create -> approve -> signed; the issued client certificate authenticat
 
 test('the kubelet-client signer fails a request with the wrong usages (row 2)', async (t) => {
   const certs = env.kc.makeApiClient(k8s.CertificatesV1Api);
-  const { csrPem } = await createCsr({ commonName: 'system:node:bad-usages', organizations: ['system:nodes'] });
+  const { csrPem } = await createCsr({
+    commonName: 'system:node:bad-usages',
+    organizations: ['system:nodes'],
+  });
   const name = uniqueName('csr');
-  await certs.createCertificateSigningRequest({ body: csrBody(name, csrPem, ['digital signature', 'client auth', 'server auth']) });
+  await certs.createCertificateSigningRequest({
+    body: csrBody(name, csrPem, ['digital signature', 'client auth', 'server auth']),
+  });
   await approve(certs, name);
   const failed = await waitFor('Failed', async () => {
     const c = await certs.readCertificateSigningRequest({ name });
@@ -105,7 +154,13 @@ test('a CRD is Established, its resources are pruned by schema, and strategic me
               openAPIV3Schema: {
                 type: 'object',
                 properties: {
-                  spec: { type: 'object', properties: { size: { type: 'integer' }, free: { type: 'object', x_kubernetes_preserve_unknown_fields: true } } },
+                  spec: {
+                    type: 'object',
+                    properties: {
+                      size: { type: 'integer' },
+                      free: { type: 'object', x_kubernetes_preserve_unknown_fields: true },
+                    },
+                  },
                   status: { type: 'object', properties: { ready: { type: 'boolean' } } },
                 },
               },
@@ -124,12 +179,25 @@ test('a CRD is Established, its resources are pruned by schema, and strategic me
   const target = { group, version: 'v1', namespace: ns, plural: 'widgets' };
   const created = (await custom.createNamespacedCustomObject({
     ...target,
-    body: { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 3, bogus: 'x', free: { anything: 1 } }, status: { ready: true } },
+    body: {
+      apiVersion: `${group}/v1`,
+      kind: 'Widget',
+      metadata: { name: 'w1' },
+      spec: { size: 3, bogus: 'x', free: { anything: 1 } },
+      status: { ready: true },
+    },
   })) as { spec: Record<string, unknown>; status?: unknown };
-  t.deepEqual(created.spec, { size: 3, free: { anything: 1 } }, 'unknown fields pruned, preserve-unknown subtree kept');
+  t.deepEqual(
+    created.spec,
+    { size: 3, free: { anything: 1 } },
+    'unknown fields pruned, preserve-unknown subtree kept',
+  );
   t.is(created.status, undefined, 'status is not written on create when /status is a subresource');
   const e = await expectApiError(
-    custom.patchNamespacedCustomObject({ ...target, name: 'w1', body: { spec: { size: 4 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch)),
+    custom.patchNamespacedCustomObject(
+      { ...target, name: 'w1', body: { spec: { size: 4 } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch),
+    ),
   );
   t.is(e.code, 415);
   const merged = (await custom.patchNamespacedCustomObject(

@@ -29,7 +29,11 @@ function configMapInformer(labelSelector?: string, fieldSelector?: string): Reco
   const rec = { events: [] as string[], lists: 0 } as Recorder;
   const listFn = (): Promise<k8s.V1ConfigMapList> => {
     rec.lists += 1;
-    return env.core.listNamespacedConfigMap({ namespace: ns, ...(labelSelector ? { labelSelector } : {}), ...(fieldSelector ? { fieldSelector } : {}) });
+    return env.core.listNamespacedConfigMap({
+      namespace: ns,
+      ...(labelSelector ? { labelSelector } : {}),
+      ...(fieldSelector ? { fieldSelector } : {}),
+    });
   };
   const path = `/api/v1/namespaces/${ns}/configmaps`;
   rec.informer = new k8s.ListWatch(path, new k8s.Watch(env.kc), listFn, false, labelSelector, fieldSelector);
@@ -40,33 +44,45 @@ function configMapInformer(labelSelector?: string, fieldSelector?: string): Reco
 }
 
 async function createCm(name: string, labels: Record<string, string>): Promise<k8s.V1ConfigMap> {
-  return env.core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name, labels }, data: { k: 'v' } } });
+  return env.core.createNamespacedConfigMap({
+    namespace: ns,
+    body: { metadata: { name, labels }, data: { k: 'v' } },
+  });
 }
 
 const mergePatch = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
 
-test.serial('informers with label and field selectors see only matching objects, with selector transitions', async (t) => {
-  const byLabel = configMapInformer('app=web,tier notin (x)');
-  const byField = configMapInformer(undefined, 'metadata.name=sel-b');
-  await createCm('sel-a', { app: 'web' });
-  await byLabel.informer.start();
-  await byField.informer.start();
-  t.deepEqual(byLabel.events, ['add:sel-a']);
-  await createCm('sel-b', { app: 'db' });
-  await waitFor('field informer add', () => (byField.events.includes('add:sel-b') ? true : undefined));
-  // sel-b starts matching the label selector: the watch reports ADDED; sel-a stops matching: DELETED.
-  await env.core.patchNamespacedConfigMap({ name: 'sel-b', namespace: ns, body: { metadata: { labels: { app: 'web' } } } }, mergePatch);
-  await env.core.patchNamespacedConfigMap({ name: 'sel-a', namespace: ns, body: { metadata: { labels: { app: 'other' } } } }, mergePatch);
-  await waitFor('label transitions', () => (byLabel.events.includes('delete:sel-a') ? true : undefined));
-  t.deepEqual(byLabel.events, ['add:sel-a', 'add:sel-b', 'delete:sel-a']);
-  t.deepEqual(
-    byLabel.informer.list(ns).map((o) => o.metadata?.name),
-    ['sel-b'],
-  );
-  t.deepEqual(byField.events, ['add:sel-b', 'update:sel-b']);
-  await byLabel.informer.stop();
-  await byField.informer.stop();
-});
+test.serial(
+  'informers with label and field selectors see only matching objects, with selector transitions',
+  async (t) => {
+    const byLabel = configMapInformer('app=web,tier notin (x)');
+    const byField = configMapInformer(undefined, 'metadata.name=sel-b');
+    await createCm('sel-a', { app: 'web' });
+    await byLabel.informer.start();
+    await byField.informer.start();
+    t.deepEqual(byLabel.events, ['add:sel-a']);
+    await createCm('sel-b', { app: 'db' });
+    await waitFor('field informer add', () => (byField.events.includes('add:sel-b') ? true : undefined));
+    // sel-b starts matching the label selector: the watch reports ADDED; sel-a stops matching: DELETED.
+    await env.core.patchNamespacedConfigMap(
+      { name: 'sel-b', namespace: ns, body: { metadata: { labels: { app: 'web' } } } },
+      mergePatch,
+    );
+    await env.core.patchNamespacedConfigMap(
+      { name: 'sel-a', namespace: ns, body: { metadata: { labels: { app: 'other' } } } },
+      mergePatch,
+    );
+    await waitFor('label transitions', () => (byLabel.events.includes('delete:sel-a') ? true : undefined));
+    t.deepEqual(byLabel.events, ['add:sel-a', 'add:sel-b', 'delete:sel-a']);
+    t.deepEqual(
+      byLabel.informer.list(ns).map((o) => o.metadata?.name),
+      ['sel-b'],
+    );
+    t.deepEqual(byField.events, ['add:sel-b', 'update:sel-b']);
+    await byLabel.informer.stop();
+    await byField.informer.stop();
+  },
+);
 
 test.serial('an informer resumes from its resourceVersion after the server drops the watch', async (t) => {
   const sim = env.sim;
@@ -105,34 +121,54 @@ test.serial('an informer relists after 410 Expired once history was compacted', 
   await rec.informer.stop();
 });
 
-test.serial('a raw watch from a compacted resourceVersion gets an ERROR event with a 410 Status', async (t) => {
-  const sim = env.sim;
-  if (!sim) return t.pass('needs the simulated cluster (compaction hook)');
-  const old = (await env.core.listNamespacedConfigMap({ namespace: ns })).metadata?.resourceVersion ?? '';
-  await createCm(uniqueName('bump'), {});
-  sim.server.faults.compact();
-  const seen: { type: string; code?: number; reason?: string }[] = [];
-  await new Promise<void>((resolve, reject) => {
-    void new k8s.Watch(env.kc)
-      .watch(`/api/v1/namespaces/${ns}/configmaps`, { resourceVersion: old }, (type, obj: { code?: number; reason?: string }) => {
-        seen.push({ type, ...(obj.code !== undefined ? { code: obj.code } : {}), ...(obj.reason ? { reason: obj.reason } : {}) });
-      }, (err) => (err ? reject(err as Error) : resolve()))
-      .catch(reject);
-  });
-  t.deepEqual(seen, [{ type: 'ERROR', code: 410, reason: 'Expired' }]);
-});
+test.serial(
+  'a raw watch from a compacted resourceVersion gets an ERROR event with a 410 Status',
+  async (t) => {
+    const sim = env.sim;
+    if (!sim) return t.pass('needs the simulated cluster (compaction hook)');
+    const old = (await env.core.listNamespacedConfigMap({ namespace: ns })).metadata?.resourceVersion ?? '';
+    await createCm(uniqueName('bump'), {});
+    sim.server.faults.compact();
+    const seen: { type: string; code?: number; reason?: string }[] = [];
+    await new Promise<void>((resolve, reject) => {
+      void new k8s.Watch(env.kc)
+        .watch(
+          `/api/v1/namespaces/${ns}/configmaps`,
+          { resourceVersion: old },
+          (type, obj: { code?: number; reason?: string }) => {
+            seen.push({
+              type,
+              ...(obj.code !== undefined ? { code: obj.code } : {}),
+              ...(obj.reason ? { reason: obj.reason } : {}),
+            });
+          },
+          (err) => (err ? reject(err as Error) : resolve()),
+        )
+        .catch(reject);
+    });
+    t.deepEqual(seen, [{ type: 'ERROR', code: 410, reason: 'Expired' }]);
+  },
+);
 
-test.serial('watch with allowWatchBookmarks and timeoutSeconds: bookmark carries the RV, server closes', async (t) => {
-  const seen: string[] = [];
-  const started = Date.now();
-  await new Promise<void>((resolve, reject) => {
-    void new k8s.Watch(env.kc)
-      .watch(`/api/v1/namespaces/${ns}/configmaps`, { allowWatchBookmarks: true, timeoutSeconds: 1, resourceVersion: '0' }, (type, obj: { metadata?: { resourceVersion?: string } }) => {
-        if (type === 'BOOKMARK') seen.push(`BOOKMARK:${obj.metadata?.resourceVersion ? 'rv' : 'none'}`);
-      }, (err) => (err ? reject(err as Error) : resolve()))
-      .catch(reject);
-  });
-  const took = Date.now() - started;
-  t.true(took >= 900 && took < 5000, `closed after ${took} ms`);
-  if (env.sim) t.deepEqual(seen.slice(-1), ['BOOKMARK:rv']);
-});
+test.serial(
+  'watch with allowWatchBookmarks and timeoutSeconds: bookmark carries the RV, server closes',
+  async (t) => {
+    const seen: string[] = [];
+    const started = Date.now();
+    await new Promise<void>((resolve, reject) => {
+      void new k8s.Watch(env.kc)
+        .watch(
+          `/api/v1/namespaces/${ns}/configmaps`,
+          { allowWatchBookmarks: true, timeoutSeconds: 1, resourceVersion: '0' },
+          (type, obj: { metadata?: { resourceVersion?: string } }) => {
+            if (type === 'BOOKMARK') seen.push(`BOOKMARK:${obj.metadata?.resourceVersion ? 'rv' : 'none'}`);
+          },
+          (err) => (err ? reject(err as Error) : resolve()),
+        )
+        .catch(reject);
+    });
+    const took = Date.now() - started;
+    t.true(took >= 900 && took < 5000, `closed after ${took} ms`);
+    if (env.sim) t.deepEqual(seen.slice(-1), ['BOOKMARK:rv']);
+  },
+);

@@ -19,7 +19,10 @@ function hasKubectl(): boolean {
  */
 export function ensureKubectl(): string | undefined {
   if (hasKubectl()) return undefined;
-  const r = spawnSync('sh', ['-c', 'apt-get update && apt-get install -y kubectl'], { encoding: 'utf8', timeout: 300_000 });
+  const r = spawnSync('sh', ['-c', 'apt-get update && apt-get install -y kubectl'], {
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   if (hasKubectl()) return undefined;
   return `kubectl is missing and apt-get could not install it (rc ${String(r.status)}): ${(r.stderr || '').slice(-500)}`;
 }
@@ -41,16 +44,24 @@ export class Kubectl {
 
   run(args: readonly string[], input?: string): Promise<KubectlResult> {
     return new Promise((resolve) => {
-      const child = execFile('kubectl', [`--cache-dir=${this.cacheDir}`, ...args], { env: this.env(), timeout: 30_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      });
+      const child = execFile(
+        'kubectl',
+        [`--cache-dir=${this.cacheDir}`, ...args],
+        { env: this.env(), timeout: 30_000, maxBuffer: 16 * 1024 * 1024 },
+        (err, stdout, stderr) => {
+          const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+          resolve({ code, stdout, stderr });
+        },
+      );
       if (input !== undefined) child.stdin?.end(input);
     });
   }
 
   /** Starts a long-running kubectl (e.g. `get -w`); the caller must kill it. */
   spawn(args: readonly string[]): ChildProcess {
-    return spawn('kubectl', [`--cache-dir=${this.cacheDir}`, ...args], { env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    return spawn('kubectl', [`--cache-dir=${this.cacheDir}`, ...args], {
+      env: this.env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   }
 }

@@ -41,7 +41,10 @@ test.serial('version and api-resources', async (t) => {
   t.is(r.code, 0, r.stderr);
   t.regex(r.stdout, /^configmaps\s+cm\s+v1\s+true\s+ConfigMap$/m);
   t.regex(r.stdout, /^machines\s+machine\.openshift\.io\/v1beta1\s+true\s+Machine$/m);
-  t.regex(r.stdout, /^certificatesigningrequests\s+csr\s+certificates\.k8s\.io\/v1\s+false\s+CertificateSigningRequest$/m);
+  t.regex(
+    r.stdout,
+    /^certificatesigningrequests\s+csr\s+certificates\.k8s\.io\/v1\s+false\s+CertificateSigningRequest$/m,
+  );
 });
 
 test.serial('get -o yaml of every served type', async (t) => {
@@ -51,38 +54,105 @@ test.serial('get -o yaml of every served type', async (t) => {
   const list = parse(out.stdout) as { kind: string; items: { apiVersion: string; kind: string }[] };
   t.is(list.kind, 'List');
   const seen = new Set(list.items.map((i) => `${i.apiVersion}/${i.kind}`));
-  const missingKinds = sim.server.registry.all().map((x) => `${x.group === '' ? '' : `${x.group}/`}${x.version}/${x.kind}`).filter((x) => !seen.has(x));
+  const missingKinds = sim.server.registry
+    .all()
+    .map((x) => `${x.group === '' ? '' : `${x.group}/`}${x.version}/${x.kind}`)
+    .filter((x) => !seen.has(x));
   t.deepEqual(missingKinds, []);
-  const infra = parse((await k.run(['get', 'infrastructure', 'cluster', '-o', 'yaml'])).stdout) as { status: Record<string, unknown> };
+  const infra = parse((await k.run(['get', 'infrastructure', 'cluster', '-o', 'yaml'])).stdout) as {
+    status: Record<string, unknown>;
+  };
   t.is(infra.status['apiServerInternalURI'], sim.server.url);
-  const secret = parse((await k.run(['get', 'secret', 's1', '-n', NS, '-o', 'yaml'])).stdout) as { data: Record<string, string> };
+  const secret = parse((await k.run(['get', 'secret', 's1', '-n', NS, '-o', 'yaml'])).stdout) as {
+    data: Record<string, string>;
+  };
   t.is(Buffer.from(secret.data['password'] ?? '', 'base64').toString(), 'hunter2');
 });
 
-test.serial('apply -f: created, unchanged, configured; get -l; patch merge and json; label; annotate', async (t) => {
-  const yaml = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: applied, namespace: ${NS}, labels: {tier: a}}\ndata: {k: one}\n`;
-  t.regex((await k.run(['apply', '-f', '-'], yaml)).stdout, /configmap\/applied created/);
-  t.regex((await k.run(['apply', '-f', '-'], yaml)).stdout, /configmap\/applied unchanged/);
-  t.regex((await k.run(['apply', '-f', '-'], yaml.replace('one', 'two'))).stdout, /configmap\/applied configured/);
-  t.regex((await k.run(['get', 'cm', '-n', NS, '-l', 'tier=a', '-o', 'name'])).stdout, /^configmap\/applied$/m);
-  t.regex((await k.run(['patch', 'cm', 'applied', '-n', NS, '--type', 'merge', '-p', '{"data":{"m":"1"}}'])).stdout, /configmap\/applied patched/);
-  t.regex((await k.run(['patch', 'cm', 'applied', '-n', NS, '--type', 'json', '-p', '[{"op":"replace","path":"/data/k","value":"three"}]'])).stdout, /patched/);
-  t.regex((await k.run(['patch', 'cm', 'applied', '-n', NS, '--type', 'merge', '-p', '{"data":{"m":"1"}}'])).stdout, /patched \(no change\)/);
-  t.regex((await k.run(['label', 'cm', 'applied', '-n', NS, 'color=blue'])).stdout, /configmap\/applied labeled/);
-  t.regex((await k.run(['annotate', 'cm', 'applied', '-n', NS, 'note=hi'])).stdout, /configmap\/applied annotated/);
-  const got = await k.run(['get', 'cm', 'applied', '-n', NS, '-o', 'jsonpath={.data.k},{.data.m},{.metadata.labels.color},{.metadata.annotations.note}']);
-  t.is(got.stdout, 'three,1,blue,hi');
-  const cr = await k.run(['patch', 'machine', 'm1', '-n', 'openshift-machine-api', '-p', '{"spec":{"providerID":"x"}}']);
-  t.not(cr.code, 0);
-  t.regex(cr.stderr, /application\/strategic-merge-patch\+json is not supported by machine\.openshift\.io\/v1beta1, Kind=Machine/);
-});
+test.serial(
+  'apply -f: created, unchanged, configured; get -l; patch merge and json; label; annotate',
+  async (t) => {
+    const yaml = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: applied, namespace: ${NS}, labels: {tier: a}}\ndata: {k: one}\n`;
+    t.regex((await k.run(['apply', '-f', '-'], yaml)).stdout, /configmap\/applied created/);
+    t.regex((await k.run(['apply', '-f', '-'], yaml)).stdout, /configmap\/applied unchanged/);
+    t.regex(
+      (await k.run(['apply', '-f', '-'], yaml.replace('one', 'two'))).stdout,
+      /configmap\/applied configured/,
+    );
+    t.regex(
+      (await k.run(['get', 'cm', '-n', NS, '-l', 'tier=a', '-o', 'name'])).stdout,
+      /^configmap\/applied$/m,
+    );
+    t.regex(
+      (await k.run(['patch', 'cm', 'applied', '-n', NS, '--type', 'merge', '-p', '{"data":{"m":"1"}}']))
+        .stdout,
+      /configmap\/applied patched/,
+    );
+    t.regex(
+      (
+        await k.run([
+          'patch',
+          'cm',
+          'applied',
+          '-n',
+          NS,
+          '--type',
+          'json',
+          '-p',
+          '[{"op":"replace","path":"/data/k","value":"three"}]',
+        ])
+      ).stdout,
+      /patched/,
+    );
+    t.regex(
+      (await k.run(['patch', 'cm', 'applied', '-n', NS, '--type', 'merge', '-p', '{"data":{"m":"1"}}']))
+        .stdout,
+      /patched \(no change\)/,
+    );
+    t.regex(
+      (await k.run(['label', 'cm', 'applied', '-n', NS, 'color=blue'])).stdout,
+      /configmap\/applied labeled/,
+    );
+    t.regex(
+      (await k.run(['annotate', 'cm', 'applied', '-n', NS, 'note=hi'])).stdout,
+      /configmap\/applied annotated/,
+    );
+    const got = await k.run([
+      'get',
+      'cm',
+      'applied',
+      '-n',
+      NS,
+      '-o',
+      'jsonpath={.data.k},{.data.m},{.metadata.labels.color},{.metadata.annotations.note}',
+    ]);
+    t.is(got.stdout, 'three,1,blue,hi');
+    const cr = await k.run([
+      'patch',
+      'machine',
+      'm1',
+      '-n',
+      'openshift-machine-api',
+      '-p',
+      '{"spec":{"providerID":"x"}}',
+    ]);
+    t.not(cr.code, 0);
+    t.regex(
+      cr.stderr,
+      /application\/strategic-merge-patch\+json is not supported by machine\.openshift\.io\/v1beta1, Kind=Machine/,
+    );
+  },
+);
 
 test.serial('get -w prints a new object as an ADDED event', async (t) => {
   const child = k.spawn(['get', 'cm', '-n', NS, '-l', 'watch=me', '-w', '--output-watch-events']);
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   try {
-    await k.run(['apply', '-f', '-'], `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: watched, namespace: ${NS}, labels: {watch: me}}\n`);
+    await k.run(
+      ['apply', '-f', '-'],
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: watched, namespace: ${NS}, labels: {watch: me}}\n`,
+    );
     await waitFor('watch output', () => (out.includes('watched') ? true : undefined), 10_000);
     t.regex(out, /^ADDED\s+watched\s/m);
   } finally {
@@ -99,7 +169,10 @@ test.serial('delete, then the NotFound Status is printed as kubectl prints the r
 
 test.serial('certificate approve (protobuf body) and the signer issues the certificate', async (t) => {
   const { csrPem } = await createCsr({ commonName: 'system:node:kc-node', organizations: ['system:nodes'] });
-  t.regex((await k.run(['apply', '-f', '-'], csrYaml('kc-csr', csrPem))).stdout, /certificatesigningrequest\.certificates\.k8s\.io\/kc-csr created/);
+  t.regex(
+    (await k.run(['apply', '-f', '-'], csrYaml('kc-csr', csrPem))).stdout,
+    /certificatesigningrequest\.certificates\.k8s\.io\/kc-csr created/,
+  );
   const approved = await k.run(['certificate', 'approve', 'kc-csr']);
   t.is(approved.code, 0, approved.stderr);
   t.regex(approved.stdout, /certificatesigningrequest\.certificates\.k8s\.io\/kc-csr approved/);

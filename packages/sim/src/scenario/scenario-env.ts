@@ -39,7 +39,11 @@ export function uniqueName(prefix: string): string {
 }
 
 /** Polls until `fn` returns a value other than undefined (or throws after timeoutMs). */
-export async function waitFor<T>(what: string, fn: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  fn: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 5000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -54,12 +58,17 @@ export function apiCode(e: unknown): number | undefined {
   return e instanceof k8s.ApiException ? e.code : undefined;
 }
 
-export async function expectApiError(p: Promise<unknown>): Promise<{ code: number; body: Record<string, unknown> }> {
+export async function expectApiError(
+  p: Promise<unknown>,
+): Promise<{ code: number; body: Record<string, unknown> }> {
   try {
     await p;
   } catch (e) {
     if (e instanceof k8s.ApiException) {
-      const body = typeof e.body === 'string' ? (JSON.parse(e.body) as Record<string, unknown>) : (e.body as Record<string, unknown>);
+      const body =
+        typeof e.body === 'string'
+          ? (JSON.parse(e.body) as Record<string, unknown>)
+          : (e.body as Record<string, unknown>);
       return { code: e.code, body };
     }
     throw e;
