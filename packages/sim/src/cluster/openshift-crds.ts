@@ -1,79 +1,13 @@
 import type { JsonObject } from '../apiserver/json.js';
-import { arr, bool, conditions, crd, int, intOrString, obj, open, str, strMap } from './schema-kit.js';
+import { MACHINE_API_CRDS } from './machine-api-crds.js';
+import { arr, bool, conditions, crd, int, intOrString, obj, open, str } from './schema-kit.js';
 
 /**
- * The OpenShift and monitoring CRDs the operator reads and writes, with structural schemas for the
- * fields it touches; subtrees upstream leaves open (providerSpec, platformSpec, ignition config, ...)
- * preserve unknown fields.
+ * The OpenShift and monitoring CRDs the operator reads and writes, with structural schemas for the fields it
+ * touches; subtrees upstream leaves open (platformSpec, ignition config, ...) preserve unknown fields.
  */
-const MACHINE = 'machine.openshift.io';
 const CONFIG = 'config.openshift.io';
 const MCO = 'machineconfiguration.openshift.io';
-
-const objectMetaTemplate = obj({
-  labels: strMap,
-  annotations: strMap,
-  name: str,
-  namespace: str,
-  generateName: str,
-});
-const taints = arr(obj({ key: str, value: str, effect: str, timeAdded: str }));
-
-const machineSpec = obj({
-  metadata: objectMetaTemplate,
-  providerID: str,
-  providerSpec: obj({ value: { ...open, 'x-kubernetes-embedded-resource': true } }),
-  taints,
-  lifecycleHooks: open,
-  authoritativeAPI: str,
-});
-
-const machine = crd({
-  group: MACHINE,
-  version: 'v1beta1',
-  kind: 'Machine',
-  plural: 'machines',
-  namespaced: true,
-  spec: machineSpec,
-  status: obj({
-    addresses: arr(obj({ address: str, type: str })),
-    nodeRef: obj({ apiVersion: str, kind: str, name: str, namespace: str, uid: str }),
-    phase: str,
-    errorReason: str,
-    errorMessage: str,
-    lastUpdated: str,
-    providerStatus: open,
-    lastOperation: open,
-    conditions,
-    authoritativeAPI: str,
-  }),
-});
-
-const machineSet = crd({
-  group: MACHINE,
-  version: 'v1beta1',
-  kind: 'MachineSet',
-  plural: 'machinesets',
-  namespaced: true,
-  spec: obj({
-    replicas: int,
-    minReadySeconds: int,
-    deletePolicy: str,
-    selector: open,
-    template: obj({ metadata: objectMetaTemplate, spec: machineSpec }),
-    authoritativeAPI: str,
-  }),
-  status: obj({
-    replicas: int,
-    fullyLabeledReplicas: int,
-    readyReplicas: int,
-    availableReplicas: int,
-    observedGeneration: int,
-    errorReason: str,
-    errorMessage: str,
-    conditions,
-  }),
-});
 
 const cluster = (kind: string, plural: string, spec: JsonObject, status: JsonObject): JsonObject =>
   crd({ group: CONFIG, version: 'v1', kind, plural, namespaced: false, spec, status });
@@ -251,8 +185,7 @@ const serviceMonitor = crd({
 });
 
 export const OPENSHIFT_CRDS: readonly JsonObject[] = [
-  machine,
-  machineSet,
+  ...MACHINE_API_CRDS,
   infrastructure,
   networkConfig,
   proxy,
