@@ -80,6 +80,19 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
   builtinType({ group: RBAC, kind: 'RoleBinding' }),
   builtinType({ group: RBAC, kind: 'ClusterRoleBinding', namespaced: false }),
   builtinType({
+    group: 'authorization.k8s.io',
+    kind: 'SelfSubjectAccessReview',
+    namespaced: false,
+    review: true,
+  }),
+  builtinType({
+    group: 'authorization.k8s.io',
+    kind: 'SubjectAccessReview',
+    namespaced: false,
+    review: true,
+  }),
+  builtinType({ group: 'authentication.k8s.io', kind: 'SelfSubjectReview', namespaced: false, review: true }),
+  builtinType({
     group: 'apiextensions.k8s.io',
     kind: 'CustomResourceDefinition',
     namespaced: false,

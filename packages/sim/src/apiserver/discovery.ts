@@ -18,6 +18,10 @@ export const AGGREGATED_CONTENT_TYPE = 'application/json;g=apidiscovery.k8s.io;v
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
+function verbsOf(t: ResourceType): readonly string[] {
+  return t.review === true ? ['create'] : ALL_VERBS;
+}
+
 interface SubresourceShape {
   readonly verbs: readonly string[];
   readonly group?: string;
@@ -43,7 +47,7 @@ function aggregatedResource(t: ResourceType): Record<string, unknown> {
     responseKind: { group: '', version: '', kind: t.kind },
     scope: t.namespaced ? 'Namespaced' : 'Cluster',
     singularResource: t.singular,
-    verbs: ALL_VERBS,
+    verbs: verbsOf(t),
     ...(t.shortNames.length > 0 ? { shortNames: t.shortNames } : {}),
     ...(t.categories.length > 0 ? { categories: t.categories } : {}),
     subresources: t.subresources.map((sub) => {
@@ -117,7 +121,7 @@ export function resourceList(
       singularName: t.singular,
       namespaced: t.namespaced,
       kind: t.kind,
-      verbs: ALL_VERBS,
+      verbs: verbsOf(t),
       ...(t.shortNames.length > 0 ? { shortNames: t.shortNames } : {}),
       ...(t.categories.length > 0 ? { categories: t.categories } : {}),
     },

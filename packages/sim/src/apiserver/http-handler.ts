@@ -7,6 +7,7 @@ import { RbacAuthorizer, type AuthzAttributes } from './rbac.js';
 import type { RequestUser } from './request-user.js';
 import { parseRequestPath, type ResourceRequest } from './request-info.js';
 import { handleResource } from './resource-handler.js';
+import { impersonate } from './impersonation.js';
 import type { ServerContext } from './server-context.js';
 import { errors } from './status.js';
 
@@ -87,7 +88,7 @@ async function serveResource(
 function authenticate(x: Exchange): RequestUser {
   const who = x.authn.authenticate(x.req);
   if (who === 'invalid' || who === undefined) throw errors.unauthorized();
-  return who;
+  return impersonate(x.ctx, x.req, who);
 }
 
 /** The request pipeline: faults, authentication, non-resource paths, authorization, resource handling. */

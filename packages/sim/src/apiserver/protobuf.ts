@@ -97,7 +97,28 @@ function deleteOptions(m: PbMessage): Fields {
   };
 }
 
+function accessReviewSpec(m: PbMessage): Fields {
+  const spec = m.msg(2);
+  const ra = spec?.msg(1);
+  const nra = spec?.msg(2);
+  const resourceAttributes = ra
+    ? compact({
+        namespace: ra.str(1),
+        verb: ra.str(2),
+        group: ra.str(3),
+        version: ra.str(4),
+        resource: ra.str(5),
+        subresource: ra.str(6),
+        name: ra.str(7),
+      })
+    : undefined;
+  const nonResourceAttributes = nra ? compact({ path: nra.str(1), verb: nra.str(2) }) : undefined;
+  return { spec: compact({ resourceAttributes, nonResourceAttributes }) };
+}
+
 const DECODERS: Readonly<Record<string, (m: PbMessage) => Fields>> = {
+  SelfSubjectAccessReview: accessReviewSpec,
+  SelfSubjectReview: () => ({}),
   CertificateSigningRequest: csr,
   DeleteOptions: deleteOptions,
   ConfigMap: (m) => ({ data: m.map(2), immutable: m.bool(4) }),

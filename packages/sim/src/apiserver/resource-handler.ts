@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { evict } from './eviction.js';
+import { review } from './reviews.js';
 import { mediaType, parseBody, parseObjectBody, readBody, sendJson } from './http-io.js';
 import { isObject, meta, str, type JsonObject } from './json.js';
 import type { Selection } from './object-store.js';
@@ -177,11 +178,19 @@ function watch(c: ResourceCall): void {
   );
 }
 
+/** Reviews answer create only. */
+function onlyCreate(c: ResourceCall): void {
+  if (c.type.review === true && c.verb !== 'create') {
+    throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+  }
+}
+
 const VERBS: Readonly<Record<string, (c: ResourceCall, name: string) => void | Promise<void>>> = {
   list: (c) => list(c),
   watch: (c) => watch(c),
   get: (c, name) => get(c, name),
-  create: (c, name) => (c.info.subresource === 'eviction' ? evict(c, name) : create(c)),
+  create: (c, name) =>
+    c.info.subresource === 'eviction' ? evict(c, name) : c.type.review ? review(c) : create(c),
   update: (c, name) => update(c, name),
   patch: (c, name) => patch(c, name),
   delete: (c, name) => remove(c, name),
@@ -190,6 +199,7 @@ const VERBS: Readonly<Record<string, (c: ResourceCall, name: string) => void | P
 
 /** Dispatches a resource request whose verb was already authorized. */
 export async function handleResource(c: ResourceCall): Promise<void> {
+  onlyCreate(c);
   const fn = VERBS[c.verb];
   if (!fn) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
   await fn(c, c.info.name ?? '');

@@ -24,6 +24,8 @@ export interface ResourceType {
   readonly schema?: JsonSchema;
   /** The CRD that serves this type. */
   readonly crdName?: string;
+  /** A create-only review (SelfSubjectAccessReview, ...): answered, never stored. */
+  readonly review?: boolean;
 }
 
 export function groupVersion(t: Pick<ResourceType, 'group' | 'version'>): string {
@@ -55,6 +57,7 @@ interface TypeInput {
   readonly fieldSelectors?: readonly string[];
   readonly generation?: boolean;
   readonly keepStatusOnCreate?: boolean;
+  readonly review?: boolean;
 }
 
 const DEFAULTS = {

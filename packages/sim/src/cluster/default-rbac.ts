@@ -52,6 +52,14 @@ export const DEFAULT_CLUSTER_ROLES: readonly JsonObject[] = [
       verbs: ['get'],
     },
   ]),
+  role('system:basic-user', [
+    {
+      apiGroups: ['authorization.k8s.io'],
+      resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
+      verbs: ['create'],
+    },
+    { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
+  ]),
   role('system:node-bootstrapper', [
     { apiGroups: [CERTS], resources: ['certificatesigningrequests'], verbs: ['create', ...read] },
   ]),
@@ -73,6 +81,7 @@ export const DEFAULT_CLUSTER_ROLES: readonly JsonObject[] = [
 export const DEFAULT_CLUSTER_ROLE_BINDINGS: readonly JsonObject[] = [
   binding('cluster-admin', 'cluster-admin', [group('system:masters')]),
   binding('system:discovery', 'system:discovery', [group('system:authenticated')]),
+  binding('system:basic-user', 'system:basic-user', [group('system:authenticated')]),
   binding('system:node-bootstrapper', 'system:node-bootstrapper', [group('system:bootstrappers')]),
   binding('system:node', 'system:node', [group('system:nodes')]),
 ];

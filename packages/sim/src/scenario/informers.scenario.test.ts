@@ -172,3 +172,23 @@ test.serial(
     if (env.sim) t.deepEqual(seen.slice(-1), ['BOOKMARK:rv']);
   },
 );
+
+test.serial(
+  'after an API server restart the informer reports error and recovers only when restarted (row 9)',
+  async (t) => {
+    const sim = env.sim;
+    if (!sim) return t.pass('needs the simulated cluster (restart hook)');
+    const rec = configMapInformer('restart=yes');
+    const errors: unknown[] = [];
+    rec.informer.on('error', (e) => errors.push(e));
+    await rec.informer.start();
+    await sim.server.faults.restart(300);
+    await waitFor('informer error', () => (errors.length > 0 ? true : undefined), 10_000);
+    await createCm('after-restart', { restart: 'yes' });
+    // The operator's rule: supervise informers and start them again on `error`.
+    await rec.informer.start();
+    await waitFor('add after restart', () => (rec.events.includes('add:after-restart') ? true : undefined));
+    t.true(errors.length >= 1);
+    await rec.informer.stop();
+  },
+);
