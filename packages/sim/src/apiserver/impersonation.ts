@@ -22,6 +22,14 @@ function impersonateAttrs(user: RequestUser, resource: string, name: string): Au
   return { user, verb: 'impersonate', path: '', resource: { group: '', subresource: '', ...target } };
 }
 
+function forbidden(user: RequestUser, a: AuthzAttributes): Error {
+  const r = a.resource;
+  const res = r?.resource ?? '';
+  return errors.forbidden(
+    `${res} "${r?.name ?? ''}" is forbidden: User "${user.name}" cannot impersonate resource "${res}" in API group "" at the cluster scope`,
+  );
+}
+
 /**
  * `Impersonate-User` / `Impersonate-Group` (kubectl `--as`, `--as-group`): the requester needs the
  * `impersonate` verb on users (or serviceaccounts) and groups; the request then runs as that user, who is
@@ -39,13 +47,8 @@ export function impersonate(ctx: ServerContext, req: IncomingMessage, user: Requ
     impersonateAttrs(user, 'users', as),
     ...groups.map((g) => impersonateAttrs(user, 'groups', g)),
   ];
-  for (const a of checks) {
-    if (ctx.authorizer && !ctx.authorizer.allowed(a)) {
-      throw errors.forbidden(
-        `${a.resource?.resource ?? ''} "${a.resource?.name ?? ''}" is forbidden: User "${user.name}" cannot impersonate resource "${a.resource?.resource ?? ''}" in API group "" at the cluster scope`,
-      );
-    }
-  }
+  const denied = checks.find((a) => ctx.authorizer !== undefined && !ctx.authorizer.allowed(a));
+  if (denied) throw forbidden(user, denied);
   const sa = /^system:serviceaccount:([^:]+):/.exec(as);
   const implied = sa ? ['system:serviceaccounts', `system:serviceaccounts:${sa[1] ?? ''}`] : [];
   return { name: as, groups: [...new Set([...groups, ...implied, 'system:authenticated'])] };

@@ -12,6 +12,7 @@ import { groupVersion, type ResourceType } from './resource-type.js';
 import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { ServerContext } from './server-context.js';
 import { errors } from './status.js';
+import { optionalInt } from './query.js';
 import { serveWatch } from './watch-stream.js';
 
 export interface ResourceCall {
@@ -37,15 +38,6 @@ function selection(c: ResourceCall): Selection {
     labels: parseLabelSelector(q.get('labelSelector') ?? undefined),
     fields: parseFieldSelector(q.get('fieldSelector') ?? undefined, fields, `${c.type.kind}`),
   };
-}
-
-function optionalInt(q: URLSearchParams, name: string): number | undefined {
-  const v = q.get(name);
-  if (v === null || v === '') return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0)
-    throw errors.badRequest(`${name}: invalid value "${v}": must be a non-negative integer`);
-  return n;
 }
 
 function list(c: ResourceCall): void {

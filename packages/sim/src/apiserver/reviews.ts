@@ -9,20 +9,33 @@ import { groupVersion } from './resource-type.js';
  * The create-only review APIs kubectl uses: SelfSubjectAccessReview (`auth can-i`), SubjectAccessReview
  * and SelfSubjectReview (`auth whoami`). Answered from the authorizer (everything allowed when RBAC is off).
  */
+function field(o: JsonObject, key: string): string {
+  return str(o[key]) ?? '';
+}
+
 function attributes(user: RequestUser, spec: JsonObject): AuthzAttributes {
-  const ra = isObject(spec['resourceAttributes']) ? spec['resourceAttributes'] : undefined;
-  const nra = isObject(spec['nonResourceAttributes']) ? spec['nonResourceAttributes'] : {};
-  if (!ra) return { user, verb: str(nra['verb']) ?? '', path: str(nra['path']) ?? '' };
+  const ra = spec['resourceAttributes'];
+  if (!isObject(ra)) {
+    const nra = isObject(spec['nonResourceAttributes']) ? spec['nonResourceAttributes'] : {};
+    return { user, verb: field(nra, 'verb'), path: field(nra, 'path') };
+  }
+  const [group, resource, subresource, namespace, name] = [
+    'group',
+    'resource',
+    'subresource',
+    'namespace',
+    'name',
+  ].map((k) => field(ra, k));
   return {
     user,
-    verb: str(ra['verb']) ?? '',
+    verb: field(ra, 'verb'),
     path: '',
     resource: {
-      group: str(ra['group']) ?? '',
-      resource: str(ra['resource']) ?? '',
-      subresource: str(ra['subresource']) ?? '',
-      namespace: str(ra['namespace']) ?? '',
-      name: str(ra['name']) ?? '',
+      group: group ?? '',
+      resource: resource ?? '',
+      subresource: subresource ?? '',
+      namespace: namespace ?? '',
+      name: name ?? '',
     },
   };
 }
