@@ -1,5 +1,6 @@
 import type { StoreEvent } from './event-log.js';
 import { isObject, meta, str, strList, type JsonObject } from './json.js';
+import type { JsonSchema } from './prune.js';
 import type { ObjectWriter } from './object-writer.js';
 import { typeKey, type ResourceType } from './resource-type.js';
 import { errors, type StatusCause } from './status.js';
@@ -27,12 +28,21 @@ function storageVersion(crd: JsonObject): JsonObject | undefined {
   );
 }
 
+function objects(v: unknown): JsonObject[] {
+  return Array.isArray(v) ? v.filter(isObject) : [];
+}
+
+/** A version's openAPIV3Schema; a version without one keeps every field. */
+function schemaOf(v: JsonObject): JsonSchema {
+  const schema = obj(v['schema'])['openAPIV3Schema'];
+  return isObject(schema) ? schema : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+}
+
 export function crdToType(crd: JsonObject): ResourceType | undefined {
   const spec = obj(crd['spec']);
   const names = obj(spec['names']);
   const v = storageVersion(crd);
   if (!v) return undefined;
-  const schema = obj(v['schema'])['openAPIV3Schema'];
   const kind = str(names['kind']) ?? '';
   return {
     group: str(spec['group']) ?? '',
@@ -48,8 +58,9 @@ export function crdToType(crd: JsonObject): ResourceType | undefined {
     builtin: false,
     generation: true,
     keepStatusOnCreate: false,
-    schema: isObject(schema) ? schema : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+    schema: schemaOf(v),
     crdName: str(meta(crd)['name']) ?? '',
+    printerColumns: objects(v['additionalPrinterColumns']),
   };
 }
 

@@ -2,7 +2,7 @@ import { budgetHealth, coveredPods } from './disruption.js';
 import { parseObjectBody, readBody, sendJson } from './http-io.js';
 import { isObject, meta, str, type JsonObject } from './json.js';
 import type { ResourceCall } from './resource-handler.js';
-import { deleteOptions } from './resource-handler.js';
+import { deleteOptions } from './delete-options.js';
 import { ApiError, errors, statusBody } from './status.js';
 
 /**

@@ -2,9 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { evict } from './eviction.js';
 import { review } from './reviews.js';
 import { mediaType, parseBody, parseObjectBody, readBody, sendJson } from './http-io.js';
-import { isObject, meta, str, type JsonObject } from './json.js';
+import { isObject, meta, str } from './json.js';
 import type { Selection } from './object-store.js';
-import type { DeleteOptions } from './object-writer.js';
 import { applyPatch, patchKind, requirePatchBody } from './patching.js';
 import type { RequestUser } from './request-user.js';
 import type { ResourceRequest } from './request-info.js';
@@ -13,6 +12,8 @@ import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { ServerContext } from './server-context.js';
 import { errors } from './status.js';
 import { optionalInt } from './query.js';
+import { deleteOptions } from './delete-options.js';
+import { includeObject, toTable, wantsTable } from './table.js';
 import { serveWatch } from './watch-stream.js';
 
 export interface ResourceCall {
@@ -51,13 +52,22 @@ function list(c: ResourceCall): void {
     optionalInt(c.query, 'limit'),
     c.query.get('continue') ?? undefined,
   );
+  const listMeta = {
+    resourceVersion: page.resourceVersion,
+    ...(page.continueToken ? { continue: page.continueToken, remainingItemCount: page.remaining ?? 0 } : {}),
+  };
+  if (wantsTable(c.req)) {
+    sendJson(
+      c.res,
+      200,
+      toTable(c.type, page.items, { includeObject: includeObject(c.query), withColumns: true, listMeta }),
+    );
+    return;
+  }
   sendJson(c.res, 200, {
     kind: `${c.type.kind}List`,
     apiVersion: groupVersion(c.type),
-    metadata: {
-      resourceVersion: page.resourceVersion,
-      ...(page.continueToken ? { continue: page.continueToken, remainingItemCount: page.remaining } : {}),
-    },
+    metadata: listMeta,
     items: page.items,
   });
 }
@@ -65,7 +75,12 @@ function list(c: ResourceCall): void {
 function get(c: ResourceCall, name: string): void {
   const o = c.ctx.store.get(c.type, c.info.namespace, name);
   if (!o) throw errors.notFound(c.type.plural, c.type.group, name);
-  sendJson(c.res, 200, o);
+  const table = wantsTable(c.req) && c.info.subresource === '';
+  sendJson(
+    c.res,
+    200,
+    table ? toTable(c.type, [o], { includeObject: includeObject(c.query), withColumns: true }) : o,
+  );
 }
 
 function rejectDryRun(q: URLSearchParams): void {
@@ -110,32 +125,6 @@ async function patch(c: ResourceCall, name: string): Promise<void> {
   );
 }
 
-function propagation(b: JsonObject, q: URLSearchParams): string | undefined {
-  const orphan = b['orphanDependents'] === true || q.get('orphanDependents') === 'true';
-  const policy = str(b['propagationPolicy']) ?? q.get('propagationPolicy') ?? (orphan ? 'Orphan' : undefined);
-  if (policy !== undefined && !['Background', 'Foreground', 'Orphan'].includes(policy)) {
-    throw errors.badRequest(
-      `propagationPolicy: Unsupported value: "${policy}": supported values: "Background", "Foreground", "Orphan"`,
-    );
-  }
-  return policy;
-}
-
-/** DeleteOptions from a body (JSON or protobuf) and the query string. */
-export function deleteOptions(body: unknown, q: URLSearchParams): DeleteOptions {
-  const b: JsonObject = isObject(body) ? body : {};
-  const pre = isObject(b['preconditions']) ? b['preconditions'] : {};
-  const policy = propagation(b, q);
-  const preconditions = {
-    ...(str(pre['uid']) ? { uid: str(pre['uid']) } : {}),
-    ...(str(pre['resourceVersion']) ? { resourceVersion: str(pre['resourceVersion']) } : {}),
-  } as DeleteOptions['preconditions'];
-  return {
-    ...(policy !== undefined ? { propagationPolicy: policy } : {}),
-    ...(preconditions && Object.keys(preconditions).length > 0 ? { preconditions } : {}),
-  };
-}
-
 async function remove(c: ResourceCall, name: string): Promise<void> {
   rejectDryRun(c.query);
   const opts = deleteOptions(parseBody(c.req, await readBody(c.req)), c.query);
@@ -165,6 +154,12 @@ function watch(c: ResourceCall): void {
       resourceVersion: c.query.get('resourceVersion') ?? undefined,
       allowBookmarks: c.query.get('allowWatchBookmarks') === 'true',
       timeoutSeconds: optionalInt(c.query, 'timeoutSeconds'),
+      ...(wantsTable(c.req)
+        ? {
+            render: (o, first) =>
+              toTable(c.type, [o], { includeObject: includeObject(c.query), withColumns: first }),
+          }
+        : {}),
     },
     c.ctx.watches,
   );

@@ -1,3 +1,4 @@
+import type { JsonObject } from './json.js';
 import type { JsonSchema } from './prune.js';
 
 /** Everything the server needs to know to serve one resource (built-in or from a CRD). */
@@ -26,6 +27,8 @@ export interface ResourceType {
   readonly crdName?: string;
   /** A create-only review (SelfSubjectAccessReview, ...): answered, never stored. */
   readonly review?: boolean;
+  /** A CRD version's additionalPrinterColumns (name, type, jsonPath, priority). */
+  readonly printerColumns?: readonly JsonObject[];
 }
 
 export function groupVersion(t: Pick<ResourceType, 'group' | 'version'>): string {

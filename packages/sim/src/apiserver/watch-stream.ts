@@ -11,6 +11,8 @@ export interface WatchRequest {
   readonly resourceVersion: string | undefined;
   readonly allowBookmarks: boolean;
   readonly timeoutSeconds: number | undefined;
+  /** Renders ADDED/MODIFIED/DELETED objects (Table watches); `first` is true for the first event. */
+  readonly render?: (o: JsonObject, first: boolean) => unknown;
 }
 
 type OutType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -58,6 +60,15 @@ function line(res: ServerResponse, type: OutType, object: unknown): void {
   if (!res.writableEnded) res.write(`${JSON.stringify({ type, object })}\n`);
 }
 
+/** Writes object events through the request's renderer (first event knows it is first). */
+function objectWriter(res: ServerResponse, req: WatchRequest): (type: OutType, o: JsonObject) => void {
+  let first = true;
+  return (type, o) => {
+    line(res, type, req.render ? req.render(o, first) : o);
+    first = false;
+  };
+}
+
 /** Serves `?watch=true`: headers flushed at once, replay, live events, bookmarks, timeout. */
 export function serveWatch(
   res: ServerResponse,
@@ -74,9 +85,10 @@ export function serveWatch(
   res.flushHeaders();
   registry.add(res);
   const rv = req.resourceVersion;
+  const emit = objectWriter(res, req);
   let backlog: StoreEvent[] = [];
   if (rv === undefined || rv === '' || rv === '0') {
-    for (const o of store.all(t)) if (matches(req.selection, o)) line(res, 'ADDED', o);
+    for (const o of store.all(t)) if (matches(req.selection, o)) emit('ADDED', o);
   } else {
     try {
       backlog = store.log.since(Number(rv), typeKey(t));
@@ -89,7 +101,7 @@ export function serveWatch(
   const send = (e: StoreEvent): void => {
     if (e.typeKey !== typeKey(t)) return;
     const out = translate(e, req.selection);
-    if (out !== undefined) line(res, out, e.object);
+    if (out !== undefined) emit(out, e.object);
   };
   backlog.forEach(send);
   const unsubscribe = store.subscribe(send);

@@ -28,6 +28,11 @@ const machine = crd({
   kind: 'Machine',
   plural: 'machines',
   namespaced: true,
+  columns: [
+    ['Phase', '.status.phase'],
+    ['Node', '.status.nodeRef.name', 'string', 1],
+    ['ProviderID', '.spec.providerID', 'string', 1],
+  ],
   spec: machineSpec,
   status: obj({
     addresses: arr(obj({ address: str, type: str })),
@@ -49,6 +54,12 @@ const machineSet = crd({
   kind: 'MachineSet',
   plural: 'machinesets',
   namespaced: true,
+  columns: [
+    ['Desired', '.spec.replicas', 'integer'],
+    ['Current', '.status.replicas', 'integer'],
+    ['Ready', '.status.readyReplicas', 'integer'],
+    ['Available', '.status.availableReplicas', 'integer'],
+  ],
   spec: obj({
     replicas: int,
     minReadySeconds: int,

@@ -43,6 +43,8 @@ export interface CrdInput {
   /** undefined: no status field; a schema: status as a subresource. */
   readonly status?: Schema;
   readonly shortNames?: readonly string[];
+  /** additionalPrinterColumns: [name, jsonPath, type?, priority?]. */
+  readonly columns?: readonly (readonly [string, string, string?, number?])[];
 }
 
 /** A v1 CustomResourceDefinition for the input. */
@@ -75,6 +77,16 @@ export function crd(i: CrdInput): JsonObject {
           storage: true,
           schema: { openAPIV3Schema: obj(props) },
           ...(i.status ? { subresources: { status: {} } } : {}),
+          ...(i.columns
+            ? {
+                additionalPrinterColumns: i.columns.map(([name, jsonPath, type, priority]) => ({
+                  name,
+                  jsonPath,
+                  type: type ?? 'string',
+                  ...(priority !== undefined ? { priority } : {}),
+                })),
+              }
+            : {}),
         },
       ],
     },

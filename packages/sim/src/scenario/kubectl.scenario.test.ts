@@ -40,6 +40,12 @@ test.serial('version and api-resources', async (t) => {
   const r = await k.run(['api-resources']);
   t.is(r.code, 0, r.stderr);
   t.regex(r.stdout, /^configmaps\s+cm\s+v1\s+true\s+ConfigMap$/m);
+  const ms = await k.run(['get', 'machinesets', '-A']);
+  t.regex(
+    ms.stdout,
+    /^NAMESPACE\s+NAME\s+DESIRED\s+CURRENT\s+READY\s+AVAILABLE\s+AGE$/m,
+    'CRD printer columns',
+  );
   t.regex(r.stdout, /^machines\s+machine\.openshift\.io\/v1beta1\s+true\s+Machine$/m);
   t.regex(
     r.stdout,
@@ -181,11 +187,19 @@ test.serial('certificate approve (protobuf body) and the signer issues the certi
     return r.stdout === '' ? undefined : r.stdout;
   });
   t.regex(Buffer.from(cert, 'base64').toString(), /BEGIN CERTIFICATE/);
+  t.regex(
+    (await k.run(['get', 'csr', 'kc-csr'])).stdout,
+    /^kc-csr\s+\d+s\s+kubernetes\.io\/kube-apiserver-client-kubelet\s+admin\s+<none>\s+Approved,Issued$/m,
+  );
 });
 
 test.serial('cordon and drain --ignore-daemonsets evict through pods/eviction', async (t) => {
   t.regex((await k.run(['cordon', 'worker-0'])).stdout, /node\/worker-0 cordoned/);
   t.is((await k.run(['get', 'node', 'worker-0', '-o', 'jsonpath={.spec.unschedulable}'])).stdout, 'true');
+  // Server-side printing (Table): the columns kubectl shows for a real node.
+  const nodes = await k.run(['get', 'nodes']);
+  t.regex(nodes.stdout, /^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION$/m);
+  t.regex(nodes.stdout, /^worker-0\s+Ready,SchedulingDisabled\s+worker\s+\d+s\s+v1\.36\.0$/m);
   t.is((await k.run(['apply', '-f', '-'], DRAIN_YAML)).code, 0);
   const dsPod = `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ds-pod\n  namespace: ${NS}\n  ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: ds1, uid: ${await dsUid()}, controller: true}]\nspec: {nodeName: drain-me, containers: [{name: c, image: pause}]}\n`;
   t.is((await k.run(['apply', '-f', '-'], dsPod)).code, 0);
