@@ -113,7 +113,8 @@ export function serveWatch(
     } satisfies JsonObject);
   const timers: NodeJS.Timeout[] = [];
   if (req.allowBookmarks) timers.push(setInterval(bookmark, registry.bookmarkIntervalMs));
-  const timeout = req.timeoutSeconds ?? registry.defaultTimeoutSeconds;
+  // timeoutSeconds=0 means "the server's default", as in kube-apiserver.
+  const timeout = req.timeoutSeconds || registry.defaultTimeoutSeconds;
   timers.push(
     setTimeout(() => {
       if (req.allowBookmarks) bookmark();

@@ -1,4 +1,7 @@
 import test from 'ava';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { rawCall } from '../testing/raw-client.js';
 import { HYBRID_SUBNET_ANNOTATION } from './hybrid-overlay.js';
 import { OPERATOR_NAMESPACE, startSimCluster, type SimCluster } from './sim-cluster.js';
@@ -80,6 +83,19 @@ test.serial(
     t.is((await admin('/api/v1/namespaces/openshift-config/secrets/pull-secret')).code, 200);
   },
 );
+
+test.serial('a kubeconfig per user: admin, operator service account, bootstrap token', async (t) => {
+  const files = await c.writeKubeconfigs(await mkdtemp(join(tmpdir(), 'wmco-kcs-')));
+  for (const [who, file] of Object.entries(files)) {
+    const text = await readFile(file, 'utf8');
+    t.regex(text, new RegExp(`server: ${c.server.url.replaceAll('.', '\\.')}`), who);
+    t.regex(text, /certificate-authority-data: /, who);
+  }
+  t.regex(
+    await readFile(files.bootstrap, 'utf8'),
+    new RegExp(`token: ${c.bootstrapToken.replace('.', '\\.')}`),
+  );
+});
 
 test.serial('RBAC: the operator SA is forbidden until a binding allows it; 403 names the user', async (t) => {
   const op = as(c.operator.token);

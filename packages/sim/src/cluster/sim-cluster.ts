@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { SimApiServer, type SimUser } from '../apiserver/api-server.js';
 import type { JsonObject } from '../apiserver/json.js';
 import { meta, str } from '../apiserver/json.js';
@@ -43,6 +44,8 @@ export interface SimCluster {
   readonly platform: string;
   readonly controllers: readonly SimController[];
   readonly errors: readonly { controller: string; error: unknown }[];
+  /** Writes admin.kubeconfig, operator.kubeconfig and bootstrap.kubeconfig into `dir`; returns their paths. */
+  writeKubeconfigs(dir: string): Promise<{ admin: string; operator: string; bootstrap: string }>;
   stop(): Promise<void>;
 }
 
@@ -146,6 +149,21 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
     platform,
     controllers,
     errors,
+    async writeKubeconfigs(dir: string): Promise<{ admin: string; operator: string; bootstrap: string }> {
+      const bootstrap: SimUser = {
+        user: { name: 'bootstrap', groups: ['system:bootstrappers'] },
+        token: boot.token,
+      };
+      const files = {
+        admin: join(dir, 'admin.kubeconfig'),
+        operator: join(dir, 'operator.kubeconfig'),
+        bootstrap: join(dir, 'bootstrap.kubeconfig'),
+      };
+      await server.writeKubeconfig(files.admin, server.admin);
+      await server.writeKubeconfig(files.operator, operator);
+      await server.writeKubeconfig(files.bootstrap, bootstrap);
+      return files;
+    },
     async stop(): Promise<void> {
       controllers.forEach((c) => c.stop());
       await server.stop();
