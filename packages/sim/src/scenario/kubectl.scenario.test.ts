@@ -166,6 +166,33 @@ test.serial('get -w prints a new object as an ADDED event', async (t) => {
   }
 });
 
+test.serial('wait --for=condition and --for=delete (list + watch by metadata.name)', async (t) => {
+  const ready = await k.run(['wait', '--for=condition=Ready', 'node/master-0', '--timeout=10s']);
+  t.regex(ready.stdout, /node\/master-0 condition met/);
+  const yaml = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: held, namespace: ${NS}, finalizers: [example.com/hold]}\n`;
+  await k.run(['apply', '-f', '-'], yaml);
+  t.regex(
+    (await k.run(['delete', 'cm', 'held', '-n', NS, '--wait=false'])).stdout,
+    /configmap "held" deleted/,
+  );
+  const waiting = k.run(['wait', '--for=delete', 'cm/held', '-n', NS, '--timeout=15s']);
+  await new Promise((r) => setTimeout(r, 300));
+  await k.run([
+    'patch',
+    'cm',
+    'held',
+    '-n',
+    NS,
+    '--type',
+    'json',
+    '-p',
+    '[{"op":"remove","path":"/metadata/finalizers"}]',
+  ]);
+  const done = await waiting;
+  t.is(done.code, 0, done.stderr);
+  t.regex(done.stdout, /configmap\/held condition met/);
+});
+
 test.serial('delete, then the NotFound Status is printed as kubectl prints the real one', async (t) => {
   t.regex((await k.run(['delete', 'cm', 'cm1', '-n', NS])).stdout, /configmap "cm1" deleted/);
   const gone = await k.run(['get', 'cm', 'cm1', '-n', NS]);
