@@ -153,3 +153,48 @@ test.serial('list limit/continue pages through a collection', async (t) => {
   );
   t.is(second.metadata.continue, undefined);
 });
+
+test.serial(
+  'Node /status takes a strategic merge of conditions (what a kubelet sends); deletecollection by label',
+  async (t) => {
+    const nodes = '/api/v1/nodes';
+    await call(nodes, {
+      method: 'POST',
+      body: {
+        metadata: { name: 'n1' },
+        status: {
+          conditions: [
+            { type: 'Ready', status: 'False' },
+            { type: 'MemoryPressure', status: 'False' },
+          ],
+        },
+      },
+    });
+    const patched = await call(`${nodes}/n1/status`, {
+      method: 'PATCH',
+      contentType: 'application/strategic-merge-patch+json',
+      body: { status: { conditions: [{ type: 'Ready', status: 'True' }] }, spec: { unschedulable: true } },
+    });
+    const node = patched.json<{
+      spec?: { unschedulable?: boolean };
+      status: { conditions: { type: string; status: string }[] };
+    }>();
+    t.deepEqual(node.status.conditions, [
+      { type: 'Ready', status: 'True' },
+      { type: 'MemoryPressure', status: 'False' },
+    ]);
+    t.is(node.spec?.unschedulable, undefined, '/status ignores spec');
+    for (const n of ['dc1', 'dc2', 'keep']) {
+      await call('/api/v1/namespaces/default/configmaps', {
+        method: 'POST',
+        body: { metadata: { name: n, labels: { dc: n === 'keep' ? 'no' : 'yes' } } },
+      });
+    }
+    const del = await call('/api/v1/namespaces/default/configmaps?labelSelector=dc%3Dyes', {
+      method: 'DELETE',
+    });
+    t.is(del.code, 200);
+    t.is((await call('/api/v1/namespaces/default/configmaps/dc1')).code, 404);
+    t.is((await call('/api/v1/namespaces/default/configmaps/keep')).code, 200);
+  },
+);

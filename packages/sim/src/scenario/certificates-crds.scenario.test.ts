@@ -205,6 +205,17 @@ test('a CRD is Established, its resources are pruned by schema, and strategic me
     k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
   )) as { spec: { size: number } };
   t.is(merged.spec.size, 4);
+  const current = (await custom.getNamespacedCustomObject({ ...target, name: 'w1' })) as Record<
+    string,
+    unknown
+  >;
+  const withStatus = (await custom.replaceNamespacedCustomObjectStatus({
+    ...target,
+    name: 'w1',
+    body: { ...current, spec: { size: 99 }, status: { ready: true, stray: 1 } },
+  })) as { spec: { size: number }; status: Record<string, unknown> };
+  t.deepEqual(withStatus.status, { ready: true }, '/status writes status, pruned by the schema');
+  t.is(withStatus.spec.size, 4, '/status ignores spec');
   await ext.deleteCustomResourceDefinition({ name: crdName });
   await waitFor('CRD gone', async () => {
     try {
@@ -214,4 +225,49 @@ test('a CRD is Established, its resources are pruned by schema, and strategic me
       return true;
     }
   });
+});
+
+test('row 1: a CRD written with the wire name through client-node loses preserve-unknown, and the server prunes', async (t) => {
+  const ext = env.kc.makeApiClient(k8s.ApiextensionsV1Api);
+  const group = `${uniqueName('g')}.example.com`;
+  const crdName = `gadgets.${group}`;
+  // The TS models know x_kubernetes_preserve_unknown_fields; the wire name is silently dropped by the serializer.
+  const wireNamed = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } as k8s.V1JSONSchemaProps;
+  await ext.createCustomResourceDefinition({
+    body: {
+      metadata: { name: crdName },
+      spec: {
+        group,
+        scope: 'Namespaced',
+        names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', properties: { spec: wireNamed } } },
+          },
+        ],
+      },
+    },
+  });
+  const custom = env.kc.makeApiClient(k8s.CustomObjectsApi);
+  const target = { group, version: 'v1', namespace: 'default', plural: 'gadgets' };
+  const created = await waitFor('served', async () => {
+    try {
+      return (await custom.createNamespacedCustomObject({
+        ...target,
+        body: {
+          apiVersion: `${group}/v1`,
+          kind: 'Gadget',
+          metadata: { name: 'g1' },
+          spec: { providerSpec: { image: 'x' } },
+        },
+      })) as { spec: Record<string, unknown> };
+    } catch {
+      return undefined;
+    }
+  });
+  t.deepEqual(created.spec, {}, 'every spec field pruned, as the real server did');
+  await ext.deleteCustomResourceDefinition({ name: crdName });
 });
