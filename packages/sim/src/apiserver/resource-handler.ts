@@ -11,7 +11,7 @@ import { groupVersion, type ResourceType } from './resource-type.js';
 import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { ServerContext } from './server-context.js';
 import { errors } from './status.js';
-import { optionalInt } from './query.js';
+import { optionalInt, resourceVersionParam } from './query.js';
 import { deleteOptions } from './delete-options.js';
 import { includeObject, toTable, wantsTable } from './table.js';
 import { serveWatch } from './watch-stream.js';
@@ -42,8 +42,8 @@ function selection(c: ResourceCall): Selection {
 }
 
 function list(c: ResourceCall): void {
-  const rv = c.query.get('resourceVersion');
-  if (rv !== null && rv !== '' && rv !== '0' && c.query.get('resourceVersionMatch') === 'Exact') {
+  const rv = resourceVersionParam(c.query);
+  if (rv !== undefined && rv !== '' && rv !== '0' && c.query.get('resourceVersionMatch') === 'Exact') {
     c.ctx.store.log.assertFresh(Number(rv));
   }
   const page = c.ctx.store.list(
@@ -151,7 +151,7 @@ function watch(c: ResourceCall): void {
     {
       type: c.type,
       selection: selection(c),
-      resourceVersion: c.query.get('resourceVersion') ?? undefined,
+      resourceVersion: resourceVersionParam(c.query),
       allowBookmarks: c.query.get('allowWatchBookmarks') === 'true',
       timeoutSeconds: optionalInt(c.query, 'timeoutSeconds'),
       ...(wantsTable(c.req)

@@ -84,6 +84,57 @@ test.serial(
   },
 );
 
+test.serial(
+  'watch events: a no-op update sends none; a delete with finalizers is MODIFIED, then DELETED (rows 4, 5)',
+  async (t) => {
+    const rec = configMapInformer('events=yes');
+    const deleting: boolean[] = [];
+    rec.informer.on('update', (o) => deleting.push(o.metadata?.deletionTimestamp !== undefined));
+    await rec.informer.start();
+    const cm = await createCm('ev', { events: 'yes' });
+    await waitFor('add', () => (rec.events.includes('add:ev') ? true : undefined));
+    await env.core.replaceNamespacedConfigMap({ name: 'ev', namespace: ns, body: cm });
+    await env.core.patchNamespacedConfigMap(
+      { name: 'ev', namespace: ns, body: { metadata: { finalizers: ['example.com/hold'] } } },
+      mergePatch,
+    );
+    await env.core.deleteNamespacedConfigMap({ name: 'ev', namespace: ns });
+    await waitFor('deleting update', () => (deleting.includes(true) ? true : undefined));
+    await env.core.patchNamespacedConfigMap(
+      { name: 'ev', namespace: ns, body: { metadata: { finalizers: null } } },
+      mergePatch,
+    );
+    await waitFor('delete', () => (rec.events.includes('delete:ev') ? true : undefined));
+    // add, finalizer added, deletionTimestamp set, deleted: the no-op replace produced nothing.
+    t.deepEqual(rec.events, ['add:ev', 'update:ev', 'update:ev', 'delete:ev']);
+    t.deepEqual(deleting, [false, true]);
+    await rec.informer.stop();
+  },
+);
+
+test.serial(
+  'a raw watch sees no event for a no-op update: the first MODIFIED is the real change (row 4)',
+  async (t) => {
+    const cm = await createCm('raw-noop', {});
+    const seen: { type: string; labels?: Record<string, string> }[] = [];
+    const req = await new k8s.Watch(env.kc).watch(
+      `/api/v1/namespaces/${ns}/configmaps`,
+      { resourceVersion: cm.metadata?.resourceVersion ?? '', fieldSelector: 'metadata.name=raw-noop' },
+      (type, obj: k8s.V1ConfigMap) =>
+        seen.push({ type, ...(obj.metadata?.labels ? { labels: obj.metadata.labels } : {}) }),
+      () => undefined,
+    );
+    await env.core.replaceNamespacedConfigMap({ name: 'raw-noop', namespace: ns, body: cm });
+    await env.core.patchNamespacedConfigMap(
+      { name: 'raw-noop', namespace: ns, body: { metadata: { labels: { changed: 'yes' } } } },
+      mergePatch,
+    );
+    await waitFor('MODIFIED', () => (seen.length > 0 ? true : undefined));
+    req.abort();
+    t.deepEqual(seen, [{ type: 'MODIFIED', labels: { changed: 'yes' } }]);
+  },
+);
+
 test.serial('an informer resumes from its resourceVersion after the server drops the watch', async (t) => {
   const sim = env.sim;
   if (!sim) return t.pass('needs the simulated cluster (fault hook)');
