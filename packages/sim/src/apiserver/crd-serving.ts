@@ -1,5 +1,5 @@
 import type { StoreEvent } from './event-log.js';
-import { isObject, meta, str, strList, type JsonObject } from './json.js';
+import { deepEqual, isObject, meta, str, strList, type JsonObject } from './json.js';
 import type { JsonSchema } from './prune.js';
 import type { ObjectWriter } from './object-writer.js';
 import { typeKey, type ResourceType } from './resource-type.js';
@@ -156,7 +156,9 @@ export class CrdController {
       return;
     }
     const t = crdToType(e.object);
-    if (t && !old) {
+    if (t && !deepEqual(t, old)) {
+      // A changed CRD (schema, names, printer columns) is served as changed from now on.
+      if (old && typeKey(old) !== typeKey(t)) this.writer.registry.unregister(old);
       this.writer.registry.register(t);
       this.served.set(name, t);
     }

@@ -102,3 +102,28 @@ test.serial(
     t.deepEqual(c.errors, []);
   },
 );
+
+test.serial('updating a CRD schema changes pruning from then on', async (t) => {
+  const crdPath =
+    '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/servicemonitors.monitoring.coreos.com';
+  const crd = (await admin(crdPath)).json<{
+    spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: Record<string, unknown> } } } }[] };
+  }>();
+  const smPath = '/apis/monitoring.coreos.com/v1/namespaces/default/servicemonitors';
+  const before = await admin(smPath, {
+    method: 'POST',
+    body: { metadata: { name: 'sm1' }, spec: { jobLabel: 'a', newField: 1 } },
+  });
+  t.deepEqual(before.json<{ spec: unknown }>().spec, { jobLabel: 'a' });
+  const version = crd.spec.versions[0]!;
+  version.schema.openAPIV3Schema.properties.spec = {
+    type: 'object',
+    'x-kubernetes-preserve-unknown-fields': true,
+  };
+  t.is((await admin(crdPath, { method: 'PUT', body: crd })).code, 200);
+  const after = await admin(smPath, {
+    method: 'POST',
+    body: { metadata: { name: 'sm2' }, spec: { jobLabel: 'a', newField: 1 } },
+  });
+  t.deepEqual(after.json<{ spec: unknown }>().spec, { jobLabel: 'a', newField: 1 });
+});
