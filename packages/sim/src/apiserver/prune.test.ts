@@ -57,3 +57,18 @@ test('the wire name is what counts: a schema without x-kubernetes-preserve-unkno
   const lossy: JsonSchema = { type: 'object', properties: { spec: { type: 'object' } } };
   t.deepEqual(pruneCustomResource({ spec: { providerSpec: { a: 1 } } }, lossy), { spec: {} });
 });
+
+test('unknownFields lists what pruning drops (for fieldValidation), never metadata', async (t) => {
+  const { unknownFields } = await import('./prune.js');
+  t.deepEqual(
+    unknownFields(
+      {
+        metadata: { name: 'a', odd: 1 },
+        spec: { size: 1, bogus: 2, items: [{ name: 'x', extra: 1 }] },
+        top: 1,
+      },
+      schema,
+    ),
+    ['spec.bogus', 'spec.items[0].extra', 'top'],
+  );
+});

@@ -12,42 +12,65 @@ export interface JsonSchema {
   readonly [other: string]: unknown;
 }
 
-function pruneObject(value: JsonObject, schema: JsonSchema, embedded: boolean): JsonObject {
-  const preserve = schema['x-kubernetes-preserve-unknown-fields'] === true;
-  const props = schema.properties;
+/** Where pruning is, and where it records the paths it dropped. */
+interface Walk {
+  readonly path: string;
+  readonly dropped: string[];
+}
+
+const at = (w: Walk, key: string): Walk => ({
+  path: w.path === '' ? key : `${w.path}.${key}`,
+  dropped: w.dropped,
+});
+
+function keepsUnknown(schema: JsonSchema, key: string, embedded: boolean): boolean {
+  if (schema['x-kubernetes-preserve-unknown-fields'] === true || schema.additionalProperties === true)
+    return true;
+  return embedded && ['apiVersion', 'kind', 'metadata'].includes(key);
+}
+
+function pruneObject(value: JsonObject, schema: JsonSchema, w: Walk): JsonObject {
+  const embedded = schema['x-kubernetes-embedded-resource'] === true;
   const extra = schema.additionalProperties;
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(value)) {
-    const sub = props?.[k] ?? (isObject(extra) ? extra : undefined);
-    if (sub !== undefined) out[k] = pruneValue(v, sub);
-    else if (preserve || extra === true || (embedded && ['apiVersion', 'kind', 'metadata'].includes(k))) {
-      out[k] = v;
-    }
+    const sub = schema.properties?.[k] ?? (isObject(extra) ? extra : undefined);
+    if (sub !== undefined) out[k] = pruneValue(v, sub, at(w, k));
+    else if (keepsUnknown(schema, k, embedded)) out[k] = v;
+    else w.dropped.push(at(w, k).path);
   }
   return out;
 }
 
-function pruneValue(value: Json, schema: JsonSchema): Json {
+function pruneValue(value: Json, schema: JsonSchema, w: Walk): Json {
   if (Array.isArray(value)) {
     const items = schema.items;
-    return items === undefined ? value : value.map((v) => pruneValue(v, items));
+    return items === undefined
+      ? value
+      : value.map((v, i) => pruneValue(v, items, { path: `${w.path}[${i}]`, dropped: w.dropped }));
   }
-  if (isObject(value)) {
-    return pruneObject(value, schema, schema['x-kubernetes-embedded-resource'] === true);
-  }
-  return value;
+  return isObject(value) ? pruneObject(value, schema, w) : value;
 }
 
 /**
  * Structural pruning as the apiserver does for custom resources: fields the schema does not declare are
  * dropped, unless a node sets `x-kubernetes-preserve-unknown-fields: true`. `apiVersion`, `kind` and
- * `metadata` at the root are always kept.
+ * `metadata` at the root are always kept. `dropped` (when given) receives the dotted paths removed.
  */
-export function pruneCustomResource(obj: JsonObject, schema: JsonSchema): JsonObject {
-  const root = pruneObject(obj, schema, true);
-  for (const k of ['apiVersion', 'kind', 'metadata']) {
-    const v = obj[k];
-    if (v !== undefined) root[k] = v;
-  }
-  return root;
+export function pruneCustomResource(obj: JsonObject, schema: JsonSchema, dropped: string[] = []): JsonObject {
+  const { apiVersion, kind, metadata, ...rest } = obj;
+  const root = pruneObject(rest, schema, { path: '', dropped });
+  return {
+    ...(apiVersion !== undefined ? { apiVersion } : {}),
+    ...(kind !== undefined ? { kind } : {}),
+    ...(metadata !== undefined ? { metadata } : {}),
+    ...root,
+  };
+}
+
+/** The fields pruning would drop, for `fieldValidation=Strict|Warn`. */
+export function unknownFields(obj: JsonObject, schema: JsonSchema): string[] {
+  const dropped: string[] = [];
+  pruneCustomResource(obj, schema, dropped);
+  return dropped;
 }

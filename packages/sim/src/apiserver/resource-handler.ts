@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { evict } from './eviction.js';
+import { checkFieldValidation } from './field-validation.js';
 import { review } from './reviews.js';
 import { mediaType, parseBody, parseObjectBody, readBody, sendJson } from './http-io.js';
 import { isObject, meta, str } from './json.js';
@@ -11,7 +12,7 @@ import { groupVersion, type ResourceType } from './resource-type.js';
 import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { ServerContext } from './server-context.js';
 import { errors } from './status.js';
-import { optionalInt, resourceVersionParam } from './query.js';
+import { optionalInt, rejectDryRun, resourceVersionParam } from './query.js';
 import { deleteOptions } from './delete-options.js';
 import { includeObject, toTable, wantsTable } from './table.js';
 import { serveWatch } from './watch-stream.js';
@@ -83,20 +84,17 @@ function get(c: ResourceCall, name: string): void {
   );
 }
 
-function rejectDryRun(q: URLSearchParams): void {
-  if (q.getAll('dryRun').length > 0)
-    throw errors.badRequest('dryRun is not supported by the simulated API server');
-}
-
 async function create(c: ResourceCall): Promise<void> {
   rejectDryRun(c.query);
   const body = parseObjectBody(c.req, await readBody(c.req));
+  checkFieldValidation(c.type, c.query, c.res, body);
   sendJson(c.res, 201, c.ctx.writer.create(c.type, c.info.namespace, body, c.user));
 }
 
 async function update(c: ResourceCall, name: string): Promise<void> {
   rejectDryRun(c.query);
   const body = parseObjectBody(c.req, await readBody(c.req));
+  checkFieldValidation(c.type, c.query, c.res, body);
   const opts = { subresource: c.info.subresource, user: c.user };
   sendJson(
     c.res,
@@ -121,7 +119,11 @@ async function patch(c: ResourceCall, name: string): Promise<void> {
   sendJson(
     c.res,
     200,
-    c.ctx.writer.mutate({ type: c.type, namespace: ns, name, ...opts }, (cur) => applyPatch(kind, cur, body)),
+    c.ctx.writer.mutate({ type: c.type, namespace: ns, name, ...opts }, (cur) => {
+      const next = applyPatch(kind, cur, body);
+      checkFieldValidation(c.type, c.query, c.res, next);
+      return next;
+    }),
   );
 }
 
