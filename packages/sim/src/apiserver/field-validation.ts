@@ -6,8 +6,8 @@ import { errors } from './status.js';
 
 /**
  * `fieldValidation` for custom resources (built-ins carry no schema here, so they are not checked):
- * Strict rejects unknown fields with the real 400 message, Warn adds a `Warning` header, Ignore (and no
- * parameter) prunes silently.
+ * Strict rejects unknown fields with the real 400 message, Warn (the default, as upstream) adds a `Warning`
+ * header per dropped field, Ignore prunes silently.
  */
 export function checkFieldValidation(
   t: ResourceType,
@@ -15,7 +15,7 @@ export function checkFieldValidation(
   res: ServerResponse,
   obj: unknown,
 ): void {
-  const mode = q.get('fieldValidation') ?? 'Ignore';
+  const mode = q.get('fieldValidation') ?? 'Warn';
   if (!t.schema || !isObject(obj) || mode === 'Ignore') return;
   const unknown = unknownFields(obj, t.schema);
   if (unknown.length === 0) return;

@@ -81,10 +81,16 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
   const onError: ErrorSink =
     opts.onControllerError ?? ((controller, error) => errors.push({ controller, error }));
   const w = server.writer;
-  const linux = new LinuxNodes(w, [
-    { name: 'master-0', role: 'master' },
-    { name: 'worker-0', role: 'worker' },
-  ]);
+  const grace = opts.nodeGracePeriodSeconds ?? 40;
+  // The stand-in Linux kubelets renew their Leases well within the grace period (every 10 s at most).
+  const linux = new LinuxNodes(
+    w,
+    [
+      { name: 'master-0', role: 'master' },
+      { name: 'worker-0', role: 'worker' },
+    ],
+    Math.min(10_000, (grace * 1000) / 4),
+  );
   const controllers: SimController[] = [
     new GarbageCollector(w, onError),
     new NamespaceController(w, onError),
@@ -93,7 +99,7 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
     new NodeLifecycle(
       w,
       {
-        gracePeriodSeconds: opts.nodeGracePeriodSeconds ?? 40,
+        gracePeriodSeconds: grace,
         intervalMs: opts.nodeLifecycleIntervalMs ?? 1000,
       },
       onError,
