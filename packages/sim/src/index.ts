@@ -1,2 +1,17 @@
 // @wmco/sim: the simulated world (API server, cluster controllers, Windows hosts over SSH).
-export {};
+export { SimApiServer, type SimApiServerOptions, type SimUser } from './apiserver/api-server.js';
+export { ClusterCa, type KeyAndCert } from './apiserver/pki.js';
+export { createCsr, type CsrInput } from './apiserver/x509.js';
+export { Faults, type RequestMatcher } from './apiserver/faults.js';
+export { renderKubeconfig, type KubeconfigInput } from './apiserver/kubeconfig.js';
+export { ApiError } from './apiserver/status.js';
+export type { RequestUser } from './apiserver/request-user.js';
+export type { ResourceType } from './apiserver/resource-type.js';
+export {
+  startSimCluster,
+  OPERATOR_NAMESPACE,
+  OPERATOR_SERVICE_ACCOUNT,
+  type SimCluster,
+  type SimClusterOptions,
+} from './cluster/sim-cluster.js';
+export { HYBRID_SUBNET_ANNOTATION } from './cluster/hybrid-overlay.js';

@@ -3,6 +3,7 @@ import type { CliContext } from './cli-context.js';
 import { providersCommand } from './providers-command.js';
 import { versionCommand } from './version-command.js';
 import { renderCommand } from './render/render-command.js';
+import { simCommand } from './sim-command.js';
 
 /** The `wmco` command tree. */
 export function buildProgram(ctx: CliContext): Command {
@@ -13,5 +14,6 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(providersCommand(ctx));
   program.addCommand(versionCommand(ctx));
   program.addCommand(renderCommand(ctx));
+  program.addCommand(simCommand(ctx));
   return program;
 }

@@ -1,0 +1,78 @@
+import { writeFile } from 'node:fs/promises';
+import { Command } from 'commander';
+import { startSimCluster, type SimCluster } from '@wmco/sim';
+import type { CliContext } from './cli-context.js';
+
+interface SimOptions {
+  readonly keep?: boolean;
+  readonly kubeconfigOut?: string;
+  readonly platform: string;
+}
+
+function summary(cluster: SimCluster, opts: SimOptions): string {
+  const lines = [
+    `simulated cluster up: ${cluster.server.url}`,
+    `  platform:            ${cluster.platform}`,
+    `  infrastructure name: ${cluster.infrastructureName}`,
+    `  served types:        ${cluster.server.registry.all().length}`,
+  ];
+  if (opts.kubeconfigOut !== undefined) {
+    lines.push(
+      `  admin kubeconfig:    ${opts.kubeconfigOut}`,
+      '',
+      'use it with:',
+      `  export KUBECONFIG=${opts.kubeconfigOut}`,
+      '  kubectl get nodes',
+      '  kubectl get infrastructure cluster -o yaml',
+    );
+  }
+  return lines.join('\n');
+}
+
+/** Resolves with the signal's name on the first SIGTERM or SIGINT. */
+function nextShutdownSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (s: NodeJS.Signals): void => {
+      process.off('SIGTERM', on);
+      process.off('SIGINT', on);
+      resolve(s);
+    };
+    process.on('SIGTERM', on);
+    process.on('SIGINT', on);
+  });
+}
+
+function checkPlatform(p: string): string {
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(p))
+    throw new Error(`--platform: "${p}" is not a platform type name (e.g. None, AWS, Azure)`);
+  return p;
+}
+
+/** `wmco sim`: the simulated world on this machine (first version: API server, controllers, seeded cluster). */
+export function simCommand(ctx: CliContext): Command {
+  return new Command('sim')
+    .description(
+      'Start the simulated OpenShift-like cluster (API server and cluster controllers) on loopback',
+    )
+    .option('--keep', 'keep running until SIGTERM or SIGINT (default: print a summary and exit)')
+    .option('--kubeconfig-out <file>', 'write an admin kubeconfig for kubectl to this file')
+    .option('--platform <type>', 'Infrastructure platform type', 'None')
+    .action(async (opts: SimOptions) => {
+      const platform = checkPlatform(opts.platform);
+      const cluster = await startSimCluster({ platform });
+      try {
+        if (opts.kubeconfigOut !== undefined)
+          await writeFile(opts.kubeconfigOut, cluster.server.kubeconfig(cluster.admin), { mode: 0o600 });
+        ctx.stdout(summary(cluster, opts));
+        if (opts.keep === true) {
+          ctx.stdout('running; stop with SIGTERM or Ctrl-C');
+          const signal = await nextShutdownSignal();
+          ctx.stdout(`received ${signal}, stopping`);
+        }
+      } finally {
+        await cluster.stop();
+      }
+      for (const e of cluster.errors) ctx.stderr(`controller ${e.controller} failed: ${String(e.error)}`);
+      ctx.stdout('simulated cluster stopped');
+    });
+}

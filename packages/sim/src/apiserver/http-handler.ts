@@ -1,0 +1,111 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { authorizeApproval } from './approval-authz.js';
+import type { Authenticator } from './authn.js';
+import { sendError } from './http-io.js';
+import { notFoundPath, serveNonResource } from './non-resource.js';
+import { RbacAuthorizer, type AuthzAttributes } from './rbac.js';
+import type { RequestUser } from './request-user.js';
+import { parseRequestPath, type ResourceRequest } from './request-info.js';
+import { handleResource } from './resource-handler.js';
+import { impersonate } from './impersonation.js';
+import type { ServerContext } from './server-context.js';
+import { errors } from './status.js';
+
+/** One request as the pipeline sees it. */
+export interface Exchange {
+  readonly ctx: ServerContext;
+  readonly authn: Authenticator;
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  /** host:port, for the legacy discovery document. */
+  readonly host: string;
+}
+
+const METHOD_VERBS: Readonly<Record<string, string>> = { POST: 'create', PUT: 'update', PATCH: 'patch' };
+
+function isWatch(query: URLSearchParams): boolean {
+  const w = query.get('watch');
+  return w === 'true' || w === '1';
+}
+
+function verbOf(method: string, info: ResourceRequest, query: URLSearchParams): string {
+  const named = info.name !== undefined;
+  if (method === 'GET' || method === 'HEAD') return named ? 'get' : isWatch(query) ? 'watch' : 'list';
+  if (method === 'DELETE') return named ? 'delete' : 'deletecollection';
+  const verb = METHOD_VERBS[method];
+  if (verb === undefined) throw errors.methodNotAllowed(`the server does not allow method ${method}`);
+  return verb;
+}
+
+function authorize(ctx: ServerContext, a: AuthzAttributes): void {
+  if (ctx.authorizer && !ctx.authorizer.allowed(a))
+    throw errors.forbidden(RbacAuthorizer.forbiddenMessage(a));
+}
+
+const SUBRESOURCE_VERBS: Readonly<Record<string, readonly string[]>> = {
+  eviction: ['create'],
+  finalize: ['update'],
+};
+
+function checkSubresource(info: ResourceRequest, subs: readonly string[], verb: string): void {
+  const notAllowed = (): Error =>
+    errors.methodNotAllowed('the server does not allow this method on the requested resource');
+  if (info.subresource === '') {
+    if (info.name === undefined && ['update', 'patch'].includes(verb)) throw notAllowed();
+    return;
+  }
+  if (!subs.includes(info.subresource) || info.name === undefined) throw notFoundPath();
+  if (!(SUBRESOURCE_VERBS[info.subresource] ?? ['get', 'update', 'patch']).includes(verb)) throw notAllowed();
+}
+
+async function serveResource(
+  x: Exchange,
+  info: ResourceRequest,
+  user: RequestUser,
+  query: URLSearchParams,
+): Promise<void> {
+  const { ctx, req, res } = x;
+  const type = ctx.registry.find(info.group, info.version, info.plural);
+  if (!type || (!type.namespaced && info.namespace !== undefined)) throw notFoundPath();
+  const verb = verbOf(req.method ?? 'GET', info, query);
+  checkSubresource(info, type.subresources, verb);
+  authorize(ctx, {
+    user,
+    verb,
+    path: req.url ?? '',
+    resource: {
+      group: info.group,
+      resource: info.plural,
+      subresource: info.subresource,
+      namespace: info.namespace ?? '',
+      name: info.name ?? '',
+    },
+  });
+  if (info.subresource === 'approval') authorizeApproval(ctx, user, info.name ?? '');
+  await handleResource({ ctx, req, res, info, type, user, query, verb });
+}
+
+function authenticate(x: Exchange): RequestUser {
+  const who = x.authn.authenticate(x.req);
+  if (who === 'invalid' || who === undefined) throw errors.unauthorized();
+  return impersonate(x.ctx, x.req, who);
+}
+
+/** The request pipeline: faults, authentication, non-resource paths, authorization, resource handling. */
+export async function handleRequest(x: Exchange): Promise<void> {
+  try {
+    const url = new URL(x.req.url ?? '/', 'https://sim.invalid');
+    const method = x.req.method ?? 'GET';
+    await x.ctx.faults.before(method, url.pathname, isWatch(url.searchParams));
+    const user = authenticate(x);
+    const info = parseRequestPath(url.pathname);
+    if (info.kind === 'resource') {
+      await serveResource(x, info, user, url.searchParams);
+      return;
+    }
+    authorize(x.ctx, { user, verb: method === 'GET' ? 'get' : 'post', path: url.pathname });
+    if (!serveNonResource(x.ctx.registry, x.req, x.res, x.host)) throw notFoundPath();
+  } catch (e) {
+    sendError(x.res, e);
+  }
+}

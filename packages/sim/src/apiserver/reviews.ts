@@ -1,0 +1,71 @@
+import { parseObjectBody, readBody, sendJson } from './http-io.js';
+import { isObject, str, strList, type JsonObject } from './json.js';
+import type { AuthzAttributes } from './rbac.js';
+import type { RequestUser } from './request-user.js';
+import type { ResourceCall } from './resource-handler.js';
+import { groupVersion } from './resource-type.js';
+
+/**
+ * The create-only review APIs kubectl uses: SelfSubjectAccessReview (`auth can-i`), SubjectAccessReview
+ * and SelfSubjectReview (`auth whoami`). Answered from the authorizer (everything allowed when RBAC is off).
+ */
+function field(o: JsonObject, key: string): string {
+  return str(o[key]) ?? '';
+}
+
+function attributes(user: RequestUser, spec: JsonObject): AuthzAttributes {
+  const ra = spec['resourceAttributes'];
+  if (!isObject(ra)) {
+    const nra = isObject(spec['nonResourceAttributes']) ? spec['nonResourceAttributes'] : {};
+    return { user, verb: field(nra, 'verb'), path: field(nra, 'path') };
+  }
+  const [group, resource, subresource, namespace, name] = [
+    'group',
+    'resource',
+    'subresource',
+    'namespace',
+    'name',
+  ].map((k) => field(ra, k));
+  return {
+    user,
+    verb: field(ra, 'verb'),
+    path: '',
+    resource: {
+      group: group ?? '',
+      resource: resource ?? '',
+      subresource: subresource ?? '',
+      namespace: namespace ?? '',
+      name: name ?? '',
+    },
+  };
+}
+
+function subject(c: ResourceCall, spec: JsonObject): RequestUser {
+  if (c.type.kind !== 'SubjectAccessReview') return c.user;
+  return { name: str(spec['user']) ?? '', groups: strList(spec['groups']) };
+}
+
+export async function review(c: ResourceCall): Promise<void> {
+  const body = parseObjectBody(c.req, await readBody(c.req));
+  const head = { apiVersion: groupVersion(c.type), kind: c.type.kind, metadata: { creationTimestamp: null } };
+  if (c.type.kind === 'SelfSubjectReview') {
+    sendJson(c.res, 201, {
+      ...head,
+      status: {
+        userInfo: {
+          username: c.user.name,
+          groups: c.user.groups,
+          ...(c.user.uid ? { uid: c.user.uid } : {}),
+        },
+      },
+    });
+    return;
+  }
+  const spec = isObject(body['spec']) ? body['spec'] : {};
+  const allowed = c.ctx.authorizer?.allowed(attributes(subject(c, spec), spec)) ?? true;
+  sendJson(c.res, 201, {
+    ...head,
+    spec,
+    status: { allowed, ...(allowed ? { reason: 'allowed by RBAC' } : {}) },
+  });
+}

@@ -1,0 +1,17 @@
+import type { Faults } from './faults.js';
+import type { ObjectStore } from './object-store.js';
+import type { RbacAuthorizer } from './rbac.js';
+import type { TypeRegistry } from './type-registry.js';
+import type { ObjectWriter } from './object-writer.js';
+import type { WatchRegistry } from './watch-stream.js';
+
+/** What request handlers share. */
+export interface ServerContext {
+  readonly registry: TypeRegistry;
+  readonly store: ObjectStore;
+  readonly writer: ObjectWriter;
+  readonly watches: WatchRegistry;
+  readonly faults: Faults;
+  /** undefined when RBAC is switched off (every authenticated user may do anything). */
+  authorizer: RbacAuthorizer | undefined;
+}

@@ -1,0 +1,87 @@
+import type { JsonObject } from '../apiserver/json.js';
+
+/**
+ * The bootstrap ClusterRoles and bindings of a fresh cluster that the simulated world depends on. The
+ * Node authorizer is approximated by the `system:node` ClusterRole bound to the `system:nodes` group.
+ */
+const RBAC = 'rbac.authorization.k8s.io/v1';
+const CERTS = 'certificates.k8s.io';
+
+function role(name: string, rules: readonly JsonObject[]): JsonObject {
+  return {
+    apiVersion: RBAC,
+    kind: 'ClusterRole',
+    metadata: { name, labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } },
+    rules: [...rules],
+  };
+}
+
+function binding(name: string, roleName: string, subjects: readonly JsonObject[]): JsonObject {
+  return {
+    apiVersion: RBAC,
+    kind: 'ClusterRoleBinding',
+    metadata: { name, labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: roleName },
+    subjects: [...subjects],
+  };
+}
+
+const group = (name: string): JsonObject => ({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name });
+const read = ['get', 'list', 'watch'];
+
+export const DEFAULT_CLUSTER_ROLES: readonly JsonObject[] = [
+  role('cluster-admin', [
+    { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
+    { nonResourceURLs: ['*'], verbs: ['*'] },
+  ]),
+  role('system:discovery', [
+    {
+      nonResourceURLs: [
+        '/api',
+        '/api/*',
+        '/apis',
+        '/apis/*',
+        '/healthz',
+        '/livez',
+        '/readyz',
+        '/openapi',
+        '/openapi/*',
+        '/version',
+        '/version/',
+      ],
+      verbs: ['get'],
+    },
+  ]),
+  role('system:basic-user', [
+    {
+      apiGroups: ['authorization.k8s.io'],
+      resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
+      verbs: ['create'],
+    },
+    { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
+  ]),
+  role('system:node-bootstrapper', [
+    { apiGroups: [CERTS], resources: ['certificatesigningrequests'], verbs: ['create', ...read] },
+  ]),
+  role('system:node', [
+    { apiGroups: [''], resources: ['nodes'], verbs: ['create', 'update', 'patch', ...read] },
+    { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch', 'update'] },
+    {
+      apiGroups: ['coordination.k8s.io'],
+      resources: ['leases'],
+      verbs: ['create', 'update', 'patch', 'delete', ...read],
+    },
+    { apiGroups: [CERTS], resources: ['certificatesigningrequests'], verbs: ['create', ...read] },
+    { apiGroups: [''], resources: ['pods', 'services', 'endpoints', 'configmaps', 'secrets'], verbs: read },
+    { apiGroups: [''], resources: ['pods/status'], verbs: ['patch', 'update'] },
+    { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+  ]),
+];
+
+export const DEFAULT_CLUSTER_ROLE_BINDINGS: readonly JsonObject[] = [
+  binding('cluster-admin', 'cluster-admin', [group('system:masters')]),
+  binding('system:discovery', 'system:discovery', [group('system:authenticated')]),
+  binding('system:basic-user', 'system:basic-user', [group('system:authenticated')]),
+  binding('system:node-bootstrapper', 'system:node-bootstrapper', [group('system:bootstrappers')]),
+  binding('system:node', 'system:node', [group('system:nodes')]),
+];

@@ -1,0 +1,79 @@
+import type { StoreEvent } from '../apiserver/event-log.js';
+import { isObject, meta, str, strMap, type JsonObject } from '../apiserver/json.js';
+import type { ObjectWriter } from '../apiserver/object-writer.js';
+import { eventLoop, type ErrorSink, type SimController } from './controller.js';
+import { formatCidr, nthSubnet, parseCidr } from './ipv4.js';
+
+export const HYBRID_SUBNET_ANNOTATION = 'k8s.ovn.org/hybrid-overlay-node-subnet';
+
+function obj(v: unknown): JsonObject {
+  return isObject(v) ? v : {};
+}
+
+/**
+ * OVN-Kubernetes' hybrid-overlay master: every Windows Node (label kubernetes.io/os=windows) gets a
+ * `k8s.ovn.org/hybrid-overlay-node-subnet` from the first hybridClusterNetwork of network.operator
+ * `cluster` (one /hostPrefix per node, never reused while the node exists).
+ */
+export class HybridOverlayAnnotator implements SimController {
+  readonly name = 'hybrid-overlay';
+  private readonly loop;
+
+  constructor(
+    private readonly writer: ObjectWriter,
+    onError: ErrorSink,
+  ) {
+    this.loop = eventLoop(writer, this.name, onError, (e) => this.handle(e));
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  stop(): void {
+    this.loop.stop();
+  }
+
+  private network(): { cidr: string; hostPrefix: number } | undefined {
+    const t = this.writer.registry.find('operator.openshift.io', 'v1', 'networks');
+    const net = t ? this.writer.store.get(t, undefined, 'cluster') : undefined;
+    const hybrid = obj(
+      obj(obj(obj(net?.['spec'])['defaultNetwork'])['ovnKubernetesConfig'])['hybridOverlayConfig'],
+    );
+    const list = Array.isArray(hybrid['hybridClusterNetwork'])
+      ? hybrid['hybridClusterNetwork'].filter(isObject)
+      : [];
+    const first = list[0];
+    const cidr = str(first?.['cidr']);
+    return cidr === undefined
+      ? undefined
+      : { cidr, hostPrefix: typeof first?.['hostPrefix'] === 'number' ? first['hostPrefix'] : 23 };
+  }
+
+  private handle(e: StoreEvent): void {
+    if (e.typeKey !== '/v1/nodes' || e.type === 'DELETED') return;
+    const m = meta(e.object);
+    if (strMap(m['labels'])['kubernetes.io/os'] !== 'windows') return;
+    if (strMap(m['annotations'])[HYBRID_SUBNET_ANNOTATION] !== undefined) return;
+    const net = this.network();
+    if (!net) return;
+    const nodeType = this.writer.registry.mustFind('', 'v1', 'nodes');
+    const used = new Set(
+      this.writer.store.all(nodeType).map((n) => strMap(meta(n)['annotations'])[HYBRID_SUBNET_ANNOTATION]),
+    );
+    const base = parseCidr(net.cidr);
+    for (let i = 0; ; i++) {
+      const sub = nthSubnet(base, net.hostPrefix, i);
+      if (!sub)
+        throw new Error(`hybrid cluster network ${net.cidr} has no free /${net.hostPrefix} subnet left`);
+      const s = formatCidr(sub);
+      if (used.has(s)) continue;
+      this.writer.mutate({ type: nodeType, namespace: undefined, name: str(m['name']) ?? '' }, (n) => {
+        const nm = meta(n);
+        nm['annotations'] = { ...strMap(nm['annotations']), [HYBRID_SUBNET_ANNOTATION]: s };
+        return n;
+      });
+      return;
+    }
+  }
+}

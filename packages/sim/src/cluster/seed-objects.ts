@@ -1,0 +1,173 @@
+import { createHash } from 'node:crypto';
+import type { JsonObject } from '../apiserver/json.js';
+
+/** The OpenShift-like configuration objects a seeded cluster starts with. */
+export interface SeedInput {
+  readonly platform: string;
+  readonly apiServerUrl: string;
+  readonly infrastructureName: string;
+  readonly caPem: string;
+  readonly vxlanPort: number;
+  readonly hybridClusterNetwork: string;
+  readonly cloudProvider?: string;
+}
+
+const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
+
+export function infrastructure(i: SeedInput): JsonObject {
+  return {
+    apiVersion: 'config.openshift.io/v1',
+    kind: 'Infrastructure',
+    metadata: { name: 'cluster' },
+    spec: { cloudConfig: { name: '' }, platformSpec: { type: i.platform } },
+    status: {
+      infrastructureName: i.infrastructureName,
+      platform: i.platform,
+      platformStatus: { type: i.platform },
+      etcdDiscoveryDomain: '',
+      apiServerURL: i.apiServerUrl,
+      // The wire name is apiServerInternalURI (Go field APIServerInternalURL).
+      apiServerInternalURI: i.apiServerUrl,
+      controlPlaneTopology: 'HighlyAvailable',
+      infrastructureTopology: 'HighlyAvailable',
+      cpuPartitioning: 'None',
+    },
+  };
+}
+
+const CLUSTER_NETWORK = [{ cidr: '10.128.0.0/14', hostPrefix: 23 }];
+const SERVICE_NETWORK = ['172.30.0.0/16'];
+
+export function networkConfig(): JsonObject {
+  return {
+    apiVersion: 'config.openshift.io/v1',
+    kind: 'Network',
+    metadata: { name: 'cluster' },
+    spec: { clusterNetwork: CLUSTER_NETWORK, serviceNetwork: SERVICE_NETWORK, networkType: 'OVNKubernetes' },
+    status: {
+      clusterNetwork: CLUSTER_NETWORK,
+      serviceNetwork: SERVICE_NETWORK,
+      networkType: 'OVNKubernetes',
+      clusterNetworkMTU: 1400,
+    },
+  };
+}
+
+export function networkOperator(i: SeedInput): JsonObject {
+  return {
+    apiVersion: 'operator.openshift.io/v1',
+    kind: 'Network',
+    metadata: { name: 'cluster' },
+    spec: {
+      clusterNetwork: CLUSTER_NETWORK,
+      serviceNetwork: SERVICE_NETWORK,
+      managementState: 'Managed',
+      defaultNetwork: {
+        type: 'OVNKubernetes',
+        ovnKubernetesConfig: {
+          mtu: 1400,
+          genevePort: 6081,
+          hybridOverlayConfig: {
+            hybridClusterNetwork: [{ cidr: i.hybridClusterNetwork, hostPrefix: 23 }],
+            hybridOverlayVXLANPort: i.vxlanPort,
+          },
+        },
+      },
+    },
+  };
+}
+
+export function clusterSingleton(kind: string): JsonObject {
+  return { apiVersion: 'config.openshift.io/v1', kind, metadata: { name: 'cluster' }, spec: {} };
+}
+
+export function controllerConfig(i: SeedInput): JsonObject {
+  return {
+    apiVersion: 'machineconfiguration.openshift.io/v1',
+    kind: 'ControllerConfig',
+    metadata: { name: 'machine-config-controller' },
+    spec: {
+      kubeAPIServerServingCAData: b64(i.caPem),
+      rootCAData: b64(i.caPem),
+      clusterDNSIP: '172.30.0.10',
+      platform: i.platform.toLowerCase(),
+      imageRegistryBundleUserData: [],
+      imageRegistryBundleData: [],
+    },
+  };
+}
+
+function kubeletUnit(cloudProvider: string | undefined): string {
+  const cloud = cloudProvider === undefined ? '' : ` \\\n    --cloud-provider=${cloudProvider}`;
+  return [
+    '[Unit]',
+    'Description=Kubernetes Kubelet',
+    'Wants=rpc-statd.service network-online.target',
+    'After=network-online.target',
+    '',
+    '[Service]',
+    'Type=notify',
+    'ExecStart=/usr/local/bin/kubenswrapper /usr/bin/kubelet \\',
+    '    --config=/etc/kubernetes/kubelet.conf \\',
+    '    --bootstrap-kubeconfig=/etc/kubernetes/kubeconfig \\',
+    '    --kubeconfig=/var/lib/kubelet/kubeconfig \\',
+    '    --container-runtime-endpoint=/var/run/crio/crio.sock \\',
+    '    --node-labels=node-role.kubernetes.io/worker,node.openshift.io/os_id=${ID} \\',
+    `    --node-ip=\${KUBELET_NODE_IP} \\`,
+    `    --minimum-container-ttl-duration=6m0s${cloud} \\`,
+    '    --volume-plugin-dir=/etc/kubernetes/kubelet-plugins/volume/exec \\',
+    '    --v=2',
+    '',
+    '[Install]',
+    'WantedBy=multi-user.target',
+    '',
+  ].join('\n');
+}
+
+export function renderedWorker(i: SeedInput): JsonObject {
+  const config = {
+    ignition: { version: '3.4.0' },
+    storage: {
+      files: [
+        {
+          path: '/etc/kubernetes/kubelet-ca.crt',
+          mode: 420,
+          contents: { source: `data:text/plain;charset=utf-8;base64,${b64(i.caPem)}` },
+        },
+      ],
+    },
+    systemd: { units: [{ name: 'kubelet.service', enabled: true, contents: kubeletUnit(i.cloudProvider) }] },
+  };
+  const hash = createHash('sha256').update(JSON.stringify(config)).digest('hex').slice(0, 32);
+  return {
+    apiVersion: 'machineconfiguration.openshift.io/v1',
+    kind: 'MachineConfig',
+    metadata: {
+      name: `rendered-worker-${hash}`,
+      annotations: { 'machineconfiguration.openshift.io/generated-by-controller-version': 'wmco-sim' },
+      ownerReferences: [],
+    },
+    spec: { config, osImageURL: '', kernelArguments: [], extensions: [] },
+  };
+}
+
+export function pullSecret(): JsonObject {
+  const auths = { auths: { 'registry.sim.invalid': { auth: b64('sim:sim'), email: 'sim@example.invalid' } } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'pull-secret', namespace: 'openshift-config' },
+    type: 'kubernetes.io/dockerconfigjson',
+    data: { '.dockerconfigjson': b64(JSON.stringify(auths)) },
+  };
+}
+
+export function nodeBootstrapperToken(caPem: string, token: string): JsonObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'node-bootstrapper-token', namespace: 'openshift-machine-config-operator' },
+    type: 'Opaque',
+    data: { 'ca.crt': b64(caPem), token: b64(token), namespace: b64('openshift-machine-config-operator') },
+  };
+}
