@@ -1,0 +1,3 @@
+export { plan, type Plan } from './plan.js';
+export { describe, describeStep } from './describe-plan.js';
+export { managedDescription, type HostSpec, type HostSpecFile, type FirewallRuleSpec } from './host-spec.js';
