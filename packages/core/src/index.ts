@@ -5,3 +5,5 @@ export { ActivePlatform } from './core/active-platform.js';
 export * from './provider/index.js';
 export { parseAuthorizedKey, publicKeyHash, type AuthorizedKey } from './desired/authorized-key.js';
 export { buildUserData } from './desired/user-data.js';
+export * from './host/index.js';
+export * from './converge/index.js';

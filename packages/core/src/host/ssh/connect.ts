@@ -1,0 +1,70 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'ssh2';
+import { AuthenticationError, HostKeyMismatchError, HostUnreachableError } from '../errors.js';
+import { pinningHostVerifier, type HostKeyCheck } from './host-key-verifier.js';
+import type { LoadedPrivateKey } from './private-key.js';
+import type { ResolvedSshOptions } from './ssh-options.js';
+
+/** One handshake attempt. Resolves with a ready client or rejects with what went wrong. */
+function attempt(o: ResolvedSshOptions, key: LoadedPrivateKey, check: HostKeyCheck): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const client = new Client();
+    const fail = (err: Error): void => {
+      client.removeAllListeners('ready');
+      client.end();
+      reject(err);
+    };
+    client.once('ready', () => {
+      client.removeListener('error', fail);
+      client.on('error', (err) => o.logger.debug('ssh connection error', { address: o.address, err: err.message }));
+      resolve(client);
+    });
+    client.once('error', fail);
+    client.connect({
+      host: o.host,
+      port: o.port,
+      username: o.username,
+      privateKey: key.pem,
+      // Public key only: no password, keyboard-interactive or agent.
+      authHandler: ['publickey'],
+      hostVerifier: pinningHostVerifier(o.hostKeys, o.address, check),
+      keepaliveInterval: o.keepaliveIntervalMs,
+      keepaliveCountMax: 3,
+      readyTimeout: o.readyTimeoutMs,
+    });
+    // Nagle's algorithm costs ~88 ms per exec round trip on this protocol (simulated-world notes §C.2).
+    client.setNoDelay(true);
+  });
+}
+
+function isAuthFailure(err: Error): boolean {
+  return /authentication methods failed/i.test(err.message);
+}
+
+/**
+ * Connects with capped exponential backoff until `connectDeadlineMs`. A changed host key fails at once;
+ * an authentication failure is retried only within `authRetryMs` of the first attempt.
+ */
+export async function connectWithRetry(o: ResolvedSshOptions, key: LoadedPrivateKey): Promise<Client> {
+  const start = Date.now();
+  let delay = o.retryInitialMs;
+  for (let tries = 1; ; tries++) {
+    const check: HostKeyCheck = {};
+    try {
+      return await attempt(o, key, check);
+    } catch (caught) {
+      const err = caught instanceof Error ? caught : new Error(String(caught));
+      if (check.mismatch) throw new HostKeyMismatchError(o.address, check.mismatch.pinned, check.mismatch.presented);
+      const elapsed = Date.now() - start;
+      if (isAuthFailure(err) && elapsed + delay > o.authRetryMs) {
+        throw new AuthenticationError(o.address, o.username, `${err.message} (key ${key.fingerprint})`);
+      }
+      if (elapsed + delay > o.connectDeadlineMs) {
+        throw new HostUnreachableError(o.address, `${err.message} (after ${tries} attempts)`);
+      }
+      o.logger.debug('ssh connect failed; retrying', { address: o.address, err: err.message, delay });
+      await sleep(delay);
+      delay = Math.min(delay * 2, o.retryMaxMs);
+    }
+  }
+}
