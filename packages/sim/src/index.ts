@@ -1,2 +1,2 @@
 // @wmco/sim: the simulated world (API server, cluster controllers, Windows hosts over SSH).
-export {};
+export * from './windows/index.js';

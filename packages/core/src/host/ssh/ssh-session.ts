@@ -68,6 +68,13 @@ export class SshSession {
     });
   }
 
+  /** Creates a directory; an existing one is fine (SFTP has no "mkdir -p"). */
+  async mkdir(path: string): Promise<void> {
+    const sftp = await this.sftp();
+    this.stats.sftpRequests++;
+    await new Promise<void>((resolve) => sftp.mkdir(path, () => resolve()));
+  }
+
   /** Writes `source` to `tmpPath`, then renames it to `path`, so `path` is never partial. */
   async put(source: UploadSource, tmpPath: string, path: string): Promise<void> {
     const sftp = await this.sftp();

@@ -5,6 +5,7 @@ import { loadHostModule } from '../host-module.js';
 import { silentHostLogger } from '../host-logger.js';
 import {
   HOST_PROTOCOL_VERSION,
+  HostPaths,
 
   encodePowerShellCommand,
   hostInvocationScript,
@@ -86,6 +87,8 @@ export class SshWindowsHost implements WindowsHost {
     const module = await loadHostModule();
     this.moduleReady ??= (async () => {
       if ((await session.size(module.remotePath)) === module.bytes.length) return;
+      await session.mkdir(HostPaths.root);
+      await session.mkdir(HostPaths.staging);
       await session.put(module.bytes, `${module.remotePath}.part`, module.remotePath);
     })();
     await this.moduleReady.catch((err: unknown) => {

@@ -1,0 +1,251 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { timingSafeEqual } from 'node:crypto';
+import { Server, utils, type Connection, type ServerChannel } from 'ssh2';
+import { loadHostModule, type HostResult } from '@wmco/core';
+import { classifyExec, parseRequest } from './exec-handler.js';
+import { apply, observe } from './host-operations.js';
+import { deconfigure } from './deconfigure.js';
+import { DEFAULT_HOST_COSTS, LinkClock, type HostCosts, type HostFaults } from './host-costs.js';
+import { serveSftp } from './sftp-server.js';
+import { WindowsModel, type WindowsModelOptions } from './windows-model.js';
+
+export interface SimulatedWindowsHostOptions extends WindowsModelOptions {
+  /** OpenSSH public key line (`ssh-ed25519 AAAA...`) of the operator's key. */
+  readonly authorizedKey: string;
+  readonly username?: string;
+  /** Loopback address to listen on; port 22 when it can bind there, else an ephemeral port. */
+  readonly address: string;
+  readonly costs?: Partial<HostCosts>;
+  /** Called for every command the host does not model (also kept in `unsupportedCommands`). */
+  readonly log?: (message: string) => void;
+}
+
+function newHostKey(): string {
+  return utils.generateKeyPairSync('ed25519').private;
+}
+
+/** A Windows host behind a real SSH server (ssh2) on its own loopback address. */
+export class SimulatedWindowsHost {
+  readonly model: WindowsModel;
+  readonly costs: HostCosts;
+  faults: HostFaults = {};
+  readonly unsupportedCommands: string[] = [];
+  /** Counters: PowerShell starts, exec round trips, SFTP requests, bytes uploaded. */
+  readonly stats = { powershellStarts: 0, execs: 0, sftpRequests: 0, bytesReceived: 0 };
+  private hostKey = newHostKey();
+  private server: Server | undefined;
+  private readonly connections = new Set<Connection>();
+  private readonly link: LinkClock;
+  private boundPort = 22;
+  private rebooting: Promise<void> | undefined;
+
+  private constructor(private readonly o: SimulatedWindowsHostOptions) {
+    this.model = new WindowsModel(o);
+    this.costs = { ...DEFAULT_HOST_COSTS, ...o.costs };
+    this.model.scm.serviceStartMs = this.costs.serviceStartMs;
+    this.link = new LinkClock(this.costs);
+  }
+
+  static async start(o: SimulatedWindowsHostOptions): Promise<SimulatedWindowsHost> {
+    const host = new SimulatedWindowsHost(o);
+    await host.listen(true);
+    return host;
+  }
+
+  get host(): string {
+    return this.o.address;
+  }
+
+  get port(): number {
+    return this.boundPort;
+  }
+
+  /** The host key's public half, SSH wire format in base64 (what a pin stores). */
+  get hostKeyBase64(): string {
+    const parsed = utils.parseKey(this.hostKey);
+    if (parsed instanceof Error) throw parsed;
+    return (Array.isArray(parsed) ? parsed[0] : parsed).getPublicSSH().toString('base64');
+  }
+
+  private async listen(first: boolean): Promise<void> {
+    const server = new Server({ hostKeys: [this.hostKey] }, (conn) => this.accept(conn));
+    const bind = (port: number): Promise<number> =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, this.o.address, () => {
+          server.removeListener('error', reject);
+          resolve((server.address() as { port: number }).port);
+        });
+      });
+    try {
+      this.boundPort = await bind(first ? 22 : this.boundPort);
+    } catch (err) {
+      if (!first) throw err;
+      // Not root, or port 22 taken on this address: an ephemeral port of our own.
+      this.boundPort = await bind(0);
+    }
+    this.server = server;
+  }
+
+  private async unlisten(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    for (const c of this.connections) c.end();
+    this.connections.clear();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** A new host key from now on (the operator must refuse it). */
+  async rotateHostKey(): Promise<void> {
+    this.hostKey = newHostKey();
+    await this.unlisten();
+    await this.listen(false);
+  }
+
+  /** Goes down (connections drop), stays down for `rebootMs`, boots, starts auto-start services. */
+  reboot(): Promise<void> {
+    this.rebooting ??= (async () => {
+      await this.unlisten();
+      this.model.halt();
+      await sleep(this.costs.rebootMs);
+      await this.model.boot();
+      await this.listen(false);
+      this.rebooting = undefined;
+    })();
+    return this.rebooting;
+  }
+
+  async stop(): Promise<void> {
+    await this.rebooting?.catch(() => undefined);
+    this.model.halt();
+    await this.unlisten();
+  }
+
+  private accept(conn: Connection): void {
+    this.connections.add(conn);
+    // Nagle off on the server end too (simulated-world notes §C.2: 88 ms vs 0.4 ms per exec).
+    (conn as unknown as { setNoDelay(on: boolean): void }).setNoDelay(true);
+    conn.on('close', () => this.connections.delete(conn));
+    conn.on('error', () => undefined);
+    conn.on('authentication', (ctx) => {
+      if (ctx.method !== 'publickey' || this.faults.refuseAuthentication || ctx.username !== (this.o.username ?? 'Administrator')) {
+        return ctx.reject(['publickey']);
+      }
+      const allowed = utils.parseKey(this.o.authorizedKey);
+      if (allowed instanceof Error) return ctx.reject();
+      const key = Array.isArray(allowed) ? allowed[0] : allowed;
+      const pub = key.getPublicSSH();
+      if (ctx.key.algo !== key.type || ctx.key.data.length !== pub.length || !timingSafeEqual(ctx.key.data, pub)) {
+        return ctx.reject(['publickey']);
+      }
+      if (ctx.signature && ctx.blob && key.verify(ctx.blob, ctx.signature, ctx.hashAlgo) !== true) return ctx.reject();
+      ctx.accept();
+    });
+    conn.on('ready', () => {
+      conn.on('session', (acceptSession) => {
+        const session = acceptSession();
+        session.on('exec', (acceptExec, _reject, info) => this.exec(acceptExec(), info.command, conn));
+        session.on('sftp', (acceptSftp) => {
+          serveSftp(acceptSftp(), this.model.files, {
+            delay: (bytes) => {
+              this.stats.sftpRequests++;
+              return bytes > 0 || this.costs.latencyMs > 0 ? this.link.delayFor(bytes) : 0;
+            },
+            onWrite: (bytes) => this.onUploadBytes(bytes, conn),
+          });
+        });
+      });
+    });
+  }
+
+  private onUploadBytes(bytes: number, conn: Connection): void {
+    this.stats.bytesReceived += bytes;
+    const left = this.faults.dropAfterUploadBytes;
+    if (left === undefined) return;
+    if (bytes >= left) {
+      delete this.faults.dropAfterUploadBytes;
+      // The link dies mid-upload: no goodbye, the socket is destroyed.
+      (conn as unknown as { _sock: { destroy(): void } })._sock.destroy();
+      return;
+    }
+    this.faults.dropAfterUploadBytes = left - bytes;
+  }
+
+  private exec(channel: ServerChannel, command: string, conn: Connection): void {
+    this.stats.execs++;
+    const input: Buffer[] = [];
+    channel.on('data', (d: Buffer) => input.push(d));
+    channel.on('end', () => {
+      this.answer(command, Buffer.concat(input).toString('utf8'), conn)
+        .then((reply) => {
+          if (reply === undefined) return;
+          const finish = (): void => {
+            if (reply.stdout) channel.write(reply.stdout);
+            if (reply.stderr) channel.stderr.write(reply.stderr);
+            channel.exit(reply.code);
+            channel.end();
+          };
+          if (this.costs.latencyMs > 0) setTimeout(finish, this.costs.latencyMs);
+          else finish();
+        })
+        .catch(() => channel.close());
+    });
+  }
+
+  private async answer(command: string, stdin: string, conn: Connection): Promise<{ stdout?: string; stderr?: string; code: number } | undefined> {
+    if (this.faults.hangNextCommand) {
+      delete this.faults.hangNextCommand;
+      return undefined;
+    }
+    const plan = classifyExec(command, this.model.defaultShell);
+    if (plan.kind === 'error') {
+      this.unsupportedCommands.push(command);
+      this.o.log?.(`simulated host ${this.host}: unsupported command: ${command.slice(0, 200)}`);
+      return { stderr: plan.stderr, code: plan.code };
+    }
+    const module = await loadHostModule();
+    const onDisk = this.model.files.read(plan.modulePath);
+    if (!onDisk || !onDisk.equals(module.bytes)) {
+      return {
+        stderr: `Import-Module : The specified module '${plan.modulePath}' was not loaded because no valid module file was found in any module directory.\r\n`,
+        code: 1,
+      };
+    }
+    this.stats.powershellStarts++;
+    if (this.costs.powershellStartMs > 0) await sleep(this.costs.powershellStartMs);
+    const result = await this.run(stdin, conn);
+    return result === undefined ? undefined : { stdout: `${JSON.stringify(result)}\r\n`, code: 0 };
+  }
+
+  private async run(stdin: string, conn: Connection): Promise<HostResult | undefined> {
+    const request = parseRequest(stdin);
+    if ('ok' in request) return request;
+    switch (request.op) {
+      case 'observe':
+        return { v: request.v, op: 'observe', ok: true, state: observe(this.model, request) };
+      case 'apply':
+        return this.applyWithFaults(request.steps, conn);
+      case 'deconfigure':
+        return deconfigure(this.model, request);
+      case 'reboot': {
+        const lastBootTime = this.model.lastBootTime.toISOString();
+        setTimeout(() => void this.reboot(), 20);
+        return { v: request.v, op: 'reboot', ok: true, lastBootTime };
+      }
+    }
+  }
+
+  private async applyWithFaults(steps: Parameters<typeof apply>[1], _conn: Connection): Promise<HostResult | undefined> {
+    let crashed = false;
+    const result = await apply(this.model, steps, async (i) => {
+      if (this.faults.rebootDuringApplyAtStep === i) {
+        delete this.faults.rebootDuringApplyAtStep;
+        crashed = true;
+        void this.reboot();
+        throw new Error('power lost');
+      }
+      return Promise.resolve();
+    }).catch(() => undefined);
+    return crashed ? undefined : result;
+  }
+}
