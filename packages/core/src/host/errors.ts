@@ -83,3 +83,13 @@ export class HostUploadError extends WmcoError {
     super('HostUpload', `upload to ${address} failed: ${why}`);
   }
 }
+
+/** A request failed its schema before anything was sent (e.g. a host name with shell characters). */
+export class InvalidHostRequestError extends WmcoError {
+  constructor(
+    readonly address: string,
+    why: string,
+  ) {
+    super('InvalidHostRequest', `refusing to send an invalid request to ${address}: ${why}`);
+  }
+}

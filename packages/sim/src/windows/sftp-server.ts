@@ -1,8 +1,8 @@
 import type { Attributes, SFTPWrapper } from 'ssh2';
-import { utils } from 'ssh2';
+import ssh2 from 'ssh2';
 import type { FileSystem } from './file-system.js';
 
-const { STATUS_CODE, OPEN_MODE } = utils.sftp;
+const { STATUS_CODE, OPEN_MODE } = ssh2.utils.sftp;
 
 interface OpenFile {
   path: string;

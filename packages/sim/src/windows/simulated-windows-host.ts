@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { timingSafeEqual } from 'node:crypto';
-import { Server, utils, type Connection, type ServerChannel } from 'ssh2';
+import ssh2, { type Connection, type Server as SshServer, type ServerChannel } from 'ssh2';
+
+const { Server, utils } = ssh2;
 import { loadHostModule, type HostResult } from '@wmco/core';
 import { classifyExec, parseRequest } from './exec-handler.js';
 import { apply, observe } from './host-operations.js';
@@ -30,10 +32,12 @@ export class SimulatedWindowsHost {
   readonly costs: HostCosts;
   faults: HostFaults = {};
   readonly unsupportedCommands: string[] = [];
+  /** Every distinct exec command line received (the adapter sends one form per module version). */
+  readonly commandLines = new Set<string>();
   /** Counters: PowerShell starts, exec round trips, SFTP requests, bytes uploaded. */
   readonly stats = { powershellStarts: 0, execs: 0, sftpRequests: 0, bytesReceived: 0 };
   private hostKey = newHostKey();
-  private server: Server | undefined;
+  private server: SshServer | undefined;
   private readonly connections = new Set<Connection>();
   private readonly link: LinkClock;
   private boundPort = 22;
@@ -173,6 +177,7 @@ export class SimulatedWindowsHost {
 
   private exec(channel: ServerChannel, command: string, conn: Connection): void {
     this.stats.execs++;
+    this.commandLines.add(command);
     const input: Buffer[] = [];
     channel.on('data', (d: Buffer) => input.push(d));
     channel.on('end', () => {

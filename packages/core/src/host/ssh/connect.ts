@@ -1,12 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from 'ssh2';
+import ssh2, { type Client as SshClient } from 'ssh2';
+
+const { Client } = ssh2;
 import { AuthenticationError, HostKeyMismatchError, HostUnreachableError } from '../errors.js';
 import { pinningHostVerifier, type HostKeyCheck } from './host-key-verifier.js';
 import type { LoadedPrivateKey } from './private-key.js';
 import type { ResolvedSshOptions } from './ssh-options.js';
 
 /** One handshake attempt. Resolves with a ready client or rejects with what went wrong. */
-function attempt(o: ResolvedSshOptions, key: LoadedPrivateKey, check: HostKeyCheck): Promise<Client> {
+function attempt(o: ResolvedSshOptions, key: LoadedPrivateKey, check: HostKeyCheck): Promise<SshClient> {
   return new Promise((resolve, reject) => {
     const client = new Client();
     const fail = (err: Error): void => {
@@ -45,7 +47,7 @@ function isAuthFailure(err: Error): boolean {
  * Connects with capped exponential backoff until `connectDeadlineMs`. A changed host key fails at once;
  * an authentication failure is retried only within `authRetryMs` of the first attempt.
  */
-export async function connectWithRetry(o: ResolvedSshOptions, key: LoadedPrivateKey): Promise<Client> {
+export async function connectWithRetry(o: ResolvedSshOptions, key: LoadedPrivateKey): Promise<SshClient> {
   const start = Date.now();
   let delay = o.retryInitialMs;
   for (let tries = 1; ; tries++) {

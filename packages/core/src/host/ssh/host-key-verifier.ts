@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
-import { utils } from 'ssh2';
+import ssh2 from 'ssh2';
+
+// ssh2 is CommonJS; Node cannot see its named exports from ESM.
+const { utils } = ssh2;
 import type { HostKeyStore, PinnedHostKey } from '../host-key-store.js';
 
 /** `SHA256:<base64>`, the form `ssh-keygen -l` prints. */

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { utils, type ParsedKey } from 'ssh2';
+import ssh2, { type ParsedKey } from 'ssh2';
+
+const { utils } = ssh2;
 import { PrivateKeyError } from '../errors.js';
 import type { HostLogger } from '../host-logger.js';
 

@@ -1,6 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Plan } from '../../converge/plan.js';
-import { HostOperationError, HostProtocolError, HostUploadError } from '../errors.js';
+import {
+  HostOperationError,
+  HostProtocolError,
+  HostUploadError,
+  InvalidHostRequestError,
+} from '../errors.js';
 import { loadHostModule } from '../host-module.js';
 import { silentHostLogger } from '../host-logger.js';
 import {
@@ -9,6 +14,7 @@ import {
 
   encodePowerShellCommand,
   hostInvocationScript,
+  hostRequestSchema,
   hostResultSchema,
   stagedPathFor,
   type HostRequest,
@@ -100,11 +106,13 @@ export class SshWindowsHost implements WindowsHost {
 
   /** One PowerShell start: the request goes on stdin, one JSON result comes back on stdout. */
   private async call(request: HostRequest): Promise<HostResult> {
+    const checked = hostRequestSchema.safeParse(request);
+    if (!checked.success) throw new InvalidHostRequestError(this.address, checked.error.message);
     const session = await this.connection();
     const modulePath = await this.ensureModule(session);
     const { code, stdout, stderr } = await session.exec(
       encodePowerShellCommand(hostInvocationScript(modulePath)),
-      JSON.stringify(request),
+      JSON.stringify(checked.data),
     );
     const line = stdout.trim().split(/\r?\n/).pop() ?? '';
     let json: unknown;

@@ -1,0 +1,220 @@
+// The WindowsHost contract, run against a simulated Windows host over real SSH (ssh2 on loopback).
+import test from 'ava';
+import {
+  AuthenticationError,
+  HostCommandTimeoutError,
+  HostKeyMismatchError,
+  InvalidHostRequestError,
+  converge,
+  observeQueryFor,
+  plan,
+  type HostSpec,
+} from '@wmco/core';
+import ssh2 from 'ssh2';
+import { Payload, nodeSpec, startHostWorld } from './windows-host-fixture.js';
+
+const emptyQuery = { directories: [], files: [], services: [], envVars: [], firewallRules: [] };
+
+test('observe an empty host', async (t) => {
+  const w = await startHostWorld();
+  t.teardown(w.stop);
+  const spec = nodeSpec(new Payload());
+  const state = await w.host.observe(observeQueryFor(spec));
+  t.deepEqual(state.services, []);
+  t.deepEqual(state.files, []);
+  t.deepEqual(state.directories, []);
+  t.deepEqual(state.envVars, {});
+  t.deepEqual(state.staged, []);
+  t.is(state.hostname, 'WIN-SIM');
+  t.is(state.os.build, 20348);
+  t.false(state.containersFeature);
+  t.is(state.defaultShell, 'cmd');
+  t.is(plan(state, spec).steps.length, 18);
+});
+
+test('apply a plan, observe the result, and a second converge is empty', async (t) => {
+  const w = await startHostWorld();
+  t.teardown(w.stop);
+  const payload = new Payload();
+  const spec = nodeSpec(payload);
+  const first = await converge(w.host, spec, payload.content);
+  t.true(first.outcome.rebootRequired, 'setting an env var needs a reboot');
+  t.is(first.upload.uploaded.length, 6);
+  const after = await w.host.observe(observeQueryFor(spec));
+  t.deepEqual(
+    after.files.map((f) => [f.path, f.sha256]),
+    spec.files.map((f) => [f.path, f.sha256]),
+  );
+  t.deepEqual(
+    after.services.map((s) => [s.name, s.state, s.startType, s.description]),
+    [
+      ['containerd', 'running', 'auto', 'OpenShift managed containerd'],
+      ['kube-proxy', 'running', 'auto', 'OpenShift managed kube-proxy'],
+      ['kubelet', 'running', 'auto', 'OpenShift managed kubelet'],
+    ],
+  );
+  t.deepEqual(after.envVars, { HTTP_PROXY: 'http://proxy:3128' });
+  t.true(after.routes.some((r) => r.destinationPrefix === '169.254.169.254/32' && r.nextHop === '10.0.0.1'));
+  t.deepEqual(after.firewallRules.map((r) => r.name), ['HybridOverlayVXLAN']);
+  t.deepEqual(after.staged, [], 'staged files are consumed by a successful apply');
+
+  const starts = w.sim.stats.powershellStarts;
+  const second = await converge(w.host, spec, payload.content);
+  t.deepEqual(second.plan.steps, []);
+  t.is(second.upload.bytesSent, 0);
+  t.is(w.sim.stats.powershellStarts - starts, 1, 'a no-op converge is one observe');
+});
+
+test('services stop dependents first and start in priority order', async (t) => {
+  const w = await startHostWorld();
+  t.teardown(w.stop);
+  const payload = new Payload();
+  await converge(w.host, nodeSpec(payload, 'v1'), payload.content);
+  const mark = w.sim.model.scm.events.length;
+  const upgrade = await converge(w.host, nodeSpec(payload, 'v2'), payload.content);
+  const order = upgrade.plan.steps.filter((s) => s.kind === 'stopService' || s.kind === 'startService');
+  t.deepEqual(
+    order.map((s) => `${s.kind} ${'name' in s ? s.name : ''}`),
+    [
+      'stopService kube-proxy',
+      'stopService kubelet',
+      'stopService containerd',
+      'startService containerd',
+      'startService kubelet',
+      'startService kube-proxy',
+    ],
+  );
+  t.deepEqual(
+    w.sim.model.scm.events.slice(mark).map((e) => `${e.action} ${e.name}`),
+    ['stop kube-proxy', 'stop kubelet', 'stop containerd', 'start containerd', 'start kubelet', 'start kube-proxy'],
+  );
+  const files = upgrade.plan.steps.filter((s) => s.kind === 'placeFile');
+  t.is(files.length, 3, 'only the three changed binaries move');
+});
+
+test('a reboot drops the connection; the host comes back with auto-start services running', async (t) => {
+  const w = await startHostWorld({ costs: { rebootMs: 200 } });
+  t.teardown(w.stop);
+  const payload = new Payload();
+  const spec: HostSpec = { ...nodeSpec(payload), features: ['Containers'], hostname: 'win-node-1' };
+  const first = await converge(w.host, spec, payload.content);
+  t.true(first.outcome.rebootRequired);
+  const before = await w.host.observe(observeQueryFor(spec));
+  t.is(before.hostname, 'WIN-SIM', 'a rename waits for the reboot');
+  await w.host.reboot();
+  const after = await w.host.observe(observeQueryFor(spec));
+  t.not(after.lastBootTime, before.lastBootTime);
+  t.is(after.hostname, 'win-node-1');
+  t.true(after.containersFeature);
+  t.true(after.services.every((s) => s.state === 'running'));
+  t.true(w.host.stats.connects >= 2, 'the adapter reconnected');
+  t.deepEqual(plan(after, spec).steps, []);
+});
+
+test('an interrupted upload leaves no partial file in place and the next converge completes', async (t) => {
+  const w = await startHostWorld();
+  t.teardown(w.stop);
+  const payload = new Payload();
+  const big = Buffer.alloc(1024 * 1024, 7);
+  const spec: HostSpec = { ...nodeSpec(payload), files: [{ path: 'C:\\k\\big.exe', sha256: payload.add(big) }] };
+  w.sim.faults.dropAfterUploadBytes = 300_000;
+  await t.throwsAsync(converge(w.host, spec, payload.content));
+  t.false(w.sim.model.files.isFile('C:\\k\\big.exe'));
+  const state = await w.host.observe(observeQueryFor(spec));
+  t.deepEqual(state.staged, [], 'no complete staged file exists');
+  const done = await converge(w.host, spec, payload.content);
+  t.is(done.upload.uploaded.length, 1);
+  t.true(w.sim.model.files.read('C:\\k\\big.exe')?.equals(big));
+});
+
+test('a reboot in the middle of an apply is survived by the next converge', async (t) => {
+  const w = await startHostWorld({ costs: { rebootMs: 100 } });
+  t.teardown(w.stop);
+  const payload = new Payload();
+  const spec = nodeSpec(payload);
+  w.sim.faults.rebootDuringApplyAtStep = 5;
+  await t.throwsAsync(converge(w.host, spec, payload.content));
+  const again = await converge(w.connect(), spec, payload.content);
+  t.true(again.plan.steps.length > 0);
+  const state = await w.host.observe(observeQueryFor(spec));
+  t.deepEqual(plan(state, spec).steps, []);
+});
+
+test('a wrong key fails with AuthenticationError', async (t) => {
+  const w = await startHostWorld();
+  t.teardown(w.stop);
+  const other = ssh2.utils.generateKeyPairSync('ed25519');
+  const err = await t.throwsAsync(w.connect({ privateKey: other.private }).observe(emptyQuery));
+  t.true(err instanceof AuthenticationError, String(err));
+  w.sim.faults.refuseAuthentication = true;
+  const refused = await t.throwsAsync(w.connect().observe(emptyQuery));
+  t.true(refused instanceof AuthenticationError, String(refused));
+});
+
+test('a changed host key fails with HostKeyMismatchError and is never pinned', async (t) => {
+  const w = await startHostWorld();
+  t.teardown(w.stop);
+  await w.host.observe(emptyQuery);
+  const pinned = await w.keys.get(w.host.address);
+  t.is(pinned?.base64, w.sim.hostKeyBase64);
+  await w.host.close();
+  await w.sim.rotateHostKey();
+  const err = await t.throwsAsync(w.connect().observe(emptyQuery));
+  t.true(err instanceof HostKeyMismatchError, String(err));
+  t.is((await w.keys.get(w.host.address))?.base64, pinned?.base64);
+});
+
+for (const shell of ['cmd', 'powershell'] as const) {
+  test(`a ${shell} default shell works`, async (t) => {
+    const w = await startHostWorld({ defaultShell: shell });
+    t.teardown(w.stop);
+    const payload = new Payload();
+    const spec = nodeSpec(payload);
+    await converge(w.host, spec, payload.content);
+    const state = await w.host.observe(observeQueryFor(spec));
+    t.is(state.defaultShell, shell);
+    t.deepEqual(plan(state, spec).steps, []);
+    t.deepEqual(w.sim.unsupportedCommands, []);
+  });
+}
+
+test('a hung command fails with HostCommandTimeoutError', async (t) => {
+  const w = await startHostWorld();
+  t.teardown(w.stop);
+  const host = w.connect({ commandTimeoutMs: 300 });
+  await host.observe(emptyQuery);
+  w.sim.faults.hangNextCommand = true;
+  const err = await t.throwsAsync(host.observe(emptyQuery));
+  t.true(err instanceof HostCommandTimeoutError, String(err));
+});
+
+test('an injection attempt in any user-supplied string is inert', async (t) => {
+  const w = await startHostWorld();
+  t.teardown(w.stop);
+  const payload = new Payload();
+  const evilPath = "C:\\k\\$(Remove-Item C:\\k -Recurse)'; & del C:\\k.exe";
+  const evilName = "evil'; Stop-Computer -Force; '";
+  const evilValue = '"; Remove-Item C:\\ -Recurse; & shutdown /s & "';
+  const spec: HostSpec = {
+    ...nodeSpec(payload),
+    files: [...nodeSpec(payload).files, { path: evilPath, sha256: payload.add('x') }],
+    services: [
+      ...nodeSpec(payload).services,
+      { name: evilName, command: `"${evilPath}" --flag "$(whoami)"`, bootstrap: false, priority: 9 },
+    ],
+    envVars: { HTTP_PROXY: evilValue },
+  };
+  await converge(w.host, spec, payload.content);
+  t.true(w.sim.model.files.isFile(evilPath), 'the odd path is just a file name');
+  t.is(w.sim.model.scm.get(evilName)?.commandLine, `"${evilPath}" --flag "$(whoami)"`);
+  t.is(w.sim.model.envVars.get('http_proxy')?.value, evilValue);
+  t.is(w.sim.model.scm.get(evilName)?.state, 'running');
+  t.is(w.sim.commandLines.size, 1, 'every call is the same fixed command line');
+  for (const line of w.sim.commandLines) {
+    t.false(line.includes('evil') || line.includes('Remove-Item'));
+  }
+  const badHostname = { ...spec, hostname: 'a&calc' };
+  const err = await t.throwsAsync(converge(w.host, badHostname, payload.content));
+  t.true(err instanceof InvalidHostRequestError, String(err));
+  t.is(w.sim.model.pendingHostname, undefined);
+});
