@@ -116,14 +116,17 @@ test('an interrupted upload leaves no partial file in place and the next converg
   t.teardown(w.stop);
   const payload = new Payload();
   const big = Buffer.alloc(1024 * 1024, 7);
-  const spec: HostSpec = { ...nodeSpec(payload), files: [{ path: 'C:\\k\\big.exe', sha256: payload.add(big) }] };
+  const base = nodeSpec(payload);
+  const spec: HostSpec = { ...base, files: [...base.files, { path: 'C:\\k\\big.exe', sha256: payload.add(big) }] };
   w.sim.faults.dropAfterUploadBytes = 300_000;
   await t.throwsAsync(converge(w.host, spec, payload.content));
   t.false(w.sim.model.files.isFile('C:\\k\\big.exe'));
   const state = await w.host.observe(observeQueryFor(spec));
-  t.deepEqual(state.staged, [], 'no complete staged file exists');
+  const bigSha = spec.files.at(-1)!.sha256;
+  t.false(state.staged.includes(bigSha), 'the interrupted file is not staged');
+  t.is(state.staged.length, base.files.length, 'files sent before the drop stay staged');
   const done = await converge(w.host, spec, payload.content);
-  t.is(done.upload.uploaded.length, 1);
+  t.deepEqual(done.upload.uploaded, [bigSha], 'only the interrupted file is sent again');
   t.true(w.sim.model.files.read('C:\\k\\big.exe')?.equals(big));
 });
 

@@ -50,6 +50,7 @@ export async function sftpUpload(
   const input = await reader(source);
   const handle = await call<Buffer>((cb) => sftp.open(remotePath, 'w', cb));
   stats.sftpRequests++;
+  let failed = true;
   try {
     let next = 0;
     const worker = async (): Promise<void> => {
@@ -64,9 +65,13 @@ export async function sftpUpload(
     };
     const workers = Math.max(1, Math.min(o.sftpConcurrency, Math.ceil(input.size / o.sftpChunkSize)));
     await Promise.all(Array.from({ length: workers }, worker));
+    failed = false;
   } finally {
     await input.close();
-    await call<void>((cb) => sftp.close(handle, (err) => cb(err, undefined))).catch(() => undefined);
+    const closing = call<void>((cb) => sftp.close(handle, (err) => cb(err, undefined)));
     stats.sftpRequests++;
+    // After a failure the channel may be gone and never answer; do not wait for it then.
+    if (failed) closing.catch(() => undefined);
+    else await closing;
   }
 }
