@@ -4,6 +4,7 @@ import ssh2, { type ParsedKey } from 'ssh2';
 const { utils } = ssh2;
 import { PrivateKeyError } from '../errors.js';
 import type { HostLogger } from '../host-logger.js';
+import { fromPkcs8 } from './pkcs8-key.js';
 
 const SUPPORTED = new Set(['ssh-rsa', 'ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521']);
 
@@ -33,16 +34,17 @@ function rsaBits(publicSsh: Buffer): number {
 }
 
 /**
- * Parses an RSA, ECDSA or Ed25519 private key in PEM or OpenSSH format (no passphrase, as upstream).
+ * Parses an RSA, ECDSA or Ed25519 private key in PEM (PKCS#1, SEC1, PKCS#8) or OpenSSH format, without a passphrase (as upstream).
  * A DSA key or an RSA key under 2048 bits still works but is weak: the logger gets a warning.
  */
 export function loadPrivateKey(data: string | Buffer, logger: HostLogger): LoadedPrivateKey {
-  const pem = Buffer.isBuffer(data) ? data : Buffer.from(data);
+  let pem: Buffer;
   let parsed: ParsedKey | Error;
   try {
+    pem = fromPkcs8(Buffer.isBuffer(data) ? data : Buffer.from(data));
     parsed = utils.parseKey(pem);
   } catch (err) {
-    parsed = err instanceof Error ? err : new Error(String(err));
+    throw new PrivateKeyError(`cannot parse it (${err instanceof Error ? err.message : String(err)})`);
   }
   if (parsed instanceof Error) throw new PrivateKeyError(`cannot parse it (${parsed.message})`);
   const key = Array.isArray(parsed) ? (parsed[0] as ParsedKey) : parsed;
