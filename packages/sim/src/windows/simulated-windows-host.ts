@@ -35,7 +35,7 @@ export class SimulatedWindowsHost {
   /** Every distinct exec command line received (the adapter sends one form per module version). */
   readonly commandLines = new Set<string>();
   /** Counters: PowerShell starts, exec round trips, SFTP requests, bytes uploaded. */
-  readonly stats = { powershellStarts: 0, execs: 0, sftpRequests: 0, bytesReceived: 0 };
+  readonly stats = { powershellStarts: 0, execs: 0, sftpRequests: 0, writes: 0, bytesReceived: 0 };
   private hostKey = newHostKey();
   private server: SshServer | undefined;
   private readonly connections = new Set<Connection>();
@@ -163,6 +163,7 @@ export class SimulatedWindowsHost {
   }
 
   private onUploadBytes(bytes: number, conn: Connection): void {
+    this.stats.writes++;
     this.stats.bytesReceived += bytes;
     const left = this.faults.dropAfterUploadBytes;
     if (left === undefined) return;

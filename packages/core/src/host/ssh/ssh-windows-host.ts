@@ -134,6 +134,8 @@ export class SshWindowsHost implements WindowsHost {
 
   async upload(files: readonly UploadFile[]): Promise<UploadReport> {
     const session = await this.connection();
+    // Creates the staging folder (and stages the module) once per connection.
+    await this.ensureModule(session);
     const before = this.finished.bytesSent;
     const uploaded: string[] = [];
     const skipped: string[] = [];
