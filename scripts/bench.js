@@ -13,7 +13,11 @@ const found = readdirSync(join(root, 'packages'))
 if (!name || found.length !== 1) {
   const all = readdirSync(join(root, 'packages')).flatMap((pkg) => {
     const dir = join(root, 'packages', pkg, 'dist', 'bench');
-    return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.js') && !f.includes('-')).map((f) => f.slice(0, -3)) : [];
+    return existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => f.endsWith('.js') && !f.includes('-'))
+          .map((f) => f.slice(0, -3))
+      : [];
   });
   console.error(
     name && found.length > 1

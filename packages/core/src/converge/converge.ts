@@ -1,5 +1,11 @@
 import type { HostState } from '../host/protocol/index.js';
-import type { ChangeOutcome, ObserveQuery, UploadFile, UploadReport, WindowsHost } from '../host/windows-host.js';
+import type {
+  ChangeOutcome,
+  ObserveQuery,
+  UploadFile,
+  UploadReport,
+  WindowsHost,
+} from '../host/windows-host.js';
 import type { HostSpec } from './host-spec.js';
 import { plan, type Plan } from './plan.js';
 

@@ -1,34 +1,27 @@
 import type { PlanStep } from '../host/protocol/index.js';
 import type { Plan } from './plan.js';
 
+type Describers = { [K in PlanStep['kind']]: (step: Extract<PlanStep, { kind: K }>) => string };
+
+const describers: Describers = {
+  createDirectory: (s) => `create directory ${s.path}`,
+  stopService: (s) => `stop service ${s.name}`,
+  placeFile: (s) => `place file ${s.path} (sha256 ${s.sha256.slice(0, 12)}…)`,
+  createService: (s) => `create service ${s.name}: ${s.commandLine}${deps(s.dependencies)}`,
+  configureService: (s) => `reconfigure service ${s.name}: ${s.commandLine}${deps(s.dependencies)}`,
+  startService: (s) => `start service ${s.name}`,
+  setEnvVar: (s) => `set environment variable ${s.name}=${s.value} (reboot)`,
+  removeEnvVar: (s) => `remove environment variable ${s.name} (reboot)`,
+  addRoute: (s) => `add persistent route ${s.destinationPrefix} via the default gateway`,
+  addFirewallRule: (s) =>
+    `allow ${s.direction.toLowerCase()} ${s.protocol} ${s.localPort} (firewall rule ${s.name})`,
+  installFeature: (s) => `install Windows feature ${s.name} (reboot)`,
+  setHostname: (s) => `rename host to ${s.name} (reboot)`,
+};
+
 /** One line per step, in words a person reads in `wmco plan`. Stable: no times, no ids. */
 export function describeStep(step: PlanStep): string {
-  switch (step.kind) {
-    case 'createDirectory':
-      return `create directory ${step.path}`;
-    case 'stopService':
-      return `stop service ${step.name}`;
-    case 'placeFile':
-      return `place file ${step.path} (sha256 ${step.sha256.slice(0, 12)}…)`;
-    case 'createService':
-      return `create service ${step.name}: ${step.commandLine}${deps(step.dependencies)}`;
-    case 'configureService':
-      return `reconfigure service ${step.name}: ${step.commandLine}${deps(step.dependencies)}`;
-    case 'startService':
-      return `start service ${step.name}`;
-    case 'setEnvVar':
-      return `set environment variable ${step.name}=${step.value} (reboot)`;
-    case 'removeEnvVar':
-      return `remove environment variable ${step.name} (reboot)`;
-    case 'addRoute':
-      return `add persistent route ${step.destinationPrefix} via the default gateway`;
-    case 'addFirewallRule':
-      return `allow ${step.direction.toLowerCase()} ${step.protocol} ${step.localPort} (firewall rule ${step.name})`;
-    case 'installFeature':
-      return `install Windows feature ${step.name} (reboot)`;
-    case 'setHostname':
-      return `rename host to ${step.name} (reboot)`;
-  }
+  return (describers[step.kind] as (s: PlanStep) => string)(step);
 }
 
 function deps(dependencies: readonly string[]): string {

@@ -72,7 +72,9 @@ const matching = state({
 });
 
 const kinds = (s: HostState, h: HostSpec = spec): string[] =>
-  plan(s, h).steps.map((x) => `${x.kind} ${'name' in x ? x.name : 'path' in x ? x.path : x.destinationPrefix}`);
+  plan(s, h).steps.map(
+    (x) => `${x.kind} ${'name' in x ? x.name : 'path' in x ? x.path : x.destinationPrefix}`,
+  );
 
 test('a host that matches gets an empty plan (paths and service names compare case-insensitively)', (t) => {
   t.deepEqual(plan(matching, spec).steps, []);
@@ -107,9 +109,21 @@ test('a changed binary stops its running dependents first, then starts in depend
 });
 
 test('a drifted command line is reconfigured and restarted; description and deps count as drift', (t) => {
-  const s = { ...matching, services: [svc('a', { commandLine: 'C:\\k\\a.exe --debug' }), svc('b', { dependencies: ['a'] })] };
-  t.deepEqual(kinds(s), ['stopService b', 'stopService a', 'configureService a', 'startService a', 'startService b']);
-  const d = { ...matching, services: [svc('a', { description: 'hand made' }), svc('b', { dependencies: [] })] };
+  const s = {
+    ...matching,
+    services: [svc('a', { commandLine: 'C:\\k\\a.exe --debug' }), svc('b', { dependencies: ['a'] })],
+  };
+  t.deepEqual(kinds(s), [
+    'stopService b',
+    'stopService a',
+    'configureService a',
+    'startService a',
+    'startService b',
+  ]);
+  const d = {
+    ...matching,
+    services: [svc('a', { description: 'hand made' }), svc('b', { dependencies: [] })],
+  };
   t.deepEqual(kinds(d), [
     'stopService b',
     'stopService a',
@@ -121,12 +135,17 @@ test('a drifted command line is reconfigured and restarted; description and deps
 });
 
 test('a stopped service is started; an unmanaged running dependent is stopped and restarted', (t) => {
-  t.deepEqual(kinds({ ...matching, services: [svc('a'), svc('b', { state: 'stopped', dependencies: ['a'] })] }), [
-    'startService b',
-  ]);
+  t.deepEqual(
+    kinds({ ...matching, services: [svc('a'), svc('b', { state: 'stopped', dependencies: ['a'] })] }),
+    ['startService b'],
+  );
   const s = {
     ...matching,
-    services: [svc('a', { commandLine: 'old' }), svc('b', { dependencies: ['a'] }), svc('x', { dependencies: ['b'] })],
+    services: [
+      svc('a', { commandLine: 'old' }),
+      svc('b', { dependencies: ['a'] }),
+      svc('x', { dependencies: ['b'] }),
+    ],
   };
   t.deepEqual(kinds(s), [
     'stopService x',
@@ -155,7 +174,9 @@ test('a firewall rule with other settings is replaced', (t) => {
 });
 
 test('describe() numbers the steps in readable words', (t) => {
-  const text = describe(plan({ ...matching, files: [{ path: 'C:\\k\\a.exe', sha256: B }, matching.files[1]!] }, spec));
+  const text = describe(
+    plan({ ...matching, files: [{ path: 'C:\\k\\a.exe', sha256: B }, matching.files[1]!] }, spec),
+  );
   t.is(
     text,
     [

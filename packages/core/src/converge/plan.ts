@@ -59,10 +59,7 @@ function sameNames(a: readonly string[], b: readonly string[]): boolean {
   return norm(a) === norm(b);
 }
 
-function serviceConfigSteps(
-  state: HostState,
-  services: readonly WindowsServiceSpec[],
-): ServiceConfigStep[] {
+function serviceConfigSteps(state: HostState, services: readonly WindowsServiceSpec[]): ServiceConfigStep[] {
   const observed = new Map(state.services.map((s) => [lower(s.name), s]));
   const steps: ServiceConfigStep[] = [];
   for (const svc of byPriority(services)) {
@@ -156,7 +153,12 @@ function firewallSteps(state: HostState, spec: HostSpec): PlanStep[] {
   return spec.firewallRules
     .filter((r) => {
       const seen = present.get(r.name);
-      return !seen || seen.protocol !== r.protocol || seen.localPort !== r.localPort || seen.direction !== r.direction;
+      return (
+        !seen ||
+        seen.protocol !== r.protocol ||
+        seen.localPort !== r.localPort ||
+        seen.direction !== r.direction
+      );
     })
     .map((r) => ({ kind: 'addFirewallRule', ...r }));
 }

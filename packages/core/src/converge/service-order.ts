@@ -3,10 +3,7 @@ import type { ServiceState } from '../host/protocol/index.js';
 const key = (name: string): string => name.toLowerCase();
 
 /** Every observed service that depends, directly or not, on one of `names` and is not stopped. */
-export function runningDependents(
-  names: readonly string[],
-  observed: readonly ServiceState[],
-): string[] {
+export function runningDependents(names: readonly string[], observed: readonly ServiceState[]): string[] {
   const found = new Set(names.map(key));
   const out: string[] = [];
   let grew = true;
@@ -33,9 +30,7 @@ export function dependencyOrder(
   dependenciesOf: (name: string) => readonly string[],
   priorityOf: (name: string) => number,
 ): string[] {
-  const pending = [...new Set(names)].sort(
-    (a, b) => priorityOf(a) - priorityOf(b) || a.localeCompare(b),
-  );
+  const pending = [...new Set(names)].sort((a, b) => priorityOf(a) - priorityOf(b) || a.localeCompare(b));
   const inSet = new Set(pending.map(key));
   const done = new Set<string>();
   const out: string[] = [];

@@ -16,13 +16,19 @@ const SIZES = {
   'csi-proxy.exe': 20 * MiB,
   'windows_exporter.exe': 19 * MiB,
   'containerd_conf.toml': 512 * 1024,
-  'kubeconfig': 256 * 1024,
+  kubeconfig: 256 * 1024,
   'web-config.yaml': 256 * 1024,
 };
 
 function specFor(files: readonly BenchFile[]): HostSpec {
-  const at = (name: string): string => (name.startsWith('containerd') ? `C:\\k\\containerd\\${name}` : `C:\\k\\${name}`);
-  const svc = (name: string, command: string, priority: number, dependencies: string[] = []) => ({
+  const at = (name: string): string =>
+    name.startsWith('containerd') ? `C:\\k\\containerd\\${name}` : `C:\\k\\${name}`;
+  const svc = (
+    name: string,
+    command: string,
+    priority: number,
+    dependencies: string[] = [],
+  ): HostSpec['services'][number] => ({
     name,
     command,
     priority,
@@ -57,10 +63,20 @@ async function startWorld(n: number, costs: HostCosts, base: number): Promise<Wo
   const sims: SimulatedWindowsHost[] = [];
   const hosts: SshWindowsHost[] = [];
   for (let i = 0; i < n; i++) {
-    const sim = await SimulatedWindowsHost.start({ address: `127.0.${base}.${i + 2}`, authorizedKey: key.public, costs });
+    const sim = await SimulatedWindowsHost.start({
+      address: `127.0.${base}.${i + 2}`,
+      authorizedKey: key.public,
+      costs,
+    });
     sims.push(sim);
     hosts.push(
-      new SshWindowsHost({ host: sim.host, port: sim.port, username: 'Administrator', privateKey: key.private, hostKeys: new InMemoryHostKeyStore() }),
+      new SshWindowsHost({
+        host: sim.host,
+        port: sim.port,
+        username: 'Administrator',
+        privateKey: key.private,
+        hostKeys: new InMemoryHostKeyStore(),
+      }),
     );
   }
   return { sims, hosts };
@@ -79,7 +95,13 @@ async function rawThroughput(file: BenchFile): Promise<number> {
   const key = ssh2.utils.generateKeyPairSync('ed25519');
   const sims: SimulatedWindowsHost[] = [];
   for (let i = 0; i < HOSTS; i++) {
-    sims.push(await SimulatedWindowsHost.start({ address: `127.0.201.${i + 2}`, authorizedKey: key.public, costs: FREE_HOST_COSTS }));
+    sims.push(
+      await SimulatedWindowsHost.start({
+        address: `127.0.201.${i + 2}`,
+        authorizedKey: key.public,
+        costs: FREE_HOST_COSTS,
+      }),
+    );
   }
   const put = (sim: SimulatedWindowsHost): Promise<void> =>
     new Promise((resolve, reject) => {
@@ -88,11 +110,16 @@ async function rawThroughput(file: BenchFile): Promise<number> {
       client.on('ready', () => {
         client.sftp((err, sftp) => {
           if (err) return reject(err);
-          sftp.fastPut(file.localPath, 'C:\\ProgramData\\raw.bin', { concurrency: 64, chunkSize: 32768 }, (e) => {
-            client.end();
-            if (e) reject(e);
-            else resolve();
-          });
+          sftp.fastPut(
+            file.localPath,
+            'C:\\ProgramData\\raw.bin',
+            { concurrency: 64, chunkSize: 32768 },
+            (e) => {
+              client.end();
+              if (e) reject(e);
+              else resolve();
+            },
+          );
         });
       });
       client.connect({ host: sim.host, port: sim.port, username: 'Administrator', privateKey: key.private });
@@ -111,7 +138,9 @@ async function main(): Promise<void> {
   const byHash = new Map(files.map((f) => [f.sha256, f]));
   const spec = specFor(files);
   const rate = await rawThroughput(files[0]!);
-  console.log(`raw SSH upload throughput on this machine (${HOSTS} parallel): ${(rate / MiB).toFixed(1)} MiB/s`);
+  console.log(
+    `raw SSH upload throughput on this machine (${HOSTS} parallel): ${(rate / MiB).toFixed(1)} MiB/s`,
+  );
 
   const costs = DEFAULT_HOST_COSTS;
   const w = await startWorld(HOSTS, costs, 200);
@@ -125,7 +154,10 @@ async function main(): Promise<void> {
   const writes = w.sims.reduce((n, s) => n + s.stats.writes, 0);
   const roundTrips = w.sims.reduce((n, s) => n + s.stats.execs + s.stats.sftpRequests, 0) - writes;
   const bytesSent = w.hosts.reduce((n, h) => n + h.stats.bytesSent, 0);
-  const started = results.reduce((n, r) => n + r.plan.steps.filter((s) => s.kind === 'startService').length, 0);
+  const started = results.reduce(
+    (n, r) => n + r.plan.steps.filter((s) => s.kind === 'startService').length,
+    0,
+  );
   await stopWorld(w);
   await cleanup();
 
@@ -137,13 +169,19 @@ async function main(): Promise<void> {
   const modelled = perHost.link + perHost.latency + perHost.starts;
   const machine = bytesSent / rate;
   const limitSeconds = Math.max(modelled, machine);
-  console.log(`payload per host: ${(payloadBytes / MiB).toFixed(0)} MiB in ${files.length} files; ${HOSTS} hosts`);
-  console.log(`PowerShell starts per converge: ${psStarts / HOSTS}; round trips: ${roundTrips} (${roundTrips / HOSTS} per host)`);
+  console.log(
+    `payload per host: ${(payloadBytes / MiB).toFixed(0)} MiB in ${files.length} files; ${HOSTS} hosts`,
+  );
+  console.log(
+    `PowerShell starts per converge: ${psStarts / HOSTS}; round trips: ${roundTrips} (${roundTrips / HOSTS} per host)`,
+  );
   console.log(`bytes sent: ${bytesSent} (${(bytesSent / MiB).toFixed(0)} MiB)`);
   console.log(
     `modelled link time per host: ${modelled.toFixed(2)} s (transfer ${perHost.link.toFixed(2)} + latency ${perHost.latency.toFixed(3)} + starts ${perHost.starts.toFixed(2)})`,
   );
-  console.log(`machine limit: ${machine.toFixed(2)} s at ${(rate / MiB).toFixed(1)} MiB/s; wall: ${wallSeconds.toFixed(2)} s`);
+  console.log(
+    `machine limit: ${machine.toFixed(2)} s at ${(rate / MiB).toFixed(1)} MiB/s; wall: ${wallSeconds.toFixed(2)} s`,
+  );
   console.log(
     JSON.stringify({
       hosts: HOSTS,

@@ -11,14 +11,16 @@ export interface BenchFile {
 }
 
 /** Writes random files of the given sizes to a temp folder and hashes them. */
-export async function makePayload(sizes: Readonly<Record<string, number>>): Promise<{ files: BenchFile[]; cleanup: () => Promise<void> }> {
+export async function makePayload(
+  sizes: Readonly<Record<string, number>>,
+): Promise<{ files: BenchFile[]; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'wmco-bench-'));
   const files: BenchFile[] = [];
   for (const [name, size] of Object.entries(sizes)) {
     const localPath = join(dir, name);
     const fh = await open(localPath, 'w');
     const hash = createHash('sha256');
-    for (let written = 0; written < size; ) {
+    for (let written = 0; written < size;) {
       const chunk = randomBytes(Math.min(8 * 2 ** 20, size - written));
       hash.update(chunk);
       await fh.write(chunk);

@@ -1,4 +1,10 @@
-import { decodePowerShellCommand, hostRequestSchema, parseHostInvocation, type HostResult, HOST_PROTOCOL_VERSION } from '@wmco/core';
+import {
+  decodePowerShellCommand,
+  hostRequestSchema,
+  parseHostInvocation,
+  type HostResult,
+  HOST_PROTOCOL_VERSION,
+} from '@wmco/core';
 
 /** What the shell prints for a command it cannot run, per default shell (exit code 1). */
 export function notRecognized(shell: 'cmd' | 'powershell', command: string): string {
@@ -27,7 +33,11 @@ export function classifyExec(command: string, shell: 'cmd' | 'powershell'): Exec
   const invocation = parseHostInvocation(script);
   if (invocation === undefined) {
     // powershell.exe started, but the script is not one the simulator models.
-    return { kind: 'error', stderr: `the simulated host runs only the wmco host module invocation\r\n`, code: 1 };
+    return {
+      kind: 'error',
+      stderr: `the simulated host runs only the wmco host module invocation\r\n`,
+      code: 1,
+    };
   }
   return { kind: 'module', modulePath: invocation.modulePath };
 }
@@ -38,7 +48,12 @@ export function parseRequest(json: string): ReturnType<typeof hostRequestSchema.
   try {
     raw = JSON.parse(json);
   } catch (err) {
-    return { v: HOST_PROTOCOL_VERSION, op: 'unknown', ok: false, error: { message: `request is not JSON: ${String(err)}` } };
+    return {
+      v: HOST_PROTOCOL_VERSION,
+      op: 'unknown',
+      ok: false,
+      error: { message: `request is not JSON: ${String(err)}` },
+    };
   }
   const parsed = hostRequestSchema.safeParse(raw);
   if (parsed.success) return parsed.data;

@@ -11,7 +11,8 @@ export class FileSystem {
 
   resolve(path: string): string {
     const n = normalizeWindowsPath(path);
-    if (n === undefined) throw new Error(`The filename, directory name, or volume label syntax is incorrect: ${path}`);
+    if (n === undefined)
+      throw new Error(`The filename, directory name, or volume label syntax is incorrect: ${path}`);
     return n;
   }
 
@@ -56,7 +57,8 @@ export class FileSystem {
     const b = this.resolve(to);
     const data = this.read(a);
     if (data === undefined) throw new Error(`Cannot find path '${a}' because it does not exist.`);
-    if (!replace && this.entries.has(pathKey(b))) throw new Error(`Cannot create a file when that file already exists: ${b}`);
+    if (!replace && this.entries.has(pathKey(b)))
+      throw new Error(`Cannot create a file when that file already exists: ${b}`);
     this.write(b, data);
     this.entries.delete(pathKey(a));
   }
@@ -77,7 +79,12 @@ export class FileSystem {
     const k = pathKey(n);
     return [...this.entries.values()]
       .filter((e) => e.path !== n && pathKey(parentPath(e.path)) === k && pathKey(e.path) !== k)
-      .map((e) => ({ name: baseName(e.path), path: e.path, directory: e.data === undefined, size: e.data?.length ?? 0 }));
+      .map((e) => ({
+        name: baseName(e.path),
+        path: e.path,
+        directory: e.data === undefined,
+        size: e.data?.length ?? 0,
+      }));
   }
 
   /** Every path under `path`, deepest first. */

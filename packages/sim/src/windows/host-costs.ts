@@ -51,7 +51,9 @@ export class LinkClock {
   /** Milliseconds from now until `bytes` have crossed the link, plus one latency. */
   delayFor(bytes: number): number {
     const now = performance.now();
-    const transfer = Number.isFinite(this.costs.bandwidthBytesPerSec) ? (bytes / this.costs.bandwidthBytesPerSec) * 1000 : 0;
+    const transfer = Number.isFinite(this.costs.bandwidthBytesPerSec)
+      ? (bytes / this.costs.bandwidthBytesPerSec) * 1000
+      : 0;
     this.freeAt = Math.max(now, this.freeAt) + transfer;
     return this.freeAt - now + this.costs.latencyMs;
   }

@@ -37,7 +37,9 @@ export function observe(m: WindowsModel, req: ObserveRequest): HostState {
     return data ? [{ path, sha256: sha256(data) }] : [];
   });
   const staged = m.files.isDirectory(HostPaths.staging)
-    ? m.files.list(HostPaths.staging).flatMap((e) => (!e.directory && /^[0-9a-f]{64}$/.test(e.name) ? [e.name] : []))
+    ? m.files
+        .list(HostPaths.staging)
+        .flatMap((e) => (!e.directory && /^[0-9a-f]{64}$/.test(e.name) ? [e.name] : []))
     : [];
   const envVars: Record<string, string> = {};
   for (const name of req.envVars) {
@@ -78,7 +80,10 @@ function placeFile(m: WindowsModel, path: string, sha: string): void {
   m.files.rename(`${path}.wmco-new`, path, true);
 }
 
-function setService(m: WindowsModel, step: Extract<PlanStep, { kind: 'createService' | 'configureService' }>): void {
+function setService(
+  m: WindowsModel,
+  step: Extract<PlanStep, { kind: 'createService' | 'configureService' }>,
+): void {
   const config = {
     commandLine: step.commandLine,
     startType: step.startType,
@@ -124,7 +129,11 @@ function applySystemStep(m: WindowsModel, step: PlanStep): boolean {
     case 'addRoute': {
       const gw = m.routes.find((r) => r.destinationPrefix === '0.0.0.0/0');
       if (!gw) throw new Error('no default route to copy the gateway from');
-      m.routes.push({ destinationPrefix: step.destinationPrefix, nextHop: gw.nextHop, interfaceIndex: gw.interfaceIndex });
+      m.routes.push({
+        destinationPrefix: step.destinationPrefix,
+        nextHop: gw.nextHop,
+        interfaceIndex: gw.interfaceIndex,
+      });
       return false;
     }
     case 'addFirewallRule': {
@@ -165,7 +174,14 @@ export async function apply(
       if (await applyStep(m, step)) rebootRequired = true;
     } catch (err) {
       const message = `step ${i} (${step.kind} ${target(step)}): ${err instanceof Error ? err.message : String(err)}`;
-      return { v: HOST_PROTOCOL_VERSION, op: 'apply', ok: false, done, rebootRequired, error: { message, step: i } };
+      return {
+        v: HOST_PROTOCOL_VERSION,
+        op: 'apply',
+        ok: false,
+        done,
+        rebootRequired,
+        error: { message, step: i },
+      };
     }
     done.push({ kind: step.kind, target: target(step) });
   }

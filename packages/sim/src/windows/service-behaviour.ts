@@ -44,7 +44,13 @@ export const binaryExists: ServiceBehaviour = { start: (ctx) => requireFiles(ctx
 
 /** Behaviours that check the flags naming files the service reads at start. */
 export function requiresFlagFiles(...flags: string[]): ServiceBehaviour {
-  return { start: (ctx) => requireFiles(ctx, flags.map((f) => flagValue(ctx.argv, f))) };
+  return {
+    start: (ctx) =>
+      requireFiles(
+        ctx,
+        flags.map((f) => flagValue(ctx.argv, f)),
+      ),
+  };
 }
 
 /** Service name → behaviour; names not registered use `binaryExists`. */

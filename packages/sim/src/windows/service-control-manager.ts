@@ -42,12 +42,16 @@ export class ServiceControlManager {
 
   /** `sc.exe create` / `New-Service`: a new stopped service. */
   create(spec: Omit<ServiceRecord, 'state'>): void {
-    if (this.get(spec.name)) throw new Error(`[SC] CreateService FAILED 1073: The specified service already exists.`);
+    if (this.get(spec.name))
+      throw new Error(`[SC] CreateService FAILED 1073: The specified service already exists.`);
     this.services.set(spec.name.toLowerCase(), { ...spec, state: 'stopped' });
     this.events.push({ action: 'create', name: spec.name });
   }
 
-  configure(name: string, change: Pick<ServiceRecord, 'commandLine' | 'startType' | 'dependencies' | 'description'>): void {
+  configure(
+    name: string,
+    change: Pick<ServiceRecord, 'commandLine' | 'startType' | 'dependencies' | 'description'>,
+  ): void {
     const svc = this.mustGet(name);
     Object.assign(svc, change);
     this.events.push({ action: 'configure', name: svc.name });
@@ -55,7 +59,10 @@ export class ServiceControlManager {
 
   private mustGet(name: string): ServiceRecord {
     const svc = this.get(name);
-    if (!svc) throw new Error(`[SC] OpenService FAILED 1060: The specified service does not exist as an installed service.`);
+    if (!svc)
+      throw new Error(
+        `[SC] OpenService FAILED 1060: The specified service does not exist as an installed service.`,
+      );
     return svc;
   }
 

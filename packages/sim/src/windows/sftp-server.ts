@@ -62,19 +62,21 @@ export function serveSftp(sftp: SFTPWrapper, fs: FileSystem, hooks: SftpHooks): 
     });
   };
 
-  sftp.on('OPEN', (reqid, filename, flags) => guard(reqid, () => {
-    const writing = (flags & OPEN_MODE.WRITE) !== 0;
-    if (!writing && !fs.isFile(filename)) return sftp.status(reqid, STATUS_CODE.NO_SUCH_FILE);
-    const f: OpenFile = { path: fs.resolve(filename), chunks: [], dirty: false };
-    if (writing && ((flags & OPEN_MODE.TRUNC) !== 0 || !fs.isFile(filename))) {
-      fs.write(filename, Buffer.alloc(0));
-    } else if (fs.isFile(filename)) {
-      f.chunks.push({ offset: 0, data: fs.read(filename)! });
-    }
-    const h = newHandle();
-    open.set(handleOf(h), f);
-    sftp.handle(reqid, h);
-  }));
+  sftp.on('OPEN', (reqid, filename, flags) =>
+    guard(reqid, () => {
+      const writing = (flags & OPEN_MODE.WRITE) !== 0;
+      if (!writing && !fs.isFile(filename)) return sftp.status(reqid, STATUS_CODE.NO_SUCH_FILE);
+      const f: OpenFile = { path: fs.resolve(filename), chunks: [], dirty: false };
+      if (writing && ((flags & OPEN_MODE.TRUNC) !== 0 || !fs.isFile(filename))) {
+        fs.write(filename, Buffer.alloc(0));
+      } else if (fs.isFile(filename)) {
+        f.chunks.push({ offset: 0, data: fs.read(filename)! });
+      }
+      const h = newHandle();
+      open.set(handleOf(h), f);
+      sftp.handle(reqid, h);
+    }),
+  );
   sftp.on('WRITE', (reqid, handle, offset, data) => {
     const f = open.get(handleOf(handle));
     hooks.onWrite(data.length);
@@ -85,69 +87,92 @@ export function serveSftp(sftp: SFTPWrapper, fs: FileSystem, hooks: SftpHooks): 
       sftp.status(reqid, STATUS_CODE.OK);
     });
   });
-  sftp.on('READ', (reqid, handle, offset, length) => guard(reqid, () => {
-    const f = open.get(handleOf(handle));
-    if (!f) return sftp.status(reqid, STATUS_CODE.FAILURE, 'invalid handle');
-    flush(fs, f);
-    const data = fs.read(f.path) ?? Buffer.alloc(0);
-    if (offset >= data.length) return sftp.status(reqid, STATUS_CODE.EOF);
-    sftp.data(reqid, data.subarray(offset, offset + length));
-  }));
-  sftp.on('CLOSE', (reqid, handle) => guard(reqid, () => {
-    const f = open.get(handleOf(handle));
-    if (f) flush(fs, f);
-    open.delete(handleOf(handle));
-    dirs.delete(handleOf(handle));
-    sftp.status(reqid, STATUS_CODE.OK);
-  }));
-  const stat = (reqid: number, path: string): void => guard(reqid, () => {
-    const a = attrs(fs, path);
-    if (a) sftp.attrs(reqid, a);
-    else sftp.status(reqid, STATUS_CODE.NO_SUCH_FILE);
-  });
+  sftp.on('READ', (reqid, handle, offset, length) =>
+    guard(reqid, () => {
+      const f = open.get(handleOf(handle));
+      if (!f) return sftp.status(reqid, STATUS_CODE.FAILURE, 'invalid handle');
+      flush(fs, f);
+      const data = fs.read(f.path) ?? Buffer.alloc(0);
+      if (offset >= data.length) return sftp.status(reqid, STATUS_CODE.EOF);
+      sftp.data(reqid, data.subarray(offset, offset + length));
+    }),
+  );
+  sftp.on('CLOSE', (reqid, handle) =>
+    guard(reqid, () => {
+      const f = open.get(handleOf(handle));
+      if (f) flush(fs, f);
+      open.delete(handleOf(handle));
+      dirs.delete(handleOf(handle));
+      sftp.status(reqid, STATUS_CODE.OK);
+    }),
+  );
+  const stat = (reqid: number, path: string): void =>
+    guard(reqid, () => {
+      const a = attrs(fs, path);
+      if (a) sftp.attrs(reqid, a);
+      else sftp.status(reqid, STATUS_CODE.NO_SUCH_FILE);
+    });
   sftp.on('STAT', stat);
   sftp.on('LSTAT', stat);
   sftp.on('FSTAT', (reqid, handle) => stat(reqid, open.get(handleOf(handle))?.path ?? ''));
   sftp.on('SETSTAT', (reqid) => guard(reqid, () => sftp.status(reqid, STATUS_CODE.OK)));
   sftp.on('FSETSTAT', (reqid) => guard(reqid, () => sftp.status(reqid, STATUS_CODE.OK)));
-  sftp.on('MKDIR', (reqid, path) => guard(reqid, () => {
-    const parent = fs.resolve(path).replace(/\\[^\\]*$/, '');
-    if (fs.isDirectory(path) || fs.isFile(path)) return sftp.status(reqid, STATUS_CODE.FAILURE, 'already exists');
-    if (parent.length > 2 && !fs.isDirectory(parent)) return sftp.status(reqid, STATUS_CODE.NO_SUCH_FILE);
-    fs.mkdirp(path);
-    sftp.status(reqid, STATUS_CODE.OK);
-  }));
-  sftp.on('REMOVE', (reqid, path) => guard(reqid, () => {
-    if (!fs.isFile(path)) return sftp.status(reqid, STATUS_CODE.NO_SUCH_FILE);
-    fs.remove(path);
-    sftp.status(reqid, STATUS_CODE.OK);
-  }));
-  sftp.on('RMDIR', (reqid, path) => guard(reqid, () => {
-    if (!fs.isDirectory(path) || fs.list(path).length > 0) return sftp.status(reqid, STATUS_CODE.FAILURE);
-    fs.remove(path);
-    sftp.status(reqid, STATUS_CODE.OK);
-  }));
-  sftp.on('RENAME', (reqid, from, to) => guard(reqid, () => {
-    fs.rename(from, to, false);
-    sftp.status(reqid, STATUS_CODE.OK);
-  }));
-  sftp.on('REALPATH', (reqid, path) => guard(reqid, () => {
-    const p = path === '.' || path === '' ? 'C:\\Users\\Administrator' : fs.resolve(path);
-    const name = `/${p.replace(/\\/g, '/')}`;
-    sftp.name(reqid, [{ filename: name, longname: name, attrs: attrs(fs, p) ?? ({} as Attributes) }]);
-  }));
-  sftp.on('OPENDIR', (reqid, path) => guard(reqid, () => {
-    if (!fs.isDirectory(path)) return sftp.status(reqid, STATUS_CODE.NO_SUCH_FILE);
-    const h = newHandle();
-    dirs.set(handleOf(h), { path: fs.resolve(path), done: false });
-    sftp.handle(reqid, h);
-  }));
-  sftp.on('READDIR', (reqid, handle) => guard(reqid, () => {
-    const d = dirs.get(handleOf(handle));
-    if (!d || d.done) return sftp.status(reqid, STATUS_CODE.EOF);
-    d.done = true;
-    sftp.name(reqid, fs.list(d.path).map((e) => ({ filename: e.name, longname: e.name, attrs: attrs(fs, e.path)! })));
-  }));
+  sftp.on('MKDIR', (reqid, path) =>
+    guard(reqid, () => {
+      const parent = fs.resolve(path).replace(/\\[^\\]*$/, '');
+      if (fs.isDirectory(path) || fs.isFile(path))
+        return sftp.status(reqid, STATUS_CODE.FAILURE, 'already exists');
+      if (parent.length > 2 && !fs.isDirectory(parent)) return sftp.status(reqid, STATUS_CODE.NO_SUCH_FILE);
+      fs.mkdirp(path);
+      sftp.status(reqid, STATUS_CODE.OK);
+    }),
+  );
+  sftp.on('REMOVE', (reqid, path) =>
+    guard(reqid, () => {
+      if (!fs.isFile(path)) return sftp.status(reqid, STATUS_CODE.NO_SUCH_FILE);
+      fs.remove(path);
+      sftp.status(reqid, STATUS_CODE.OK);
+    }),
+  );
+  sftp.on('RMDIR', (reqid, path) =>
+    guard(reqid, () => {
+      if (!fs.isDirectory(path) || fs.list(path).length > 0) return sftp.status(reqid, STATUS_CODE.FAILURE);
+      fs.remove(path);
+      sftp.status(reqid, STATUS_CODE.OK);
+    }),
+  );
+  sftp.on('RENAME', (reqid, from, to) =>
+    guard(reqid, () => {
+      fs.rename(from, to, false);
+      sftp.status(reqid, STATUS_CODE.OK);
+    }),
+  );
+  sftp.on('REALPATH', (reqid, path) =>
+    guard(reqid, () => {
+      const p = path === '.' || path === '' ? 'C:\\Users\\Administrator' : fs.resolve(path);
+      const name = `/${p.replace(/\\/g, '/')}`;
+      sftp.name(reqid, [{ filename: name, longname: name, attrs: attrs(fs, p) ?? ({} as Attributes) }]);
+    }),
+  );
+  sftp.on('OPENDIR', (reqid, path) =>
+    guard(reqid, () => {
+      if (!fs.isDirectory(path)) return sftp.status(reqid, STATUS_CODE.NO_SUCH_FILE);
+      const h = newHandle();
+      dirs.set(handleOf(h), { path: fs.resolve(path), done: false });
+      sftp.handle(reqid, h);
+    }),
+  );
+  sftp.on('READDIR', (reqid, handle) =>
+    guard(reqid, () => {
+      const d = dirs.get(handleOf(handle));
+      if (!d || d.done) return sftp.status(reqid, STATUS_CODE.EOF);
+      d.done = true;
+      sftp.name(
+        reqid,
+        fs.list(d.path).map((e) => ({ filename: e.name, longname: e.name, attrs: attrs(fs, e.path)! })),
+      );
+    }),
+  );
   sftp.on('end', () => {
     for (const f of open.values()) flush(fs, f);
     open.clear();

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { timingSafeEqual } from 'node:crypto';
 import ssh2, { type Connection, type Server as SshServer, type ServerChannel } from 'ssh2';
 
 const { Server, utils } = ssh2;
@@ -9,6 +8,7 @@ import { apply, observe } from './host-operations.js';
 import { deconfigure } from './deconfigure.js';
 import { DEFAULT_HOST_COSTS, LinkClock, type HostCosts, type HostFaults } from './host-costs.js';
 import { serveSftp } from './sftp-server.js';
+import { authenticate, parseKeyOrThrow, type AuthPolicy } from './ssh-auth.js';
 import { WindowsModel, type WindowsModelOptions } from './windows-model.js';
 
 export interface SimulatedWindowsHostOptions extends WindowsModelOptions {
@@ -42,12 +42,18 @@ export class SimulatedWindowsHost {
   private readonly link: LinkClock;
   private boundPort = 22;
   private rebooting: Promise<void> | undefined;
+  private readonly auth: AuthPolicy;
 
   private constructor(private readonly o: SimulatedWindowsHostOptions) {
     this.model = new WindowsModel(o);
     this.costs = { ...DEFAULT_HOST_COSTS, ...o.costs };
     this.model.scm.serviceStartMs = this.costs.serviceStartMs;
     this.link = new LinkClock(this.costs);
+    this.auth = {
+      username: o.username ?? 'Administrator',
+      authorizedKey: parseKeyOrThrow(o.authorizedKey),
+      refuse: () => this.faults.refuseAuthentication === true,
+    };
   }
 
   static async start(o: SimulatedWindowsHostOptions): Promise<SimulatedWindowsHost> {
@@ -66,9 +72,7 @@ export class SimulatedWindowsHost {
 
   /** The host key's public half, SSH wire format in base64 (what a pin stores). */
   get hostKeyBase64(): string {
-    const parsed = utils.parseKey(this.hostKey);
-    if (parsed instanceof Error) throw parsed;
-    return (Array.isArray(parsed) ? parsed[0] : parsed).getPublicSSH().toString('base64');
+    return parseKeyOrThrow(this.hostKey).getPublicSSH().toString('base64');
   }
 
   private async listen(first: boolean): Promise<void> {
@@ -131,20 +135,7 @@ export class SimulatedWindowsHost {
     (conn as unknown as { setNoDelay(on: boolean): void }).setNoDelay(true);
     conn.on('close', () => this.connections.delete(conn));
     conn.on('error', () => undefined);
-    conn.on('authentication', (ctx) => {
-      if (ctx.method !== 'publickey' || this.faults.refuseAuthentication || ctx.username !== (this.o.username ?? 'Administrator')) {
-        return ctx.reject(['publickey']);
-      }
-      const allowed = utils.parseKey(this.o.authorizedKey);
-      if (allowed instanceof Error) return ctx.reject();
-      const key = Array.isArray(allowed) ? allowed[0] : allowed;
-      const pub = key.getPublicSSH();
-      if (ctx.key.algo !== key.type || ctx.key.data.length !== pub.length || !timingSafeEqual(ctx.key.data, pub)) {
-        return ctx.reject(['publickey']);
-      }
-      if (ctx.signature && ctx.blob && key.verify(ctx.blob, ctx.signature, ctx.hashAlgo) !== true) return ctx.reject();
-      ctx.accept();
-    });
+    conn.on('authentication', (ctx) => authenticate(ctx, this.auth));
     conn.on('ready', () => {
       conn.on('session', (acceptSession) => {
         const session = acceptSession();
@@ -198,7 +189,11 @@ export class SimulatedWindowsHost {
     });
   }
 
-  private async answer(command: string, stdin: string, conn: Connection): Promise<{ stdout?: string; stderr?: string; code: number } | undefined> {
+  private async answer(
+    command: string,
+    stdin: string,
+    conn: Connection,
+  ): Promise<{ stdout?: string; stderr?: string; code: number } | undefined> {
     if (this.faults.hangNextCommand) {
       delete this.faults.hangNextCommand;
       return undefined;
@@ -241,7 +236,10 @@ export class SimulatedWindowsHost {
     }
   }
 
-  private async applyWithFaults(steps: Parameters<typeof apply>[1], _conn: Connection): Promise<HostResult | undefined> {
+  private async applyWithFaults(
+    steps: Parameters<typeof apply>[1],
+    _conn: Connection,
+  ): Promise<HostResult | undefined> {
     let crashed = false;
     const result = await apply(this.model, steps, async (i) => {
       if (this.faults.rebootDuringApplyAtStep === i) {

@@ -17,7 +17,7 @@ const emptyQuery = { directories: [], files: [], services: [], envVars: [], fire
 
 test('observe an empty host', async (t) => {
   const w = await startHostWorld();
-  t.teardown(w.stop);
+  t.teardown(() => w.stop());
   const spec = nodeSpec(new Payload());
   const state = await w.host.observe(observeQueryFor(spec));
   t.deepEqual(state.services, []);
@@ -34,7 +34,7 @@ test('observe an empty host', async (t) => {
 
 test('apply a plan, observe the result, and a second converge is empty', async (t) => {
   const w = await startHostWorld();
-  t.teardown(w.stop);
+  t.teardown(() => w.stop());
   const payload = new Payload();
   const spec = nodeSpec(payload);
   const first = await converge(w.host, spec, payload.content);
@@ -55,7 +55,10 @@ test('apply a plan, observe the result, and a second converge is empty', async (
   );
   t.deepEqual(after.envVars, { HTTP_PROXY: 'http://proxy:3128' });
   t.true(after.routes.some((r) => r.destinationPrefix === '169.254.169.254/32' && r.nextHop === '10.0.0.1'));
-  t.deepEqual(after.firewallRules.map((r) => r.name), ['HybridOverlayVXLAN']);
+  t.deepEqual(
+    after.firewallRules.map((r) => r.name),
+    ['HybridOverlayVXLAN'],
+  );
   t.deepEqual(after.staged, [], 'staged files are consumed by a successful apply');
 
   const starts = w.sim.stats.powershellStarts;
@@ -67,7 +70,7 @@ test('apply a plan, observe the result, and a second converge is empty', async (
 
 test('services stop dependents first and start in priority order', async (t) => {
   const w = await startHostWorld();
-  t.teardown(w.stop);
+  t.teardown(() => w.stop());
   const payload = new Payload();
   await converge(w.host, nodeSpec(payload, 'v1'), payload.content);
   const mark = w.sim.model.scm.events.length;
@@ -86,7 +89,14 @@ test('services stop dependents first and start in priority order', async (t) => 
   );
   t.deepEqual(
     w.sim.model.scm.events.slice(mark).map((e) => `${e.action} ${e.name}`),
-    ['stop kube-proxy', 'stop kubelet', 'stop containerd', 'start containerd', 'start kubelet', 'start kube-proxy'],
+    [
+      'stop kube-proxy',
+      'stop kubelet',
+      'stop containerd',
+      'start containerd',
+      'start kubelet',
+      'start kube-proxy',
+    ],
   );
   const files = upgrade.plan.steps.filter((s) => s.kind === 'placeFile');
   t.is(files.length, 3, 'only the three changed binaries move');
@@ -94,7 +104,7 @@ test('services stop dependents first and start in priority order', async (t) => 
 
 test('a reboot drops the connection; the host comes back with auto-start services running', async (t) => {
   const w = await startHostWorld({ costs: { rebootMs: 200 } });
-  t.teardown(w.stop);
+  t.teardown(() => w.stop());
   const payload = new Payload();
   const spec: HostSpec = { ...nodeSpec(payload), features: ['Containers'], hostname: 'win-node-1' };
   const first = await converge(w.host, spec, payload.content);
@@ -113,11 +123,14 @@ test('a reboot drops the connection; the host comes back with auto-start service
 
 test('an interrupted upload leaves no partial file in place and the next converge completes', async (t) => {
   const w = await startHostWorld();
-  t.teardown(w.stop);
+  t.teardown(() => w.stop());
   const payload = new Payload();
   const big = Buffer.alloc(1024 * 1024, 7);
   const base = nodeSpec(payload);
-  const spec: HostSpec = { ...base, files: [...base.files, { path: 'C:\\k\\big.exe', sha256: payload.add(big) }] };
+  const spec: HostSpec = {
+    ...base,
+    files: [...base.files, { path: 'C:\\k\\big.exe', sha256: payload.add(big) }],
+  };
   w.sim.faults.dropAfterUploadBytes = 300_000;
   await t.throwsAsync(converge(w.host, spec, payload.content));
   t.false(w.sim.model.files.isFile('C:\\k\\big.exe'));
@@ -132,7 +145,7 @@ test('an interrupted upload leaves no partial file in place and the next converg
 
 test('a reboot in the middle of an apply is survived by the next converge', async (t) => {
   const w = await startHostWorld({ costs: { rebootMs: 100 } });
-  t.teardown(w.stop);
+  t.teardown(() => w.stop());
   const payload = new Payload();
   const spec = nodeSpec(payload);
   w.sim.faults.rebootDuringApplyAtStep = 5;
@@ -145,7 +158,7 @@ test('a reboot in the middle of an apply is survived by the next converge', asyn
 
 test('a wrong key fails with AuthenticationError', async (t) => {
   const w = await startHostWorld();
-  t.teardown(w.stop);
+  t.teardown(() => w.stop());
   const other = ssh2.utils.generateKeyPairSync('ed25519');
   const err = await t.throwsAsync(w.connect({ privateKey: other.private }).observe(emptyQuery));
   t.true(err instanceof AuthenticationError, String(err));
@@ -156,7 +169,7 @@ test('a wrong key fails with AuthenticationError', async (t) => {
 
 test('a changed host key fails with HostKeyMismatchError and is never pinned', async (t) => {
   const w = await startHostWorld();
-  t.teardown(w.stop);
+  t.teardown(() => w.stop());
   await w.host.observe(emptyQuery);
   const pinned = await w.keys.get(w.host.address);
   t.is(pinned?.base64, w.sim.hostKeyBase64);
@@ -170,7 +183,7 @@ test('a changed host key fails with HostKeyMismatchError and is never pinned', a
 for (const shell of ['cmd', 'powershell'] as const) {
   test(`a ${shell} default shell works`, async (t) => {
     const w = await startHostWorld({ defaultShell: shell });
-    t.teardown(w.stop);
+    t.teardown(() => w.stop());
     const payload = new Payload();
     const spec = nodeSpec(payload);
     await converge(w.host, spec, payload.content);
@@ -183,7 +196,7 @@ for (const shell of ['cmd', 'powershell'] as const) {
 
 test('a hung command fails with HostCommandTimeoutError', async (t) => {
   const w = await startHostWorld();
-  t.teardown(w.stop);
+  t.teardown(() => w.stop());
   const host = w.connect({ commandTimeoutMs: 300 });
   await host.observe(emptyQuery);
   w.sim.faults.hangNextCommand = true;
@@ -193,7 +206,7 @@ test('a hung command fails with HostCommandTimeoutError', async (t) => {
 
 test('an injection attempt in any user-supplied string is inert', async (t) => {
   const w = await startHostWorld();
-  t.teardown(w.stop);
+  t.teardown(() => w.stop());
   const payload = new Payload();
   const evilPath = "C:\\k\\$(Remove-Item C:\\k -Recurse)'; & del C:\\k.exe";
   const evilName = "evil'; Stop-Computer -Force; '";

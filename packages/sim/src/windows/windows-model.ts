@@ -16,6 +16,16 @@ export interface WindowsModelOptions {
   readonly gateway?: string;
 }
 
+const MODEL_DEFAULTS = {
+  hostname: 'WIN-SIM',
+  osBuild: 20348,
+  ubr: 2700,
+  containersFeature: false,
+  defaultShell: 'cmd' as 'cmd' | 'powershell',
+  freeDiskBytes: 100 * 2 ** 30,
+  gateway: '10.0.0.1',
+};
+
 /** The parts of one Windows machine the operator touches. Survives reboots (it is the disk). */
 export class WindowsModel {
   readonly files = new FileSystem();
@@ -38,19 +48,21 @@ export class WindowsModel {
   lastBootTime = new Date();
 
   constructor(o: WindowsModelOptions = {}) {
+    const d = { ...MODEL_DEFAULTS, ...o };
     this.scm = new ServiceControlManager(this.files, o.behaviours ?? defaultServiceBehaviours());
-    this.hostname = o.hostname ?? 'WIN-SIM';
-    this.osBuild = o.osBuild ?? 20348;
-    this.ubr = o.ubr ?? 2700;
-    this.containersFeature = o.containersFeature ?? false;
-    this.defaultShell = o.defaultShell ?? 'cmd';
-    this.freeDiskBytes = o.freeDiskBytes ?? 100 * 2 ** 30;
-    const gateway = o.gateway ?? '10.0.0.1';
+    this.hostname = d.hostname;
+    this.osBuild = d.osBuild;
+    this.ubr = d.ubr;
+    this.containersFeature = d.containersFeature;
+    this.defaultShell = d.defaultShell;
+    this.freeDiskBytes = d.freeDiskBytes;
     this.routes = [
-      { destinationPrefix: '0.0.0.0/0', nextHop: gateway, interfaceIndex: 6 },
+      { destinationPrefix: '0.0.0.0/0', nextHop: d.gateway, interfaceIndex: 6 },
       { destinationPrefix: '127.0.0.0/8', nextHop: '0.0.0.0', interfaceIndex: 1 },
     ];
-    for (const dir of ['C:\\Windows\\System32', 'C:\\ProgramData', 'C:\\Users\\Administrator']) this.files.mkdirp(dir);
+    for (const dir of ['C:\\Windows\\System32', 'C:\\ProgramData', 'C:\\Users\\Administrator']) {
+      this.files.mkdirp(dir);
+    }
   }
 
   /** Power off: services stop; pending renames and features wait for `boot`. */

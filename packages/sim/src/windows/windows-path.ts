@@ -6,7 +6,10 @@ export function normalizeWindowsPath(path: string): string | undefined {
   let p = path.replace(/\//g, '\\');
   if (/^\\[A-Za-z]:/.test(p)) p = p.slice(1);
   if (!/^[A-Za-z]:(\\|$)/.test(p)) return undefined;
-  const parts = p.slice(2).split('\\').filter((s) => s !== '' && s !== '.');
+  const parts = p
+    .slice(2)
+    .split('\\')
+    .filter((s) => s !== '' && s !== '.');
   const out: string[] = [];
   for (const part of parts) {
     if (part === '..') out.pop();

@@ -12,7 +12,9 @@ const modulePath = modulePathFor('0123456789abcdef'.repeat(4));
 
 test('the command line is powershell.exe with an UTF-16LE base64 script and nothing else', (t) => {
   const line = encodePowerShellCommand(hostInvocationScript(modulePath));
-  t.true(line.startsWith('powershell.exe -NoProfile -NonInteractive -ExecutionPolicy Bypass -EncodedCommand '));
+  t.true(
+    line.startsWith('powershell.exe -NoProfile -NonInteractive -ExecutionPolicy Bypass -EncodedCommand '),
+  );
   t.regex(line.slice(POWERSHELL_PREFIX.length), /^[A-Za-z0-9+/]+=*$/);
   const script = decodePowerShellCommand(line)!;
   t.is(script, hostInvocationScript(modulePath));

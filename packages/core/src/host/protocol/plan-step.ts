@@ -17,7 +17,10 @@ export const envVarNameSchema = z
 /** Service names: no quotes, slashes or control characters (the SCM refuses slashes anyway). */
 export const serviceNameSchema = z
   .string()
-  .regex(/^[^"\\/\r\n\0]{1,256}$/, 'a service name is 1-256 characters without quotes, slashes or line breaks');
+  .regex(
+    /^[^"\\/\r\n\0]{1,256}$/,
+    'a service name is 1-256 characters without quotes, slashes or line breaks',
+  );
 
 /** One step of a Plan. The module performs steps in order and stops at the first failure. */
 export const planStepSchema = z.discriminatedUnion('kind', [

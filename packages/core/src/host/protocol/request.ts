@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import {
-  envVarNameSchema,
-  planStepSchema,
-  serviceNameSchema,
-  windowsPathSchema,
-} from './plan-step.js';
+import { envVarNameSchema, planStepSchema, serviceNameSchema, windowsPathSchema } from './plan-step.js';
 import { HOST_PROTOCOL_VERSION } from './version.js';
 
 const v = z.literal(HOST_PROTOCOL_VERSION);

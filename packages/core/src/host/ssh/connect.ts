@@ -18,7 +18,9 @@ function attempt(o: ResolvedSshOptions, key: LoadedPrivateKey, check: HostKeyChe
     };
     client.once('ready', () => {
       client.removeListener('error', fail);
-      client.on('error', (err) => o.logger.debug('ssh connection error', { address: o.address, err: err.message }));
+      client.on('error', (err) =>
+        o.logger.debug('ssh connection error', { address: o.address, err: err.message }),
+      );
       resolve(client);
     });
     client.once('error', fail);
@@ -56,7 +58,8 @@ export async function connectWithRetry(o: ResolvedSshOptions, key: LoadedPrivate
       return await attempt(o, key, check);
     } catch (caught) {
       const err = caught instanceof Error ? caught : new Error(String(caught));
-      if (check.mismatch) throw new HostKeyMismatchError(o.address, check.mismatch.pinned, check.mismatch.presented);
+      if (check.mismatch)
+        throw new HostKeyMismatchError(o.address, check.mismatch.pinned, check.mismatch.presented);
       const elapsed = Date.now() - start;
       if (isAuthFailure(err) && elapsed + delay > o.authRetryMs) {
         throw new AuthenticationError(o.address, o.username, `${err.message} (key ${key.fingerprint})`);

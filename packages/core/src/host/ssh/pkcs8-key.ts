@@ -33,7 +33,9 @@ function openSshEd25519(seed: Buffer, pub: Buffer): string {
     sshString(secret),
   ]);
   const lines = blob.toString('base64').match(/.{1,70}/g) ?? [];
-  return ['-----BEGIN OPENSSH PRIVATE KEY-----', ...lines, '-----END OPENSSH PRIVATE KEY-----', ''].join('\n');
+  return ['-----BEGIN OPENSSH PRIVATE KEY-----', ...lines, '-----END OPENSSH PRIVATE KEY-----', ''].join(
+    '\n',
+  );
 }
 
 /**
@@ -52,7 +54,9 @@ export function fromPkcs8(pem: Buffer): Buffer {
       return Buffer.from(key.export({ type: 'sec1', format: 'pem' }));
     case 'ed25519': {
       const jwk = key.export({ format: 'jwk' });
-      return Buffer.from(openSshEd25519(Buffer.from(jwk.d ?? '', 'base64url'), Buffer.from(jwk.x ?? '', 'base64url')));
+      return Buffer.from(
+        openSshEd25519(Buffer.from(jwk.d ?? '', 'base64url'), Buffer.from(jwk.x ?? '', 'base64url')),
+      );
     }
     default:
       return pem;

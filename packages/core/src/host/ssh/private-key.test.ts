@@ -12,12 +12,15 @@ function recorder(): HostLogger & { warnings: string[] } {
 }
 
 const pem = (type: 'rsa' | 'ec' | 'ed25519', encoding: 'pkcs1' | 'sec1' | 'pkcs8', bits = 2048): string =>
-  generateKeyPairSync(type as 'rsa', {
-    modulusLength: bits,
-    namedCurve: 'prime256v1',
-    privateKeyEncoding: { type: encoding as 'pkcs1', format: 'pem' },
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-  } as never).privateKey;
+  generateKeyPairSync(
+    type as 'rsa',
+    {
+      modulusLength: bits,
+      namedCurve: 'prime256v1',
+      privateKeyEncoding: { type: encoding as 'pkcs1', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    } as never,
+  ).privateKey;
 
 const cases: [string, () => string, string][] = [
   ['RSA PKCS#1 PEM', () => pem('rsa', 'pkcs1'), 'ssh-rsa'],
@@ -27,7 +30,11 @@ const cases: [string, () => string, string][] = [
   ['Ed25519 PKCS#8 PEM', () => pem('ed25519', 'pkcs8'), 'ssh-ed25519'],
   ['Ed25519 OpenSSH', () => ssh2.utils.generateKeyPairSync('ed25519').private, 'ssh-ed25519'],
   ['RSA OpenSSH', () => ssh2.utils.generateKeyPairSync('rsa', { bits: 2048 }).private, 'ssh-rsa'],
-  ['ECDSA OpenSSH', () => ssh2.utils.generateKeyPairSync('ecdsa', { bits: 384 }).private, 'ecdsa-sha2-nistp384'],
+  [
+    'ECDSA OpenSSH',
+    () => ssh2.utils.generateKeyPairSync('ecdsa', { bits: 384 }).private,
+    'ecdsa-sha2-nistp384',
+  ],
 ];
 
 for (const [name, make, type] of cases) {

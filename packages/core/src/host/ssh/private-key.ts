@@ -6,7 +6,13 @@ import { PrivateKeyError } from '../errors.js';
 import type { HostLogger } from '../host-logger.js';
 import { fromPkcs8 } from './pkcs8-key.js';
 
-const SUPPORTED = new Set(['ssh-rsa', 'ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521']);
+const SUPPORTED = new Set([
+  'ssh-rsa',
+  'ssh-ed25519',
+  'ecdsa-sha2-nistp256',
+  'ecdsa-sha2-nistp384',
+  'ecdsa-sha2-nistp521',
+]);
 
 /** A usable private key: the PEM/OpenSSH text for ssh2, its type, and its public key fingerprint. */
 export interface LoadedPrivateKey {
@@ -33,6 +39,18 @@ function rsaBits(publicSsh: Buffer): number {
   return (n.length - i - 1) * 8 + (first === 0 ? 0 : Math.floor(Math.log2(first)) + 1);
 }
 
+function checkStrength(type: string, publicSsh: Buffer, fingerprint: string, logger: HostLogger): void {
+  if (type === 'ssh-dss') {
+    logger.warn('the SSH private key is DSA, which is weak and disabled by modern OpenSSH', { fingerprint });
+  } else if (!SUPPORTED.has(type)) {
+    throw new PrivateKeyError(`unsupported key type '${type}' (use RSA, ECDSA or Ed25519)`);
+  } else if (type === 'ssh-rsa' && rsaBits(publicSsh) < 2048) {
+    logger.warn(`the SSH private key is RSA with ${rsaBits(publicSsh)} bits; use at least 2048`, {
+      fingerprint,
+    });
+  }
+}
+
 /**
  * Parses an RSA, ECDSA or Ed25519 private key in PEM (PKCS#1, SEC1, PKCS#8) or OpenSSH format, without a passphrase (as upstream).
  * A DSA key or an RSA key under 2048 bits still works but is weak: the logger gets a warning.
@@ -51,12 +69,6 @@ export function loadPrivateKey(data: string | Buffer, logger: HostLogger): Loade
   if (!key.isPrivateKey()) throw new PrivateKeyError('this is a public key, not a private key');
   const publicSsh = key.getPublicSSH();
   const fingerprint = `SHA256:${createHash('sha256').update(publicSsh).digest('base64').replace(/=+$/, '')}`;
-  if (key.type === 'ssh-dss') {
-    logger.warn('the SSH private key is DSA, which is weak and disabled by modern OpenSSH', { fingerprint });
-  } else if (!SUPPORTED.has(key.type)) {
-    throw new PrivateKeyError(`unsupported key type '${key.type}' (use RSA, ECDSA or Ed25519)`);
-  } else if (key.type === 'ssh-rsa' && rsaBits(publicSsh) < 2048) {
-    logger.warn(`the SSH private key is RSA with ${rsaBits(publicSsh)} bits; use at least 2048`, { fingerprint });
-  }
+  checkStrength(key.type, publicSsh, fingerprint, logger);
   return { pem, type: key.type, fingerprint };
 }

@@ -62,9 +62,9 @@ export async function sftpUpload(
   sftp: SFTPWrapper,
   source: UploadSource,
   remotePath: string,
-  o: ResolvedSshOptions,
-  stats: { sftpRequests: number; bytesSent: number },
+  ctx: { readonly o: ResolvedSshOptions; readonly stats: { sftpRequests: number; bytesSent: number } },
 ): Promise<void> {
+  const { o, stats } = ctx;
   const input = await reader(source);
   const handle = await call<Buffer>((cb) => sftp.open(remotePath, 'w', cb));
   stats.sftpRequests++;
@@ -76,7 +76,9 @@ export async function sftpUpload(
         const position = next;
         next += o.sftpChunkSize;
         const chunk = await input.read(position, Math.min(o.sftpChunkSize, input.size - position));
-        await call<void>((cb) => sftp.write(handle, chunk, 0, chunk.length, position, (err) => cb(err, undefined)));
+        await call<void>((cb) =>
+          sftp.write(handle, chunk, 0, chunk.length, position, (err) => cb(err, undefined)),
+        );
         stats.sftpRequests++;
         stats.bytesSent += chunk.length;
       }

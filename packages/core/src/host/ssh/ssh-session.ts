@@ -78,7 +78,7 @@ export class SshSession {
   /** Writes `source` to `tmpPath`, then renames it to `path`, so `path` is never partial. */
   async put(source: UploadSource, tmpPath: string, path: string): Promise<void> {
     const sftp = await this.sftp();
-    await this.limit(() => sftpUpload(sftp, source, tmpPath, this.o, this.stats));
+    await this.limit(() => sftpUpload(sftp, source, tmpPath, { o: this.o, stats: this.stats }));
     this.stats.sftpRequests++;
     await new Promise<void>((resolve, reject) => {
       sftp.rename(tmpPath, path, (err) => (err ? reject(err) : resolve()));
@@ -112,6 +112,10 @@ function collect(
   });
   channel.on('close', () => {
     clearTimeout(timer);
-    resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(errOut).toString('utf8') });
+    resolve({
+      code,
+      stdout: Buffer.concat(out).toString('utf8'),
+      stderr: Buffer.concat(errOut).toString('utf8'),
+    });
   });
 }

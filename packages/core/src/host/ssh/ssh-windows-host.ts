@@ -11,7 +11,6 @@ import { silentHostLogger } from '../host-logger.js';
 import {
   HOST_PROTOCOL_VERSION,
   HostPaths,
-
   encodePowerShellCommand,
   hostInvocationScript,
   hostRequestSchema,
@@ -119,7 +118,10 @@ export class SshWindowsHost implements WindowsHost {
     try {
       json = JSON.parse(line);
     } catch {
-      throw new HostProtocolError(this.address, `exit ${String(code)}; output '${line.slice(0, 200)}'; ${stderr.slice(0, 500)}`);
+      throw new HostProtocolError(
+        this.address,
+        `exit ${String(code)}; output '${line.slice(0, 200)}'; ${stderr.slice(0, 500)}`,
+      );
     }
     const parsed = hostResultSchema.safeParse(json);
     if (!parsed.success) throw new HostProtocolError(this.address, parsed.error.message);
@@ -150,7 +152,10 @@ export class SshWindowsHost implements WindowsHost {
       try {
         await session.put(file.source, `${target}.part`, target);
       } catch (err) {
-        throw new HostUploadError(this.address, `${file.sha256}: ${err instanceof Error ? err.message : String(err)}`);
+        throw new HostUploadError(
+          this.address,
+          `${file.sha256}: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
       uploaded.push(file.sha256);
     }
@@ -194,7 +199,11 @@ export class SshWindowsHost implements WindowsHost {
       }
       await sleep(Math.min(1000, this.o.retryInitialMs));
     }
-    throw new HostOperationError(this.address, 'reboot', `no new boot time within ${this.o.rebootTimeoutMs} ms`);
+    throw new HostOperationError(
+      this.address,
+      'reboot',
+      `no new boot time within ${this.o.rebootTimeoutMs} ms`,
+    );
   }
 
   async close(): Promise<void> {
@@ -205,4 +214,3 @@ export class SshWindowsHost implements WindowsHost {
     session?.close();
   }
 }
-
