@@ -48,22 +48,25 @@ function ConvertTo-WmcoStartType {
     }
 }
 
+# All services in one CIM query; filtered in PowerShell, never in a WQL string, so a name cannot change
+# the query.
+function Get-WmcoCimServices {
+    return @(Get-CimInstance -ClassName Win32_Service)
+}
+
 function Get-WmcoServiceState {
     param(
-        [string] $Name
+        [object] $Service
     )
-    # Filter in PowerShell, not in a WQL string, so a name can never change the query.
-    $svc = Get-CimInstance -ClassName Win32_Service | Where-Object { $_.Name -eq $Name }
-    if ($null -eq $svc) { return $null }
-    $controller = New-Object System.ServiceProcess.ServiceController -ArgumentList $Name
+    $controller = New-Object System.ServiceProcess.ServiceController -ArgumentList $Service.Name
     $deps = @($controller.ServicesDependedOn | ForEach-Object { $_.ServiceName })
     $description = ''
-    if ($null -ne $svc.Description) { $description = $svc.Description }
+    if ($null -ne $Service.Description) { $description = $Service.Description }
     return [ordered]@{
-        name         = $svc.Name
-        state        = ($svc.State.ToLowerInvariant() -replace ' ', '-')
-        startType    = (ConvertTo-WmcoStartType $svc.StartMode)
-        commandLine  = $svc.PathName
+        name         = $Service.Name
+        state        = ($Service.State.ToLowerInvariant() -replace ' ', '-')
+        startType    = (ConvertTo-WmcoStartType $Service.StartMode)
+        commandLine  = $Service.PathName
         dependencies = $deps
         description  = $description
     }
@@ -82,7 +85,7 @@ function Stop-WmcoService {
     }
     $controller.Refresh()
     if ($controller.Status -eq 'Stopped') { return }
-    $processId = (Get-CimInstance -ClassName Win32_Service | Where-Object { $_.Name -eq $Name }).ProcessId
+    $processId = (Get-WmcoCimServices | Where-Object { $_.Name -eq $Name }).ProcessId
     if ($controller.Status -ne 'StopPending') { $controller.Stop() }
     $controller.WaitForStatus('Stopped', $script:ServiceTimeout)
     if ($processId -gt 0) {
@@ -110,12 +113,19 @@ function Set-WmcoServiceConfig {
     $startMode = @{ auto = 'Automatic'; demand = 'Manual'; disabled = 'Disabled' }[$Step.startType]
     if (-not (Test-WmcoService $Step.name)) {
         # New-Service calls CreateService directly: the command line is passed as one value, unquoted.
-        $null = New-Service -Name $Step.name -BinaryPathName $Step.commandLine -StartupType $startMode `
-            -DependsOn ([string[]]@($Step.dependencies)) -Description $Step.description
+        $create = @{
+            Name           = $Step.name
+            BinaryPathName = $Step.commandLine
+            StartupType    = $startMode
+            Description    = $Step.description
+        }
+        # -DependsOn refuses an empty list.
+        if (@($Step.dependencies).Count -gt 0) { $create.DependsOn = [string[]]@($Step.dependencies) }
+        $null = New-Service @create
         return
     }
     # Win32_Service.Change takes the binary path and dependencies as values, like ChangeServiceConfig.
-    $svc = Get-CimInstance -ClassName Win32_Service | Where-Object { $_.Name -eq $Step.name }
+    $svc = Get-WmcoCimServices | Where-Object { $_.Name -eq $Step.name }
     $change = Invoke-CimMethod -InputObject $svc -MethodName Change -Arguments @{
         PathName           = $Step.commandLine
         StartMode          = $startMode
@@ -221,12 +231,10 @@ function Get-WmcoHostState {
     param(
         [object] $Request
     )
-    $names = @($Request.services)
-    $tagged = @(Get-CimInstance -ClassName Win32_Service |
-            Where-Object { $null -ne $_.Description -and $_.Description.Contains($script:ManagedTag) } |
-            ForEach-Object { $_.Name })
-    $services = @(($names + $tagged) | Sort-Object -Unique | ForEach-Object { Get-WmcoServiceState $_ } |
-            Where-Object { $null -ne $_ })
+    $wanted = @($Request.services)
+    $services = @(Get-WmcoCimServices |
+            Where-Object { $wanted -contains $_.Name -or ($null -ne $_.Description -and $_.Description.Contains($script:ManagedTag)) } |
+            Sort-Object Name | ForEach-Object { Get-WmcoServiceState $_ })
     $files = @(foreach ($path in $Request.files) {
             $hash = Get-WmcoFileHash $path
             if ($null -ne $hash) { [ordered]@{ path = $path; sha256 = $hash } }
@@ -238,7 +246,10 @@ function Get-WmcoHostState {
                 Where-Object { $_.Name -match '^[0-9a-f]{64}$' } | ForEach-Object { $_.Name })
     }
     $version = Get-ItemProperty -LiteralPath 'HKLM:\SOFTWARE\Microsoft\Windows NT\CurrentVersion'
-    $shell = (Get-ItemProperty -LiteralPath 'HKLM:\SOFTWARE\OpenSSH' -ErrorAction SilentlyContinue).DefaultShell
+    # OpenSSH's DefaultShell value is absent when cmd.exe is the default (reference ecosystem §5.2).
+    $shell = ''
+    $sshKey = Get-Item -LiteralPath 'HKLM:\SOFTWARE\OpenSSH' -ErrorAction SilentlyContinue
+    if ($null -ne $sshKey) { $shell = [string]$sshKey.GetValue('DefaultShell', '') }
     $os = Get-CimInstance -ClassName Win32_OperatingSystem
     $containers = Get-WindowsOptionalFeature -Online -FeatureName Containers
     $routes = @(Get-NetRoute -AddressFamily IPv4 | ForEach-Object {
@@ -251,7 +262,7 @@ function Get-WmcoHostState {
         containersFeature = ($null -ne $containers -and [string]$containers.State -eq 'Enabled')
         lastBootTime      = $os.LastBootUpTime.ToUniversalTime().ToString('o')
         freeDiskBytes     = [System.IO.DriveInfo]::new('C').AvailableFreeSpace
-        defaultShell      = $(if ([string]$shell -match 'powershell|pwsh') { 'powershell' } else { 'cmd' })
+        defaultShell      = $(if ($shell -match 'powershell|pwsh') { 'powershell' } else { 'cmd' })
         directories       = $directories
         files             = $files
         staged            = $staged
@@ -301,7 +312,7 @@ function Invoke-WmcoStep {
             return $true
         }
         'setHostname' {
-            Rename-Computer -NewName $Step.name -Force
+            Rename-Computer -NewName $Step.name -Force -WarningAction SilentlyContinue
             return $true
         }
         default { throw "unknown plan step kind '$($Step.kind)'" }
@@ -353,7 +364,7 @@ function Invoke-WmcoDeconfigure {
     $reboot = $false
     $names = @($Request.services)
     if ($Request.removeTaggedServices) {
-        $names += @(Get-CimInstance -ClassName Win32_Service |
+        $names += @(Get-WmcoCimServices |
                 Where-Object { $null -ne $_.Description -and $_.Description.Contains($script:ManagedTag) } |
                 ForEach-Object { $_.Name })
     }
@@ -399,6 +410,8 @@ function Invoke-WmcoHost {
         [Parameter(Mandatory = $true)] [string] $RequestJson
     )
     $op = 'unknown'
+    # Warnings would be printed on stdout ahead of the JSON line; errors are reported inside it.
+    $WarningPreference = 'SilentlyContinue'
     try {
         $request = $RequestJson | ConvertFrom-Json
         $op = [string]$request.op

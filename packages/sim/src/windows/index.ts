@@ -7,6 +7,7 @@ export {
   defaultServiceBehaviours,
   binaryExists,
   requiresFlagFiles,
+  hybridOverlay,
   type ServiceBehaviour,
   type ServiceRun,
   type ServiceStartContext,

@@ -1,4 +1,5 @@
 import type { FileSystem } from './file-system.js';
+import type { WindowsModel } from './windows-model.js';
 import { flagValue, splitCommandLine } from './command-line.js';
 
 /** What a behaviour sees when its service starts. */
@@ -7,6 +8,8 @@ export interface ServiceStartContext {
   readonly commandLine: string;
   /** The command line split into arguments; `argv[0]` is the binary. */
   readonly argv: readonly string[];
+  /** The whole host: env vars, HNS networks, hostname... (a kubelet reads its node name and IP here). */
+  readonly host: WindowsModel;
   /** The host's files (read what the operator wrote; a behaviour may write, as a real service would). */
   readonly files: FileSystem;
   /** Aborted when the service stops or the host reboots; long-running work must end then. */
@@ -69,16 +72,31 @@ export class ServiceBehaviourRegistry {
   static splitCommandLine = splitCommandLine;
 }
 
+/** hybrid-overlay-node: needs its kubeconfig; once running it creates the OVN hybrid-overlay HNS networks. */
+export const hybridOverlay: ServiceBehaviour = {
+  start(ctx) {
+    const run = requireFiles(ctx, [flagValue(ctx.argv, '--k8s-kubeconfig')]);
+    if (run.state !== 'running') return run;
+    for (const [name, id] of [
+      ['BaseOVNKubernetesHybridOverlayNetwork', '5f1d6a4e-0000-4000-8000-000000000001'],
+      ['OVNKubernetesHybridOverlayNetwork', '5f1d6a4e-0000-4000-8000-000000000002'],
+    ] as const) {
+      if (!ctx.host.hnsNetworks.some((n) => n.name === name)) ctx.host.hnsNetworks.push({ name, type: 'Overlay', id });
+    }
+    return run;
+  },
+};
+
 /**
  * The node services the operator installs, modelled far enough to run or fail from their command lines:
  * containerd needs `--config`, kube-proxy its `--kubeconfig` (written by kubelet after TLS bootstrap),
- * hybrid-overlay `--k8s-kubeconfig`, windows_exporter its `--web.config.file`, csi-proxy its binary.
+ * hybrid-overlay `--k8s-kubeconfig` (and creates its HNS networks), windows_exporter its `--web.config.file`, csi-proxy its binary.
  */
 export function defaultServiceBehaviours(): ServiceBehaviourRegistry {
   return new ServiceBehaviourRegistry()
     .register('containerd', requiresFlagFiles('--config'))
     .register('kube-proxy', requiresFlagFiles('--kubeconfig'))
-    .register('hybrid-overlay-node', requiresFlagFiles('--k8s-kubeconfig'))
+    .register('hybrid-overlay-node', hybridOverlay)
     .register('windows_exporter', requiresFlagFiles('--web.config.file'))
     .register('csi-proxy', binaryExists);
 }

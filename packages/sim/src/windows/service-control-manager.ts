@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceRunState, ServiceStartType } from '@wmco/core';
 import { splitCommandLine } from './command-line.js';
-import type { FileSystem } from './file-system.js';
 import type { ServiceBehaviourRegistry, ServiceRun } from './service-behaviour.js';
+import type { WindowsModel } from './windows-model.js';
 
 export interface ServiceRecord {
   name: string;
@@ -28,7 +28,7 @@ export class ServiceControlManager {
   serviceStartMs = 0;
 
   constructor(
-    private readonly files: FileSystem,
+    private readonly host: WindowsModel,
     private readonly behaviours: ServiceBehaviourRegistry,
   ) {}
 
@@ -84,7 +84,8 @@ export class ServiceControlManager {
       name: svc.name,
       commandLine: svc.commandLine,
       argv,
-      files: this.files,
+      host: this.host,
+      files: this.host.files,
       signal: abort.signal,
     });
     if (run.state === 'failed') {

@@ -234,3 +234,47 @@ test('an injection attempt in any user-supplied string is inert', async (t) => {
   t.true(err instanceof InvalidHostRequestError, String(err));
   t.is(w.sim.model.pendingHostname, undefined);
 });
+
+test('deconfigure removes services (dependents stopped first), env vars, HNS networks and directories', async (t) => {
+  const w = await startHostWorld();
+  t.teardown(() => w.stop());
+  const payload = new Payload();
+  const base = nodeSpec(payload);
+  const spec: HostSpec = {
+    ...base,
+    files: [...base.files, { path: 'C:\\k\\hybrid-overlay-node.exe', sha256: payload.add('hybrid-overlay') }],
+    services: [
+      ...base.services,
+      {
+        name: 'hybrid-overlay-node',
+        command: 'C:\\k\\hybrid-overlay-node.exe --k8s-kubeconfig=C:\\k\\kubeconfig',
+        bootstrap: false,
+        priority: 3,
+      },
+    ],
+  };
+  await converge(w.host, spec, payload.content);
+  const networks = ['BaseOVNKubernetesHybridOverlayNetwork', 'OVNKubernetesHybridOverlayNetwork'];
+  const before = await w.host.observe(observeQueryFor(spec));
+  t.deepEqual(before.hnsNetworks.map((n) => n.name), networks);
+  const mark = w.sim.model.scm.events.length;
+  const out = await w.host.deconfigure({
+    services: ['containerd'],
+    removeTaggedServices: true,
+    envVars: ['HTTP_PROXY'],
+    hnsNetworks: networks,
+    directories: ['C:\\var\\log\\kubelet', 'C:\\k'],
+    keep: ['C:\\k\\kubeconfig'],
+  });
+  t.true(out.rebootRequired, 'removing a system env var needs a reboot');
+  t.deepEqual(
+    w.sim.model.scm.events.slice(mark, mark + 4).map((e) => `${e.action} ${e.name}`),
+    ['stop kube-proxy', 'stop kubelet', 'stop containerd', 'delete containerd'],
+  );
+  const after = await w.host.observe(observeQueryFor(spec));
+  t.deepEqual(after.services, []);
+  t.deepEqual(after.envVars, {});
+  t.deepEqual(after.hnsNetworks, []);
+  t.deepEqual(after.files.map((f) => f.path), ['C:\\k\\kubeconfig']);
+  t.deepEqual(after.directories, ['C:\\k']);
+});

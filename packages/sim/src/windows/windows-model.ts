@@ -49,7 +49,7 @@ export class WindowsModel {
 
   constructor(o: WindowsModelOptions = {}) {
     const d = { ...MODEL_DEFAULTS, ...o };
-    this.scm = new ServiceControlManager(this.files, o.behaviours ?? defaultServiceBehaviours());
+    this.scm = new ServiceControlManager(this, o.behaviours ?? defaultServiceBehaviours());
     this.hostname = d.hostname;
     this.osBuild = d.osBuild;
     this.ubr = d.ubr;

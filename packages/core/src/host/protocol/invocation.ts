@@ -19,6 +19,8 @@ export function hostInvocationScript(modulePath: string): string {
   }
   return (
     "$ErrorActionPreference = 'Stop'; $ProgressPreference = 'SilentlyContinue'; " +
+    // UTF-8 both ways: Windows PowerShell 5.1 otherwise uses the OEM code page for stdin and stdout.
+    '[Console]::InputEncoding = [Console]::OutputEncoding = New-Object System.Text.UTF8Encoding $false; ' +
     `Import-Module -Force -DisableNameChecking '${modulePath}'; ` +
     'Invoke-WmcoHost -RequestJson ([Console]::In.ReadToEnd())'
   );
