@@ -81,7 +81,8 @@ export const hybridOverlay: ServiceBehaviour = {
       ['BaseOVNKubernetesHybridOverlayNetwork', '5f1d6a4e-0000-4000-8000-000000000001'],
       ['OVNKubernetesHybridOverlayNetwork', '5f1d6a4e-0000-4000-8000-000000000002'],
     ] as const) {
-      if (!ctx.host.hnsNetworks.some((n) => n.name === name)) ctx.host.hnsNetworks.push({ name, type: 'Overlay', id });
+      if (!ctx.host.hnsNetworks.some((n) => n.name === name))
+        ctx.host.hnsNetworks.push({ name, type: 'Overlay', id });
     }
     return run;
   },

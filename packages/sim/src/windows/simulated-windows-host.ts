@@ -2,11 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import ssh2, { type Connection, type Server as SshServer, type ServerChannel } from 'ssh2';
 
 const { Server, utils } = ssh2;
-import { loadHostModule, type HostResult } from '@wmco/core';
-import { classifyExec, parseRequest } from './exec-handler.js';
-import { apply, observe } from './host-operations.js';
-import { deconfigure } from './deconfigure.js';
 import { DEFAULT_HOST_COSTS, LinkClock, type HostCosts, type HostFaults } from './host-costs.js';
+import { runCommand, type HostShellContext } from './host-shell.js';
 import { serveSftp } from './sftp-server.js';
 import { authenticate, parseKeyOrThrow, type AuthPolicy } from './ssh-auth.js';
 import { WindowsModel, type WindowsModelOptions } from './windows-model.js';
@@ -35,7 +32,15 @@ export class SimulatedWindowsHost {
   /** Every distinct exec command line received (the adapter sends one form per module version). */
   readonly commandLines = new Set<string>();
   /** Counters: PowerShell starts, exec round trips, SFTP requests, bytes uploaded. */
-  readonly stats = { powershellStarts: 0, execs: 0, sftpRequests: 0, writes: 0, bytesReceived: 0 };
+  readonly stats = {
+    powershellStarts: 0,
+    execs: 0,
+    openExecs: 0,
+    maxOpenExecs: 0,
+    sftpRequests: 0,
+    writes: 0,
+    bytesReceived: 0,
+  };
   private hostKey = newHostKey();
   private server: SshServer | undefined;
   private readonly connections = new Set<Connection>();
@@ -43,6 +48,7 @@ export class SimulatedWindowsHost {
   private boundPort = 22;
   private rebooting: Promise<void> | undefined;
   private readonly auth: AuthPolicy;
+  private readonly shell: HostShellContext;
 
   private constructor(private readonly o: SimulatedWindowsHostOptions) {
     this.model = new WindowsModel(o);
@@ -53,6 +59,17 @@ export class SimulatedWindowsHost {
       username: o.username ?? 'Administrator',
       authorizedKey: parseKeyOrThrow(o.authorizedKey),
       refuse: () => this.faults.refuseAuthentication === true,
+    };
+    this.shell = {
+      model: this.model,
+      costs: this.costs,
+      faults: () => this.faults,
+      stats: this.stats,
+      unsupported: (command) => {
+        this.unsupportedCommands.push(command);
+        o.log?.(`simulated host ${o.address}: unsupported command: ${command.slice(0, 200)}`);
+      },
+      reboot: () => this.reboot(),
     };
   }
 
@@ -139,7 +156,7 @@ export class SimulatedWindowsHost {
     conn.on('ready', () => {
       conn.on('session', (acceptSession) => {
         const session = acceptSession();
-        session.on('exec', (acceptExec, _reject, info) => this.exec(acceptExec(), info.command, conn));
+        session.on('exec', (acceptExec, _reject, info) => this.exec(acceptExec(), info.command));
         session.on('sftp', (acceptSftp) => {
           serveSftp(acceptSftp(), this.model.files, {
             delay: (bytes) => {
@@ -167,13 +184,16 @@ export class SimulatedWindowsHost {
     this.faults.dropAfterUploadBytes = left - bytes;
   }
 
-  private exec(channel: ServerChannel, command: string, conn: Connection): void {
+  private exec(channel: ServerChannel, command: string): void {
     this.stats.execs++;
     this.commandLines.add(command);
+    this.stats.openExecs++;
+    this.stats.maxOpenExecs = Math.max(this.stats.maxOpenExecs, this.stats.openExecs);
+    channel.once('close', () => this.stats.openExecs--);
     const input: Buffer[] = [];
     channel.on('data', (d: Buffer) => input.push(d));
     channel.on('end', () => {
-      this.answer(command, Buffer.concat(input).toString('utf8'), conn)
+      runCommand(this.shell, command, Buffer.concat(input).toString('utf8'))
         .then((reply) => {
           if (reply === undefined) return;
           const finish = (): void => {
@@ -187,69 +207,5 @@ export class SimulatedWindowsHost {
         })
         .catch(() => channel.close());
     });
-  }
-
-  private async answer(
-    command: string,
-    stdin: string,
-    conn: Connection,
-  ): Promise<{ stdout?: string; stderr?: string; code: number } | undefined> {
-    if (this.faults.hangNextCommand) {
-      delete this.faults.hangNextCommand;
-      return undefined;
-    }
-    const plan = classifyExec(command, this.model.defaultShell);
-    if (plan.kind === 'error') {
-      this.unsupportedCommands.push(command);
-      this.o.log?.(`simulated host ${this.host}: unsupported command: ${command.slice(0, 200)}`);
-      return { stderr: plan.stderr, code: plan.code };
-    }
-    const module = await loadHostModule();
-    const onDisk = this.model.files.read(plan.modulePath);
-    if (!onDisk || !onDisk.equals(module.bytes)) {
-      return {
-        stderr: `Import-Module : The specified module '${plan.modulePath}' was not loaded because no valid module file was found in any module directory.\r\n`,
-        code: 1,
-      };
-    }
-    this.stats.powershellStarts++;
-    if (this.costs.powershellStartMs > 0) await sleep(this.costs.powershellStartMs);
-    const result = await this.run(stdin, conn);
-    return result === undefined ? undefined : { stdout: `${JSON.stringify(result)}\r\n`, code: 0 };
-  }
-
-  private async run(stdin: string, conn: Connection): Promise<HostResult | undefined> {
-    const request = parseRequest(stdin);
-    if ('ok' in request) return request;
-    switch (request.op) {
-      case 'observe':
-        return { v: request.v, op: 'observe', ok: true, state: observe(this.model, request) };
-      case 'apply':
-        return this.applyWithFaults(request.steps, conn);
-      case 'deconfigure':
-        return deconfigure(this.model, request);
-      case 'reboot': {
-        const lastBootTime = this.model.lastBootTime.toISOString();
-        setTimeout(() => void this.reboot(), 20);
-        return { v: request.v, op: 'reboot', ok: true, lastBootTime };
-      }
-    }
-  }
-
-  private async applyWithFaults(
-    steps: Parameters<typeof apply>[1],
-    _conn: Connection,
-  ): Promise<HostResult | undefined> {
-    let crashed = false;
-    const result = await apply(this.model, steps, async (i) => {
-      if (this.faults.rebootDuringApplyAtStep === i) {
-        delete this.faults.rebootDuringApplyAtStep;
-        crashed = true;
-        void this.reboot();
-        throw new Error('power lost');
-      }
-      return Promise.resolve();
-    }).catch(() => undefined);
-    return crashed ? undefined : result;
   }
 }

@@ -256,7 +256,10 @@ test('deconfigure removes services (dependents stopped first), env vars, HNS net
   await converge(w.host, spec, payload.content);
   const networks = ['BaseOVNKubernetesHybridOverlayNetwork', 'OVNKubernetesHybridOverlayNetwork'];
   const before = await w.host.observe(observeQueryFor(spec));
-  t.deepEqual(before.hnsNetworks.map((n) => n.name), networks);
+  t.deepEqual(
+    before.hnsNetworks.map((n) => n.name),
+    networks,
+  );
   const mark = w.sim.model.scm.events.length;
   const out = await w.host.deconfigure({
     services: ['containerd'],
@@ -275,6 +278,29 @@ test('deconfigure removes services (dependents stopped first), env vars, HNS net
   t.deepEqual(after.services, []);
   t.deepEqual(after.envVars, {});
   t.deepEqual(after.hnsNetworks, []);
-  t.deepEqual(after.files.map((f) => f.path), ['C:\\k\\kubeconfig']);
+  t.deepEqual(
+    after.files.map((f) => f.path),
+    ['C:\\k\\kubeconfig'],
+  );
   t.deepEqual(after.directories, ['C:\\k']);
+});
+
+test('channels per host are limited; parallel calls queue', async (t) => {
+  const w = await startHostWorld({ costs: { powershellStartMs: 20 } });
+  t.teardown(() => w.stop());
+  const host = w.connect({ maxChannels: 2 });
+  const states = await Promise.all(Array.from({ length: 8 }, () => host.observe(emptyQuery)));
+  t.is(states.length, 8);
+  t.is(w.sim.stats.maxOpenExecs, 2);
+  t.is(host.stats.connects, 1, 'one connection carries every channel');
+});
+
+test('authentication failures are retried within the auth window (sshd still being set up)', async (t) => {
+  const w = await startHostWorld();
+  t.teardown(() => w.stop());
+  w.sim.faults.refuseAuthentication = true;
+  setTimeout(() => delete w.sim.faults.refuseAuthentication, 150);
+  const host = w.connect({ authRetryMs: 3000 });
+  const state = await host.observe(emptyQuery);
+  t.is(state.hostname, 'WIN-SIM');
 });
