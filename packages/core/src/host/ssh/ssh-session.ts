@@ -1,6 +1,6 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Client, ClientChannel, SFTPWrapper } from 'ssh2';
-import { HostCommandTimeoutError } from '../errors.js';
+import { HostCommandTimeoutError, HostUnreachableError } from '../errors.js';
 import { sftpUpload, type UploadSource } from './sftp-upload.js';
 import type { ResolvedSshOptions } from './ssh-options.js';
 
@@ -112,6 +112,10 @@ function collect(
   });
   channel.on('close', () => {
     clearTimeout(timer);
+    // No exit status: the connection went away under the command (a reboot, a dropped link).
+    if (code === undefined) {
+      return reject(new HostUnreachableError(o.address, 'the connection closed before the command finished'));
+    }
     resolve({
       code,
       stdout: Buffer.concat(out).toString('utf8'),
