@@ -13,8 +13,17 @@ import type { WindowsModel } from './windows-model.js';
 
 const MANAGED_TAG = 'OpenShift managed';
 
+// File contents are immutable Buffers in the model, so a hash can be remembered per Buffer. (The real
+// module re-hashes on every observe; that costs the Windows host's CPU, here it would cost ours.)
+const hashes = new WeakMap<Buffer, string>();
+
 function sha256(data: Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
+  let hash = hashes.get(data);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(data).digest('hex');
+    hashes.set(data, hash);
+  }
+  return hash;
 }
 
 /** `observe`, as WmcoHost.psm1's Get-WmcoHostState computes it. */
