@@ -30,6 +30,8 @@ function Test-WmcoService {
     param(
         [string] $Name
     )
+    # Windows PowerShell 5.1 turns a native command's stderr into terminating errors under 'Stop'.
+    $ErrorActionPreference = 'Continue'
     $output = & sc.exe qc $Name 2>&1 | Out-String
     if ($LASTEXITCODE -eq 1060 -or $output -match '\b1060\b') { return $false }
     return $true
@@ -143,6 +145,7 @@ function Remove-WmcoService {
     )
     if (-not (Test-WmcoService $Name)) { return $false }
     Stop-WmcoService $Name
+    $ErrorActionPreference = 'Continue'
     $output = & sc.exe delete $Name 2>&1 | Out-String
     if ($LASTEXITCODE -ne 0 -and $LASTEXITCODE -ne 1060) {
         throw "sc.exe delete '$Name' failed ($LASTEXITCODE): $output"
@@ -175,8 +178,7 @@ function Install-WmcoStagedFile {
         Remove-Item -LiteralPath $staged -Force -ErrorAction SilentlyContinue
         throw "staged file for '$Path' has SHA-256 '$actual', expected '$Sha256'"
     }
-    $parent = Split-Path -Parent $Path
-    $null = New-Item -ItemType Directory -Force -Path $parent
+    $null = New-Item -ItemType Directory -Force -Path ([System.IO.Path]::GetDirectoryName($Path))
     $temporary = "$Path.wmco-new"
     Copy-Item -LiteralPath $staged -Destination $temporary -Force
     Move-Item -LiteralPath $temporary -Destination $Path -Force

@@ -14,6 +14,8 @@ export const serviceRunStateSchema = z.enum([
   'continue-pending',
   'pause-pending',
   'paused',
+  // Win32_Service reports 'Unknown' when the SCM cannot tell.
+  'unknown',
 ]);
 export type ServiceRunState = z.infer<typeof serviceRunStateSchema>;
 

@@ -10,17 +10,22 @@ export interface ExecResult {
   readonly stderr: string;
 }
 
+export interface SessionStats {
+  execs: number;
+  sftpRequests: number;
+  bytesSent: number;
+}
+
 /** One live SSH connection: channels limited per host, every channel closed, one SFTP session reused. */
 export class SshSession {
   private readonly limit: LimitFunction;
   private sftpSession: Promise<SFTPWrapper> | undefined;
   private closed = false;
-  /** Counters for benchmarks: commands run, SFTP requests, bytes written. */
-  readonly stats = { execs: 0, sftpRequests: 0, bytesSent: 0 };
-
   constructor(
     private readonly client: Client,
     private readonly o: ResolvedSshOptions,
+    /** Counters for benchmarks (commands run, SFTP requests, bytes written), shared across reconnects. */
+    readonly stats: SessionStats,
   ) {
     this.limit = pLimit(o.maxChannels);
     client.once('close', () => {

@@ -30,7 +30,7 @@ import type {
 } from '../windows-host.js';
 import { connectWithRetry } from './connect.js';
 import { loadPrivateKey, type LoadedPrivateKey } from './private-key.js';
-import { SshSession } from './ssh-session.js';
+import { SshSession, type SessionStats } from './ssh-session.js';
 import { resolveSshOptions, type ResolvedSshOptions, type SshHostOptions } from './ssh-options.js';
 
 /** Counters across every connection this host made; `pnpm bench host` reports them. */
@@ -47,7 +47,7 @@ export class SshWindowsHost implements WindowsHost {
   private readonly key: LoadedPrivateKey;
   private session: Promise<SshSession> | undefined;
   private moduleReady: Promise<void> | undefined;
-  private readonly finished = { execs: 0, sftpRequests: 0, bytesSent: 0 };
+  private readonly finished: SessionStats = { execs: 0, sftpRequests: 0, bytesSent: 0 };
   private connects = 0;
 
   constructor(options: SshHostOptions) {
@@ -61,11 +61,9 @@ export class SshWindowsHost implements WindowsHost {
   }
 
   get stats(): SshHostStats {
-    return { connects: this.connects, powershellStarts: this.finished.execs, ...this.live() };
-  }
-
-  private live(): { sftpRequests: number; bytesSent: number } {
-    return { sftpRequests: this.finished.sftpRequests, bytesSent: this.finished.bytesSent };
+    const { execs, sftpRequests, bytesSent } = this.finished;
+    // Every exec is one powershell.exe start: the adapter runs nothing else.
+    return { connects: this.connects, powershellStarts: execs, sftpRequests, bytesSent };
   }
 
   /** The current connection, or a new one when there is none or it dropped. */
@@ -78,10 +76,7 @@ export class SshWindowsHost implements WindowsHost {
     }
     this.session = connectWithRetry(this.o, this.key).then((client) => {
       this.connects++;
-      // Share one counter object so stats survive reconnects.
-      const s = new SshSession(client, this.o);
-      (s as { stats: SshSession['stats'] }).stats = this.finished;
-      return s;
+      return new SshSession(client, this.o, this.finished);
     });
     this.session.catch(() => (this.session = undefined));
     return this.session;
