@@ -5,6 +5,7 @@ import ssh2 from 'ssh2';
 import { DEFAULT_HOST_COSTS, FREE_HOST_COSTS, type HostCosts } from '../windows/host-costs.js';
 import { SimulatedWindowsHost } from '../windows/simulated-windows-host.js';
 import { makePayload, type BenchFile } from './payload-files.js';
+import { generateEd25519KeyPair } from '../windows/ssh-auth.js';
 
 const HOSTS = 5;
 const MiB = 2 ** 20;
@@ -59,7 +60,7 @@ interface World {
 }
 
 async function startWorld(n: number, costs: HostCosts, base: number): Promise<World> {
-  const key = ssh2.utils.generateKeyPairSync('ed25519');
+  const key = generateEd25519KeyPair();
   const sims: SimulatedWindowsHost[] = [];
   const hosts: SshWindowsHost[] = [];
   for (let i = 0; i < n; i++) {
@@ -92,7 +93,7 @@ async function stopWorld(w: World): Promise<void> {
  * file to each of 5 free-cost hosts at once, with no wmco code on the client side.
  */
 async function rawThroughput(file: BenchFile): Promise<number> {
-  const key = ssh2.utils.generateKeyPairSync('ed25519');
+  const key = generateEd25519KeyPair();
   const sims: SimulatedWindowsHost[] = [];
   for (let i = 0; i < HOSTS; i++) {
     sims.push(

@@ -14,3 +14,4 @@ export {
 } from './service-behaviour.js';
 export { DEFAULT_HOST_COSTS, FREE_HOST_COSTS, type HostCosts, type HostFaults } from './host-costs.js';
 export { splitCommandLine, flagValue } from './command-line.js';
+export { generateEd25519KeyPair } from './ssh-auth.js';

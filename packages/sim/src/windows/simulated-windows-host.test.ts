@@ -6,6 +6,7 @@ import { ServiceBehaviourRegistry, type ServiceBehaviour } from './service-behav
 import { SimulatedWindowsHost } from './simulated-windows-host.js';
 import { nextLoopbackAddress } from './windows-host-fixture.js';
 import { WindowsModel } from './windows-model.js';
+import { generateEd25519KeyPair } from './ssh-auth.js';
 
 interface Raw {
   code: number | undefined;
@@ -40,7 +41,7 @@ function rawExec(sim: SimulatedWindowsHost, privateKey: string, command: string)
 
 for (const shell of ['cmd', 'powershell'] as const) {
   test(`a command the host does not model gets the ${shell} error, exit 1, and is logged`, async (t) => {
-    const key = ssh2.utils.generateKeyPairSync('ed25519');
+    const key = generateEd25519KeyPair();
     const logs: string[] = [];
     const sim = await SimulatedWindowsHost.start({
       address: nextLoopbackAddress(),
@@ -65,7 +66,7 @@ for (const shell of ['cmd', 'powershell'] as const) {
 }
 
 test('the invocation fails like Import-Module when the module is not on the host', async (t) => {
-  const key = ssh2.utils.generateKeyPairSync('ed25519');
+  const key = generateEd25519KeyPair();
   const sim = await SimulatedWindowsHost.start({
     address: nextLoopbackAddress(),
     authorizedKey: key.public,
@@ -84,7 +85,7 @@ test('the invocation fails like Import-Module when the module is not on the host
 });
 
 test('a second host on a taken address and port gets a port of its own', async (t) => {
-  const key = ssh2.utils.generateKeyPairSync('ed25519');
+  const key = generateEd25519KeyPair();
   const address = nextLoopbackAddress();
   const a = await SimulatedWindowsHost.start({ address, authorizedKey: key.public, costs: FREE_HOST_COSTS });
   t.teardown(() => a.stop());

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import ssh2, { type Connection, type Server as SshServer, type ServerChannel } from 'ssh2';
 
-const { Server, utils } = ssh2;
+const { Server } = ssh2;
 import { DEFAULT_HOST_COSTS, LinkClock, type HostCosts, type HostFaults } from './host-costs.js';
 import { runCommand, type HostShellContext } from './host-shell.js';
 import { serveSftp } from './sftp-server.js';
-import { authenticate, parseKeyOrThrow, type AuthPolicy } from './ssh-auth.js';
+import { authenticate, generateEd25519KeyPair, parseKeyOrThrow, type AuthPolicy } from './ssh-auth.js';
 import { WindowsModel, type WindowsModelOptions } from './windows-model.js';
 
 export interface SimulatedWindowsHostOptions extends WindowsModelOptions {
@@ -20,7 +20,7 @@ export interface SimulatedWindowsHostOptions extends WindowsModelOptions {
 }
 
 function newHostKey(): string {
-  return utils.generateKeyPairSync('ed25519').private;
+  return generateEd25519KeyPair().private;
 }
 
 /** A Windows host behind a real SSH server (ssh2) on its own loopback address. */

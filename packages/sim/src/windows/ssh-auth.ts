@@ -34,3 +34,15 @@ export function authenticate(ctx: AuthContext, policy: AuthPolicy): void {
   }
   ctx.accept();
 }
+
+/**
+ * An Ed25519 key pair in OpenSSH format. ssh2 1.17's generator drops a leading zero byte of the public key
+ * (about 1 key in 256), writing a key it then cannot parse; such keys are thrown away and made again.
+ */
+export function generateEd25519KeyPair(): { private: string; public: string } {
+  for (;;) {
+    const pair = ssh2.utils.generateKeyPairSync('ed25519');
+    const priv = ssh2.utils.parseKey(pair.private);
+    if (!(priv instanceof Error) && !(ssh2.utils.parseKey(pair.public) instanceof Error)) return pair;
+  }
+}

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import ssh2 from 'ssh2';
 import {
   InMemoryHostKeyStore,
   SshWindowsHost,
@@ -9,6 +8,7 @@ import {
 } from '@wmco/core';
 import { FREE_HOST_COSTS, type HostCosts } from './host-costs.js';
 import { SimulatedWindowsHost } from './simulated-windows-host.js';
+import { generateEd25519KeyPair } from './ssh-auth.js';
 
 let nextHost = 0;
 
@@ -36,7 +36,7 @@ export interface HostWorldOptions {
 
 /** A simulated host with free costs and an adapter tuned for tests (short retries and timeouts). */
 export async function startHostWorld(o: HostWorldOptions = {}): Promise<HostWorld> {
-  const key = ssh2.utils.generateKeyPairSync('ed25519');
+  const key = generateEd25519KeyPair();
   const sim = await SimulatedWindowsHost.start({
     address: nextLoopbackAddress(),
     authorizedKey: key.public,

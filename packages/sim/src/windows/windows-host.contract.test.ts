@@ -10,8 +10,8 @@ import {
   plan,
   type HostSpec,
 } from '@wmco/core';
-import ssh2 from 'ssh2';
 import { Payload, nodeSpec, startHostWorld } from './windows-host-fixture.js';
+import { generateEd25519KeyPair } from './ssh-auth.js';
 
 const emptyQuery = { directories: [], files: [], services: [], envVars: [], firewallRules: [] };
 
@@ -159,7 +159,7 @@ test('a reboot in the middle of an apply is survived by the next converge', asyn
 test('a wrong key fails with AuthenticationError', async (t) => {
   const w = await startHostWorld();
   t.teardown(() => w.stop());
-  const other = ssh2.utils.generateKeyPairSync('ed25519');
+  const other = generateEd25519KeyPair();
   const err = await t.throwsAsync(w.connect({ privateKey: other.private }).observe(emptyQuery));
   t.true(err instanceof AuthenticationError, String(err));
   w.sim.faults.refuseAuthentication = true;

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createServer } from 'node:net';
-import ssh2 from 'ssh2';
+import { generateKeyPairSync } from 'node:crypto';
 import { HostUnreachableError } from '../errors.js';
 import { InMemoryHostKeyStore } from '../host-key-store.js';
 import { SshWindowsHost } from './ssh-windows-host.js';
@@ -20,7 +20,10 @@ test('connecting retries with backoff and gives up at the deadline with HostUnre
     host: '127.0.0.1',
     port: await closedPort(),
     username: 'Administrator',
-    privateKey: ssh2.utils.generateKeyPairSync('ed25519').private,
+    privateKey: generateKeyPairSync('ed25519', {
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    }).privateKey,
     hostKeys: new InMemoryHostKeyStore(),
     logger: { warn: () => undefined, debug: (_m, f) => logged.push(f?.['delay']) },
     retryInitialMs: 20,

@@ -22,13 +22,21 @@ const pem = (type: 'rsa' | 'ec' | 'ed25519', encoding: 'pkcs1' | 'sec1' | 'pkcs8
     } as never,
   ).privateKey;
 
+/** ssh2 1.17 sometimes writes an Ed25519 key it cannot read back (a dropped leading zero); skip those. */
+function openSshEd25519(): { private: string; public: string } {
+  for (;;) {
+    const pair = ssh2.utils.generateKeyPairSync('ed25519');
+    if (!(ssh2.utils.parseKey(pair.private) instanceof Error)) return pair;
+  }
+}
+
 const cases: [string, () => string, string][] = [
   ['RSA PKCS#1 PEM', () => pem('rsa', 'pkcs1'), 'ssh-rsa'],
   ['RSA PKCS#8 PEM', () => pem('rsa', 'pkcs8'), 'ssh-rsa'],
   ['ECDSA SEC1 PEM', () => pem('ec', 'sec1'), 'ecdsa-sha2-nistp256'],
   ['ECDSA PKCS#8 PEM', () => pem('ec', 'pkcs8'), 'ecdsa-sha2-nistp256'],
   ['Ed25519 PKCS#8 PEM', () => pem('ed25519', 'pkcs8'), 'ssh-ed25519'],
-  ['Ed25519 OpenSSH', () => ssh2.utils.generateKeyPairSync('ed25519').private, 'ssh-ed25519'],
+  ['Ed25519 OpenSSH', () => openSshEd25519().private, 'ssh-ed25519'],
   ['RSA OpenSSH', () => ssh2.utils.generateKeyPairSync('rsa', { bits: 2048 }).private, 'ssh-rsa'],
   [
     'ECDSA OpenSSH',
@@ -68,6 +76,6 @@ test('a DSA key works but warns', (t) => {
 
 test('garbage and public keys are refused with PrivateKeyError', (t) => {
   t.throws(() => loadPrivateKey('not a key', recorder()), { instanceOf: PrivateKeyError });
-  const pub = ssh2.utils.generateKeyPairSync('ed25519').public;
+  const pub = openSshEd25519().public;
   t.throws(() => loadPrivateKey(pub, recorder()), { instanceOf: PrivateKeyError, message: /public key/ });
 });
