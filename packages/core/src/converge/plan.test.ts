@@ -189,3 +189,18 @@ test('describe() numbers the steps in readable words', (t) => {
     ].join('\n'),
   );
 });
+
+test('a dependency cycle is broken, never an endless loop', (t) => {
+  const cyclic: HostSpec = {
+    ...spec,
+    services: [
+      { name: 'a', command: 'C:\\k\\a.exe', bootstrap: true, priority: 1, dependencies: ['b'] },
+      { name: 'b', command: 'C:\\k\\b.exe', bootstrap: true, priority: 2, dependencies: ['a'] },
+    ],
+  };
+  const starts = plan(state(), cyclic).steps.filter((s) => s.kind === 'startService');
+  t.deepEqual(
+    starts.map((s) => ('name' in s ? s.name : '')),
+    ['a', 'b'],
+  );
+});

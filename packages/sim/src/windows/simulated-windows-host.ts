@@ -87,6 +87,11 @@ export class SimulatedWindowsHost {
     return this.boundPort;
   }
 
+  /** SSH connections currently open to this host. */
+  get openConnections(): number {
+    return this.connections.size;
+  }
+
   /** The host key's public half, SSH wire format in base64 (what a pin stores). */
   get hostKeyBase64(): string {
     return parseKeyOrThrow(this.hostKey).getPublicSSH().toString('base64');

@@ -13,6 +13,12 @@ import {
 import { Payload, nodeSpec, startHostWorld } from './windows-host-fixture.js';
 import { generateEd25519KeyPair } from './ssh-auth.js';
 
+async function waitFor(condition: () => boolean, ms = 2000): Promise<void> {
+  for (const end = Date.now() + ms; !condition() && Date.now() < end;) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 const emptyQuery = { directories: [], files: [], services: [], envVars: [], firewallRules: [] };
 
 test('observe an empty host', async (t) => {
@@ -154,6 +160,18 @@ test('a reboot in the middle of an apply is survived by the next converge', asyn
   t.true(again.plan.steps.length > 0);
   const state = await w.host.observe(observeQueryFor(spec));
   t.deepEqual(plan(state, spec).steps, []);
+});
+
+test('close() ends the connection; a later call reconnects', async (t) => {
+  const w = await startHostWorld();
+  t.teardown(() => w.stop());
+  await w.host.observe(emptyQuery);
+  t.is(w.sim.openConnections, 1);
+  await w.host.close();
+  await waitFor(() => w.sim.openConnections === 0);
+  t.is(w.sim.openConnections, 0);
+  await w.host.observe(emptyQuery);
+  t.is(w.host.stats.connects, 2);
 });
 
 test('a wrong key fails with AuthenticationError', async (t) => {
