@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import ssh2, { type Connection, type Server as SshServer, type ServerChannel } from 'ssh2';
 
@@ -17,6 +18,11 @@ export interface SimulatedWindowsHostOptions extends WindowsModelOptions {
   readonly costs?: Partial<HostCosts>;
   /** Called for every command the host does not model (also kept in `unsupportedCommands`). */
   readonly log?: (message: string) => void;
+}
+
+/** ssh2 keeps a server connection's TCP socket in `_sock`; faults need the socket itself. */
+function socketOf(conn: Connection): Socket {
+  return (conn as unknown as { _sock: Socket })._sock;
 }
 
 function newHostKey(): string {
@@ -120,9 +126,23 @@ export class SimulatedWindowsHost {
   private async unlisten(): Promise<void> {
     const server = this.server;
     this.server = undefined;
-    for (const c of this.connections) c.end();
+    // Going down is abrupt (a reboot or power-off sends no SSH goodbye); destroying also frees a
+    // partitioned socket that would never read the peer's FIN.
+    for (const c of this.connections) socketOf(c).destroy();
     this.connections.clear();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /**
+   * The network between operator and host goes silent: open connections neither deliver nor close
+   * (no FIN, no RST), as when a link or a VM's NIC goes down. Only keepalives can notice.
+   */
+  partition(): void {
+    for (const c of this.connections) {
+      const sock = socketOf(c);
+      sock.pause();
+      sock.write = (): boolean => true;
+    }
   }
 
   /** A new host key from now on (the operator must refuse it). */
@@ -183,7 +203,7 @@ export class SimulatedWindowsHost {
     if (bytes >= left) {
       delete this.faults.dropAfterUploadBytes;
       // The link dies mid-upload: no goodbye, the socket is destroyed.
-      (conn as unknown as { _sock: { destroy(): void } })._sock.destroy();
+      socketOf(conn).destroy();
       return;
     }
     this.faults.dropAfterUploadBytes = left - bytes;

@@ -4,6 +4,7 @@ import {
   AuthenticationError,
   HostCommandTimeoutError,
   HostKeyMismatchError,
+  HostUnreachableError,
   InvalidHostRequestError,
   converge,
   observeQueryFor,
@@ -220,6 +221,19 @@ test('a hung command fails with HostCommandTimeoutError', async (t) => {
   w.sim.faults.hangNextCommand = true;
   const err = await t.throwsAsync(host.observe(emptyQuery));
   t.true(err instanceof HostCommandTimeoutError, String(err));
+});
+
+test('keepalive notices a silent partition long before the command timeout', async (t) => {
+  const w = await startHostWorld({ costs: { powershellStartMs: 300 } });
+  t.teardown(() => w.stop());
+  const host = w.connect({ keepaliveIntervalMs: 100, commandTimeoutMs: 20_000, connectDeadlineMs: 200 });
+  await host.observe(emptyQuery);
+  const started = Date.now();
+  const pending = host.observe(emptyQuery);
+  setTimeout(() => w.sim.partition(), 50);
+  const err = await t.throwsAsync(pending);
+  t.true(err instanceof HostUnreachableError, String(err));
+  t.true(Date.now() - started < 3000, `noticed after ${Date.now() - started} ms`);
 });
 
 test('an injection attempt in any user-supplied string is inert', async (t) => {

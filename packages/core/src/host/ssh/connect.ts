@@ -11,19 +11,24 @@ import type { ResolvedSshOptions } from './ssh-options.js';
 function attempt(o: ResolvedSshOptions, key: LoadedPrivateKey, check: HostKeyCheck): Promise<SshClient> {
   return new Promise((resolve, reject) => {
     const client = new Client();
+    let settled = false;
+    // `on`, not `once`: a failed attempt can emit a second error (e.g. ECONNRESET after an auth failure),
+    // and an unhandled 'error' event would crash the process.
     const fail = (err: Error): void => {
-      client.removeAllListeners('ready');
+      if (settled) return;
+      settled = true;
       client.end();
       reject(err);
     };
     client.once('ready', () => {
+      settled = true;
       client.removeListener('error', fail);
       client.on('error', (err) =>
         o.logger.debug('ssh connection error', { address: o.address, err: err.message }),
       );
       resolve(client);
     });
-    client.once('error', fail);
+    client.on('error', fail);
     client.connect({
       host: o.host,
       port: o.port,

@@ -46,7 +46,13 @@ export class SshSession {
     this.stats.execs++;
     return new Promise((resolve, reject) => {
       this.client.exec(command, (err, channel) => {
-        if (err) return reject(err);
+        if (err) {
+          // A channel that cannot open because the connection died is unreachability, not a refusal.
+          setImmediate(() =>
+            reject(this.closed ? new HostUnreachableError(this.o.address, err.message) : err),
+          );
+          return;
+        }
         collect(channel, this.o, resolve, reject);
         channel.end(stdin);
       });
