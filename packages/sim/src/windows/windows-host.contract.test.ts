@@ -171,8 +171,28 @@ test('close() ends the connection; a later call reconnects', async (t) => {
   await w.host.close();
   await waitFor(() => w.sim.openConnections === 0);
   t.is(w.sim.openConnections, 0);
+  const sent = w.host.stats.bytesSent;
   await w.host.observe(emptyQuery);
   t.is(w.host.stats.connects, 2);
+  t.is(w.host.stats.bytesSent, sent, 'the module is uploaded once per version, not per connection');
+});
+
+test('a staged file whose hash is wrong is refused and removed; the next converge sends it again', async (t) => {
+  const w = await startHostWorld();
+  t.teardown(() => w.stop());
+  const payload = new Payload();
+  const spec = nodeSpec(payload);
+  const first = spec.files[0]!;
+  const staged = `C:\\ProgramData\\wmco\\staging\\${first.sha256}`;
+  await w.host.upload(spec.files.map((f) => ({ sha256: f.sha256, source: payload.content(f.sha256) })));
+  w.sim.model.files.write(staged, Buffer.from('tampered'));
+  const err = await t.throwsAsync(converge(w.host, spec, payload.content));
+  t.regex(err.message, /staged file for 'C:\\k\\containerd\\containerd\.exe' has SHA-256/);
+  t.false(w.sim.model.files.isFile(staged));
+  t.false(w.sim.model.files.isFile(first.path), 'nothing was moved into place');
+  const again = await converge(w.host, spec, payload.content);
+  t.deepEqual(again.upload.uploaded, [first.sha256]);
+  t.deepEqual(plan(await w.host.observe(observeQueryFor(spec)), spec).steps, []);
 });
 
 test('a wrong key fails with AuthenticationError', async (t) => {
