@@ -1,10 +1,11 @@
 // `pnpm bench host`: 5 simulated Windows hosts converge in parallel with a 300 MiB payload at the default
 // costs, over real SSH. Prints the counts, the wall time and the physical limit; the last line is JSON.
-import { InMemoryHostKeyStore, SshWindowsHost, converge, type HostSpec, type WindowsHost } from '@wmco/core';
-import ssh2 from 'ssh2';
-import { DEFAULT_HOST_COSTS, FREE_HOST_COSTS, type HostCosts } from '../windows/host-costs.js';
+import { InMemoryHostKeyStore, SshWindowsHost, converge, type HostSpec } from '@wmco/core';
+import { DEFAULT_HOST_COSTS, type HostCosts } from '../windows/host-costs.js';
 import { SimulatedWindowsHost } from '../windows/simulated-windows-host.js';
 import { makePayload, type BenchFile } from './payload-files.js';
+import { rawThroughput } from './raw-throughput.js';
+import { timed } from './timed-host.js';
 import { generateEd25519KeyPair } from '../windows/ssh-auth.js';
 
 const HOSTS = 5;
@@ -88,80 +89,12 @@ async function stopWorld(w: World): Promise<void> {
   for (const s of w.sims) await s.stop();
 }
 
-/**
- * This machine's own SSH throughput: plain ssh2 `fastPut` (64 requests of 32 KiB in flight) of the largest
- * file to each of 5 free-cost hosts at once, with no wmco code on the client side.
- */
-async function rawThroughput(file: BenchFile): Promise<number> {
-  const key = generateEd25519KeyPair();
-  const sims: SimulatedWindowsHost[] = [];
-  for (let i = 0; i < HOSTS; i++) {
-    sims.push(
-      await SimulatedWindowsHost.start({
-        address: `127.0.201.${i + 2}`,
-        authorizedKey: key.public,
-        costs: FREE_HOST_COSTS,
-      }),
-    );
-  }
-  const put = (sim: SimulatedWindowsHost): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const client = new ssh2.Client();
-      client.on('error', reject);
-      client.on('ready', () => {
-        client.sftp((err, sftp) => {
-          if (err) return reject(err);
-          sftp.fastPut(
-            file.localPath,
-            'C:\\ProgramData\\raw.bin',
-            { concurrency: 64, chunkSize: 32768 },
-            (e) => {
-              client.end();
-              if (e) reject(e);
-              else resolve();
-            },
-          );
-        });
-      });
-      client.connect({ host: sim.host, port: sim.port, username: 'Administrator', privateKey: key.private });
-      client.setNoDelay(true);
-    });
-  const start = performance.now();
-  await Promise.all(sims.map(put));
-  const seconds = (performance.now() - start) / 1000;
-  for (const s of sims) await s.stop();
-  return (file.size * HOSTS) / seconds;
-}
-
-/** Wraps a host so the time spent in each operation is added up (to say where the wall time goes). */
-function timed(host: SshWindowsHost, totals: Map<string, number>): WindowsHost {
-  const time =
-    <A extends unknown[], R>(name: string, fn: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      const start = performance.now();
-      try {
-        return await fn(...args);
-      } finally {
-        totals.set(name, (totals.get(name) ?? 0) + (performance.now() - start) / 1000);
-      }
-    };
-  return {
-    address: host.address,
-    observe: time('observe', (q) => host.observe(q)),
-    upload: time('upload', (f) => host.upload(f)),
-    apply: time('apply', (p) => host.apply(p)),
-    reboot: () => host.reboot(),
-    deconfigure: (o) => host.deconfigure(o),
-    close: () => host.close(),
-  };
-}
-
 async function main(): Promise<void> {
   const { files, cleanup } = await makePayload(SIZES);
   const payloadBytes = files.reduce((n, f) => n + f.size, 0);
   const byHash = new Map(files.map((f) => [f.sha256, f]));
   const spec = specFor(files);
-  const rateBefore = await rawThroughput(files[0]!);
+  const rateBefore = await rawThroughput(files[0]!, HOSTS);
 
   const costs = DEFAULT_HOST_COSTS;
   const w = await startWorld(HOSTS, costs, 200);
@@ -184,7 +117,7 @@ async function main(): Promise<void> {
   );
   await stopWorld(w);
   // Measured before and after the converge; the machine is shared, so the better figure is its capacity.
-  const rateAfter = await rawThroughput(files[0]!);
+  const rateAfter = await rawThroughput(files[0]!, HOSTS);
   const rate = Math.max(rateBefore, rateAfter);
   console.log(
     `raw SSH upload throughput (${HOSTS} parallel ssh2 fastPut): ${(rateBefore / MiB).toFixed(1)} MiB/s before, ` +
