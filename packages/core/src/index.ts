@@ -8,3 +8,5 @@ export * from './kube/index.js';
 export * from './admit/index.js';
 export * from './cluster/index.js';
 export * from './desired/index.js';
+export * from './host/index.js';
+export * from './converge/index.js';

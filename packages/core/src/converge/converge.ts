@@ -1,0 +1,49 @@
+import type { HostState } from '../host/protocol/index.js';
+import type {
+  ChangeOutcome,
+  ObserveQuery,
+  UploadFile,
+  UploadReport,
+  WindowsHost,
+} from '../host/windows-host.js';
+import type { HostSpec } from './host-spec.js';
+import { plan, type Plan } from './plan.js';
+
+/** What observe must report on to plan this spec; `extraEnvVars` are managed names to remove if set. */
+export function observeQueryFor(spec: HostSpec, extraEnvVars: readonly string[] = []): ObserveQuery {
+  return {
+    directories: [...spec.directories],
+    files: spec.files.map((f) => f.path),
+    services: spec.services.map((s) => s.name),
+    envVars: [...new Set([...Object.keys(spec.envVars), ...extraEnvVars])],
+    firewallRules: spec.firewallRules.map((r) => r.name),
+  };
+}
+
+export interface ConvergeResult {
+  readonly before: HostState;
+  readonly plan: Plan;
+  readonly upload: UploadReport;
+  readonly outcome: ChangeOutcome;
+}
+
+/**
+ * One converge: observe (one PowerShell start), upload the files the plan places that are not staged yet
+ * (SFTP only), apply (one PowerShell start, skipped when the plan is empty). `content` supplies a
+ * payload file's bytes by SHA-256.
+ */
+export async function converge(
+  host: WindowsHost,
+  spec: HostSpec,
+  content: (sha256: string) => UploadFile['source'],
+): Promise<ConvergeResult> {
+  const before = await host.observe(observeQueryFor(spec));
+  const p = plan(before, spec);
+  const staged = new Set(before.staged);
+  const needed = [
+    ...new Set(p.steps.flatMap((s) => (s.kind === 'placeFile' && !staged.has(s.sha256) ? [s.sha256] : []))),
+  ];
+  const upload = await host.upload(needed.map((sha256) => ({ sha256, source: content(sha256) })));
+  const outcome = await host.apply(p);
+  return { before, plan: p, upload, outcome };
+}

@@ -1,0 +1,37 @@
+import type { PlanStep } from '../host/protocol/index.js';
+import type { Plan } from './plan.js';
+
+type Describers = { [K in PlanStep['kind']]: (step: Extract<PlanStep, { kind: K }>) => string };
+
+const describers: Describers = {
+  createDirectory: (s) => `create directory ${s.path}`,
+  stopService: (s) => `stop service ${s.name}`,
+  placeFile: (s) => `place file ${s.path} (sha256 ${s.sha256.slice(0, 12)}…)`,
+  createService: (s) => `create service ${s.name}: ${s.commandLine}${deps(s.dependencies)}`,
+  configureService: (s) => `reconfigure service ${s.name}: ${s.commandLine}${deps(s.dependencies)}`,
+  startService: (s) => `start service ${s.name}`,
+  setEnvVar: (s) => `set environment variable ${s.name}=${s.value} (reboot)`,
+  removeEnvVar: (s) => `remove environment variable ${s.name} (reboot)`,
+  addRoute: (s) => `add persistent route ${s.destinationPrefix} via the default gateway`,
+  addFirewallRule: (s) =>
+    `allow ${s.direction.toLowerCase()} ${s.protocol} ${s.localPort} (firewall rule ${s.name})`,
+  installFeature: (s) => `install Windows feature ${s.name} (reboot)`,
+  setHostname: (s) => `rename host to ${s.name} (reboot)`,
+};
+
+/** One line per step, in words a person reads in `wmco plan`. Stable: no times, no ids. */
+export function describeStep(step: PlanStep): string {
+  return (describers[step.kind] as (s: PlanStep) => string)(step);
+}
+
+function deps(dependencies: readonly string[]): string {
+  return dependencies.length > 0 ? ` [after ${dependencies.join(', ')}]` : '';
+}
+
+/** The whole plan: a count, then numbered steps; or a sentence saying nothing changes. */
+export function describe(p: Plan): string {
+  if (p.steps.length === 0) return 'no changes: the host matches its spec';
+  const width = String(p.steps.length).length;
+  const lines = p.steps.map((s, i) => `${String(i + 1).padStart(width)}. ${describeStep(s)}`);
+  return [`${p.steps.length} step${p.steps.length === 1 ? '' : 's'}:`, ...lines].join('\n');
+}

@@ -1,0 +1,45 @@
+import type { PersistentRoute, WindowsServiceSpec } from '../provider/index.js';
+
+/**
+ * Everything one Windows host must hold: a plain, serialisable value. The desired-state builders produce
+ * it; `plan(state, spec)` compares it with what `observe` saw. Paths are absolute Windows paths; names and
+ * values are taken literally (they travel inside JSON, never on a command line).
+ */
+export interface HostSpec {
+  /** Directories that must exist, created in this order (reference §3.6 RequiredDirectories). */
+  readonly directories: readonly string[];
+  /** Files by destination and content hash; the bytes come from the payload when they must be uploaded. */
+  readonly files: readonly HostSpecFile[];
+  /**
+   * Services with their command lines already resolved (node variables and pre-script values filled in).
+   * Each is created with start type auto and the description `OpenShift managed <name>`.
+   */
+  readonly services: readonly WindowsServiceSpec[];
+  /** System environment variables; a managed variable that is observed but absent here gets removed. */
+  readonly envVars: Readonly<Record<string, string>>;
+  readonly routes: readonly PersistentRoute[];
+  readonly firewallRules: readonly FirewallRuleSpec[];
+  /** Windows features that must be installed (only `Containers` so far). */
+  readonly features: readonly 'Containers'[];
+  /** Rename the host to this name (vSphere and Nutanix Machines); absent = leave the name alone. */
+  readonly hostname?: string;
+}
+
+export interface HostSpecFile {
+  /** Destination, e.g. `C:\k\kubelet.exe`. */
+  readonly path: string;
+  /** SHA-256 of the content, lower-case hex. */
+  readonly sha256: string;
+}
+
+export interface FirewallRuleSpec {
+  readonly name: string;
+  readonly protocol: 'TCP' | 'UDP';
+  readonly localPort: number;
+  readonly direction: 'Inbound' | 'Outbound';
+}
+
+/** The description every managed service carries; deconfigure finds services by it. */
+export function managedDescription(serviceName: string): string {
+  return `OpenShift managed ${serviceName}`;
+}

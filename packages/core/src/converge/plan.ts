@@ -1,0 +1,179 @@
+import type { HostState, PlanStep, ServiceState } from '../host/protocol/index.js';
+import type { WindowsServiceSpec } from '../provider/index.js';
+import { managedDescription, type HostSpec } from './host-spec.js';
+import { dependencyOrder, runningDependents } from './service-order.js';
+
+/** An ordered list of steps that takes a host from what `observe` saw to its HostSpec. */
+export interface Plan {
+  readonly steps: readonly PlanStep[];
+}
+
+const lower = (s: string): string => s.toLowerCase();
+
+type ServiceConfigStep = Extract<PlanStep, { kind: 'createService' | 'configureService' }>;
+
+/**
+ * The difference between a host and its spec, as steps in a safe order: directories; services stopped
+ * (dependents first) when their configuration or a file on their command line changes; staged files moved
+ * into place; services created or reconfigured; environment variables; routes; firewall rules; services
+ * started in dependency and priority order; the Containers feature; the host name. Pure; empty when the
+ * host already matches.
+ */
+export function plan(state: HostState, spec: HostSpec): Plan {
+  const files = fileSteps(state, spec);
+  const configs = serviceConfigSteps(state, spec.services);
+  const touched = servicesTouchedBy(files, configs, spec.services);
+  const stops = stopSteps(state.services, touched);
+  return {
+    steps: [
+      ...directorySteps(state, spec),
+      ...stops,
+      ...files,
+      ...configs,
+      ...envVarSteps(state, spec),
+      ...routeSteps(state, spec),
+      ...firewallSteps(state, spec),
+      ...startSteps(state.services, spec.services, stops),
+      ...featureSteps(state, spec),
+      ...hostnameSteps(state, spec),
+    ],
+  };
+}
+
+function directorySteps(state: HostState, spec: HostSpec): PlanStep[] {
+  const present = new Set(state.directories.map(lower));
+  return spec.directories
+    .filter((d) => !present.has(lower(d)))
+    .map((path) => ({ kind: 'createDirectory', path }));
+}
+
+function fileSteps(state: HostState, spec: HostSpec): Extract<PlanStep, { kind: 'placeFile' }>[] {
+  const present = new Map(state.files.map((f) => [lower(f.path), f.sha256]));
+  return spec.files
+    .filter((f) => present.get(lower(f.path)) !== f.sha256.toLowerCase())
+    .map((f) => ({ kind: 'placeFile', path: f.path, sha256: f.sha256.toLowerCase() }));
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  const norm = (xs: readonly string[]): string => [...xs].map(lower).sort().join('\n');
+  return norm(a) === norm(b);
+}
+
+function serviceConfigSteps(state: HostState, services: readonly WindowsServiceSpec[]): ServiceConfigStep[] {
+  const observed = new Map(state.services.map((s) => [lower(s.name), s]));
+  const steps: ServiceConfigStep[] = [];
+  for (const svc of byPriority(services)) {
+    const desired = {
+      name: svc.name,
+      commandLine: svc.command,
+      dependencies: [...(svc.dependencies ?? [])],
+      description: managedDescription(svc.name),
+      startType: 'auto' as const,
+    };
+    const seen = observed.get(lower(svc.name));
+    if (seen === undefined) steps.push({ kind: 'createService', ...desired });
+    else if (!configMatches(seen, desired)) steps.push({ kind: 'configureService', ...desired });
+  }
+  return steps;
+}
+
+function configMatches(seen: ServiceState, desired: Omit<ServiceConfigStep, 'kind'>): boolean {
+  return (
+    seen.commandLine === desired.commandLine &&
+    seen.description === desired.description &&
+    seen.startType === desired.startType &&
+    sameNames(seen.dependencies, desired.dependencies)
+  );
+}
+
+/** Services to restart: reconfigured ones, and those whose command line names a file being replaced. */
+function servicesTouchedBy(
+  files: readonly Extract<PlanStep, { kind: 'placeFile' }>[],
+  configs: readonly ServiceConfigStep[],
+  services: readonly WindowsServiceSpec[],
+): string[] {
+  const touched = new Set(configs.filter((c) => c.kind === 'configureService').map((c) => c.name));
+  for (const svc of services) {
+    const command = lower(svc.command);
+    if (files.some((f) => command.includes(lower(f.path)))) touched.add(svc.name);
+  }
+  return [...touched];
+}
+
+function stopSteps(observed: readonly ServiceState[], touched: readonly string[]): PlanStep[] {
+  const byName = new Map(observed.map((s) => [lower(s.name), s]));
+  const live = (n: string): boolean => (byName.get(lower(n))?.state ?? 'stopped') !== 'stopped';
+  const all = [...touched.filter(live), ...runningDependents(touched, observed)];
+  const deps = (n: string): readonly string[] => byName.get(lower(n))?.dependencies ?? [];
+  return dependencyOrder(all, deps, () => 0)
+    .reverse()
+    .map((name) => ({ kind: 'stopService', name }));
+}
+
+function startSteps(
+  observed: readonly ServiceState[],
+  services: readonly WindowsServiceSpec[],
+  stops: readonly PlanStep[],
+): PlanStep[] {
+  const state = new Map(observed.map((s) => [lower(s.name), s]));
+  const stopped = new Set(stops.map((s) => (s.kind === 'stopService' ? lower(s.name) : '')));
+  const spec = new Map(services.map((s) => [lower(s.name), s]));
+  const names = [
+    ...services
+      .filter((s) => stopped.has(lower(s.name)) || state.get(lower(s.name))?.state !== 'running')
+      .map((s) => s.name),
+    ...stops.flatMap((s) => (s.kind === 'stopService' && !spec.has(lower(s.name)) ? [s.name] : [])),
+  ];
+  const deps = (n: string): readonly string[] =>
+    spec.get(lower(n))?.dependencies ?? state.get(lower(n))?.dependencies ?? [];
+  const priority = (n: string): number => spec.get(lower(n))?.priority ?? Number.MAX_SAFE_INTEGER;
+  return dependencyOrder(names, deps, priority).map((name) => ({ kind: 'startService', name }));
+}
+
+function envVarSteps(state: HostState, spec: HostSpec): PlanStep[] {
+  const steps: PlanStep[] = [];
+  for (const [name, value] of Object.entries(spec.envVars).sort(([a], [b]) => a.localeCompare(b))) {
+    if (state.envVars[name] !== value) steps.push({ kind: 'setEnvVar', name, value });
+  }
+  for (const name of Object.keys(state.envVars).sort()) {
+    if (!(name in spec.envVars)) steps.push({ kind: 'removeEnvVar', name });
+  }
+  return steps;
+}
+
+function routeSteps(state: HostState, spec: HostSpec): PlanStep[] {
+  const present = new Set(state.routes.map((r) => r.destinationPrefix));
+  return spec.routes
+    .filter((r) => !present.has(r.destinationPrefix))
+    .map((r) => ({ kind: 'addRoute', destinationPrefix: r.destinationPrefix }));
+}
+
+function firewallSteps(state: HostState, spec: HostSpec): PlanStep[] {
+  const present = new Map(state.firewallRules.map((r) => [r.name, r]));
+  return spec.firewallRules
+    .filter((r) => {
+      const seen = present.get(r.name);
+      return (
+        !seen ||
+        seen.protocol !== r.protocol ||
+        seen.localPort !== r.localPort ||
+        seen.direction !== r.direction
+      );
+    })
+    .map((r) => ({ kind: 'addFirewallRule', ...r }));
+}
+
+function featureSteps(state: HostState, spec: HostSpec): PlanStep[] {
+  return spec.features.includes('Containers') && !state.containersFeature
+    ? [{ kind: 'installFeature', name: 'Containers' }]
+    : [];
+}
+
+function hostnameSteps(state: HostState, spec: HostSpec): PlanStep[] {
+  const name = spec.hostname;
+  return name !== undefined && lower(name) !== lower(state.hostname) ? [{ kind: 'setHostname', name }] : [];
+}
+
+function byPriority(services: readonly WindowsServiceSpec[]): WindowsServiceSpec[] {
+  return [...services].sort((a, b) => a.priority - b.priority || a.name.localeCompare(b.name));
+}

@@ -1,0 +1,95 @@
+import { WmcoError } from '../provider/errors.js';
+
+/** The host presented a key other than the one pinned for it. Never retried, never accepted. */
+export class HostKeyMismatchError extends WmcoError {
+  constructor(
+    readonly address: string,
+    readonly pinned: string,
+    readonly presented: string,
+  ) {
+    super(
+      'HostKeyMismatch',
+      `host ${address} presented SSH host key ${presented}, but ${pinned} is pinned for it; refusing to connect`,
+    );
+  }
+}
+
+/** The host refused our private key (after the retry window for hosts still configuring sshd). */
+export class AuthenticationError extends WmcoError {
+  constructor(
+    readonly address: string,
+    readonly username: string,
+    why: string,
+  ) {
+    super('SshAuthentication', `SSH authentication as '${username}' to ${address} failed: ${why}`);
+  }
+}
+
+/** No SSH connection could be made before the deadline. */
+export class HostUnreachableError extends WmcoError {
+  constructor(
+    readonly address: string,
+    why: string,
+  ) {
+    super('HostUnreachable', `cannot reach ${address} over SSH: ${why}`);
+  }
+}
+
+/** A private key that cannot be used: unparseable, encrypted, or of an unsupported type. */
+export class PrivateKeyError extends WmcoError {
+  constructor(why: string) {
+    super('PrivateKey', `private key: ${why}`);
+  }
+}
+
+/** A command on the host did not finish in time; its channel was closed. */
+export class HostCommandTimeoutError extends WmcoError {
+  constructor(
+    readonly address: string,
+    readonly timeoutMs: number,
+  ) {
+    super('HostCommandTimeout', `command on ${address} did not finish within ${timeoutMs} ms`);
+  }
+}
+
+/** The host answered, but not with a valid result of the host protocol. */
+export class HostProtocolError extends WmcoError {
+  constructor(
+    readonly address: string,
+    why: string,
+  ) {
+    super('HostProtocol', `host ${address} gave no valid result: ${why}`);
+  }
+}
+
+/** The host module ran the operation and reported a failure (`step` = failing plan step index). */
+export class HostOperationError extends WmcoError {
+  constructor(
+    readonly address: string,
+    readonly op: string,
+    readonly reason: string,
+    readonly step?: number,
+  ) {
+    super('HostOperation', `${op} on ${address} failed: ${reason}`);
+  }
+}
+
+/** An upload did not complete or did not arrive intact. */
+export class HostUploadError extends WmcoError {
+  constructor(
+    readonly address: string,
+    why: string,
+  ) {
+    super('HostUpload', `upload to ${address} failed: ${why}`);
+  }
+}
+
+/** A request failed its schema before anything was sent (e.g. a host name with shell characters). */
+export class InvalidHostRequestError extends WmcoError {
+  constructor(
+    readonly address: string,
+    why: string,
+  ) {
+    super('InvalidHostRequest', `refusing to send an invalid request to ${address}: ${why}`);
+  }
+}

@@ -1,0 +1,50 @@
+import test from 'ava';
+import Parser from 'tree-sitter';
+import { loadHostModule } from './host-module.js';
+
+// The grammar's package types point at a directory, which NodeNext cannot resolve; its binding also uses
+// top-level await, so it must be loaded with import(), not require().
+const grammarPackage: string = 'tree-sitter-powershell/bindings/node/index.js';
+const { default: PowerShell } = (await import(grammarPackage)) as { default: Parser.Language };
+
+interface SyntaxNodeLike {
+  type: string;
+  isMissing: boolean;
+  startPosition: { row: number; column: number };
+  children: SyntaxNodeLike[];
+}
+
+function problems(node: SyntaxNodeLike, out: string[] = []): string[] {
+  if (node.type === 'ERROR' || node.isMissing) {
+    out.push(`${node.type} at ${node.startPosition.row + 1}:${node.startPosition.column + 1}`);
+  }
+  for (const child of node.children) problems(child, out);
+  return out;
+}
+
+test('WmcoHost.psm1 parses with tree-sitter-powershell without error nodes', async (t) => {
+  const module = await loadHostModule();
+  const parser = new Parser();
+  parser.setLanguage(PowerShell);
+  const tree = parser.parse(module.text);
+  t.deepEqual(problems(tree.rootNode as unknown as SyntaxNodeLike), []);
+  t.false(tree.rootNode.hasError);
+});
+
+test('the parse check finds errors (it can fail)', (t) => {
+  const parser = new Parser();
+  parser.setLanguage(PowerShell);
+  const tree = parser.parse('function Broken { if ($x -eq { }');
+  t.true(tree.rootNode.hasError);
+});
+
+test('the module implements every operation and the safety rules', async (t) => {
+  const { text, remotePath, sha256 } = await loadHostModule();
+  for (const op of ["'observe'", "'apply'", "'deconfigure'", "'reboot'"]) t.true(text.includes(op), op);
+  t.regex(text, /1060/);
+  t.regex(text, /\$ProgressPreference = 'SilentlyContinue'\s+\$null = Install-WindowsFeature/);
+  t.regex(text, /Session Manager\\Environment/);
+  t.regex(text, /Get-HnsNetwork/);
+  t.regex(text, /OpenShift managed/);
+  t.is(remotePath, `C:\\ProgramData\\wmco\\WmcoHost-${sha256.slice(0, 16)}.psm1`);
+});

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { HOST_PROTOCOL_VERSION } from './version.js';
+
+/** Windows service start types as `sc.exe qc` names them, in our lower-case spelling. */
+export const serviceStartTypeSchema = z.enum(['auto', 'demand', 'disabled', 'boot', 'system']);
+export type ServiceStartType = z.infer<typeof serviceStartTypeSchema>;
+
+/** Service states as the service control manager reports them. */
+export const serviceRunStateSchema = z.enum([
+  'stopped',
+  'start-pending',
+  'stop-pending',
+  'running',
+  'continue-pending',
+  'pause-pending',
+  'paused',
+  // Win32_Service reports 'Unknown' when the SCM cannot tell.
+  'unknown',
+]);
+export type ServiceRunState = z.infer<typeof serviceRunStateSchema>;
+
+export const serviceStateSchema = z.object({
+  name: z.string(),
+  state: serviceRunStateSchema,
+  startType: serviceStartTypeSchema,
+  /** `BinaryPathName`: the binary and its arguments. */
+  commandLine: z.string(),
+  dependencies: z.array(z.string()),
+  description: z.string(),
+});
+export type ServiceState = z.infer<typeof serviceStateSchema>;
+
+export const routeStateSchema = z.object({
+  destinationPrefix: z.string(),
+  nextHop: z.string(),
+  interfaceIndex: z.number().int(),
+});
+export type RouteState = z.infer<typeof routeStateSchema>;
+
+export const hnsNetworkSchema = z.object({ name: z.string(), type: z.string(), id: z.string() });
+export type HnsNetwork = z.infer<typeof hnsNetworkSchema>;
+
+export const firewallRuleStateSchema = z.object({
+  name: z.string(),
+  protocol: z.enum(['TCP', 'UDP']),
+  localPort: z.number().int().min(1).max(65535),
+  direction: z.enum(['Inbound', 'Outbound']),
+});
+export type FirewallRuleState = z.infer<typeof firewallRuleStateSchema>;
+
+/**
+ * What `observe` returns: the parts of a Windows host the operator manages. Files, env vars, firewall rules
+ * and services are only those the observe request asked about (plus every service tagged `OpenShift managed`).
+ */
+export const hostStateSchema = z.object({
+  v: z.literal(HOST_PROTOCOL_VERSION),
+  hostname: z.string(),
+  /** e.g. build 20348, UBR 2700 for Windows Server 2022. */
+  os: z.object({ build: z.number().int(), ubr: z.number().int() }),
+  containersFeature: z.boolean(),
+  /** ISO-8601, from `Win32_OperatingSystem.LastBootUpTime`. */
+  lastBootTime: z.string(),
+  /** Free bytes on the system drive. */
+  freeDiskBytes: z.number(),
+  defaultShell: z.enum(['cmd', 'powershell']),
+  /** Requested directories that exist. */
+  directories: z.array(z.string()),
+  /** Managed files that exist, with their SHA-256 (lower-case hex). Missing files are absent. */
+  files: z.array(z.object({ path: z.string(), sha256: z.string() })),
+  /** SHA-256 names of complete files in the staging folder. */
+  staged: z.array(z.string()),
+  services: z.array(serviceStateSchema),
+  /** Managed system environment variables that are set (HKLM ... Session Manager\Environment). */
+  envVars: z.record(z.string(), z.string()),
+  routes: z.array(routeStateSchema),
+  hnsNetworks: z.array(hnsNetworkSchema),
+  firewallRules: z.array(firewallRuleStateSchema),
+});
+export type HostState = z.infer<typeof hostStateSchema>;

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { serviceStartTypeSchema } from './host-state.js';
+
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 is 64 lower-case hex digits');
+/** An absolute Windows path on a local drive, e.g. `C:\k\kubelet.exe`. No `..` segments. */
+export const windowsPathSchema = z
+  .string()
+  .regex(/^[A-Za-z]:\\[^\r\n\0<>"|?*]*$/, 'expected an absolute Windows path like C:\\k\\kubelet.exe')
+  .refine((p) => !p.split('\\').includes('..'), 'a path may not contain ".." segments');
+/** NetBIOS-compatible host names: letters, digits and hyphens, 1-15 characters, not all digits. */
+export const hostnameSchema = z
+  .string()
+  .regex(/^(?![0-9]+$)[A-Za-z0-9-]{1,15}$/, 'a Windows host name is 1-15 letters, digits or hyphens');
+export const envVarNameSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,254}$/, 'environment variable names are letters, digits and "_"');
+/** Service names: no quotes, slashes or control characters (the SCM refuses slashes anyway). */
+export const serviceNameSchema = z
+  .string()
+  .regex(
+    /^[^"\\/\r\n\0]{1,256}$/,
+    'a service name is 1-256 characters without quotes, slashes or line breaks',
+  );
+
+/** One step of a Plan. The module performs steps in order and stops at the first failure. */
+export const planStepSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('createDirectory'), path: windowsPathSchema }),
+  z.object({ kind: z.literal('stopService'), name: serviceNameSchema }),
+  /** Move `C:\ProgramData\wmco\staging\<sha256>` into place after checking its hash. */
+  z.object({ kind: z.literal('placeFile'), path: windowsPathSchema, sha256 }),
+  z.object({
+    kind: z.literal('createService'),
+    name: serviceNameSchema,
+    commandLine: z.string().min(1),
+    dependencies: z.array(serviceNameSchema),
+    description: z.string(),
+    startType: serviceStartTypeSchema,
+  }),
+  z.object({
+    kind: z.literal('configureService'),
+    name: serviceNameSchema,
+    commandLine: z.string().min(1),
+    dependencies: z.array(serviceNameSchema),
+    description: z.string(),
+    startType: serviceStartTypeSchema,
+  }),
+  z.object({ kind: z.literal('startService'), name: serviceNameSchema }),
+  z.object({ kind: z.literal('setEnvVar'), name: envVarNameSchema, value: z.string() }),
+  z.object({ kind: z.literal('removeEnvVar'), name: envVarNameSchema }),
+  /** A persistent route through the default gateway of the primary interface. */
+  z.object({
+    kind: z.literal('addRoute'),
+    destinationPrefix: z.string().regex(/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/, 'expected an IPv4 CIDR'),
+  }),
+  z.object({
+    kind: z.literal('addFirewallRule'),
+    name: z.string().min(1).max(200),
+    protocol: z.enum(['TCP', 'UDP']),
+    localPort: z.number().int().min(1).max(65535),
+    direction: z.enum(['Inbound', 'Outbound']),
+  }),
+  z.object({ kind: z.literal('installFeature'), name: z.literal('Containers') }),
+  z.object({ kind: z.literal('setHostname'), name: hostnameSchema }),
+]);
+export type PlanStep = z.infer<typeof planStepSchema>;
+export type PlanStepKind = PlanStep['kind'];

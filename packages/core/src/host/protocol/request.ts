@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { envVarNameSchema, planStepSchema, serviceNameSchema, windowsPathSchema } from './plan-step.js';
+import { HOST_PROTOCOL_VERSION } from './version.js';
+
+const v = z.literal(HOST_PROTOCOL_VERSION);
+
+/** Which managed things `observe` reports on. Everything tagged `OpenShift managed` is reported anyway. */
+export const observeRequestSchema = z.object({
+  v,
+  op: z.literal('observe'),
+  directories: z.array(windowsPathSchema),
+  files: z.array(windowsPathSchema),
+  services: z.array(serviceNameSchema),
+  envVars: z.array(envVarNameSchema),
+  firewallRules: z.array(z.string().min(1)),
+});
+
+export const applyRequestSchema = z.object({
+  v,
+  op: z.literal('apply'),
+  steps: z.array(planStepSchema),
+});
+
+/** Revert the host to its state before joining (reference §1.6 Deconfigure and WICD cleanup). */
+export const deconfigureRequestSchema = z.object({
+  v,
+  op: z.literal('deconfigure'),
+  /** Deleted in this order, each after its dependents were stopped; a missing service is fine. */
+  services: z.array(serviceNameSchema),
+  /** Also delete every service whose description contains `OpenShift managed`. */
+  removeTaggedServices: z.boolean(),
+  envVars: z.array(envVarNameSchema),
+  hnsNetworks: z.array(z.string().min(1)),
+  /** Removed recursively in this order, except the `keep` files. */
+  directories: z.array(windowsPathSchema),
+  keep: z.array(windowsPathSchema),
+});
+
+/** Schedule a restart a few seconds out, so the result still reaches the caller. */
+export const rebootRequestSchema = z.object({ v, op: z.literal('reboot') });
+
+export const hostRequestSchema = z.discriminatedUnion('op', [
+  observeRequestSchema,
+  applyRequestSchema,
+  deconfigureRequestSchema,
+  rebootRequestSchema,
+]);
+
+export type ObserveRequest = z.infer<typeof observeRequestSchema>;
+export type ApplyRequest = z.infer<typeof applyRequestSchema>;
+export type DeconfigureRequest = z.infer<typeof deconfigureRequestSchema>;
+export type RebootRequest = z.infer<typeof rebootRequestSchema>;
+export type HostRequest = z.infer<typeof hostRequestSchema>;

@@ -1,0 +1,59 @@
+import type { HostKeyStore } from '../host-key-store.js';
+import type { HostLogger } from '../host-logger.js';
+
+/** How to reach one Windows host. Times are in milliseconds. */
+export interface SshHostOptions {
+  readonly host: string;
+  readonly port?: number;
+  readonly username: string;
+  /** RSA, ECDSA or Ed25519, PEM or OpenSSH format. */
+  readonly privateKey: string | Buffer;
+  readonly hostKeys: HostKeyStore;
+  readonly logger?: HostLogger;
+  /** Give up connecting after this long (default 10 min, as upstream). */
+  readonly connectDeadlineMs?: number;
+  /** Authentication failures are retried this long, while user-data may still set up sshd (default 5 min). */
+  readonly authRetryMs?: number;
+  /** First retry delay, doubled each time up to `retryMaxMs` (defaults 1 s and 30 s). */
+  readonly retryInitialMs?: number;
+  readonly retryMaxMs?: number;
+  /** Per-attempt handshake timeout (default 20 s). */
+  readonly readyTimeoutMs?: number;
+  /** Keepalive probe interval (default 10 s; 3 missed probes end the connection). */
+  readonly keepaliveIntervalMs?: number;
+  /** Per-command timeout (default 15 min: installing the Containers feature is slow). */
+  readonly commandTimeoutMs?: number;
+  /** Channels open at once per host (OpenSSH's MaxSessions is 10; default 4). */
+  readonly maxChannels?: number;
+  /** SFTP writes in flight per upload (default 64) and their size (default 32 KiB). */
+  readonly sftpConcurrency?: number;
+  readonly sftpChunkSize?: number;
+  /** How long `reboot()` waits for the host to come back (default 15 min). */
+  readonly rebootTimeoutMs?: number;
+}
+
+export type ResolvedSshOptions = Required<Omit<SshHostOptions, 'logger'>> & {
+  readonly logger: HostLogger;
+  readonly address: string;
+};
+
+export function resolveSshOptions(o: SshHostOptions, logger: HostLogger): ResolvedSshOptions {
+  const port = o.port ?? 22;
+  return {
+    connectDeadlineMs: 10 * 60_000,
+    authRetryMs: 5 * 60_000,
+    retryInitialMs: 1000,
+    retryMaxMs: 30_000,
+    readyTimeoutMs: 20_000,
+    keepaliveIntervalMs: 10_000,
+    commandTimeoutMs: 15 * 60_000,
+    maxChannels: 4,
+    sftpConcurrency: 64,
+    sftpChunkSize: 32 * 1024,
+    rebootTimeoutMs: 15 * 60_000,
+    ...o,
+    port,
+    logger,
+    address: port === 22 ? o.host : `${o.host}:${port}`,
+  };
+}

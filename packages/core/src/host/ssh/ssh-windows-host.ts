@@ -1,0 +1,211 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Plan } from '../../converge/plan.js';
+import {
+  HostOperationError,
+  HostProtocolError,
+  HostUploadError,
+  InvalidHostRequestError,
+} from '../errors.js';
+import { loadHostModule } from '../host-module.js';
+import { silentHostLogger } from '../host-logger.js';
+import {
+  HOST_PROTOCOL_VERSION,
+  HostPaths,
+  encodePowerShellCommand,
+  hostInvocationScript,
+  hostRequestSchema,
+  hostResultSchema,
+  stagedPathFor,
+  type HostRequest,
+  type HostResult,
+  type HostState,
+} from '../protocol/index.js';
+import type {
+  ChangeOutcome,
+  DeconfigureOptions,
+  ObserveQuery,
+  UploadFile,
+  UploadReport,
+  WindowsHost,
+} from '../windows-host.js';
+import { connectWithRetry } from './connect.js';
+import { loadPrivateKey, type LoadedPrivateKey } from './private-key.js';
+import { SshSession, type SessionStats } from './ssh-session.js';
+import { resolveSshOptions, type ResolvedSshOptions, type SshHostOptions } from './ssh-options.js';
+
+/** Counters across every connection this host made; `pnpm bench host` reports them. */
+export interface SshHostStats {
+  connects: number;
+  powershellStarts: number;
+  sftpRequests: number;
+  bytesSent: number;
+}
+
+/** `WindowsHost` over SSH (ssh2): one host module call per operation, payload files by SFTP. */
+export class SshWindowsHost implements WindowsHost {
+  private readonly o: ResolvedSshOptions;
+  private readonly key: LoadedPrivateKey;
+  private session: Promise<SshSession> | undefined;
+  private moduleReady: Promise<void> | undefined;
+  private readonly finished: SessionStats = { execs: 0, sftpRequests: 0, bytesSent: 0 };
+  private connects = 0;
+
+  constructor(options: SshHostOptions) {
+    const logger = options.logger ?? silentHostLogger;
+    this.o = resolveSshOptions(options, logger);
+    this.key = loadPrivateKey(options.privateKey, logger);
+  }
+
+  get address(): string {
+    return this.o.address;
+  }
+
+  get stats(): SshHostStats {
+    const { execs, sftpRequests, bytesSent } = this.finished;
+    // Every exec is one powershell.exe start: the adapter runs nothing else.
+    return { connects: this.connects, powershellStarts: execs, sftpRequests, bytesSent };
+  }
+
+  /** The current connection, or a new one when there is none or it dropped. */
+  private async connection(): Promise<SshSession> {
+    if (this.session) {
+      const current = await this.session.catch(() => undefined);
+      if (current && !current.isClosed) return current;
+      this.session = undefined;
+      this.moduleReady = undefined;
+    }
+    this.session = connectWithRetry(this.o, this.key).then((client) => {
+      this.connects++;
+      return new SshSession(client, this.o, this.finished);
+    });
+    this.session.catch(() => (this.session = undefined));
+    return this.session;
+  }
+
+  /** Uploads the module unless this exact version (hash-named path) is already on the host. */
+  private async ensureModule(session: SshSession): Promise<string> {
+    const module = await loadHostModule();
+    this.moduleReady ??= (async () => {
+      if ((await session.size(module.remotePath)) === module.bytes.length) return;
+      await session.mkdir(HostPaths.root);
+      await session.mkdir(HostPaths.staging);
+      await session.put(module.bytes, `${module.remotePath}.part`, module.remotePath);
+    })();
+    await this.moduleReady.catch((err: unknown) => {
+      this.moduleReady = undefined;
+      throw err;
+    });
+    return module.remotePath;
+  }
+
+  /** One PowerShell start: the request goes on stdin, one JSON result comes back on stdout. */
+  private async call(request: HostRequest): Promise<HostResult> {
+    const checked = hostRequestSchema.safeParse(request);
+    if (!checked.success) throw new InvalidHostRequestError(this.address, checked.error.message);
+    const session = await this.connection();
+    const modulePath = await this.ensureModule(session);
+    const { code, stdout, stderr } = await session.exec(
+      encodePowerShellCommand(hostInvocationScript(modulePath)),
+      JSON.stringify(checked.data),
+    );
+    const line = stdout.trim().split(/\r?\n/).pop() ?? '';
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      throw new HostProtocolError(
+        this.address,
+        `exit ${String(code)}; output '${line.slice(0, 200)}'; ${stderr.slice(0, 500)}`,
+      );
+    }
+    const parsed = hostResultSchema.safeParse(json);
+    if (!parsed.success) throw new HostProtocolError(this.address, parsed.error.message);
+    return parsed.data;
+  }
+
+  async observe(query: ObserveQuery): Promise<HostState> {
+    const result = await this.call({ v: HOST_PROTOCOL_VERSION, op: 'observe', ...query });
+    if (result.op === 'observe' && 'state' in result) return result.state;
+    throw this.failure('observe', result);
+  }
+
+  async upload(files: readonly UploadFile[]): Promise<UploadReport> {
+    const session = await this.connection();
+    // Creates the staging folder (and stages the module) once per connection.
+    await this.ensureModule(session);
+    const before = this.finished.bytesSent;
+    const uploaded: string[] = [];
+    const skipped: string[] = [];
+    for (const file of new Map(files.map((f) => [f.sha256, f])).values()) {
+      const target = stagedPathFor(file.sha256);
+      const size = Buffer.isBuffer(file.source) ? file.source.length : undefined;
+      const present = await session.size(target);
+      if (present !== undefined && (size === undefined || present === size)) {
+        skipped.push(file.sha256);
+        continue;
+      }
+      try {
+        await session.put(file.source, `${target}.part`, target);
+      } catch (err) {
+        throw new HostUploadError(
+          this.address,
+          `${file.sha256}: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+      uploaded.push(file.sha256);
+    }
+    return { uploaded, skipped, bytesSent: this.finished.bytesSent - before };
+  }
+
+  async apply(plan: Plan): Promise<ChangeOutcome> {
+    if (plan.steps.length === 0) return { done: [], rebootRequired: false };
+    return this.change(await this.call({ v: HOST_PROTOCOL_VERSION, op: 'apply', steps: [...plan.steps] }));
+  }
+
+  async deconfigure(options: DeconfigureOptions): Promise<ChangeOutcome> {
+    return this.change(await this.call({ v: HOST_PROTOCOL_VERSION, op: 'deconfigure', ...options }));
+  }
+
+  private change(result: HostResult): ChangeOutcome {
+    if ('done' in result && result.ok) return { done: result.done, rebootRequired: result.rebootRequired };
+    throw this.failure(result.op, result);
+  }
+
+  private failure(op: string, result: HostResult): HostOperationError {
+    const error = 'error' in result ? result.error : undefined;
+    return new HostOperationError(this.address, op, error?.message ?? 'unexpected result', error?.step);
+  }
+
+  /**
+   * Asks the module to restart the host, then waits for the connection to drop (expected, not an error)
+   * and for a connection to a host with a new boot time.
+   */
+  async reboot(): Promise<void> {
+    const result = await this.call({ v: HOST_PROTOCOL_VERSION, op: 'reboot' });
+    if (result.op !== 'reboot' || !('lastBootTime' in result)) throw this.failure('reboot', result);
+    const deadline = Date.now() + this.o.rebootTimeoutMs;
+    const empty: ObserveQuery = { directories: [], files: [], services: [], envVars: [], firewallRules: [] };
+    while (Date.now() < deadline) {
+      try {
+        const state = await this.observe(empty);
+        if (state.lastBootTime !== result.lastBootTime) return;
+      } catch (err) {
+        this.o.logger.debug('host not back yet', { address: this.address, err: String(err) });
+      }
+      await sleep(Math.min(1000, this.o.retryInitialMs));
+    }
+    throw new HostOperationError(
+      this.address,
+      'reboot',
+      `no new boot time within ${this.o.rebootTimeoutMs} ms`,
+    );
+  }
+
+  async close(): Promise<void> {
+    const pending = this.session;
+    this.session = undefined;
+    this.moduleReady = undefined;
+    const session = await pending?.catch(() => undefined);
+    session?.close();
+  }
+}

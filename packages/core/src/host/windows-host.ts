@@ -1,0 +1,45 @@
+import type { Plan } from '../converge/plan.js';
+import type { HostAction, HostState, ObserveRequest, DeconfigureRequest } from './protocol/index.js';
+
+/** What `observe` should report on besides everything tagged `OpenShift managed`. */
+export type ObserveQuery = Omit<ObserveRequest, 'v' | 'op'>;
+/** What `deconfigure` removes. */
+export type DeconfigureOptions = Omit<DeconfigureRequest, 'v' | 'op'>;
+
+/** A payload file to stage on the host, named by its content hash. */
+export interface UploadFile {
+  readonly sha256: string;
+  /** The bytes, in memory or in a local file. */
+  readonly source: Buffer | { readonly localPath: string };
+}
+
+export interface UploadReport {
+  /** Hashes sent now. */
+  readonly uploaded: readonly string[];
+  /** Hashes already staged on the host. */
+  readonly skipped: readonly string[];
+  readonly bytesSent: number;
+}
+
+export interface ChangeOutcome {
+  readonly done: readonly HostAction[];
+  readonly rebootRequired: boolean;
+}
+
+/**
+ * The operator's one door to a Windows machine (ARCHITECTURE §5). Each call is one request to the host
+ * module; a failed operation throws a typed error from `./errors.js`.
+ */
+export interface WindowsHost {
+  readonly address: string;
+  observe(query: ObserveQuery): Promise<HostState>;
+  /** Stage files (by SFTP, into the staging folder) whose hashes the host does not hold yet. */
+  upload(files: readonly UploadFile[]): Promise<UploadReport>;
+  /** Perform a plan; staged files named by its steps must have been uploaded first. */
+  apply(plan: Plan): Promise<ChangeOutcome>;
+  /** Restart the host and return once it is back (a new boot time) and reachable again. */
+  reboot(): Promise<void>;
+  deconfigure(options: DeconfigureOptions): Promise<ChangeOutcome>;
+  /** Close every connection and channel. Safe to call twice. */
+  close(): Promise<void>;
+}

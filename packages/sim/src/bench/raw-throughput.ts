@@ -1,0 +1,50 @@
+import ssh2 from 'ssh2';
+import { FREE_HOST_COSTS } from '../windows/host-costs.js';
+import { SimulatedWindowsHost } from '../windows/simulated-windows-host.js';
+import { generateEd25519KeyPair } from '../windows/ssh-auth.js';
+import type { BenchFile } from './payload-files.js';
+
+/**
+ * This machine's own SSH throughput: plain ssh2 `fastPut` (64 requests of 32 KiB in flight) of the largest
+ * file to each of 5 free-cost hosts at once, with no wmco code on the client side.
+ */
+export async function rawThroughput(file: BenchFile, hosts: number): Promise<number> {
+  const key = generateEd25519KeyPair();
+  const sims: SimulatedWindowsHost[] = [];
+  for (let i = 0; i < hosts; i++) {
+    sims.push(
+      await SimulatedWindowsHost.start({
+        address: `127.0.201.${i + 2}`,
+        authorizedKey: key.public,
+        costs: FREE_HOST_COSTS,
+      }),
+    );
+  }
+  const put = (sim: SimulatedWindowsHost): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const client = new ssh2.Client();
+      client.on('error', reject);
+      client.on('ready', () => {
+        client.sftp((err, sftp) => {
+          if (err) return reject(err);
+          sftp.fastPut(
+            file.localPath,
+            'C:\\ProgramData\\raw.bin',
+            { concurrency: 64, chunkSize: 32768 },
+            (e) => {
+              client.end();
+              if (e) reject(e);
+              else resolve();
+            },
+          );
+        });
+      });
+      client.connect({ host: sim.host, port: sim.port, username: 'Administrator', privateKey: key.private });
+      client.setNoDelay(true);
+    });
+  const start = performance.now();
+  await Promise.all(sims.map(put));
+  const seconds = (performance.now() - start) / 1000;
+  for (const s of sims) await s.stop();
+  return (file.size * hosts) / seconds;
+}

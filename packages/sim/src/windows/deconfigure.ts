@@ -1,0 +1,57 @@
+import {
+  HOST_PROTOCOL_VERSION,
+  type ChangeResult,
+  type DeconfigureRequest,
+  type HostAction,
+} from '@wmco/core';
+import type { WindowsModel } from './windows-model.js';
+
+async function removeServices(m: WindowsModel, req: DeconfigureRequest, done: HostAction[]): Promise<void> {
+  const names = [...req.services];
+  if (req.removeTaggedServices) {
+    names.push(
+      ...m.scm
+        .all()
+        .filter((s) => s.description.includes('OpenShift managed'))
+        .map((s) => s.name),
+    );
+  }
+  for (const name of names) {
+    if (await m.scm.delete(name)) done.push({ kind: 'deleteService', target: name });
+  }
+}
+
+function removeNetworks(m: WindowsModel, names: readonly string[], done: HostAction[]): void {
+  for (const net of m.hnsNetworks.filter((n) => names.includes(n.name))) {
+    m.hnsNetworks.splice(m.hnsNetworks.indexOf(net), 1);
+    done.push({ kind: 'removeHnsNetwork', target: net.name });
+  }
+}
+
+function removeDirectories(m: WindowsModel, req: DeconfigureRequest, done: HostAction[]): void {
+  const keep = req.keep.map((k) => m.files.resolve(k).toLowerCase());
+  const kept = (p: string): boolean =>
+    keep.some((k) => k === p.toLowerCase() || k.startsWith(`${p.toLowerCase()}\\`));
+  for (const dir of req.directories.filter((d) => m.files.isDirectory(d))) {
+    for (const p of m.files.descendants(dir)) if (!kept(p)) m.files.remove(p);
+    if (!kept(m.files.resolve(dir))) m.files.remove(dir);
+    done.push({ kind: 'removeDirectory', target: dir });
+  }
+}
+
+/** Invoke-WmcoDeconfigure on the model: services, env vars, HNS networks, directories (keeping `keep`). */
+export async function deconfigure(m: WindowsModel, req: DeconfigureRequest): Promise<ChangeResult> {
+  const done: HostAction[] = [];
+  await removeServices(m, req, done);
+  const removedVars = req.envVars.filter((name) => m.envVars.delete(name.toLowerCase()));
+  done.push(...removedVars.map((name) => ({ kind: 'removeEnvVar', target: name })));
+  removeNetworks(m, req.hnsNetworks, done);
+  removeDirectories(m, req, done);
+  return {
+    v: HOST_PROTOCOL_VERSION,
+    op: 'deconfigure',
+    ok: true,
+    done,
+    rebootRequired: removedVars.length > 0,
+  };
+}

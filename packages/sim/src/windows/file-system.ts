@@ -1,0 +1,99 @@
+import { baseName, normalizeWindowsPath, parentPath, pathKey } from './windows-path.js';
+
+interface Entry {
+  readonly path: string;
+  data?: Buffer;
+}
+
+/** An in-memory NTFS stand-in: case-insensitive, case-preserving, files and directories. */
+export class FileSystem {
+  private readonly entries = new Map<string, Entry>([['c:\\', { path: 'C:\\' }]]);
+
+  resolve(path: string): string {
+    const n = normalizeWindowsPath(path);
+    if (n === undefined)
+      throw new Error(`The filename, directory name, or volume label syntax is incorrect: ${path}`);
+    return n;
+  }
+
+  private get(path: string): Entry | undefined {
+    return this.entries.get(pathKey(this.resolve(path)));
+  }
+
+  isFile(path: string): boolean {
+    return this.get(path)?.data !== undefined;
+  }
+
+  isDirectory(path: string): boolean {
+    const e = this.get(path);
+    return e !== undefined && e.data === undefined;
+  }
+
+  read(path: string): Buffer | undefined {
+    return this.get(path)?.data;
+  }
+
+  /** Creates a directory and its parents (`New-Item -Force`). */
+  mkdirp(path: string): void {
+    const n = this.resolve(path);
+    if (this.isFile(n)) throw new Error(`An item with the specified name ${n} already exists.`);
+    if (this.entries.has(pathKey(n))) return;
+    this.mkdirp(parentPath(n));
+    this.entries.set(pathKey(n), { path: n });
+  }
+
+  /** Writes a file; the parent directory must exist. */
+  write(path: string, data: Buffer): void {
+    const n = this.resolve(path);
+    if (!this.isDirectory(parentPath(n))) throw new Error(`Could not find a part of the path '${n}'.`);
+    if (this.isDirectory(n)) throw new Error(`Access to the path '${n}' is denied.`);
+    const existing = this.entries.get(pathKey(n));
+    this.entries.set(pathKey(n), { path: existing?.path ?? n, data });
+  }
+
+  /** Renames a file; fails when the target exists and `replace` is false (SFTP v3 semantics). */
+  rename(from: string, to: string, replace: boolean): void {
+    const a = this.resolve(from);
+    const b = this.resolve(to);
+    const data = this.read(a);
+    if (data === undefined) throw new Error(`Cannot find path '${a}' because it does not exist.`);
+    if (!replace && this.entries.has(pathKey(b)))
+      throw new Error(`Cannot create a file when that file already exists: ${b}`);
+    this.write(b, data);
+    this.entries.delete(pathKey(a));
+  }
+
+  /** Removes a file or a directory tree; true when something was there. */
+  remove(path: string): boolean {
+    const k = pathKey(this.resolve(path));
+    if (!this.entries.has(k)) return false;
+    for (const key of [...this.entries.keys()]) {
+      if (key === k || key.startsWith(k.endsWith('\\') ? k : `${k}\\`)) this.entries.delete(key);
+    }
+    return true;
+  }
+
+  /** Direct children: name and whether each is a directory. */
+  list(path: string): { name: string; path: string; directory: boolean; size: number }[] {
+    const n = this.resolve(path);
+    const k = pathKey(n);
+    return [...this.entries.values()]
+      .filter((e) => e.path !== n && pathKey(parentPath(e.path)) === k && pathKey(e.path) !== k)
+      .map((e) => ({
+        name: baseName(e.path),
+        path: e.path,
+        directory: e.data === undefined,
+        size: e.data?.length ?? 0,
+      }));
+  }
+
+  /** Every path under `path`, deepest first. */
+  descendants(path: string): string[] {
+    const k = pathKey(this.resolve(path));
+    const prefix = k.endsWith('\\') ? k : `${k}\\`;
+    return [...this.entries.values()]
+      .filter((e) => pathKey(e.path).startsWith(prefix))
+      .map((e) => e.path)
+      .sort((x, y) => y.length - x.length);
+  }
+}

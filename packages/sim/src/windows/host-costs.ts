@@ -1,0 +1,60 @@
+/** What things cost on one simulated host. Times in milliseconds. */
+export interface HostCosts {
+  /** Added to every exec answer and every SFTP answer (one network round trip). */
+  latencyMs: number;
+  /** Link bandwidth for SFTP writes, bytes per second (Infinity = free). */
+  bandwidthBytesPerSec: number;
+  /** Every `powershell.exe` start (upstream measured about half a second). */
+  powershellStartMs: number;
+  /** From StartService to RUNNING. */
+  serviceStartMs: number;
+  /** From going down to accepting SSH again. */
+  rebootMs: number;
+}
+
+/** Realistic defaults: a LAN link of 1 Gbit/s with 1 ms round trips, 0.5 s PowerShell starts. */
+export const DEFAULT_HOST_COSTS: HostCosts = {
+  latencyMs: 1,
+  bandwidthBytesPerSec: 125_000_000,
+  powershellStartMs: 500,
+  serviceStartMs: 200,
+  rebootMs: 20_000,
+};
+
+/** Costs of nothing, for tests that are not about costs. */
+export const FREE_HOST_COSTS: HostCosts = {
+  latencyMs: 0,
+  bandwidthBytesPerSec: Infinity,
+  powershellStartMs: 0,
+  serviceStartMs: 0,
+  rebootMs: 50,
+};
+
+/** Faults to inject; each fires once and then clears itself. */
+export interface HostFaults {
+  /** Drop the connection once this many upload bytes have arrived. */
+  dropAfterUploadBytes?: number;
+  /** Reboot (dropping the connection, no answer) just before this step index of the next apply. */
+  rebootDuringApplyAtStep?: number;
+  /** Refuse every authentication attempt while set. */
+  refuseAuthentication?: boolean;
+  /** The next exec never answers. */
+  hangNextCommand?: boolean;
+}
+
+/** Serialises bytes on a link of the given bandwidth: when would a write of `bytes` finish? */
+export class LinkClock {
+  private freeAt = 0;
+
+  constructor(private readonly costs: HostCosts) {}
+
+  /** Milliseconds from now until `bytes` have crossed the link, plus one latency. */
+  delayFor(bytes: number): number {
+    const now = performance.now();
+    const transfer = Number.isFinite(this.costs.bandwidthBytesPerSec)
+      ? (bytes / this.costs.bandwidthBytesPerSec) * 1000
+      : 0;
+    this.freeAt = Math.max(now, this.freeAt) + transfer;
+    return this.freeAt - now + this.costs.latencyMs;
+  }
+}

@@ -1,0 +1,199 @@
+import { createHash } from 'node:crypto';
+import {
+  HOST_PROTOCOL_VERSION,
+  HostPaths,
+  stagedPathFor,
+  type ChangeResult,
+  type HostAction,
+  type HostState,
+  type ObserveRequest,
+  type PlanStep,
+} from '@wmco/core';
+import type { WindowsModel } from './windows-model.js';
+
+const MANAGED_TAG = 'OpenShift managed';
+
+// File contents are immutable Buffers in the model, so a hash can be remembered per Buffer. (The real
+// module re-hashes on every observe; that costs the Windows host's CPU, here it would cost ours.)
+const hashes = new WeakMap<Buffer, string>();
+
+function sha256(data: Buffer): string {
+  let hash = hashes.get(data);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(data).digest('hex');
+    hashes.set(data, hash);
+  }
+  return hash;
+}
+
+/** `observe`, as WmcoHost.psm1's Get-WmcoHostState computes it. */
+export function observe(m: WindowsModel, req: ObserveRequest): HostState {
+  const wanted = new Set(req.services.map((s) => s.toLowerCase()));
+  const services = m.scm
+    .all()
+    .filter((s) => wanted.has(s.name.toLowerCase()) || s.description.includes(MANAGED_TAG))
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((s) => ({
+      name: s.name,
+      state: s.state,
+      startType: s.startType,
+      commandLine: s.commandLine,
+      dependencies: [...s.dependencies],
+      description: s.description,
+    }));
+  const files = req.files.flatMap((path) => {
+    const data = m.files.read(path);
+    return data ? [{ path, sha256: sha256(data) }] : [];
+  });
+  const staged = m.files.isDirectory(HostPaths.staging)
+    ? m.files
+        .list(HostPaths.staging)
+        .flatMap((e) => (!e.directory && /^[0-9a-f]{64}$/.test(e.name) ? [e.name] : []))
+    : [];
+  const envVars: Record<string, string> = {};
+  for (const name of req.envVars) {
+    const v = m.envVars.get(name.toLowerCase());
+    if (v) envVars[name] = v.value;
+  }
+  const rules = new Set(req.firewallRules);
+  return {
+    v: HOST_PROTOCOL_VERSION,
+    hostname: m.hostname,
+    os: { build: m.osBuild, ubr: m.ubr },
+    containersFeature: m.containersFeature,
+    lastBootTime: m.lastBootTime.toISOString(),
+    freeDiskBytes: m.freeDiskBytes,
+    defaultShell: m.defaultShell,
+    directories: req.directories.filter((d) => m.files.isDirectory(d)),
+    files,
+    staged,
+    services,
+    envVars,
+    routes: m.routes.map((r) => ({ ...r })),
+    hnsNetworks: m.hnsNetworks.map((n) => ({ ...n })),
+    firewallRules: m.firewallRules.filter((r) => rules.has(r.name)).map((r) => ({ ...r })),
+  };
+}
+
+/** Install-WmcoStagedFile: verify the staged hash, then replace the destination in one move. */
+function placeFile(m: WindowsModel, path: string, sha: string): void {
+  const staged = stagedPathFor(sha);
+  const data = m.files.read(staged);
+  const actual = data ? sha256(data) : '';
+  if (actual !== sha) {
+    m.files.remove(staged);
+    throw new Error(`staged file for '${path}' has SHA-256 '${actual}', expected '${sha}'`);
+  }
+  m.files.mkdirp(m.files.resolve(path).replace(/\\[^\\]*$/, '') || 'C:\\');
+  m.files.write(`${path}.wmco-new`, data!);
+  m.files.rename(`${path}.wmco-new`, path, true);
+}
+
+function setService(
+  m: WindowsModel,
+  step: Extract<PlanStep, { kind: 'createService' | 'configureService' }>,
+): void {
+  const config = {
+    commandLine: step.commandLine,
+    startType: step.startType,
+    dependencies: [...step.dependencies],
+    description: step.description,
+  };
+  if (m.scm.get(step.name)) m.scm.configure(step.name, config);
+  else m.scm.create({ name: step.name, ...config });
+}
+
+/** One step; true when it needs a reboot. Mirrors Invoke-WmcoStep. */
+export async function applyStep(m: WindowsModel, step: PlanStep): Promise<boolean> {
+  switch (step.kind) {
+    case 'createDirectory':
+      m.files.mkdirp(step.path);
+      return false;
+    case 'stopService':
+      await m.scm.stop(step.name);
+      return false;
+    case 'placeFile':
+      placeFile(m, step.path, step.sha256);
+      return false;
+    case 'createService':
+    case 'configureService':
+      setService(m, step);
+      return false;
+    case 'startService':
+      await m.scm.start(step.name);
+      return false;
+    default:
+      return applySystemStep(m, step);
+  }
+}
+
+function applySystemStep(m: WindowsModel, step: PlanStep): boolean {
+  switch (step.kind) {
+    case 'setEnvVar':
+      m.envVars.set(step.name.toLowerCase(), { name: step.name, value: step.value });
+      return true;
+    case 'removeEnvVar':
+      m.envVars.delete(step.name.toLowerCase());
+      return true;
+    case 'addRoute': {
+      const gw = m.routes.find((r) => r.destinationPrefix === '0.0.0.0/0');
+      if (!gw) throw new Error('no default route to copy the gateway from');
+      m.routes.push({
+        destinationPrefix: step.destinationPrefix,
+        nextHop: gw.nextHop,
+        interfaceIndex: gw.interfaceIndex,
+      });
+      return false;
+    }
+    case 'addFirewallRule': {
+      const i = m.firewallRules.findIndex((r) => r.name === step.name);
+      if (i >= 0) m.firewallRules.splice(i, 1);
+      const { name, protocol, localPort, direction } = step;
+      m.firewallRules.push({ name, protocol, localPort, direction });
+      return false;
+    }
+    case 'installFeature':
+      m.containersPending = true;
+      return true;
+    case 'setHostname':
+      m.pendingHostname = step.name;
+      return true;
+    default:
+      throw new Error(`unknown plan step kind '${step.kind}'`);
+  }
+}
+
+function target(step: PlanStep): string {
+  if ('path' in step) return step.path;
+  if ('name' in step) return step.name;
+  return step.destinationPrefix;
+}
+
+/** Invoke-WmcoApply: steps in order, stop at the first failure, consume staged files on success. */
+export async function apply(
+  m: WindowsModel,
+  steps: readonly PlanStep[],
+  beforeStep?: (index: number) => Promise<void>,
+): Promise<ChangeResult> {
+  const done: HostAction[] = [];
+  let rebootRequired = false;
+  for (const [i, step] of steps.entries()) {
+    await beforeStep?.(i);
+    try {
+      if (await applyStep(m, step)) rebootRequired = true;
+    } catch (err) {
+      const message = `step ${i} (${step.kind} ${target(step)}): ${err instanceof Error ? err.message : String(err)}`;
+      return {
+        v: HOST_PROTOCOL_VERSION,
+        op: 'apply',
+        ok: false,
+        done,
+        rebootRequired,
+        error: { message, step: i },
+      };
+    }
+    done.push({ kind: step.kind, target: target(step) });
+  }
+  for (const step of steps) if (step.kind === 'placeFile') m.files.remove(stagedPathFor(step.sha256));
+  return { v: HOST_PROTOCOL_VERSION, op: 'apply', ok: true, done, rebootRequired };
+}

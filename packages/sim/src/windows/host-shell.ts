@@ -1,0 +1,84 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { loadHostModule, type HostResult } from '@wmco/core';
+import { deconfigure } from './deconfigure.js';
+import { classifyExec, parseRequest } from './exec-handler.js';
+import type { HostCosts, HostFaults } from './host-costs.js';
+import { apply, observe } from './host-operations.js';
+import type { WindowsModel } from './windows-model.js';
+
+/** What one exec prints and its exit code; undefined = never answers (hung, or the host went down). */
+export type ExecReply = { stdout?: string; stderr?: string; code: number } | undefined;
+
+/** The host's side of an exec: the default shell, powershell.exe, and the host module's operations. */
+export interface HostShellContext {
+  readonly model: WindowsModel;
+  readonly costs: HostCosts;
+  readonly faults: () => HostFaults;
+  readonly stats: { powershellStarts: number };
+  readonly unsupported: (command: string) => void;
+  readonly reboot: () => Promise<void>;
+}
+
+const moduleNotLoaded = (path: string): string =>
+  `Import-Module : The specified module '${path}' was not loaded because no valid module file was found in ` +
+  'any module directory.\r\n';
+
+/** Runs one command line with its stdin, as the simulated Windows host would. */
+export async function runCommand(ctx: HostShellContext, command: string, stdin: string): Promise<ExecReply> {
+  const faults = ctx.faults();
+  if (faults.hangNextCommand) {
+    delete faults.hangNextCommand;
+    return undefined;
+  }
+  const plan = classifyExec(command, ctx.model.defaultShell);
+  if (plan.kind === 'error') {
+    ctx.unsupported(command);
+    return { stderr: plan.stderr, code: plan.code };
+  }
+  // The module must be on disk, byte for byte the version this operator ships.
+  const module = await loadHostModule();
+  const onDisk = ctx.model.files.read(plan.modulePath);
+  if (!onDisk?.equals(module.bytes)) return { stderr: moduleNotLoaded(plan.modulePath), code: 1 };
+  ctx.stats.powershellStarts++;
+  if (ctx.costs.powershellStartMs > 0) await sleep(ctx.costs.powershellStartMs);
+  const result = await runModule(ctx, stdin);
+  return result === undefined ? undefined : { stdout: `${JSON.stringify(result)}\r\n`, code: 0 };
+}
+
+/** Invoke-WmcoHost on the model. */
+async function runModule(ctx: HostShellContext, stdin: string): Promise<HostResult | undefined> {
+  const request = parseRequest(stdin);
+  if ('ok' in request) return request;
+  switch (request.op) {
+    case 'observe':
+      return { v: request.v, op: 'observe', ok: true, state: observe(ctx.model, request) };
+    case 'apply':
+      return applyWithFaults(ctx, request.steps);
+    case 'deconfigure':
+      return deconfigure(ctx.model, request);
+    case 'reboot': {
+      const lastBootTime = ctx.model.lastBootTime.toISOString();
+      // Like `shutdown /r /t 3`: answer first, go down a moment later.
+      setTimeout(() => void ctx.reboot(), 20);
+      return { v: request.v, op: 'reboot', ok: true, lastBootTime };
+    }
+  }
+}
+
+/** An apply that may lose power before a given step: the host reboots and never answers. */
+async function applyWithFaults(
+  ctx: HostShellContext,
+  steps: Parameters<typeof apply>[1],
+): Promise<HostResult | undefined> {
+  const faults = ctx.faults();
+  try {
+    return await apply(ctx.model, steps, (i) => {
+      if (faults.rebootDuringApplyAtStep !== i) return Promise.resolve();
+      delete faults.rebootDuringApplyAtStep;
+      void ctx.reboot();
+      return Promise.reject(new Error('power lost'));
+    });
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,17 @@
+export { SimulatedWindowsHost, type SimulatedWindowsHostOptions } from './simulated-windows-host.js';
+export { WindowsModel, type WindowsModelOptions } from './windows-model.js';
+export { FileSystem } from './file-system.js';
+export { ServiceControlManager, type ScmEvent, type ServiceRecord } from './service-control-manager.js';
+export {
+  ServiceBehaviourRegistry,
+  defaultServiceBehaviours,
+  binaryExists,
+  requiresFlagFiles,
+  hybridOverlay,
+  type ServiceBehaviour,
+  type ServiceRun,
+  type ServiceStartContext,
+} from './service-behaviour.js';
+export { DEFAULT_HOST_COSTS, FREE_HOST_COSTS, type HostCosts, type HostFaults } from './host-costs.js';
+export { splitCommandLine, flagValue } from './command-line.js';
+export { generateEd25519KeyPair } from './ssh-auth.js';

@@ -1,0 +1,139 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ServiceRunState, ServiceStartType } from '@wmco/core';
+import { splitCommandLine } from './command-line.js';
+import type { ServiceBehaviourRegistry, ServiceRun } from './service-behaviour.js';
+import type { WindowsModel } from './windows-model.js';
+
+export interface ServiceRecord {
+  name: string;
+  commandLine: string;
+  startType: ServiceStartType;
+  dependencies: string[];
+  description: string;
+  state: ServiceRunState;
+  run?: ServiceRun;
+  abort?: AbortController;
+}
+
+/** One line of the SCM's history, for tests: what happened to which service, in order. */
+export interface ScmEvent {
+  readonly action: 'create' | 'configure' | 'start' | 'stop' | 'delete' | 'fail';
+  readonly name: string;
+}
+
+/** The service control manager: states, start types, dependencies; starts and stops run behaviours. */
+export class ServiceControlManager {
+  private readonly services = new Map<string, ServiceRecord>();
+  readonly events: ScmEvent[] = [];
+  serviceStartMs = 0;
+
+  constructor(
+    private readonly host: WindowsModel,
+    private readonly behaviours: ServiceBehaviourRegistry,
+  ) {}
+
+  get(name: string): ServiceRecord | undefined {
+    return this.services.get(name.toLowerCase());
+  }
+
+  all(): ServiceRecord[] {
+    return [...this.services.values()];
+  }
+
+  /** `sc.exe create` / `New-Service`: a new stopped service. */
+  create(spec: Omit<ServiceRecord, 'state'>): void {
+    if (this.get(spec.name))
+      throw new Error(`[SC] CreateService FAILED 1073: The specified service already exists.`);
+    this.services.set(spec.name.toLowerCase(), { ...spec, state: 'stopped' });
+    this.events.push({ action: 'create', name: spec.name });
+  }
+
+  configure(
+    name: string,
+    change: Pick<ServiceRecord, 'commandLine' | 'startType' | 'dependencies' | 'description'>,
+  ): void {
+    const svc = this.mustGet(name);
+    Object.assign(svc, change);
+    this.events.push({ action: 'configure', name: svc.name });
+  }
+
+  private mustGet(name: string): ServiceRecord {
+    const svc = this.get(name);
+    if (!svc)
+      throw new Error(
+        `[SC] OpenService FAILED 1060: The specified service does not exist as an installed service.`,
+      );
+    return svc;
+  }
+
+  dependents(name: string): ServiceRecord[] {
+    return this.all().filter((s) => s.dependencies.some((d) => d.toLowerCase() === name.toLowerCase()));
+  }
+
+  /** Starts dependencies first (as the SCM does), then the service; fails when its behaviour says so. */
+  async start(name: string): Promise<void> {
+    const svc = this.mustGet(name);
+    if (svc.state === 'running') return;
+    if (svc.startType === 'disabled') throw new Error(`service '${svc.name}' is disabled (error 1058)`);
+    for (const dep of svc.dependencies) await this.start(dep);
+    svc.state = 'start-pending';
+    if (this.serviceStartMs > 0) await sleep(this.serviceStartMs);
+    const abort = new AbortController();
+    const argv = splitCommandLine(svc.commandLine);
+    const run = await this.behaviours.for(svc.name).start({
+      name: svc.name,
+      commandLine: svc.commandLine,
+      argv,
+      host: this.host,
+      files: this.host.files,
+      signal: abort.signal,
+    });
+    if (run.state === 'failed') {
+      svc.state = 'stopped';
+      this.events.push({ action: 'fail', name: svc.name });
+      throw new Error(`service '${svc.name}' stopped right after starting: ${run.reason}`);
+    }
+    Object.assign(svc, { state: 'running', run, abort });
+    this.events.push({ action: 'start', name: svc.name });
+  }
+
+  /** Stops running dependents first, then the service. */
+  async stop(name: string): Promise<void> {
+    const svc = this.get(name);
+    if (!svc) return;
+    for (const dependent of this.dependents(svc.name)) await this.stop(dependent.name);
+    if (svc.state === 'stopped') return;
+    svc.abort?.abort();
+    if (svc.run?.state === 'running') await svc.run.stop?.();
+    svc.state = 'stopped';
+    delete svc.run;
+    delete svc.abort;
+    this.events.push({ action: 'stop', name: svc.name });
+  }
+
+  async delete(name: string): Promise<boolean> {
+    const svc = this.get(name);
+    if (!svc) return false;
+    await this.stop(svc.name);
+    this.services.delete(svc.name.toLowerCase());
+    this.events.push({ action: 'delete', name: svc.name });
+    return true;
+  }
+
+  /** Power loss: every service stops at once, without stop hooks ordering. */
+  halt(): void {
+    for (const svc of this.all()) {
+      svc.abort?.abort();
+      svc.state = 'stopped';
+      delete svc.run;
+      delete svc.abort;
+    }
+  }
+
+  /** Boot: start every auto-start service; failures are left stopped (as the SCM logs and moves on). */
+  async boot(): Promise<void> {
+    for (const svc of this.all().filter((s) => s.startType === 'auto')) {
+      await this.start(svc.name).catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,236 @@
+import type { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import ssh2, { type Connection, type Server as SshServer, type ServerChannel } from 'ssh2';
+
+const { Server } = ssh2;
+import { DEFAULT_HOST_COSTS, LinkClock, type HostCosts, type HostFaults } from './host-costs.js';
+import { runCommand, type HostShellContext } from './host-shell.js';
+import { serveSftp } from './sftp-server.js';
+import { authenticate, generateEd25519KeyPair, parseKeyOrThrow, type AuthPolicy } from './ssh-auth.js';
+import { WindowsModel, type WindowsModelOptions } from './windows-model.js';
+
+export interface SimulatedWindowsHostOptions extends WindowsModelOptions {
+  /** OpenSSH public key line (`ssh-ed25519 AAAA...`) of the operator's key. */
+  readonly authorizedKey: string;
+  readonly username?: string;
+  /** Loopback address to listen on; port 22 when it can bind there, else an ephemeral port. */
+  readonly address: string;
+  readonly costs?: Partial<HostCosts>;
+  /** Called for every command the host does not model (also kept in `unsupportedCommands`). */
+  readonly log?: (message: string) => void;
+}
+
+/** ssh2 keeps a server connection's TCP socket in `_sock`; faults need the socket itself. */
+function socketOf(conn: Connection): Socket {
+  return (conn as unknown as { _sock: Socket })._sock;
+}
+
+function newHostKey(): string {
+  return generateEd25519KeyPair().private;
+}
+
+/** A Windows host behind a real SSH server (ssh2) on its own loopback address. */
+export class SimulatedWindowsHost {
+  readonly model: WindowsModel;
+  readonly costs: HostCosts;
+  faults: HostFaults = {};
+  readonly unsupportedCommands: string[] = [];
+  /** Every distinct exec command line received (the adapter sends one form per module version). */
+  readonly commandLines = new Set<string>();
+  /** Counters: PowerShell starts, exec round trips, SFTP requests, bytes uploaded. */
+  readonly stats = {
+    powershellStarts: 0,
+    execs: 0,
+    openExecs: 0,
+    maxOpenExecs: 0,
+    sftpRequests: 0,
+    writes: 0,
+    bytesReceived: 0,
+  };
+  private hostKey = newHostKey();
+  private server: SshServer | undefined;
+  private readonly connections = new Set<Connection>();
+  private readonly link: LinkClock;
+  private boundPort = 22;
+  private rebooting: Promise<void> | undefined;
+  private readonly auth: AuthPolicy;
+  private readonly shell: HostShellContext;
+
+  private constructor(private readonly o: SimulatedWindowsHostOptions) {
+    this.model = new WindowsModel(o);
+    this.costs = { ...DEFAULT_HOST_COSTS, ...o.costs };
+    this.model.scm.serviceStartMs = this.costs.serviceStartMs;
+    this.link = new LinkClock(this.costs);
+    this.auth = {
+      username: o.username ?? 'Administrator',
+      authorizedKey: parseKeyOrThrow(o.authorizedKey),
+      refuse: () => this.faults.refuseAuthentication === true,
+    };
+    this.shell = {
+      model: this.model,
+      costs: this.costs,
+      faults: () => this.faults,
+      stats: this.stats,
+      unsupported: (command) => {
+        this.unsupportedCommands.push(command);
+        o.log?.(`simulated host ${o.address}: unsupported command: ${command.slice(0, 200)}`);
+      },
+      reboot: () => this.reboot(),
+    };
+  }
+
+  static async start(o: SimulatedWindowsHostOptions): Promise<SimulatedWindowsHost> {
+    const host = new SimulatedWindowsHost(o);
+    await host.listen(true);
+    return host;
+  }
+
+  get host(): string {
+    return this.o.address;
+  }
+
+  get port(): number {
+    return this.boundPort;
+  }
+
+  /** SSH connections currently open to this host. */
+  get openConnections(): number {
+    return this.connections.size;
+  }
+
+  /** The host key's public half, SSH wire format in base64 (what a pin stores). */
+  get hostKeyBase64(): string {
+    return parseKeyOrThrow(this.hostKey).getPublicSSH().toString('base64');
+  }
+
+  private async listen(first: boolean): Promise<void> {
+    const server = new Server({ hostKeys: [this.hostKey] }, (conn) => this.accept(conn));
+    const bind = (port: number): Promise<number> =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, this.o.address, () => {
+          server.removeListener('error', reject);
+          resolve((server.address() as { port: number }).port);
+        });
+      });
+    try {
+      this.boundPort = await bind(first ? 22 : this.boundPort);
+    } catch (err) {
+      if (!first) throw err;
+      // Not root, or port 22 taken on this address: an ephemeral port of our own.
+      this.boundPort = await bind(0);
+    }
+    this.server = server;
+  }
+
+  private async unlisten(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    // Going down is abrupt (a reboot or power-off sends no SSH goodbye); destroying also frees a
+    // partitioned socket that would never read the peer's FIN.
+    for (const c of this.connections) socketOf(c).destroy();
+    this.connections.clear();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /**
+   * The network between operator and host goes silent: open connections neither deliver nor close
+   * (no FIN, no RST), as when a link or a VM's NIC goes down. Only keepalives can notice.
+   */
+  partition(): void {
+    for (const c of this.connections) {
+      const sock = socketOf(c);
+      sock.pause();
+      sock.write = (): boolean => true;
+    }
+  }
+
+  /** A new host key from now on (the operator must refuse it). */
+  async rotateHostKey(): Promise<void> {
+    this.hostKey = newHostKey();
+    await this.unlisten();
+    await this.listen(false);
+  }
+
+  /** Goes down (connections drop), stays down for `rebootMs`, boots, starts auto-start services. */
+  reboot(): Promise<void> {
+    this.rebooting ??= (async () => {
+      await this.unlisten();
+      this.model.halt();
+      await sleep(this.costs.rebootMs);
+      await this.model.boot();
+      await this.listen(false);
+      this.rebooting = undefined;
+    })();
+    return this.rebooting;
+  }
+
+  async stop(): Promise<void> {
+    await this.rebooting?.catch(() => undefined);
+    this.model.halt();
+    await this.unlisten();
+  }
+
+  private accept(conn: Connection): void {
+    this.connections.add(conn);
+    // Nagle off on the server end too (simulated-world notes §C.2: 88 ms vs 0.4 ms per exec).
+    (conn as unknown as { setNoDelay(on: boolean): void }).setNoDelay(true);
+    conn.on('close', () => this.connections.delete(conn));
+    conn.on('error', () => undefined);
+    conn.on('authentication', (ctx) => authenticate(ctx, this.auth));
+    conn.on('ready', () => {
+      conn.on('session', (acceptSession) => {
+        const session = acceptSession();
+        session.on('exec', (acceptExec, _reject, info) => this.exec(acceptExec(), info.command));
+        session.on('sftp', (acceptSftp) => {
+          serveSftp(acceptSftp(), this.model.files, {
+            delay: (bytes) => {
+              this.stats.sftpRequests++;
+              return bytes > 0 || this.costs.latencyMs > 0 ? this.link.delayFor(bytes) : 0;
+            },
+            onWrite: (bytes) => this.onUploadBytes(bytes, conn),
+          });
+        });
+      });
+    });
+  }
+
+  private onUploadBytes(bytes: number, conn: Connection): void {
+    this.stats.writes++;
+    this.stats.bytesReceived += bytes;
+    const left = this.faults.dropAfterUploadBytes;
+    if (left === undefined) return;
+    if (bytes >= left) {
+      delete this.faults.dropAfterUploadBytes;
+      // The link dies mid-upload: no goodbye, the socket is destroyed.
+      socketOf(conn).destroy();
+      return;
+    }
+    this.faults.dropAfterUploadBytes = left - bytes;
+  }
+
+  private exec(channel: ServerChannel, command: string): void {
+    this.stats.execs++;
+    this.commandLines.add(command);
+    this.stats.openExecs++;
+    this.stats.maxOpenExecs = Math.max(this.stats.maxOpenExecs, this.stats.openExecs);
+    channel.once('close', () => this.stats.openExecs--);
+    const input: Buffer[] = [];
+    channel.on('data', (d: Buffer) => input.push(d));
+    channel.on('end', () => {
+      runCommand(this.shell, command, Buffer.concat(input).toString('utf8'))
+        .then((reply) => {
+          if (reply === undefined) return;
+          const finish = (): void => {
+            if (reply.stdout) channel.write(reply.stdout);
+            if (reply.stderr) channel.stderr.write(reply.stderr);
+            channel.exit(reply.code);
+            channel.end();
+          };
+          if (this.costs.latencyMs > 0) setTimeout(finish, this.costs.latencyMs);
+          else finish();
+        })
+        .catch(() => channel.close());
+    });
+  }
+}

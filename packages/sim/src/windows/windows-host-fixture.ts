@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import {
+  InMemoryHostKeyStore,
+  SshWindowsHost,
+  type HostSpec,
+  type SshHostOptions,
+  type UploadFile,
+} from '@wmco/core';
+import { FREE_HOST_COSTS, type HostCosts } from './host-costs.js';
+import { SimulatedWindowsHost } from './simulated-windows-host.js';
+import { generateEd25519KeyPair } from './ssh-auth.js';
+
+let nextHost = 0;
+
+/** A loopback address no other test in this process uses (127.0.<pid-derived>.<n>). */
+export function nextLoopbackAddress(): string {
+  nextHost++;
+  const third = 100 + (process.pid % 100);
+  return `127.0.${third}.${(nextHost % 250) + 2}`;
+}
+
+export interface HostWorld {
+  readonly sim: SimulatedWindowsHost;
+  readonly host: SshWindowsHost;
+  readonly keys: InMemoryHostKeyStore;
+  readonly privateKey: string;
+  /** Another adapter for the same host (same pins), e.g. to reconnect after a fault. */
+  connect(overrides?: Partial<SshHostOptions>): SshWindowsHost;
+  stop(): Promise<void>;
+}
+
+export interface HostWorldOptions {
+  readonly defaultShell?: 'cmd' | 'powershell';
+  readonly costs?: Partial<HostCosts>;
+}
+
+/** A simulated host with free costs and an adapter tuned for tests (short retries and timeouts). */
+export async function startHostWorld(o: HostWorldOptions = {}): Promise<HostWorld> {
+  const key = generateEd25519KeyPair();
+  const sim = await SimulatedWindowsHost.start({
+    address: nextLoopbackAddress(),
+    authorizedKey: key.public,
+    costs: { ...FREE_HOST_COSTS, ...o.costs },
+    ...(o.defaultShell ? { defaultShell: o.defaultShell } : {}),
+  });
+  const keys = new InMemoryHostKeyStore();
+  const adapters: SshWindowsHost[] = [];
+  const connect = (overrides: Partial<SshHostOptions> = {}): SshWindowsHost => {
+    const h = new SshWindowsHost({
+      host: sim.host,
+      port: sim.port,
+      username: 'Administrator',
+      privateKey: key.private,
+      hostKeys: keys,
+      retryInitialMs: 20,
+      retryMaxMs: 200,
+      connectDeadlineMs: 5000,
+      authRetryMs: 0,
+      commandTimeoutMs: 5000,
+      rebootTimeoutMs: 10_000,
+      ...overrides,
+    });
+    adapters.push(h);
+    return h;
+  };
+  const host = connect();
+  return {
+    sim,
+    host,
+    keys,
+    privateKey: key.private,
+    connect,
+    stop: async () => {
+      for (const a of adapters) await a.close();
+      await sim.stop();
+    },
+  };
+}
+
+/** A small payload: content by SHA-256, for `converge`. */
+export class Payload {
+  private readonly bySha = new Map<string, Buffer>();
+
+  add(content: string | Buffer): string {
+    const data = Buffer.isBuffer(content) ? content : Buffer.from(content);
+    const sha = createHash('sha256').update(data).digest('hex');
+    this.bySha.set(sha, data);
+    return sha;
+  }
+
+  content = (sha256: string): UploadFile['source'] => {
+    const data = this.bySha.get(sha256);
+    if (!data) throw new Error(`no payload file with sha256 ${sha256}`);
+    return data;
+  };
+}
+
+/** A node-like spec: containerd ← kubelet ← kube-proxy, with their binaries and config files. */
+export function nodeSpec(payload: Payload, version = 'v1'): HostSpec {
+  const file = (path: string, content: string): { path: string; sha256: string } => ({
+    path,
+    sha256: payload.add(`${path} ${content}`),
+  });
+  return {
+    directories: ['C:\\k', 'C:\\k\\containerd', 'C:\\var\\log\\kubelet'],
+    files: [
+      file('C:\\k\\containerd\\containerd.exe', version),
+      file('C:\\k\\containerd\\containerd_conf.toml', 'conf'),
+      file('C:\\k\\kubelet.exe', version),
+      file('C:\\k\\kubelet.conf', 'kubelet config'),
+      file('C:\\k\\kube-proxy.exe', version),
+      file('C:\\k\\kubeconfig', 'kubeconfig'),
+    ],
+    services: [
+      {
+        name: 'containerd',
+        command: 'C:\\k\\containerd\\containerd.exe --config C:\\k\\containerd\\containerd_conf.toml',
+        bootstrap: true,
+        priority: 0,
+      },
+      {
+        name: 'kubelet',
+        command: 'C:\\k\\kubelet.exe --config=C:\\k\\kubelet.conf',
+        bootstrap: true,
+        priority: 1,
+        dependencies: ['containerd'],
+      },
+      {
+        name: 'kube-proxy',
+        command: 'C:\\k\\kube-proxy.exe --kubeconfig=C:\\k\\kubeconfig',
+        bootstrap: false,
+        priority: 2,
+        dependencies: ['kubelet'],
+      },
+    ],
+    envVars: { HTTP_PROXY: 'http://proxy:3128' },
+    routes: [{ destinationPrefix: '169.254.169.254/32', description: 'metadata' }],
+    firewallRules: [{ name: 'HybridOverlayVXLAN', protocol: 'UDP', localPort: 4789, direction: 'Inbound' }],
+    features: [],
+  };
+}

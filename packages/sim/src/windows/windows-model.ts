@@ -1,0 +1,82 @@
+import type { FirewallRuleState, HnsNetwork, RouteState } from '@wmco/core';
+import { FileSystem } from './file-system.js';
+import { defaultServiceBehaviours, type ServiceBehaviourRegistry } from './service-behaviour.js';
+import { ServiceControlManager } from './service-control-manager.js';
+
+export interface WindowsModelOptions {
+  readonly hostname?: string;
+  /** Windows Server 2022 by default. */
+  readonly osBuild?: number;
+  readonly ubr?: number;
+  readonly containersFeature?: boolean;
+  readonly defaultShell?: 'cmd' | 'powershell';
+  readonly freeDiskBytes?: number;
+  readonly behaviours?: ServiceBehaviourRegistry;
+  /** The primary interface's default gateway. */
+  readonly gateway?: string;
+}
+
+const MODEL_DEFAULTS = {
+  hostname: 'WIN-SIM',
+  osBuild: 20348,
+  ubr: 2700,
+  containersFeature: false,
+  defaultShell: 'cmd' as 'cmd' | 'powershell',
+  freeDiskBytes: 100 * 2 ** 30,
+  gateway: '10.0.0.1',
+};
+
+/** The parts of one Windows machine the operator touches. Survives reboots (it is the disk). */
+export class WindowsModel {
+  readonly files = new FileSystem();
+  readonly scm: ServiceControlManager;
+  /** System environment variables, keyed case-insensitively. */
+  readonly envVars = new Map<string, { name: string; value: string }>();
+  readonly routes: RouteState[];
+  readonly hnsNetworks: HnsNetwork[] = [];
+  readonly firewallRules: FirewallRuleState[] = [];
+  hostname: string;
+  /** Set by Rename-Computer; becomes `hostname` at the next boot. */
+  pendingHostname: string | undefined;
+  osBuild: number;
+  ubr: number;
+  containersFeature: boolean;
+  /** Install-WindowsFeature done; enabled at the next boot. */
+  containersPending = false;
+  defaultShell: 'cmd' | 'powershell';
+  freeDiskBytes: number;
+  lastBootTime = new Date();
+
+  constructor(o: WindowsModelOptions = {}) {
+    const d = { ...MODEL_DEFAULTS, ...o };
+    this.scm = new ServiceControlManager(this, o.behaviours ?? defaultServiceBehaviours());
+    this.hostname = d.hostname;
+    this.osBuild = d.osBuild;
+    this.ubr = d.ubr;
+    this.containersFeature = d.containersFeature;
+    this.defaultShell = d.defaultShell;
+    this.freeDiskBytes = d.freeDiskBytes;
+    this.routes = [
+      { destinationPrefix: '0.0.0.0/0', nextHop: d.gateway, interfaceIndex: 6 },
+      { destinationPrefix: '127.0.0.0/8', nextHop: '0.0.0.0', interfaceIndex: 1 },
+    ];
+    for (const dir of ['C:\\Windows\\System32', 'C:\\ProgramData', 'C:\\Users\\Administrator']) {
+      this.files.mkdirp(dir);
+    }
+  }
+
+  /** Power off: services stop; pending renames and features wait for `boot`. */
+  halt(): void {
+    this.scm.halt();
+  }
+
+  /** Power on: apply pending changes, new boot time, auto-start services. */
+  async boot(): Promise<void> {
+    if (this.pendingHostname !== undefined) this.hostname = this.pendingHostname;
+    this.pendingHostname = undefined;
+    if (this.containersPending) this.containersFeature = true;
+    this.containersPending = false;
+    this.lastBootTime = new Date(Math.max(Date.now(), this.lastBootTime.getTime() + 1000));
+    await this.scm.boot();
+  }
+}
