@@ -1,0 +1,29 @@
+import type { ClusterNetworkFacts } from '../cluster/cluster-validation.js';
+import type { ImageMirrorEntry } from '../desired/mirror-sets.js';
+
+/**
+ * What the operator reads from the cluster to describe a Windows node: plain values, read once per
+ * reconcile by `readClusterFacts`, so everything downstream stays a pure function of them.
+ */
+export interface ClusterFacts {
+  /** `infrastructure/cluster .status.platformStatus.type`. */
+  readonly platform: string;
+  readonly infrastructureName: string;
+  /** `infrastructure/cluster .status.apiServerInternalURI`. */
+  readonly apiServerInternalUrl: string;
+  readonly network: ClusterNetworkFacts;
+  /** First service network CIDR. */
+  readonly serviceCidr: string;
+  /** Custom hybrid-overlay VXLAN port, or '' for the default. */
+  readonly vxlanPort: string;
+  /** PEM bundle kubelets trust for API server clients (ControllerConfig kubeAPIServerServingCAData). */
+  readonly kubeletCaPem: string;
+  /** `openshift-machine-config-operator/node-bootstrapper-token`: the API CA and a bootstrap token. */
+  readonly bootstrap: { readonly caCrt: string; readonly token: string };
+  /** `openshift-config/pull-secret` `.dockerconfigjson`, when present. */
+  readonly pullSecret?: string;
+  readonly digestMirrors: readonly ImageMirrorEntry[];
+  readonly tagMirrors: readonly ImageMirrorEntry[];
+  /** `--cloud-provider` of the Linux workers' kubelet, when they set one. */
+  readonly cloudProvider?: string;
+}

@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import { bootstrapKubeconfig } from '../desired/bootstrap-kubeconfig.js';
+import { containerdConfig } from '../desired/containerd-config.js';
+import { hostsTomlFiles } from '../desired/hosts-toml.js';
+import { kubeletConfiguration } from '../desired/kubelet-config.js';
+import { mergedMirrorSets } from '../desired/mirror-sets.js';
+import { networkConfigScript } from '../desired/network-script.js';
+import { parsePullSecret } from '../desired/pull-secret.js';
+import type { HostFile } from '../provider/types/payload-file.js';
+import type { ClusterFacts } from './cluster-facts.js';
+
+/** A file the operator generates for a host, with its content. */
+export interface GeneratedFile {
+  readonly path: string;
+  readonly content: Buffer;
+  readonly sha256: string;
+}
+
+export const REGISTRIES_DIR = 'C:\\k\\containerd\\registries';
+
+function file(path: string, text: string): GeneratedFile {
+  const content = Buffer.from(text, 'utf8');
+  return { path, content, sha256: createHash('sha256').update(content).digest('hex') };
+}
+
+/**
+ * The files the operator writes from cluster facts (reference §1.6 step 2–5, §1.14, §1.15, §1.17):
+ * kubelet config and bootstrap kubeconfig, the CAs, containerd's config, one `hosts.toml` per mirrored
+ * registry, kube-proxy's network script, and the platform's script files (hostname override).
+ */
+export function generatedFiles(facts: ClusterFacts, providerFiles: readonly HostFile[] = []): GeneratedFile[] {
+  const creds = facts.pullSecret === undefined ? undefined : parsePullSecret(facts.pullSecret);
+  const mirrors = hostsTomlFiles(mergedMirrorSets(facts.digestMirrors, facts.tagMirrors), creds);
+  return [
+    file('C:\\k\\kubelet.conf', kubeletConfiguration(facts.serviceCidr)),
+    file(
+      'C:\\k\\bootstrap-kubeconfig',
+      bootstrapKubeconfig(
+        { 'ca.crt': Buffer.from(facts.bootstrap.caCrt), token: Buffer.from(facts.bootstrap.token) },
+        facts.apiServerInternalUrl,
+      ),
+    ),
+    file('C:\\k\\bootstrap-ca.crt', facts.bootstrap.caCrt),
+    file('C:\\k\\kubelet-ca.crt', facts.kubeletCaPem),
+    file('C:\\k\\containerd\\containerd_conf.toml', containerdConfig()),
+    file('C:\\Temp\\network-conf.ps1', networkConfigScript({ serviceCidr: facts.serviceCidr })),
+    ...mirrors.map((m) => file(`${REGISTRIES_DIR}\\${m.directory}\\hosts.toml`, m.content)),
+    ...providerFiles.map((f) => file(f.path, f.content)),
+  ];
+}

@@ -1,0 +1,93 @@
+import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import type { ClusterNetworkFacts } from '../cluster/cluster-validation.js';
+import type { ImageMirrorEntry } from '../desired/mirror-sets.js';
+import { isNotFound } from '../kube/client/api-errors.js';
+import type { ClusterFacts } from './cluster-facts.js';
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null ? (v as Obj) : {});
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const b64 = (v: unknown): string => Buffer.from(str(v) ?? '', 'base64').toString('utf8');
+
+/** Raised when a cluster object the operator needs is missing or incomplete; the message says which. */
+export class ClusterFactsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ClusterFactsError';
+  }
+}
+
+async function getCluster(api: CustomObjectsApi, group: string, plural: string, name = 'cluster'): Promise<Obj> {
+  try {
+    return obj(await api.getClusterCustomObject({ group, version: 'v1', plural, name }));
+  } catch (err) {
+    if (isNotFound(err)) throw new ClusterFactsError(`${plural}.${group}/${name} not found`);
+    throw err;
+  }
+}
+
+async function listMirrors(api: CustomObjectsApi, plural: string, field: string): Promise<ImageMirrorEntry[]> {
+  const list = obj(await api.listClusterCustomObject({ group: 'config.openshift.io', version: 'v1', plural }));
+  const items = (list['items'] as unknown[] | undefined) ?? [];
+  return items.flatMap((i) => (obj(obj(i)['spec'])[field] as ImageMirrorEntry[] | undefined) ?? []);
+}
+
+async function secretData(core: CoreV1Api, namespace: string, name: string): Promise<Record<string, string> | undefined> {
+  try {
+    return (await core.readNamespacedSecret({ name, namespace })).data ?? {};
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+function networkFacts(config: Obj, operator: Obj): ClusterNetworkFacts {
+  const status = obj(config['status']);
+  const spec = obj(config['spec']);
+  const ovn = obj(obj(obj(operator['spec'])['defaultNetwork'])['ovnKubernetesConfig']);
+  return {
+    networkType: str(status['networkType']) ?? str(spec['networkType']),
+    serviceNetwork: (status['serviceNetwork'] ?? spec['serviceNetwork']) as string[] | undefined,
+    clusterNetwork: (status['clusterNetwork'] ?? spec['clusterNetwork']) as { cidr: string }[] | undefined,
+    ...(Object.keys(ovn).length > 0 ? { ovnKubernetesConfig: ovn as ClusterNetworkFacts['ovnKubernetesConfig'] } : {}),
+  } as ClusterNetworkFacts;
+}
+
+/** Reads every cluster object a join needs (reference §1.2, §1.6 step 2). */
+export async function readClusterFacts(core: CoreV1Api, custom: CustomObjectsApi): Promise<ClusterFacts> {
+  const [infra, netConfig, netOperator, controllerConfig] = await Promise.all([
+    getCluster(custom, 'config.openshift.io', 'infrastructures'),
+    getCluster(custom, 'config.openshift.io', 'networks'),
+    getCluster(custom, 'operator.openshift.io', 'networks'),
+    getCluster(custom, 'machineconfiguration.openshift.io', 'controllerconfigs', 'machine-config-controller'),
+  ]);
+  const infraStatus = obj(infra['status']);
+  const platform = str(obj(infraStatus['platformStatus'])['type']);
+  if (!platform) throw new ClusterFactsError('infrastructure/cluster has no status.platformStatus.type');
+  const apiUrl = str(infraStatus['apiServerInternalURI']) ?? str(infraStatus['apiServerInternalURL']);
+  if (!apiUrl) throw new ClusterFactsError('infrastructure/cluster has no status.apiServerInternalURI');
+  const network = networkFacts(netConfig, netOperator);
+  const serviceCidr = network.serviceNetwork?.[0];
+  if (!serviceCidr) throw new ClusterFactsError('network.config.openshift.io/cluster has no service network');
+  const kubeletCaPem = b64(obj(controllerConfig['spec'])['kubeAPIServerServingCAData']);
+  if (!kubeletCaPem) throw new ClusterFactsError('cannot find kubelet-ca: ControllerConfig has no kubeAPIServerServingCAData');
+  const boot = await secretData(core, 'openshift-machine-config-operator', 'node-bootstrapper-token');
+  if (!boot?.['ca.crt'] || !boot['token']) {
+    throw new ClusterFactsError('secret openshift-machine-config-operator/node-bootstrapper-token lacks ca.crt or token');
+  }
+  const pull = await secretData(core, 'openshift-config', 'pull-secret');
+  const port = network.ovnKubernetesConfig?.hybridOverlayConfig?.hybridOverlayVXLANPort;
+  return {
+    platform,
+    infrastructureName: str(infraStatus['infrastructureName']) ?? '',
+    apiServerInternalUrl: apiUrl,
+    network,
+    serviceCidr,
+    vxlanPort: port === undefined ? '' : String(port),
+    kubeletCaPem,
+    bootstrap: { caCrt: b64(boot['ca.crt']), token: b64(boot['token']) },
+    ...(pull?.['.dockerconfigjson'] ? { pullSecret: b64(pull['.dockerconfigjson']) } : {}),
+    digestMirrors: await listMirrors(custom, 'imagedigestmirrorsets', 'imageDigestMirrors'),
+    tagMirrors: await listMirrors(custom, 'imagetagmirrorsets', 'imageTagMirrors'),
+  };
+}
