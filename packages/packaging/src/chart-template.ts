@@ -112,9 +112,10 @@ function pad(n: unknown, source: string): string {
   return ' '.repeat(n);
 }
 
+const ARITY: Readonly<Record<string, number>> = { toYaml: 1, quote: 1, nindent: 2, indent: 2, join: 2 };
+
 function call(fn: string, args: readonly unknown[], source: string): unknown {
-  const want = { toYaml: 1, quote: 1, nindent: 2, indent: 2, join: 2 }[fn];
-  if (want === undefined) throw new TemplateError(source, `unsupported function "${fn}"`);
+  const want = ARITY[fn] ?? 0;
   if (args.length !== want) throw new TemplateError(source, `${fn} takes ${want} argument(s), got ${args.length}`);
   const [a, b] = args;
   if (fn === 'toYaml') return stringify(a, { sortMapEntries: true }).replace(/\n$/, '');
@@ -135,10 +136,15 @@ function evaluate(pipeline: string, data: TemplateData, source: string): unknown
   pipeline.split('|').forEach((command, i) => {
     const [head, ...rest] = splitArgs(command.trim(), source);
     if (head === undefined) throw new TemplateError(source, 'empty command');
+    if (!/^[a-zA-Z]/.test(head)) {
+      if (rest.length > 0 || i > 0) throw new TemplateError(source, `"${head}" is not a function`);
+      value = term(head, data, source);
+      return;
+    }
+    if (!(head in ARITY)) throw new TemplateError(source, `unsupported function "${head}"`);
     const args = rest.map((a) => term(a, data, source));
     if (i > 0) args.push(value);
-    value = /^[a-zA-Z]/.test(head) ? call(head, args, source) : term(head, data, source);
-    if (!/^[a-zA-Z]/.test(head) && args.length > 0) throw new TemplateError(source, `"${head}" is not a function`);
+    value = call(head, args, source);
   });
   return value;
 }

@@ -15,12 +15,16 @@ function isMap(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Helm's values merge: maps merge key by key, anything else replaces. */
-export function mergeValues(base: Record<string, unknown>, over: Readonly<Record<string, unknown>>): Record<string, unknown> {
+/** Helm's values merge: maps merge key by key, `null` deletes a default key, anything else replaces. */
+export function mergeValues(
+  base: Record<string, unknown>,
+  over: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
     const prev = out[key];
-    out[key] = isMap(prev) && isMap(value) ? mergeValues(prev, value) : value;
+    if (value === null) delete out[key];
+    else out[key] = isMap(prev) && isMap(value) ? mergeValues(prev, value) : value;
   }
   return out;
 }
