@@ -8,7 +8,10 @@ const data = {
 const render = (t: string): string => renderTemplate(t, data, 'test.yaml');
 
 test('prints fields of .Values and .Release', (t) => {
-  t.is(render('name: {{ .Values.name }} in {{ .Release.Namespace }}, n={{ .Values.n }}'), 'name: x in ns1, n=3');
+  t.is(
+    render('name: {{ .Values.name }} in {{ .Release.Namespace }}, n={{ .Values.n }}'),
+    'name: x in ns1, n=3',
+  );
 });
 
 test('trims whitespace on the side of a dash', (t) => {

@@ -20,10 +20,8 @@ type Node =
   | { readonly kind: 'output'; readonly pipeline: string }
   | { readonly kind: 'if'; readonly cond: string; readonly then: Node[]; readonly otherwise: Node[] };
 
-interface Token {
-  readonly text: string;
-  readonly action?: string;
-}
+/** Text before an action, or an action (the text between `{{` and `}}`). */
+type Token = { readonly text: string; readonly action?: string };
 
 function tokenize(template: string, source: string): Token[] {
   const tokens: Token[] = [];
@@ -44,38 +42,60 @@ function tokenize(template: string, source: string): Token[] {
   return tokens;
 }
 
-function parse(tokens: readonly Token[], source: string): Node[] {
-  const root: Node[] = [];
-  const stack: { node: Extract<Node, { kind: 'if' }>; inElse: boolean }[] = [];
-  const current = (): Node[] => {
-    const top = stack.at(-1);
-    if (!top) return root;
+type IfNode = Extract<Node, { kind: 'if' }>;
+
+/** Builds the tree of if/else/end blocks; `stack` holds the open ifs. */
+class TreeBuilder {
+  readonly root: Node[] = [];
+  private readonly stack: { node: IfNode; inElse: boolean }[] = [];
+
+  constructor(private readonly source: string) {}
+
+  private current(): Node[] {
+    const top = this.stack.at(-1);
+    if (!top) return this.root;
     return top.inElse ? top.node.otherwise : top.node.then;
-  };
-  for (const tok of tokens) {
-    if (tok.action === undefined) {
-      if (tok.text !== '') current().push({ kind: 'text', text: tok.text });
-      continue;
-    }
-    const action = tok.action;
+  }
+
+  text(text: string): void {
+    if (text !== '') this.current().push({ kind: 'text', text });
+  }
+
+  action(action: string): void {
     if (action.startsWith('/*')) {
-      if (!action.endsWith('*/')) throw new TemplateError(source, 'unterminated comment');
+      if (!action.endsWith('*/')) throw new TemplateError(this.source, 'unterminated comment');
     } else if (action.startsWith('if ')) {
-      const node = { kind: 'if' as const, cond: action.slice(3).trim(), then: [], otherwise: [] };
-      current().push(node);
-      stack.push({ node, inElse: false });
+      const node: IfNode = { kind: 'if', cond: action.slice(3).trim(), then: [], otherwise: [] };
+      this.current().push(node);
+      this.stack.push({ node, inElse: false });
     } else if (action === 'else' || action === 'end') {
-      const top = stack.at(-1);
-      if (!top) throw new TemplateError(source, `"{{ ${action} }}" without "{{ if }}"`);
-      if (action === 'end') stack.pop();
-      else if (top.inElse) throw new TemplateError(source, 'two "{{ else }}" in one "{{ if }}"');
-      else top.inElse = true;
+      this.close(action);
     } else {
-      current().push({ kind: 'output', pipeline: action });
+      this.current().push({ kind: 'output', pipeline: action });
     }
   }
-  if (stack.length > 0) throw new TemplateError(source, '"{{ if }}" without "{{ end }}"');
-  return root;
+
+  private close(action: 'else' | 'end'): void {
+    const top = this.stack.at(-1);
+    if (!top) throw new TemplateError(this.source, `"{{ ${action} }}" without "{{ if }}"`);
+    if (action === 'end') this.stack.pop();
+    else if (top.inElse) throw new TemplateError(this.source, 'two "{{ else }}" in one "{{ if }}"');
+    else top.inElse = true;
+  }
+
+  finish(): Node[] {
+    if (this.stack.length > 0) throw new TemplateError(this.source, '"{{ if }}" without "{{ end }}"');
+    return this.root;
+  }
+}
+
+function parse(tokens: readonly Token[], source: string): Node[] {
+  const builder = new TreeBuilder(source);
+  for (const tok of tokens) {
+    if (tok.action === undefined) builder.text(tok.text);
+    else builder.action(tok.action);
+  }
+  return builder.finish();
 }
 
 /** The data a template sees: `.Values`, `.Release`, `.Chart`. */
@@ -116,7 +136,8 @@ const ARITY: Readonly<Record<string, number>> = { toYaml: 1, quote: 1, nindent: 
 
 function call(fn: string, args: readonly unknown[], source: string): unknown {
   const want = ARITY[fn] ?? 0;
-  if (args.length !== want) throw new TemplateError(source, `${fn} takes ${want} argument(s), got ${args.length}`);
+  if (args.length !== want)
+    throw new TemplateError(source, `${fn} takes ${want} argument(s), got ${args.length}`);
   const [a, b] = args;
   if (fn === 'toYaml') return stringify(a, { sortMapEntries: true }).replace(/\n$/, '');
   if (fn === 'quote') return JSON.stringify(String(a));
@@ -151,13 +172,12 @@ function evaluate(pipeline: string, data: TemplateData, source: string): unknown
 
 /** Go template truth: false, 0, nil and empty strings, lists and maps are false. */
 function truthy(value: unknown): boolean {
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object' && value !== null) return Object.keys(value).length > 0;
-  return Boolean(value);
+  return typeof value === 'object' && value !== null ? Object.keys(value).length > 0 : Boolean(value);
 }
 
 function print(value: unknown, source: string): string {
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return String(value);
   throw new TemplateError(source, `cannot print ${value === null ? 'null' : typeof value}; use toYaml`);
 }
 

@@ -46,7 +46,10 @@ test('values reach the Deployment: image, replicas, proxy, log rotation, provide
     },
   });
   const d = docs.find((x) => x.object['kind'] === 'Deployment')!.object as {
-    spec: { replicas: number; template: { spec: Record<string, unknown> & { containers: { image: string }[] } } };
+    spec: {
+      replicas: number;
+      template: { spec: Record<string, unknown> & { containers: { image: string }[] } };
+    };
   };
   t.is(d.spec.replicas, 2);
   t.is(d.spec.template.spec.containers[0]!.image, 'registry.example/wmco:1.2.3');
@@ -63,7 +66,10 @@ test('values reach the Deployment: image, replicas, proxy, log rotation, provide
 test('serviceMonitor.enabled adds a ServiceMonitor and a Service that select the operator pods', (t) => {
   const docs = chartDocs({ values: { serviceMonitor: { enabled: true, interval: '15s' } } });
   const monitor = docs.find((d) => d.object['kind'] === 'ServiceMonitor')?.object as {
-    spec: { selector: { matchLabels: Record<string, string> }; endpoints: { port: string; interval: string }[] };
+    spec: {
+      selector: { matchLabels: Record<string, string> };
+      endpoints: { port: string; interval: string }[];
+    };
   };
   const service = docs.find((d) => objectKey(d.object).endsWith('/windows-machine-config-operator-metrics'))
     ?.object as { metadata: { labels: Record<string, string> }; spec: { selector: Record<string, string> } };
@@ -72,5 +78,6 @@ test('serviceMonitor.enabled adds a ServiceMonitor and a Service that select the
   };
   t.is(monitor.spec.endpoints[0]!.interval, '15s');
   for (const [k, v] of Object.entries(monitor.spec.selector.matchLabels)) t.is(service.metadata.labels[k], v);
-  for (const [k, v] of Object.entries(service.spec.selector)) t.is(deployment.spec.template.metadata.labels[k], v);
+  for (const [k, v] of Object.entries(service.spec.selector))
+    t.is(deployment.spec.template.metadata.labels[k], v);
 });

@@ -1,4 +1,4 @@
-import { Document, isMap, isSeq, parseAllDocuments, parseDocument, YAMLSeq, type Node } from 'yaml';
+import { isMap, isSeq, parseAllDocuments, parseDocument, YAMLSeq, type Document, type Node } from 'yaml';
 
 /** The objects of deploy/ that the CSV must mirror, as parsed YAML documents (comments kept). */
 interface DeploySources {
@@ -35,7 +35,8 @@ function items(doc: Document, path: readonly string[]): Node[] {
   if (!isSeq(node)) throw new Error(`${path.join('.')} is not a list`);
   const out = (node as YAMLSeq<Node>).items.map((i) => i.clone() as Node);
   const first = out[0];
-  if (first && node.commentBefore) first.commentBefore = [node.commentBefore, first.commentBefore].filter(Boolean).join('\n');
+  if (first && node.commentBefore)
+    first.commentBefore = [node.commentBefore, first.commentBefore].filter(Boolean).join('\n');
   return out;
 }
 

@@ -14,11 +14,36 @@ interface Container {
   volumeMounts: { mountPath: string }[];
 }
 
-function deployment(): Record<string, any> {
-  return deployDocs().find((d) => d.object['kind'] === 'Deployment')!.object;
+interface PodSpec {
+  nodeSelector: Record<string, string>;
+  priorityClassName: string;
+  hostNetwork: boolean;
+  dnsPolicy: string;
+  tolerations: { key: string }[];
+  affinity: {
+    podAntiAffinity: {
+      preferredDuringSchedulingIgnoredDuringExecution: {
+        podAffinityTerm: { labelSelector: { matchLabels: Record<string, string> } };
+      }[];
+    };
+  };
+  securityContext: { runAsNonRoot: boolean; runAsUser?: number; seccompProfile: { type: string } };
+  containers: Container[];
+}
+
+interface Deployment {
+  spec: {
+    selector: { matchLabels: Record<string, string> };
+    strategy: { rollingUpdate: { maxSurge: number } };
+    template: { spec: PodSpec };
+  };
+}
+
+function deployment(): Deployment {
+  return deployDocs().find((d) => d.object['kind'] === 'Deployment')!.object as unknown as Deployment;
 }
 function container(): Container {
-  return deployment()['spec'].template.spec.containers[0] as Container;
+  return deployment().spec.template.spec.containers[0]!;
 }
 
 test('the operator container runs `run` from the release image with upstream environment names', (t) => {
@@ -44,8 +69,11 @@ test('probes use a named container port, which is the metrics port 9182', (t) =>
 
 test('resources and security context', (t) => {
   const c = container();
-  const pod = deployment()['spec'].template.spec;
-  t.deepEqual(c.resources, { requests: { cpu: '20m', memory: '300Mi' }, limits: { cpu: '200m', memory: '1Gi' } });
+  const pod = deployment().spec.template.spec;
+  t.deepEqual(c.resources, {
+    requests: { cpu: '20m', memory: '300Mi' },
+    limits: { cpu: '200m', memory: '1Gi' },
+  });
   t.deepEqual(c.securityContext, {
     allowPrivilegeEscalation: false,
     readOnlyRootFilesystem: true,
@@ -63,23 +91,30 @@ test('resources and security context', (t) => {
 
 test('scheduled like upstream on control-plane nodes, and safe with two replicas', (t) => {
   const d = deployment();
-  const pod = d['spec'].template.spec;
+  const pod = d.spec.template.spec;
   t.deepEqual(pod.nodeSelector, { 'node-role.kubernetes.io/control-plane': '' });
   t.is(pod.priorityClassName, 'system-cluster-critical');
   t.true(pod.hostNetwork);
   t.is(pod.dnsPolicy, 'ClusterFirstWithHostNet');
-  const tolerated = pod.tolerations.map((x: { key: string }) => x.key);
-  for (const key of ['node-role.kubernetes.io/master', 'node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready']) {
+  const tolerated = pod.tolerations.map((x) => x.key);
+  for (const key of [
+    'node-role.kubernetes.io/master',
+    'node.kubernetes.io/unreachable',
+    'node.kubernetes.io/not-ready',
+  ]) {
     t.true(tolerated.includes(key), key);
   }
-  t.is(d['spec'].strategy.rollingUpdate.maxSurge, 0, 'an update never needs a spare control-plane node');
-  const term = pod.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm;
-  t.deepEqual(term.labelSelector.matchLabels, d['spec'].selector.matchLabels);
+  t.is(d.spec.strategy.rollingUpdate.maxSurge, 0, 'an update never needs a spare control-plane node');
+  const term =
+    pod.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]!.podAffinityTerm;
+  t.deepEqual(term.labelSelector.matchLabels, d.spec.selector.matchLabels);
 });
 
 test('the namespace enables cluster monitoring and allows the host-network pod', (t) => {
-  const ns = deployDocs().find((d) => d.object['kind'] === 'Namespace')!.object as Record<string, any>;
-  t.is(ns['metadata'].name, 'openshift-windows-machine-config-operator');
-  t.is(ns['metadata'].labels['openshift.io/cluster-monitoring'], 'true');
-  t.is(ns['metadata'].labels['pod-security.kubernetes.io/enforce'], 'privileged');
+  const ns = deployDocs().find((d) => d.object['kind'] === 'Namespace')!.object as {
+    metadata: { name: string; labels: Record<string, string> };
+  };
+  t.is(ns.metadata.name, 'openshift-windows-machine-config-operator');
+  t.is(ns.metadata.labels['openshift.io/cluster-monitoring'], 'true');
+  t.is(ns.metadata.labels['pod-security.kubernetes.io/enforce'], 'privileged');
 });

@@ -43,7 +43,9 @@ export function parseManifests(text: string, source: string): ManifestDoc[] {
 
 /** Parses every YAML file under `dir`, naming each document by its path relative to `root`. */
 export function readManifestDir(dir: string, root: string): ManifestDoc[] {
-  return listYamlFiles(dir).flatMap((file) => parseManifests(readFileSync(file, 'utf8'), relative(root, file)));
+  return listYamlFiles(dir).flatMap((file) =>
+    parseManifests(readFileSync(file, 'utf8'), relative(root, file)),
+  );
 }
 
 /** The problems of a Kubernetes object: missing apiVersion, kind or metadata.name. */
@@ -59,6 +61,6 @@ export function objectProblems(doc: ManifestDoc): string[] {
 
 /** `kind/namespace/name`, the identity of an object. */
 export function objectKey(o: Record<string, unknown>): string {
-  const metadata = (o['metadata'] ?? {}) as Record<string, unknown>;
-  return `${String(o['kind'])}/${String(metadata['namespace'] ?? '')}/${String(metadata['name'])}`;
+  const metadata = (o['metadata'] ?? {}) as { name?: string; namespace?: string };
+  return `${String(o['kind'])}/${metadata.namespace ?? ''}/${metadata.name ?? ''}`;
 }

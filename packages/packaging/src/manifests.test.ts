@@ -22,10 +22,11 @@ test('every bundle manifest is a Kubernetes object; metadata/annotations.yaml de
   const annotations = docs.find((d) => d.source.startsWith('bundle/metadata/annotations.yaml'));
   const objects = docs.filter((d) => d !== annotations);
   t.deepEqual(objects.flatMap(objectProblems), []);
-  t.deepEqual(
-    objects.map((d) => d.object['kind']).sort(),
-    ['ClusterServiceVersion', 'Configuration', 'Service'],
-  );
+  t.deepEqual(objects.map((d) => d.object['kind']).sort(), [
+    'ClusterServiceVersion',
+    'Configuration',
+    'Service',
+  ]);
   const a = (annotations?.object['annotations'] ?? {}) as Record<string, string>;
   t.is(a['operators.operatorframework.io.bundle.mediatype.v1'], 'registry+v1');
   t.is(a['operators.operatorframework.io.bundle.package.v1'], 'windows-machine-config-operator');
@@ -61,8 +62,9 @@ test('the CSV: OwnNamespace only, Kubernetes 1.36 or later, no CRDs', (t) => {
 
 test('the CSV runs the Deployment of deploy/, and the bundle ships deploy/s windows-exporter Service', (t) => {
   const deployment = deployDocs().find((d) => d.object['kind'] === 'Deployment')!.object;
-  const install = (csvObject()['spec'] as { install: { spec: { deployments: { name: string; spec: unknown }[] } } })
-    .install.spec;
+  const install = (
+    csvObject()['spec'] as { install: { spec: { deployments: { name: string; spec: unknown }[] } } }
+  ).install.spec;
   t.is(install.deployments.length, 1);
   t.is(install.deployments[0]!.name, (deployment['metadata'] as { name: string }).name);
   t.deepEqual(install.deployments[0]!.spec, deployment['spec']);

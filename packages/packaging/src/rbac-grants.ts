@@ -36,11 +36,14 @@ export interface Subject {
 
 function bindsSubject(binding: Record<string, unknown>, sa: Subject): boolean {
   const subjects = (binding['subjects'] ?? []) as { kind?: string; name?: string; namespace?: string }[];
-  return subjects.some((s) => s.kind === 'ServiceAccount' && s.name === sa.name && s.namespace === sa.namespace);
+  return subjects.some(
+    (s) => s.kind === 'ServiceAccount' && s.name === sa.name && s.namespace === sa.namespace,
+  );
 }
 
 function meta(o: Record<string, unknown>): { name?: string; namespace?: string } {
-  return (o['metadata'] ?? {}) as { name?: string; namespace?: string };
+  const m = o['metadata'];
+  return typeof m === 'object' && m !== null ? m : {};
 }
 
 /**
@@ -74,10 +77,14 @@ interface CsvPermission {
 
 /** The permissions a CSV gives a ServiceAccount: clusterPermissions cluster-wide, permissions in its namespace. */
 export function csvGrants(csv: Record<string, unknown>, serviceAccountName: string): Set<string> {
-  const install = (((csv['spec'] as Record<string, unknown>)['install'] ?? {}) as Record<string, unknown>)['spec'];
+  const install = (((csv['spec'] as Record<string, unknown>)['install'] ?? {}) as Record<string, unknown>)[
+    'spec'
+  ];
   const spec = (install ?? {}) as { clusterPermissions?: CsvPermission[]; permissions?: CsvPermission[] };
   const pick = (list: CsvPermission[] | undefined, scope: string): string[] =>
-    (list ?? []).filter((p) => p.serviceAccountName === serviceAccountName).flatMap((p) => ruleGrants(p.rules, scope));
+    (list ?? [])
+      .filter((p) => p.serviceAccountName === serviceAccountName)
+      .flatMap((p) => ruleGrants(p.rules, scope));
   return new Set([...pick(spec.clusterPermissions, CLUSTER), ...pick(spec.permissions, OPERATOR_NAMESPACE)]);
 }
 

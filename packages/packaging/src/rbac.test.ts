@@ -1,6 +1,13 @@
 import test from 'ava';
 import { syncCsv } from './csv-sync.js';
-import { boundGrants, CLUSTER, csvGrants, foldForOlm, OPERATOR_NAMESPACE, wildcardGrants } from './rbac-grants.js';
+import {
+  boundGrants,
+  CLUSTER,
+  csvGrants,
+  foldForOlm,
+  OPERATOR_NAMESPACE,
+  wildcardGrants,
+} from './rbac-grants.js';
 import { chartDocs, csvObject, csvText, deployDocs, deploySourceDocs, OPERATOR_SA } from './repo-files.js';
 
 const sorted = (s: ReadonlySet<string>): string[] => [...s].sort();
@@ -16,7 +23,9 @@ test('the chart follows its release namespace and private key Secret name', (t) 
     namespace: 'wmco',
   });
   const expected = sorted(deployGrants()).map((g) =>
-    g === `${OPERATOR_NAMESPACE}||secrets|get|cloud-private-key` ? `${OPERATOR_NAMESPACE}||secrets|get|my-key` : g,
+    g === `${OPERATOR_NAMESPACE}||secrets|get|cloud-private-key`
+      ? `${OPERATOR_NAMESPACE}||secrets|get|my-key`
+      : g,
   );
   t.true(grants.has(`${OPERATOR_NAMESPACE}||secrets|watch|my-key`));
   t.false([...grants].some((g) => g.includes('cloud-private-key')));

@@ -32,10 +32,17 @@ export function mergeValues(
 /** Renders every template of a chart (files starting with `_` and NOTES.txt excluded), as `helm template` does. */
 export function renderChart(chartDir: string, options: RenderOptions = {}): ManifestDoc[] {
   const chart = parse(readFileSync(join(chartDir, 'Chart.yaml'), 'utf8')) as Record<string, unknown>;
-  const defaults = (parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8')) ?? {}) as Record<string, unknown>;
+  const defaults = (parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8')) ?? {}) as Record<
+    string,
+    unknown
+  >;
   const data = {
     Values: mergeValues(defaults, options.values ?? {}),
-    Release: { Name: options.releaseName ?? 'wmco', Namespace: options.namespace ?? 'default', Service: 'Helm' },
+    Release: {
+      Name: options.releaseName ?? 'wmco',
+      Namespace: options.namespace ?? 'default',
+      Service: 'Helm',
+    },
     Chart: { Name: chart['name'], Version: chart['version'], AppVersion: chart['appVersion'] },
   };
   const dir = join(chartDir, 'templates');

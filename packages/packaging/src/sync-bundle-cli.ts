@@ -7,7 +7,10 @@ import { deploySources, syncCsv } from './csv-sync.js';
 import { listYamlFiles } from './manifest-files.js';
 import { REPO_ROOT } from './repo-root.js';
 
-const CSV_PATH = join(REPO_ROOT, 'bundle/manifests/windows-machine-config-operator.clusterserviceversion.yaml');
+const CSV_PATH = join(
+  REPO_ROOT,
+  'bundle/manifests/windows-machine-config-operator.clusterserviceversion.yaml',
+);
 
 const files = listYamlFiles(join(REPO_ROOT, 'deploy')).map((f) => ({
   text: readFileSync(f, 'utf8'),
@@ -17,7 +20,9 @@ const current = readFileSync(CSV_PATH, 'utf8');
 const next = syncCsv(current, deploySources(files));
 if (process.argv.includes('--check')) {
   if (next !== current) {
-    process.stderr.write(`${relative(REPO_ROOT, CSV_PATH)} is out of date; run pnpm --filter @wmco/packaging sync-bundle\n`);
+    process.stderr.write(
+      `${relative(REPO_ROOT, CSV_PATH)} is out of date; run pnpm --filter @wmco/packaging sync-bundle\n`,
+    );
     process.exitCode = 1;
   }
 } else if (next !== current) {
