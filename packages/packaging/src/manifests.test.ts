@@ -1,7 +1,9 @@
 import test from 'ava';
-import { basename } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { objectKey, objectProblems } from './manifest-files.js';
 import { bundleDocs, chartDocs, csvObject, deployDocs } from './repo-files.js';
+import { REPO_ROOT } from './repo-root.js';
 
 test('every file in deploy/ is a Kubernetes object of one kind, numbered for apply order', (t) => {
   const docs = deployDocs();
@@ -71,4 +73,15 @@ test('the CSV runs the Deployment of deploy/, and the bundle ships deploy/s wind
   const service = structuredClone(deployDocs().find((d) => d.object['kind'] === 'Service')!.object);
   delete (service['metadata'] as Record<string, unknown>)['namespace'];
   t.deepEqual(bundleDocs().find((d) => d.object['kind'] === 'Service')!.object, service);
+});
+
+test('the bundle image labels repeat metadata/annotations.yaml', (t) => {
+  const annotations = bundleDocs().find((d) => d.source.startsWith('bundle/metadata/annotations.yaml'))!
+    .object['annotations'] as Record<string, string>;
+  const labels: Record<string, string> = {};
+  for (const line of readFileSync(join(REPO_ROOT, 'bundle/Containerfile'), 'utf8').split('\n')) {
+    const m = /^LABEL ([^=\s]+)=(\S+)$/.exec(line);
+    if (m) labels[m[1]!] = m[2]!;
+  }
+  t.deepEqual(labels, annotations);
 });
