@@ -9,43 +9,67 @@ import { REPO_ROOT } from './repo-root.js';
 
 /** A running cluster that kubectl can reach, and how to stop it. */
 export interface ClusterHandle {
+  /** An admin's kubeconfig. */
   readonly kubeconfigPath: string;
+  /** The operator ServiceAccount's kubeconfig, when the cluster provides one. */
+  readonly operatorKubeconfigPath?: string;
   stop(): Promise<void>;
 }
 export type StartCluster = () => Promise<ClusterHandle>;
 
 const run = promisify(execFile);
 
+async function tempDir(): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'wmco-kubeconfig-'));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+type Kubeconfigs = { admin: string; operator?: string };
+
+/** Kubeconfig files for the sim handle, or undefined when the handle offers none. */
+async function kubeconfigsFor(sim: Record<string, unknown>, dir: string): Promise<Kubeconfigs | undefined> {
+  if (typeof sim['writeKubeconfigs'] === 'function') {
+    const write = sim['writeKubeconfigs'] as (d: string) => Promise<{ admin?: unknown; operator?: unknown }>;
+    const { admin, operator } = await write.call(sim, dir);
+    if (typeof admin !== 'string') return undefined;
+    return typeof operator === 'string' ? { admin, operator } : { admin };
+  }
+  if (typeof sim['kubeconfigPath'] === 'string') return { admin: sim['kubeconfigPath'] };
+  if (typeof sim['kubeconfig'] !== 'string') return undefined;
+  const path = join(dir, 'kubeconfig');
+  await writeFile(path, sim['kubeconfig'], { mode: 0o600 });
+  return { admin: path };
+}
+
 /**
- * Adapts whatever `@wmco/sim`'s startSimCluster() returns: `kubeconfigPath` (a file) or `kubeconfig`
- * (its YAML text), and `stop()` or `close()`. Anything else is a clear error naming what is missing.
+ * Adapts what `@wmco/sim`'s startSimCluster(options) returns: `writeKubeconfigs(dir)` (admin and
+ * operator kubeconfigs), or `kubeconfigPath` (a file), or `kubeconfig` (YAML text); and `stop()` or
+ * `close()`. Anything else is a clear error naming what is missing.
  */
-export function simClusterStarter(start: (options?: unknown) => Promise<unknown>): StartCluster {
+export function simClusterStarter(
+  start: (options?: unknown) => Promise<unknown>,
+  options?: Readonly<Record<string, unknown>>,
+): StartCluster {
   return async () => {
-    const sim = (await start()) as Record<string, unknown>;
+    const sim = (await (options === undefined ? start() : start(options))) as Record<string, unknown>;
     const stopFn = typeof sim['stop'] === 'function' ? sim['stop'] : sim['close'];
     if (typeof stopFn !== 'function') throw new Error('startSimCluster() result has no stop() or close()');
-    const stopSim = async (): Promise<void> => {
+    const tmp = await tempDir();
+    const stop = async (): Promise<void> => {
       await (stopFn as () => Promise<void>).call(sim);
+      await tmp.remove();
     };
-    if (typeof sim['kubeconfigPath'] === 'string')
-      return { kubeconfigPath: sim['kubeconfigPath'], stop: stopSim };
-    if (typeof sim['kubeconfig'] !== 'string') {
-      await stopSim();
+    const kubeconfigs = await kubeconfigsFor(sim, tmp.dir);
+    if (kubeconfigs === undefined) {
+      await stop();
       throw new Error(
-        'startSimCluster() result has neither kubeconfigPath (file) nor kubeconfig (YAML text)',
+        'startSimCluster() result has no writeKubeconfigs(dir) with an admin kubeconfig, kubeconfigPath (file) or kubeconfig (YAML text)',
       );
     }
-    const dir = await mkdtemp(join(tmpdir(), 'wmco-kubeconfig-'));
-    const kubeconfigPath = join(dir, 'kubeconfig');
-    await writeFile(kubeconfigPath, sim['kubeconfig'], { mode: 0o600 });
-    return {
-      kubeconfigPath,
-      stop: async () => {
-        await stopSim();
-        await rm(dir, { recursive: true, force: true });
-      },
-    };
+    const { admin, operator } = kubeconfigs;
+    return operator === undefined
+      ? { kubeconfigPath: admin, stop }
+      : { kubeconfigPath: admin, operatorKubeconfigPath: operator, stop };
   };
 }
 
