@@ -1,4 +1,9 @@
 import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderTemplate } from './chart-template.js';
+import { chartData } from './render-chart.js';
+import { REPO_ROOT } from './repo-root.js';
 import { objectKey, type ManifestDoc } from './manifest-files.js';
 import { chartDocs, deployDocs, OPERATOR_NS } from './repo-files.js';
 
@@ -80,4 +85,18 @@ test('serviceMonitor.enabled adds a ServiceMonitor and a Service that select the
   for (const [k, v] of Object.entries(monitor.spec.selector.matchLabels)) t.is(service.metadata.labels[k], v);
   for (const [k, v] of Object.entries(service.spec.selector))
     t.is(deployment.spec.template.metadata.labels[k], v);
+});
+
+test('NOTES.txt tells how to create the private key Secret in the release namespace', (t) => {
+  const chartDir = join(REPO_ROOT, 'charts/wmco');
+  const data = chartData(chartDir, { namespace: 'wmco', values: { privateKeySecretName: 'my-key' } });
+  const notes = renderTemplate(
+    readFileSync(join(chartDir, 'templates/NOTES.txt'), 'utf8'),
+    data,
+    'NOTES.txt',
+  );
+  t.regex(
+    notes,
+    /kubectl create secret generic my-key \\\n\s+--from-file=private-key\.pem=\/path\/to\/key -n wmco/,
+  );
 });

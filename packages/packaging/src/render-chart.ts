@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { renderTemplate } from './chart-template.js';
+import { renderTemplate, type TemplateData } from './chart-template.js';
 import { parseManifests, type ManifestDoc } from './manifest-files.js';
 
 export interface RenderOptions {
@@ -29,14 +29,14 @@ export function mergeValues(
   return out;
 }
 
-/** Renders every template of a chart (files starting with `_` and NOTES.txt excluded), as `helm template` does. */
-export function renderChart(chartDir: string, options: RenderOptions = {}): ManifestDoc[] {
+/** What the chart's templates see: `.Values` (defaults merged with overrides), `.Release`, `.Chart`. */
+export function chartData(chartDir: string, options: RenderOptions = {}): TemplateData {
   const chart = parse(readFileSync(join(chartDir, 'Chart.yaml'), 'utf8')) as Record<string, unknown>;
   const defaults = (parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8')) ?? {}) as Record<
     string,
     unknown
   >;
-  const data = {
+  return {
     Values: mergeValues(defaults, options.values ?? {}),
     Release: {
       Name: options.releaseName ?? 'wmco',
@@ -45,6 +45,11 @@ export function renderChart(chartDir: string, options: RenderOptions = {}): Mani
     },
     Chart: { Name: chart['name'], Version: chart['version'], AppVersion: chart['appVersion'] },
   };
+}
+
+/** Renders every template of a chart (files starting with `_` and NOTES.txt excluded), as `helm template` does. */
+export function renderChart(chartDir: string, options: RenderOptions = {}): ManifestDoc[] {
+  const data = chartData(chartDir, options);
   const dir = join(chartDir, 'templates');
   return readdirSync(dir)
     .filter((f) => /\.ya?ml$/.test(f) && !f.startsWith('_'))
