@@ -3,17 +3,18 @@
 import 'reflect-metadata';
 import { container } from 'tsyringe';
 import { buildProgram } from './cli/program.js';
-import { BUILTIN_PROVIDERS } from './providers/builtin-providers.js';
-
-const program = buildProgram({
-  container: container.createChildContainer(),
-  builtinProviders: BUILTIN_PROVIDERS,
-  stdout: (text) => process.stdout.write(`${text}\n`),
-  stderr: (text) => process.stderr.write(`${text}\n`),
-  env: process.env,
-});
+import { loadBakedProviders } from './providers/baked-providers.js';
 
 try {
+  // The built-in providers this build was made with (baked-providers.json; the Containerfile's PROVIDERS).
+  const builtinProviders = await loadBakedProviders();
+  const program = buildProgram({
+    container: container.createChildContainer(),
+    builtinProviders,
+    stdout: (text) => process.stdout.write(`${text}\n`),
+    stderr: (text) => process.stderr.write(`${text}\n`),
+    env: process.env,
+  });
   await program.parseAsync(process.argv);
 } catch (err) {
   process.stderr.write(`wmco: ${err instanceof Error ? err.message : String(err)}\n`);

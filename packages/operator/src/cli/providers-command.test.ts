@@ -1,7 +1,7 @@
 import test from 'ava';
 import { newRootContainer } from '@wmco/core';
 import { InvalidProviderError } from '@wmco/core/provider';
-import { BUILTIN_PROVIDERS } from '../providers/builtin-providers.js';
+import { loadBuiltinProviders } from '../providers/baked-providers.js';
 import type { CliContext } from './cli-context.js';
 import { buildProgram } from './program.js';
 
@@ -24,7 +24,7 @@ async function run(
   const err: string[] = [];
   const ctx: CliContext = {
     container: newRootContainer(),
-    builtinProviders: BUILTIN_PROVIDERS,
+    builtinProviders: await loadBuiltinProviders(),
     stdout: (s) => out.push(s),
     stderr: (s) => err.push(s),
     env,

@@ -1,0 +1,102 @@
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderTemplate } from './chart-template.js';
+import { chartData } from './render-chart.js';
+import { REPO_ROOT } from './repo-root.js';
+import { objectKey, type ManifestDoc } from './manifest-files.js';
+import { chartDocs, deployDocs, OPERATOR_NS } from './repo-files.js';
+
+const byKey = (docs: readonly ManifestDoc[]): Map<string, unknown> =>
+  new Map(docs.map((d) => [objectKey(d.object), d.object]));
+
+function envOf(docs: readonly ManifestDoc[]): Map<string, string | undefined> {
+  const d = docs.find((x) => x.object['kind'] === 'Deployment')!.object as {
+    spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } };
+  };
+  return new Map(d.spec.template.spec.containers[0]!.env.map((e) => [e.name, e.value]));
+}
+
+test('with default values the chart renders exactly deploy/ (the Namespace on request)', (t) => {
+  const deploy = byKey(deployDocs());
+  const nsKey = `Namespace//${OPERATOR_NS}`;
+  const chart = byKey(chartDocs());
+  t.deepEqual([...chart.keys()].sort(), [...deploy.keys()].filter((k) => k !== nsKey).sort());
+  for (const [key, object] of chart) t.deepEqual(object, deploy.get(key), key);
+  const withNs = byKey(chartDocs({ values: { namespace: { create: true } } }));
+  t.deepEqual(withNs.get(nsKey), deploy.get(nsKey));
+});
+
+test('a release in another namespace puts every namespaced object of the operator there', (t) => {
+  const docs = chartDocs({ namespace: 'wmco' });
+  const foreign = ['openshift-machine-config-operator', 'openshift-config', 'openshift-machine-api'];
+  for (const d of docs) {
+    const ns = (d.object['metadata'] as { namespace?: string }).namespace;
+    t.true(ns === undefined || ns === 'wmco' || foreign.includes(ns), `${objectKey(d.object)}`);
+  }
+  t.false(JSON.stringify(docs).includes(OPERATOR_NS));
+});
+
+test('values reach the Deployment: image, replicas, proxy, log rotation, providers, scheduling', (t) => {
+  const docs = chartDocs({
+    values: {
+      image: { repository: 'registry.example/wmco', tag: '1.2.3' },
+      replicas: 2,
+      proxy: { httpProxy: 'http://proxy:3128', noProxy: '.svc,10.0.0.0/8' },
+      servicesLog: { fileSize: '100Mi' },
+      providerPackages: ['@acme/wmco-provider-a', 'wmco-provider-b'],
+      // As with helm, maps merge with the defaults and null removes a default key.
+      nodeSelector: { 'kubernetes.io/os': 'linux', 'node-role.kubernetes.io/control-plane': null },
+      tolerations: [],
+    },
+  });
+  const d = docs.find((x) => x.object['kind'] === 'Deployment')!.object as {
+    spec: {
+      replicas: number;
+      template: { spec: Record<string, unknown> & { containers: { image: string }[] } };
+    };
+  };
+  t.is(d.spec.replicas, 2);
+  t.is(d.spec.template.spec.containers[0]!.image, 'registry.example/wmco:1.2.3');
+  t.deepEqual(d.spec.template.spec['nodeSelector'], { 'kubernetes.io/os': 'linux' });
+  t.deepEqual(d.spec.template.spec['tolerations'], []);
+  const env = envOf(docs);
+  t.is(env.get('HTTP_PROXY'), 'http://proxy:3128');
+  t.false(env.has('HTTPS_PROXY'), 'empty proxy values are left out');
+  t.is(env.get('NO_PROXY'), '.svc,10.0.0.0/8');
+  t.is(env.get('SERVICES_LOG_FILE_SIZE'), '100Mi');
+  t.is(env.get('WMCO_PROVIDER_PACKAGES'), '@acme/wmco-provider-a,wmco-provider-b');
+});
+
+test('serviceMonitor.enabled adds a ServiceMonitor and a Service that select the operator pods', (t) => {
+  const docs = chartDocs({ values: { serviceMonitor: { enabled: true, interval: '15s' } } });
+  const monitor = docs.find((d) => d.object['kind'] === 'ServiceMonitor')?.object as {
+    spec: {
+      selector: { matchLabels: Record<string, string> };
+      endpoints: { port: string; interval: string }[];
+    };
+  };
+  const service = docs.find((d) => objectKey(d.object).endsWith('/windows-machine-config-operator-metrics'))
+    ?.object as { metadata: { labels: Record<string, string> }; spec: { selector: Record<string, string> } };
+  const deployment = docs.find((d) => d.object['kind'] === 'Deployment')!.object as {
+    spec: { template: { metadata: { labels: Record<string, string> } } };
+  };
+  t.is(monitor.spec.endpoints[0]!.interval, '15s');
+  for (const [k, v] of Object.entries(monitor.spec.selector.matchLabels)) t.is(service.metadata.labels[k], v);
+  for (const [k, v] of Object.entries(service.spec.selector))
+    t.is(deployment.spec.template.metadata.labels[k], v);
+});
+
+test('NOTES.txt tells how to create the private key Secret in the release namespace', (t) => {
+  const chartDir = join(REPO_ROOT, 'charts/wmco');
+  const data = chartData(chartDir, { namespace: 'wmco', values: { privateKeySecretName: 'my-key' } });
+  const notes = renderTemplate(
+    readFileSync(join(chartDir, 'templates/NOTES.txt'), 'utf8'),
+    data,
+    'NOTES.txt',
+  );
+  t.regex(
+    notes,
+    /kubectl create secret generic my-key \\\n\s+--from-file=private-key\.pem=\/path\/to\/key -n wmco/,
+  );
+});

@@ -1,0 +1,88 @@
+import test from 'ava';
+import { syncCsv } from './csv-sync.js';
+import {
+  boundGrants,
+  CLUSTER,
+  csvGrants,
+  foldForOlm,
+  OPERATOR_NAMESPACE,
+  wildcardGrants,
+} from './rbac-grants.js';
+import { chartDocs, csvObject, csvText, deployDocs, deploySourceDocs, OPERATOR_SA } from './repo-files.js';
+
+const sorted = (s: ReadonlySet<string>): string[] => [...s].sort();
+const deployGrants = (): Set<string> => boundGrants(deployDocs(), OPERATOR_SA);
+
+test('the chart grants exactly what deploy/ grants', (t) => {
+  t.deepEqual(sorted(boundGrants(chartDocs(), OPERATOR_SA)), sorted(deployGrants()));
+});
+
+test('the chart follows its release namespace and private key Secret name', (t) => {
+  const grants = boundGrants(chartDocs({ namespace: 'wmco', values: { privateKeySecretName: 'my-key' } }), {
+    name: OPERATOR_SA.name,
+    namespace: 'wmco',
+  });
+  const expected = sorted(deployGrants()).map((g) =>
+    g === `${OPERATOR_NAMESPACE}||secrets|get|cloud-private-key`
+      ? `${OPERATOR_NAMESPACE}||secrets|get|my-key`
+      : g,
+  );
+  t.true(grants.has(`${OPERATOR_NAMESPACE}||secrets|watch|my-key`));
+  t.false([...grants].some((g) => g.includes('cloud-private-key')));
+  t.is(grants.size, expected.length);
+});
+
+test('the CSV grants what deploy/ grants, with only the other namespaces Roles made cluster-wide', (t) => {
+  const csv = csvGrants(csvObject(), OPERATOR_SA.name);
+  t.deepEqual(sorted(csv), sorted(foldForOlm(deployGrants())));
+  // What the fold widens, spelled out: Secrets by name, and creating Secrets.
+  const widened = sorted(csv).filter((g) => !deployGrants().has(g));
+  t.deepEqual(widened, [
+    '*||secrets|create|*',
+    '*||secrets|get|node-bootstrapper-token',
+    '*||secrets|get|pull-secret',
+    '*||secrets|get|windows-user-data',
+    '*||secrets|list|pull-secret',
+    '*||secrets|update|windows-user-data',
+    '*||secrets|watch|pull-secret',
+  ]);
+});
+
+test('the committed CSV is what sync-bundle generates from deploy/', (t) => {
+  t.is(syncCsv(csvText(), deploySourceDocs()), csvText(), 'run: pnpm --filter @wmco/packaging sync-bundle');
+});
+
+test('least privilege: no wildcards, no cluster-wide Secret access, no pod deletion', (t) => {
+  const grants = deployGrants();
+  t.deepEqual(wildcardGrants(grants), []);
+  t.deepEqual(
+    [...grants].filter((g) => g.startsWith(`${CLUSTER}||secrets|`)),
+    [],
+  );
+  t.false(grants.has(`${CLUSTER}||pods|delete|*`));
+  const secretGrants = [...grants].filter((g) => g.split('|')[2] === 'secrets');
+  t.deepEqual(
+    secretGrants.filter((g) => g.endsWith('|*')),
+    ['openshift-machine-api||secrets|create|*'],
+    'every Secret grant names its Secret, except create, which Kubernetes cannot limit by name',
+  );
+});
+
+test('CSR approval: read CSRs, update approval, approve only for the two kubelet signers', (t) => {
+  const grants = [...deployGrants()].filter((g) => g.split('|')[1] === 'certificates.k8s.io');
+  t.deepEqual(grants.sort(), [
+    '*|certificates.k8s.io|certificatesigningrequests/approval|update|*',
+    '*|certificates.k8s.io|certificatesigningrequests|get|*',
+    '*|certificates.k8s.io|certificatesigningrequests|list|*',
+    '*|certificates.k8s.io|certificatesigningrequests|watch|*',
+    '*|certificates.k8s.io|signers|approve|kubernetes.io/kube-apiserver-client-kubelet',
+    '*|certificates.k8s.io|signers|approve|kubernetes.io/kubelet-serving',
+  ]);
+});
+
+test('a binding to an undefined role is an error naming it', (t) => {
+  const docs = deployDocs().filter((d) => d.object['kind'] !== 'ClusterRole');
+  t.throws(() => boundGrants(docs, OPERATOR_SA), {
+    message: /ClusterRole windows-machine-config-operator, which is not defined/,
+  });
+});
