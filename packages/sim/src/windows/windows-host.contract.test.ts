@@ -193,6 +193,12 @@ test('a staged file whose hash is wrong is refused and removed; the next converg
   const again = await converge(w.host, spec, payload.content);
   t.deepEqual(again.upload.uploaded, [first.sha256]);
   t.deepEqual(plan(await w.host.observe(observeQueryFor(spec)), spec).steps, []);
+  // A staged file of the wrong size is replaced by upload() itself.
+  const sha = payload.add('late file');
+  w.sim.model.files.write(`C:\\ProgramData\\wmco\\staging\\${sha}`, Buffer.from('short'));
+  const report = await w.host.upload([{ sha256: sha, source: payload.content(sha) }]);
+  t.deepEqual(report.uploaded, [sha]);
+  t.is(w.sim.model.files.read(`C:\\ProgramData\\wmco\\staging\\${sha}`)?.toString(), 'late file');
 });
 
 test('a wrong key fails with AuthenticationError', async (t) => {

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Plan } from '../../converge/plan.js';
 import {
@@ -138,12 +139,17 @@ export class SshWindowsHost implements WindowsHost {
     const skipped: string[] = [];
     for (const file of new Map(files.map((f) => [f.sha256, f])).values()) {
       const target = stagedPathFor(file.sha256);
-      const size = Buffer.isBuffer(file.source) ? file.source.length : undefined;
+      const size = Buffer.isBuffer(file.source)
+        ? file.source.length
+        : (await stat(file.source.localPath)).size;
+      // Staged files arrive by rename only when complete, and apply re-hashes them; the size is a cheap guard.
       const present = await session.size(target);
-      if (present !== undefined && (size === undefined || present === size)) {
+      if (present === size) {
         skipped.push(file.sha256);
         continue;
       }
+      // A staged file of the wrong size is damaged; SFTP rename will not replace it, so remove it.
+      if (present !== undefined) await session.remove(target);
       try {
         await session.put(file.source, `${target}.part`, target);
       } catch (err) {
