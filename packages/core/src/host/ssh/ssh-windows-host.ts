@@ -100,7 +100,7 @@ export class SshWindowsHost implements WindowsHost {
   }
 
   /** One PowerShell start: the request goes on stdin, one JSON result comes back on stdout. */
-  private async call(request: HostRequest): Promise<HostResult> {
+  private async call(request: HostRequest, retried = false): Promise<HostResult> {
     const checked = hostRequestSchema.safeParse(request);
     if (!checked.success) throw new InvalidHostRequestError(this.address, checked.error.message);
     const session = await this.connection();
@@ -114,6 +114,11 @@ export class SshWindowsHost implements WindowsHost {
     try {
       json = JSON.parse(line);
     } catch {
+      if (!retried && stderr.includes(modulePath)) {
+        // The module vanished from the host since this connection checked (someone cleaned the folder).
+        this.moduleReady = undefined;
+        return this.call(request, true);
+      }
       throw new HostProtocolError(
         this.address,
         `exit ${String(code)}; output '${line.slice(0, 200)}'; ${stderr.slice(0, 500)}`,
