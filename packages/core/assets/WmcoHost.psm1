@@ -381,7 +381,8 @@ function Invoke-WmcoDeconfigure {
     }
     foreach ($network in (Get-WmcoHnsNetworks)) {
         if (@($Request.hnsNetworks) -contains $network.name) {
-            Get-HnsNetwork | Where-Object { $_.Id -eq $network.id } | Remove-HnsNetwork
+            # Assigned to $null: anything a cmdlet prints would end up in this function's result.
+            $null = Get-HnsNetwork | Where-Object { $_.Id -eq $network.id } | Remove-HnsNetwork
             $done += [ordered]@{ kind = 'removeHnsNetwork'; target = $network.name }
         }
     }

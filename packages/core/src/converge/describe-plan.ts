@@ -1,6 +1,11 @@
 import type { PlanStep } from '../host/protocol/index.js';
 import type { Plan } from './plan.js';
 
+/** Proxy URLs may carry credentials (`http://user:secret@proxy:3128`); a plan preview never shows them. */
+function redactUserinfo(value: string): string {
+  return value.replace(/(\w+:\/\/)[^/@\s]+@/g, '$1***@');
+}
+
 type Describers = { [K in PlanStep['kind']]: (step: Extract<PlanStep, { kind: K }>) => string };
 
 const describers: Describers = {
@@ -10,7 +15,7 @@ const describers: Describers = {
   createService: (s) => `create service ${s.name}: ${s.commandLine}${deps(s.dependencies)}`,
   configureService: (s) => `reconfigure service ${s.name}: ${s.commandLine}${deps(s.dependencies)}`,
   startService: (s) => `start service ${s.name}`,
-  setEnvVar: (s) => `set environment variable ${s.name}=${s.value} (reboot)`,
+  setEnvVar: (s) => `set environment variable ${s.name}=${redactUserinfo(s.value)} (reboot)`,
   removeEnvVar: (s) => `remove environment variable ${s.name} (reboot)`,
   addRoute: (s) => `add persistent route ${s.destinationPrefix} via the default gateway`,
   addFirewallRule: (s) =>

@@ -204,3 +204,18 @@ test('a dependency cycle is broken, never an endless loop', (t) => {
     ['a', 'b'],
   );
 });
+
+test('describe() hides credentials in proxy URLs', (t) => {
+  const p = plan(matching, {
+    ...spec,
+    envVars: { HTTP_PROXY: 'http://user:s3cret@proxy:3128', NO_PROXY: 'a,b' },
+  });
+  t.is(
+    describe(p),
+    [
+      '2 steps:',
+      '1. set environment variable HTTP_PROXY=http://***@proxy:3128 (reboot)',
+      '2. set environment variable NO_PROXY=a,b (reboot)',
+    ].join('\n'),
+  );
+});

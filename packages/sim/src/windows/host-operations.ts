@@ -9,6 +9,7 @@ import {
   type ObserveRequest,
   type PlanStep,
 } from '@wmco/core';
+import { splitCommandLine } from './command-line.js';
 import type { WindowsModel } from './windows-model.js';
 
 const MANAGED_TAG = 'OpenShift managed';
@@ -75,6 +76,15 @@ export function observe(m: WindowsModel, req: ObserveRequest): HostState {
   };
 }
 
+function sameFile(m: WindowsModel, a: string | undefined, b: string): boolean {
+  if (a === undefined) return false;
+  try {
+    return m.files.resolve(a).toLowerCase() === m.files.resolve(b).toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
 /** Install-WmcoStagedFile: verify the staged hash, then replace the destination in one move. */
 function placeFile(m: WindowsModel, path: string, sha: string): void {
   const staged = stagedPathFor(sha);
@@ -83,6 +93,15 @@ function placeFile(m: WindowsModel, path: string, sha: string): void {
   if (actual !== sha) {
     m.files.remove(staged);
     throw new Error(`staged file for '${path}' has SHA-256 '${actual}', expected '${sha}'`);
+  }
+  const busy = m.scm
+    .all()
+    .find((svc) => svc.state !== 'stopped' && sameFile(m, splitCommandLine(svc.commandLine)[0], path));
+  if (busy) {
+    // Windows locks a running service's image: replacing it fails until the service stops.
+    throw new Error(
+      `The process cannot access the file '${path}' because it is being used by another process (${busy.name}).`,
+    );
   }
   m.files.mkdirp(m.files.resolve(path).replace(/\\[^\\]*$/, '') || 'C:\\');
   m.files.write(`${path}.wmco-new`, data!);

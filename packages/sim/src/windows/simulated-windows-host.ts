@@ -57,7 +57,8 @@ export class SimulatedWindowsHost {
   private readonly shell: HostShellContext;
 
   private constructor(private readonly o: SimulatedWindowsHostOptions) {
-    this.model = new WindowsModel(o);
+    // The host's address on the (loopback) network is its primary IPv4 unless told otherwise.
+    this.model = new WindowsModel({ ipv4: o.address, ...o });
     this.costs = { ...DEFAULT_HOST_COSTS, ...o.costs };
     this.model.scm.serviceStartMs = this.costs.serviceStartMs;
     this.link = new LinkClock(this.costs);

@@ -175,6 +175,10 @@ test('close() ends the connection; a later call reconnects', async (t) => {
   await w.host.observe(emptyQuery);
   t.is(w.host.stats.connects, 2);
   t.is(w.host.stats.bytesSent, sent, 'the module is uploaded once per version, not per connection');
+  // Someone deletes the module under a live connection: the next call puts it back and succeeds.
+  w.sim.model.files.remove('C:\\ProgramData\\wmco');
+  t.is((await w.host.observe(emptyQuery)).hostname, 'WIN-SIM');
+  t.true(w.host.stats.bytesSent > sent);
 });
 
 test('a staged file whose hash is wrong is refused and removed; the next converge sends it again', async (t) => {
@@ -193,6 +197,12 @@ test('a staged file whose hash is wrong is refused and removed; the next converg
   const again = await converge(w.host, spec, payload.content);
   t.deepEqual(again.upload.uploaded, [first.sha256]);
   t.deepEqual(plan(await w.host.observe(observeQueryFor(spec)), spec).steps, []);
+  // A staged file of the wrong size is replaced by upload() itself.
+  const sha = payload.add('late file');
+  w.sim.model.files.write(`C:\\ProgramData\\wmco\\staging\\${sha}`, Buffer.from('short'));
+  const report = await w.host.upload([{ sha256: sha, source: payload.content(sha) }]);
+  t.deepEqual(report.uploaded, [sha]);
+  t.is(w.sim.model.files.read(`C:\\ProgramData\\wmco\\staging\\${sha}`)?.toString(), 'late file');
 });
 
 test('a wrong key fails with AuthenticationError', async (t) => {

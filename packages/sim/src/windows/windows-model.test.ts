@@ -1,4 +1,6 @@
 import test from 'ava';
+import { createHash } from 'node:crypto';
+import { apply } from './host-operations.js';
 import { classifyExec, notRecognized } from './exec-handler.js';
 import { splitCommandLine, flagValue } from './command-line.js';
 import { FileSystem } from './file-system.js';
@@ -65,4 +67,31 @@ test('services run or fail from their command lines and files; dependencies star
     'stop kube-proxy',
     'stop kubelet',
   ]);
+});
+
+test('replacing the binary of a running service fails, as Windows locks it', async (t) => {
+  const m = new WindowsModel();
+  const data = Buffer.from('new binary');
+  const sha = createHash('sha256').update(data).digest('hex');
+  m.files.mkdirp('C:\\ProgramData\\wmco\\staging');
+  m.files.mkdirp('C:\\k');
+  m.files.write('C:\\k\\kubelet.exe', Buffer.from('old'));
+  m.scm.create({
+    name: 'kubelet',
+    commandLine: '"C:\\K\\kubelet.exe" --v=2',
+    startType: 'auto',
+    dependencies: [],
+    description: '',
+  });
+  await m.scm.start('kubelet');
+  m.files.write(`C:\\ProgramData\\wmco\\staging\\${sha}`, data);
+  const locked = await apply(m, [{ kind: 'placeFile', path: 'C:\\k\\kubelet.exe', sha256: sha }]);
+  t.false(locked.ok);
+  t.regex(locked.error?.message ?? '', /being used by another process \(kubelet\)/);
+  const ok = await apply(m, [
+    { kind: 'stopService', name: 'kubelet' },
+    { kind: 'placeFile', path: 'C:\\k\\kubelet.exe', sha256: sha },
+  ]);
+  t.true(ok.ok);
+  t.true(m.files.read('C:\\k\\kubelet.exe')?.equals(data));
 });

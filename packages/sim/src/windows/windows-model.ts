@@ -14,6 +14,8 @@ export interface WindowsModelOptions {
   readonly behaviours?: ServiceBehaviourRegistry;
   /** The primary interface's default gateway. */
   readonly gateway?: string;
+  /** The primary interface's IPv4 address (a kubelet reports it as the Node's InternalIP). */
+  readonly ipv4?: string;
 }
 
 const MODEL_DEFAULTS = {
@@ -24,6 +26,7 @@ const MODEL_DEFAULTS = {
   defaultShell: 'cmd' as 'cmd' | 'powershell',
   freeDiskBytes: 100 * 2 ** 30,
   gateway: '10.0.0.1',
+  ipv4: '10.0.0.10',
 };
 
 /** The parts of one Windows machine the operator touches. Survives reboots (it is the disk). */
@@ -46,6 +49,7 @@ export class WindowsModel {
   defaultShell: 'cmd' | 'powershell';
   freeDiskBytes: number;
   lastBootTime = new Date();
+  readonly ipv4: string;
 
   constructor(o: WindowsModelOptions = {}) {
     const d = { ...MODEL_DEFAULTS, ...o };
@@ -56,6 +60,7 @@ export class WindowsModel {
     this.containersFeature = d.containersFeature;
     this.defaultShell = d.defaultShell;
     this.freeDiskBytes = d.freeDiskBytes;
+    this.ipv4 = d.ipv4;
     this.routes = [
       { destinationPrefix: '0.0.0.0/0', nextHop: d.gateway, interfaceIndex: 6 },
       { destinationPrefix: '127.0.0.0/8', nextHop: '0.0.0.0', interfaceIndex: 1 },

@@ -79,6 +79,13 @@ export class SshSession {
     });
   }
 
+  /** Removes a file; a missing one is fine. */
+  async remove(path: string): Promise<void> {
+    const sftp = await this.sftp();
+    this.stats.sftpRequests++;
+    await new Promise<void>((resolve) => sftp.unlink(path, () => resolve()));
+  }
+
   /** Creates a directory; an existing one is fine (SFTP has no "mkdir -p"). */
   async mkdir(path: string): Promise<void> {
     const sftp = await this.sftp();

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Plan } from '../../converge/plan.js';
 import {
@@ -99,7 +100,7 @@ export class SshWindowsHost implements WindowsHost {
   }
 
   /** One PowerShell start: the request goes on stdin, one JSON result comes back on stdout. */
-  private async call(request: HostRequest): Promise<HostResult> {
+  private async call(request: HostRequest, retried = false): Promise<HostResult> {
     const checked = hostRequestSchema.safeParse(request);
     if (!checked.success) throw new InvalidHostRequestError(this.address, checked.error.message);
     const session = await this.connection();
@@ -113,6 +114,11 @@ export class SshWindowsHost implements WindowsHost {
     try {
       json = JSON.parse(line);
     } catch {
+      if (!retried && stderr.includes(modulePath)) {
+        // The module vanished from the host since this connection checked (someone cleaned the folder).
+        this.moduleReady = undefined;
+        return this.call(request, true);
+      }
       throw new HostProtocolError(
         this.address,
         `exit ${String(code)}; output '${line.slice(0, 200)}'; ${stderr.slice(0, 500)}`,
@@ -138,12 +144,17 @@ export class SshWindowsHost implements WindowsHost {
     const skipped: string[] = [];
     for (const file of new Map(files.map((f) => [f.sha256, f])).values()) {
       const target = stagedPathFor(file.sha256);
-      const size = Buffer.isBuffer(file.source) ? file.source.length : undefined;
+      const size = Buffer.isBuffer(file.source)
+        ? file.source.length
+        : (await stat(file.source.localPath)).size;
+      // Staged files arrive by rename only when complete, and apply re-hashes them; the size is a cheap guard.
       const present = await session.size(target);
-      if (present !== undefined && (size === undefined || present === size)) {
+      if (present === size) {
         skipped.push(file.sha256);
         continue;
       }
+      // A staged file of the wrong size is damaged; SFTP rename will not replace it, so remove it.
+      if (present !== undefined) await session.remove(target);
       try {
         await session.put(file.source, `${target}.part`, target);
       } catch (err) {
