@@ -41,9 +41,9 @@ test('wmco sim --keep writes a kubeconfig kubectl uses and stops cleanly on SIGT
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   try {
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + 30_000;
     while (!(existsSync(file) && out.includes('running;'))) {
-      if (Date.now() > deadline) throw new Error(`no kubeconfig after 15 s; stdout: ${out} stderr: ${err}`);
+      if (Date.now() > deadline) throw new Error(`no kubeconfig after 30 s; stdout: ${out} stderr: ${err}`);
       await sleep(50);
     }
     t.regex(out, /export KUBECONFIG=/);

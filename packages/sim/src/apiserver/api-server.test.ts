@@ -65,7 +65,7 @@ test.serial('watch headers are flushed before any event', async (t) => {
     );
     req.on('error', (e) => (e.message.includes('socket hang up') ? undefined : reject(e)));
     req.end();
-    setTimeout(() => reject(new Error('no watch headers within 2 s')), 2000).unref();
+    setTimeout(() => reject(new Error('no watch headers within 5 s')), 5000).unref();
   });
   t.is(code, 200);
 });

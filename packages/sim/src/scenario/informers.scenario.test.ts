@@ -219,7 +219,7 @@ test.serial(
         .catch(reject);
     });
     const took = Date.now() - started;
-    t.true(took >= 900 && took < 5000, `closed after ${took} ms`);
+    t.true(took >= 900 && took < 15_000, `closed after ${took} ms`);
     if (env.sim) t.deepEqual(seen.slice(-1), ['BOOKMARK:rv']);
   },
 );
@@ -234,7 +234,7 @@ test.serial(
     rec.informer.on('error', (e) => errors.push(e));
     await rec.informer.start();
     await sim.server.faults.restart(300);
-    await waitFor('informer error', () => (errors.length > 0 ? true : undefined), 10_000);
+    await waitFor('informer error', () => (errors.length > 0 ? true : undefined), 20_000);
     await createCm('after-restart', { restart: 'yes' });
     // The operator's rule: supervise informers and start them again on `error`.
     await rec.informer.start();

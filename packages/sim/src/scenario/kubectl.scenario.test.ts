@@ -159,7 +159,7 @@ test.serial('get -w prints a new object as an ADDED event', async (t) => {
       ['apply', '-f', '-'],
       `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: watched, namespace: ${NS}, labels: {watch: me}}\n`,
     );
-    await waitFor('watch output', () => (out.includes('watched') ? true : undefined), 10_000);
+    await waitFor('watch output', () => (out.includes('watched') ? true : undefined), 20_000);
     t.regex(out, /^ADDED\s+watched\s/m);
   } finally {
     child.kill('SIGTERM');
