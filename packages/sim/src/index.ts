@@ -15,3 +15,4 @@ export {
   type SimClusterOptions,
 } from './cluster/sim-cluster.js';
 export { HYBRID_SUBNET_ANNOTATION } from './cluster/hybrid-overlay.js';
+export { ensureKubectl, Kubectl, type KubectlResult } from './scenario/kubectl-runner.js';

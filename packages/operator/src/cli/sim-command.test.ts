@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ensureKubectl } from '@wmco/sim';
 
 // Runs the built CLI as a child process: `wmco sim --keep --kubeconfig-out FILE`, then kubectl against it.
 
@@ -28,6 +29,8 @@ function kubectl(
 }
 
 test('wmco sim --keep writes a kubeconfig kubectl uses and stops cleanly on SIGTERM', async (t) => {
+  const missing = ensureKubectl();
+  if (missing) throw new Error(missing);
   const dir = mkdtempSync(join(tmpdir(), 'wmco-sim-cli-'));
   const file = join(dir, 'admin.kubeconfig');
   const child = spawn(
