@@ -16,3 +16,4 @@ export {
 } from './cluster/sim-cluster.js';
 export { HYBRID_SUBNET_ANNOTATION } from './cluster/hybrid-overlay.js';
 export * from './windows/index.js';
+export { ensureKubectl, Kubectl, type KubectlResult } from './scenario/kubectl-runner.js';

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ensureKubectl } from '@wmco/sim';
 
 // Runs the built CLI as a child process: `wmco sim --keep --kubeconfig-out FILE`, then kubectl against it.
 
@@ -28,6 +29,8 @@ function kubectl(
 }
 
 test('wmco sim --keep writes a kubeconfig kubectl uses and stops cleanly on SIGTERM', async (t) => {
+  const missing = ensureKubectl();
+  if (missing) throw new Error(missing);
   const dir = mkdtempSync(join(tmpdir(), 'wmco-sim-cli-'));
   const file = join(dir, 'admin.kubeconfig');
   const child = spawn(
@@ -41,9 +44,9 @@ test('wmco sim --keep writes a kubeconfig kubectl uses and stops cleanly on SIGT
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   try {
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + 30_000;
     while (!(existsSync(file) && out.includes('running;'))) {
-      if (Date.now() > deadline) throw new Error(`no kubeconfig after 15 s; stdout: ${out} stderr: ${err}`);
+      if (Date.now() > deadline) throw new Error(`no kubeconfig after 30 s; stdout: ${out} stderr: ${err}`);
       await sleep(50);
     }
     t.regex(out, /export KUBECONFIG=/);

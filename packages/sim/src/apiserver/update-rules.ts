@@ -66,16 +66,21 @@ export function checkUpdatePreconditions(
   }
 }
 
-/** The status split (row 4): /status takes only status (and labels/annotations); the main resource never status. */
+/** /status: the old object with the new .status (built-ins also take labels/annotations). */
+function statusOnly(t: ResourceType, old: JsonObject, incoming: JsonObject): JsonObject {
+  const next: JsonObject = { ...clone(old), status: incoming['status'] ?? null };
+  if (next['status'] === null) delete next['status'];
+  // The custom-resource status strategy copies the old object and takes only .status.
+  if (!t.builtin) return next;
+  const m = meta(next);
+  const im = meta(incoming);
+  for (const k of ['labels', 'annotations']) if (im[k] !== undefined) m[k] = im[k] ?? null;
+  return next;
+}
+
+/** The status split (row 4): /status takes only status; the main resource never writes status. */
 function splitStatus(t: ResourceType, old: JsonObject, incoming: JsonObject, sub: string): JsonObject {
-  if (sub === 'status') {
-    const next: JsonObject = { ...clone(old), status: incoming['status'] ?? null };
-    if (next['status'] === null) delete next['status'];
-    const m = meta(next);
-    const im = meta(incoming);
-    for (const k of ['labels', 'annotations']) if (im[k] !== undefined) m[k] = im[k] ?? null;
-    return next;
-  }
+  if (sub === 'status') return statusOnly(t, old, incoming);
   if (hasStatus(t) && sub === '') {
     if (old['status'] === undefined) delete incoming['status'];
     else incoming['status'] = clone(old['status']);

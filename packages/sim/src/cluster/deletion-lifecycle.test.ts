@@ -16,7 +16,7 @@ const admin = (path: string, r: Parameters<typeof rawCall>[3] = {}): ReturnType<
   rawCall(c.server.url, c.server.caPem, path, { token: c.admin.token, ...r });
 
 async function eventually<T>(what: string, fn: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 400; i++) {
     const v = await fn();
     if (v !== undefined) return v;
     await new Promise((r) => setTimeout(r, 30));

@@ -27,7 +27,7 @@ const admin = (path: string, r: Parameters<typeof rawCall>[3] = {}): ReturnType<
   as(c.admin.token)(path, r);
 
 async function eventually<T>(what: string, fn: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 400; i++) {
     const v = await fn();
     if (v !== undefined) return v;
     await new Promise((r) => setTimeout(r, 30));

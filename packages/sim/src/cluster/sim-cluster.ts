@@ -1,23 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { SimApiServer, type SimUser } from '../apiserver/api-server.js';
-import type { JsonObject } from '../apiserver/json.js';
-import { meta, str } from '../apiserver/json.js';
-import { hasStatus } from '../apiserver/resource-type.js';
-import { bootstrapTokenLookup, bootstrapTokenSecret, newBootstrapToken } from './bootstrap-tokens.js';
+import { bootstrapTokenLookup, newBootstrapToken } from './bootstrap-tokens.js';
 import type { ErrorSink, SimController } from './controller.js';
 import { CsrSigner } from './csr-signer.js';
-import { DEFAULT_CLUSTER_ROLE_BINDINGS, DEFAULT_CLUSTER_ROLES } from './default-rbac.js';
 import { GarbageCollector } from './garbage-collector.js';
 import { HybridOverlayAnnotator } from './hybrid-overlay.js';
 import { LinuxNodes } from './linux-nodes.js';
 import { NamespaceController } from './namespace-controller.js';
 import { NodeLifecycle } from './node-lifecycle.js';
-import { OPENSHIFT_CRDS } from './openshift-crds.js';
-import * as seed from './seed-objects.js';
+import { OPERATOR_NAMESPACE, OPERATOR_SERVICE_ACCOUNT, seedCluster } from './seed-cluster.js';
+import type * as seed from './seed-objects.js';
 
-export const OPERATOR_NAMESPACE = 'openshift-windows-machine-config-operator';
-export const OPERATOR_SERVICE_ACCOUNT = 'windows-machine-config-operator';
+export { OPERATOR_NAMESPACE, OPERATOR_SERVICE_ACCOUNT };
 
 export interface SimClusterOptions {
   /** Infrastructure platform type (AWS, Azure, GCP, VSphere, Nutanix, None, BareMetal, ...). Default None. */
@@ -49,29 +44,16 @@ export interface SimCluster {
   stop(): Promise<void>;
 }
 
-const NAMESPACES = [
-  'default',
-  'kube-system',
-  'kube-public',
-  'kube-node-lease',
-  'openshift-config',
-  'openshift-config-managed',
-  'openshift-machine-api',
-  'openshift-machine-config-operator',
-];
-
-function put(server: SimApiServer, o: JsonObject): void {
-  const t = server.registry.byKind(str(o['apiVersion']) ?? '', str(o['kind']) ?? '');
-  if (!t) throw new Error(`seed: no served type for ${str(o['apiVersion']) ?? ''} ${str(o['kind']) ?? ''}`);
-  const ns = str(meta(o)['namespace']);
-  const created = server.writer.create(t, ns, o);
-  if (hasStatus(t) && o['status'] !== undefined) {
-    const name = str(meta(created)['name']) ?? '';
-    server.writer.update(
-      { type: t, namespace: ns, name, subresource: 'status' },
-      { ...created, status: o['status'] },
-    );
-  }
+function seedInput(opts: SimClusterOptions, server: SimApiServer): seed.SeedInput {
+  return {
+    platform: opts.platform ?? 'None',
+    apiServerUrl: server.url,
+    infrastructureName: `sim-${randomBytes(3).toString('hex').slice(0, 5)}`,
+    caPem: server.caPem,
+    vxlanPort: opts.vxlanPort ?? 9898,
+    hybridClusterNetwork: opts.hybridClusterNetwork ?? '10.132.0.0/14',
+    ...(opts.cloudProvider !== undefined ? { cloudProvider: opts.cloudProvider } : {}),
+  };
 }
 
 /** Starts the simulated API server with its controllers and an OpenShift-like cluster seeded in it. */
@@ -108,43 +90,17 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
   ];
   controllers.forEach((c) => c.start());
   server.authn.addLookup(bootstrapTokenLookup(w));
-  [...DEFAULT_CLUSTER_ROLES, ...DEFAULT_CLUSTER_ROLE_BINDINGS].forEach((o) => put(server, o));
-  NAMESPACES.forEach((name) => put(server, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }));
-  put(server, {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: OPERATOR_NAMESPACE, labels: { 'openshift.io/cluster-monitoring': 'true' } },
-  });
-  OPENSHIFT_CRDS.forEach((o) => put(server, o));
-  const platform = opts.platform ?? 'None';
-  const input: seed.SeedInput = {
-    platform,
-    apiServerUrl: server.url,
-    infrastructureName: `sim-${randomBytes(3).toString('hex').slice(0, 5)}`,
-    caPem: server.caPem,
-    vxlanPort: opts.vxlanPort ?? 9898,
-    hybridClusterNetwork: opts.hybridClusterNetwork ?? '10.132.0.0/14',
-    ...(opts.cloudProvider !== undefined ? { cloudProvider: opts.cloudProvider } : {}),
-  };
+  const input = seedInput(opts, server);
   const boot = newBootstrapToken();
-  [
-    seed.infrastructure(input),
-    seed.networkConfig(),
-    seed.networkOperator(input),
-    seed.clusterSingleton('Proxy'),
-    seed.clusterSingleton('APIServer'),
-    seed.controllerConfig(input),
-    seed.renderedWorker(input),
-    seed.pullSecret(),
-    bootstrapTokenSecret(boot.id, boot.secret, ['system:bootstrappers:worker']),
-    seed.nodeBootstrapperToken(server.caPem, boot.token),
-    {
-      apiVersion: 'v1',
-      kind: 'ServiceAccount',
-      metadata: { name: OPERATOR_SERVICE_ACCOUNT, namespace: OPERATOR_NAMESPACE },
-    },
-  ].forEach((o) => put(server, o));
-  linux.create();
+  try {
+    seedCluster(server, input, boot);
+    linux.create();
+  } catch (e) {
+    // Never leave a half-seeded server listening.
+    controllers.forEach((c) => c.stop());
+    await server.stop();
+    throw e;
+  }
   const operator = server.addServiceAccount(OPERATOR_NAMESPACE, OPERATOR_SERVICE_ACCOUNT);
   return {
     server,
@@ -152,7 +108,7 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
     operator,
     bootstrapToken: boot.token,
     infrastructureName: input.infrastructureName,
-    platform,
+    platform: input.platform,
     controllers,
     errors,
     async writeKubeconfigs(dir: string): Promise<{ admin: string; operator: string; bootstrap: string }> {

@@ -144,9 +144,11 @@ test.serial('an informer resumes from its resourceVersion after the server drops
   await rec.informer.start();
   await createCm('resume-1', { resume: 'yes' });
   await waitFor('first add', () => (rec.events.includes('add:resume-1') ? true : undefined));
+  // Dropped and written in one tick, while the informer is disconnected: resume-2 can only arrive through the
+  // replay from the informer's resourceVersion.
   t.true(sim.server.faults.dropWatches() >= 1);
-  // Written while the informer is disconnected: it must arrive through the replay from its resourceVersion.
-  await createCm('resume-2', { resume: 'yes' });
+  const cmType = sim.server.registry.mustFind('', 'v1', 'configmaps');
+  sim.server.writer.create(cmType, ns, { metadata: { name: 'resume-2', labels: { resume: 'yes' } } });
   await waitFor('replayed add', () => (rec.events.includes('add:resume-2') ? true : undefined));
   t.is(rec.lists, 1, 'resumed with a watch from the last resourceVersion, no relist');
   t.true(connects >= 2);
@@ -219,7 +221,7 @@ test.serial(
         .catch(reject);
     });
     const took = Date.now() - started;
-    t.true(took >= 900 && took < 5000, `closed after ${took} ms`);
+    t.true(took >= 900 && took < 15_000, `closed after ${took} ms`);
     if (env.sim) t.deepEqual(seen.slice(-1), ['BOOKMARK:rv']);
   },
 );
@@ -234,7 +236,7 @@ test.serial(
     rec.informer.on('error', (e) => errors.push(e));
     await rec.informer.start();
     await sim.server.faults.restart(300);
-    await waitFor('informer error', () => (errors.length > 0 ? true : undefined), 10_000);
+    await waitFor('informer error', () => (errors.length > 0 ? true : undefined), 20_000);
     await createCm('after-restart', { restart: 'yes' });
     // The operator's rule: supervise informers and start them again on `error`.
     await rec.informer.start();

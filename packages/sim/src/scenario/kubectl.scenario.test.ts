@@ -159,7 +159,7 @@ test.serial('get -w prints a new object as an ADDED event', async (t) => {
       ['apply', '-f', '-'],
       `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: watched, namespace: ${NS}, labels: {watch: me}}\n`,
     );
-    await waitFor('watch output', () => (out.includes('watched') ? true : undefined), 10_000);
+    await waitFor('watch output', () => (out.includes('watched') ? true : undefined), 20_000);
     t.regex(out, /^ADDED\s+watched\s/m);
   } finally {
     child.kill('SIGTERM');
@@ -175,8 +175,14 @@ test.serial('wait --for=condition and --for=delete (list + watch by metadata.nam
     (await k.run(['delete', 'cm', 'held', '-n', NS, '--wait=false'])).stdout,
     /configmap "held" deleted/,
   );
-  const waiting = k.run(['wait', '--for=delete', 'cm/held', '-n', NS, '--timeout=15s']);
-  await new Promise((r) => setTimeout(r, 300));
+  const watchesBefore = sim.server.watches.size;
+  const waiting = k.run(['wait', '--for=delete', 'cm/held', '-n', NS, '--timeout=30s']);
+  // Remove the finalizer only once kubectl's watch is open, so the deletion is seen through the watch.
+  await waitFor(
+    'kubectl wait watching',
+    () => (sim.server.watches.size > watchesBefore ? true : undefined),
+    20_000,
+  );
   await k.run([
     'patch',
     'cm',

@@ -42,7 +42,7 @@ export function uniqueName(prefix: string): string {
 export async function waitFor<T>(
   what: string,
   fn: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 5000,
+  timeoutMs = 15_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -1,0 +1,68 @@
+import type { SimApiServer } from '../apiserver/api-server.js';
+import { meta, str, type JsonObject } from '../apiserver/json.js';
+import { hasStatus } from '../apiserver/resource-type.js';
+import { bootstrapTokenSecret } from './bootstrap-tokens.js';
+import { DEFAULT_CLUSTER_ROLE_BINDINGS, DEFAULT_CLUSTER_ROLES } from './default-rbac.js';
+import { OPENSHIFT_CRDS } from './openshift-crds.js';
+import * as seed from './seed-objects.js';
+
+export const OPERATOR_NAMESPACE = 'openshift-windows-machine-config-operator';
+export const OPERATOR_SERVICE_ACCOUNT = 'windows-machine-config-operator';
+
+const NAMESPACES = [
+  'default',
+  'kube-system',
+  'kube-public',
+  'kube-node-lease',
+  'openshift-config',
+  'openshift-config-managed',
+  'openshift-machine-api',
+  'openshift-machine-config-operator',
+];
+
+function put(server: SimApiServer, o: JsonObject): void {
+  const t = server.registry.byKind(str(o['apiVersion']) ?? '', str(o['kind']) ?? '');
+  if (!t) throw new Error(`seed: no served type for ${str(o['apiVersion']) ?? ''} ${str(o['kind']) ?? ''}`);
+  const ns = str(meta(o)['namespace']);
+  const created = server.writer.create(t, ns, o);
+  if (hasStatus(t) && o['status'] !== undefined) {
+    const name = str(meta(created)['name']) ?? '';
+    server.writer.update(
+      { type: t, namespace: ns, name, subresource: 'status' },
+      { ...created, status: o['status'] },
+    );
+  }
+}
+
+/** Writes the bootstrap RBAC, namespaces, CRDs and OpenShift configuration of a fresh cluster. */
+export function seedCluster(
+  server: SimApiServer,
+  input: seed.SeedInput,
+  boot: { readonly id: string; readonly secret: string; readonly token: string },
+): void {
+  [...DEFAULT_CLUSTER_ROLES, ...DEFAULT_CLUSTER_ROLE_BINDINGS].forEach((o) => put(server, o));
+  NAMESPACES.forEach((name) => put(server, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }));
+  put(server, {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: OPERATOR_NAMESPACE, labels: { 'openshift.io/cluster-monitoring': 'true' } },
+  });
+  OPENSHIFT_CRDS.forEach((o) => put(server, o));
+  [
+    seed.infrastructure(input),
+    seed.networkConfig(),
+    seed.networkOperator(input),
+    seed.clusterSingleton('Proxy'),
+    seed.clusterSingleton('APIServer'),
+    seed.controllerConfig(input),
+    seed.renderedWorker(input),
+    seed.pullSecret(),
+    bootstrapTokenSecret(boot.id, boot.secret, ['system:bootstrappers:worker']),
+    seed.nodeBootstrapperToken(server.caPem, boot.token),
+    {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: OPERATOR_SERVICE_ACCOUNT, namespace: OPERATOR_NAMESPACE },
+    },
+  ].forEach((o) => put(server, o));
+}
