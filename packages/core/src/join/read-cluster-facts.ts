@@ -17,7 +17,12 @@ export class ClusterFactsError extends Error {
   }
 }
 
-async function getCluster(api: CustomObjectsApi, group: string, plural: string, name = 'cluster'): Promise<Obj> {
+async function getCluster(
+  api: CustomObjectsApi,
+  group: string,
+  plural: string,
+  name = 'cluster',
+): Promise<Obj> {
   try {
     return obj(await api.getClusterCustomObject({ group, version: 'v1', plural, name }));
   } catch (err) {
@@ -26,13 +31,23 @@ async function getCluster(api: CustomObjectsApi, group: string, plural: string, 
   }
 }
 
-async function listMirrors(api: CustomObjectsApi, plural: string, field: string): Promise<ImageMirrorEntry[]> {
-  const list = obj(await api.listClusterCustomObject({ group: 'config.openshift.io', version: 'v1', plural }));
+async function listMirrors(
+  api: CustomObjectsApi,
+  plural: string,
+  field: string,
+): Promise<ImageMirrorEntry[]> {
+  const list = obj(
+    await api.listClusterCustomObject({ group: 'config.openshift.io', version: 'v1', plural }),
+  );
   const items = (list['items'] as unknown[] | undefined) ?? [];
   return items.flatMap((i) => (obj(obj(i)['spec'])[field] as ImageMirrorEntry[] | undefined) ?? []);
 }
 
-async function secretData(core: CoreV1Api, namespace: string, name: string): Promise<Record<string, string> | undefined> {
+async function secretData(
+  core: CoreV1Api,
+  namespace: string,
+  name: string,
+): Promise<Record<string, string> | undefined> {
   try {
     return (await core.readNamespacedSecret({ name, namespace })).data ?? {};
   } catch (err) {
@@ -45,12 +60,32 @@ function networkFacts(config: Obj, operator: Obj): ClusterNetworkFacts {
   const status = obj(config['status']);
   const spec = obj(config['spec']);
   const ovn = obj(obj(obj(operator['spec'])['defaultNetwork'])['ovnKubernetesConfig']);
-  return {
+  const facts: Record<string, unknown> = {
     networkType: str(status['networkType']) ?? str(spec['networkType']),
-    serviceNetwork: (status['serviceNetwork'] ?? spec['serviceNetwork']) as string[] | undefined,
-    clusterNetwork: (status['clusterNetwork'] ?? spec['clusterNetwork']) as { cidr: string }[] | undefined,
-    ...(Object.keys(ovn).length > 0 ? { ovnKubernetesConfig: ovn as ClusterNetworkFacts['ovnKubernetesConfig'] } : {}),
-  } as ClusterNetworkFacts;
+    serviceNetwork: status['serviceNetwork'] ?? spec['serviceNetwork'],
+    clusterNetwork: status['clusterNetwork'] ?? spec['clusterNetwork'],
+  };
+  if (Object.keys(ovn).length > 0) facts['ovnKubernetesConfig'] = ovn;
+  return facts;
+}
+
+function infrastructureFacts(infra: Obj): { platform: string; apiUrl: string; name: string } {
+  const status = obj(infra['status']);
+  const platform = str(obj(status['platformStatus'])['type']);
+  if (!platform) throw new ClusterFactsError('infrastructure/cluster has no status.platformStatus.type');
+  const apiUrl = str(status['apiServerInternalURI']) ?? str(status['apiServerInternalURL']);
+  if (!apiUrl) throw new ClusterFactsError('infrastructure/cluster has no status.apiServerInternalURI');
+  return { platform, apiUrl, name: str(status['infrastructureName']) ?? '' };
+}
+
+async function bootstrapFacts(core: CoreV1Api): Promise<{ caCrt: string; token: string }> {
+  const boot = await secretData(core, 'openshift-machine-config-operator', 'node-bootstrapper-token');
+  if (!boot?.['ca.crt'] || !boot['token']) {
+    throw new ClusterFactsError(
+      'secret openshift-machine-config-operator/node-bootstrapper-token lacks ca.crt or token',
+    );
+  }
+  return { caCrt: b64(boot['ca.crt']), token: b64(boot['token']) };
 }
 
 /** Reads every cluster object a join needs (reference §1.2, §1.6 step 2). */
@@ -61,31 +96,25 @@ export async function readClusterFacts(core: CoreV1Api, custom: CustomObjectsApi
     getCluster(custom, 'operator.openshift.io', 'networks'),
     getCluster(custom, 'machineconfiguration.openshift.io', 'controllerconfigs', 'machine-config-controller'),
   ]);
-  const infraStatus = obj(infra['status']);
-  const platform = str(obj(infraStatus['platformStatus'])['type']);
-  if (!platform) throw new ClusterFactsError('infrastructure/cluster has no status.platformStatus.type');
-  const apiUrl = str(infraStatus['apiServerInternalURI']) ?? str(infraStatus['apiServerInternalURL']);
-  if (!apiUrl) throw new ClusterFactsError('infrastructure/cluster has no status.apiServerInternalURI');
+  const { platform, apiUrl, name } = infrastructureFacts(infra);
   const network = networkFacts(netConfig, netOperator);
   const serviceCidr = network.serviceNetwork?.[0];
   if (!serviceCidr) throw new ClusterFactsError('network.config.openshift.io/cluster has no service network');
   const kubeletCaPem = b64(obj(controllerConfig['spec'])['kubeAPIServerServingCAData']);
-  if (!kubeletCaPem) throw new ClusterFactsError('cannot find kubelet-ca: ControllerConfig has no kubeAPIServerServingCAData');
-  const boot = await secretData(core, 'openshift-machine-config-operator', 'node-bootstrapper-token');
-  if (!boot?.['ca.crt'] || !boot['token']) {
-    throw new ClusterFactsError('secret openshift-machine-config-operator/node-bootstrapper-token lacks ca.crt or token');
+  if (!kubeletCaPem) {
+    throw new ClusterFactsError('cannot find kubelet-ca: ControllerConfig has no kubeAPIServerServingCAData');
   }
   const pull = await secretData(core, 'openshift-config', 'pull-secret');
   const port = network.ovnKubernetesConfig?.hybridOverlayConfig?.hybridOverlayVXLANPort;
   return {
     platform,
-    infrastructureName: str(infraStatus['infrastructureName']) ?? '',
+    infrastructureName: name,
     apiServerInternalUrl: apiUrl,
     network,
     serviceCidr,
     vxlanPort: port === undefined ? '' : String(port),
     kubeletCaPem,
-    bootstrap: { caCrt: b64(boot['ca.crt']), token: b64(boot['token']) },
+    bootstrap: await bootstrapFacts(core),
     ...(pull?.['.dockerconfigjson'] ? { pullSecret: b64(pull['.dockerconfigjson']) } : {}),
     digestMirrors: await listMirrors(custom, 'imagedigestmirrorsets', 'imageDigestMirrors'),
     tagMirrors: await listMirrors(custom, 'imagetagmirrorsets', 'imageTagMirrors'),
