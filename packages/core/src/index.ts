@@ -10,3 +10,5 @@ export * from './cluster/index.js';
 export * from './desired/index.js';
 export * from './host/index.js';
 export * from './converge/index.js';
+export * from './join/index.js';
+export * from './byoh/index.js';

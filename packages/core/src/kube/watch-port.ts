@@ -1,7 +1,10 @@
 /** A Kubernetes object as informers see it: only metadata is assumed. */
 export interface KubeObject {
-  metadata?: { name?: string; namespace?: string; resourceVersion?: string; [k: string]: unknown };
-  [k: string]: unknown;
+  metadata?: {
+    name?: string | undefined;
+    namespace?: string | undefined;
+    resourceVersion?: string | undefined;
+  };
 }
 
 export interface KubeList<T extends KubeObject> {

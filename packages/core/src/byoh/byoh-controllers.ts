@@ -1,0 +1,177 @@
+import type { CertificatesV1Api, V1Node } from '@kubernetes/client-node';
+import type { Ipv4Resolver } from '../desired/windows-instances.js';
+import type { HostKeyStore } from '../host/host-key-store.js';
+import { systemClock } from '../kube/clock.js';
+import { Controller, type ControllerMetrics } from '../kube/controller.js';
+import { defaultControllerRateLimiter } from '../kube/rate-limiter.js';
+import { WorkQueue, type WorkQueueMetrics } from '../kube/work-queue.js';
+import type { WatchPort } from '../kube/watch-port.js';
+import { Annotations, Labels, PRIVATE_KEY_FIELD } from '../join/node-metadata.js';
+import { byohInformers } from './byoh-informers.js';
+import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
+import { CsrReconciler, type CsrMetrics } from './csr-reconciler.js';
+import { InstancesReconciler } from './instances-reconciler.js';
+import type { JoinDeps } from './join-deps.js';
+import { JoinFlow } from './join-flow.js';
+import { isNodeReady, nodeInternalIp } from './node-ops.js';
+import { RemoveFlow, type RemoveOptions } from './remove-flow.js';
+
+export interface ByohControllersOptions {
+  readonly deps: JoinDeps;
+  readonly certificates: CertificatesV1Api;
+  readonly watch: WatchPort;
+  readonly hostKeys: HostKeyStore;
+  readonly resolver: Ipv4Resolver;
+  /** Hosts configured at once (default 5; upstream configures one after another). */
+  readonly parallelJoins: number;
+  readonly remove: RemoveOptions;
+  readonly privateKeySecret?: string;
+  readonly metrics?: {
+    queue?: (name: string) => WorkQueueMetrics;
+    controller?: ControllerMetrics;
+    csr?: CsrMetrics;
+    informerRestart?: (informer: string, reason: string) => void;
+  };
+}
+
+/** What changed on a node that the instances controller cares about (not heartbeats). */
+function nodeSignature(n: V1Node): string {
+  const a = n.metadata?.annotations ?? {};
+  return JSON.stringify([
+    n.metadata?.labels?.[Labels.byoh],
+    a[Annotations.version],
+    a[Annotations.pubKeyHash],
+    isNodeReady(n),
+    nodeInternalIp(n),
+  ]);
+}
+
+/**
+ * The BYOH controllers: `windows-instances` entries and BYOH nodes on one work queue (N hosts at once,
+ * never one host twice at once), kubelet CSRs on another. `start` resolves once every informer synced.
+ */
+export class ByohControllers implements ByohView {
+  private readonly informers: ReturnType<typeof byohInformers>;
+  private readonly instanceQueue: WorkQueue;
+  private readonly csrQueue: WorkQueue;
+  private readonly controllers: Controller[];
+
+  constructor(private readonly o: ByohControllersOptions) {
+    this.informers = this.makeInformers();
+    this.instanceQueue = new WorkQueue(
+      systemClock,
+      defaultControllerRateLimiter(systemClock),
+      o.metrics?.queue?.('windows-instances'),
+    );
+    this.csrQueue = new WorkQueue(
+      systemClock,
+      defaultControllerRateLimiter(systemClock),
+      o.metrics?.queue?.('csrs'),
+    );
+    this.controllers = this.makeControllers();
+    this.wire();
+  }
+
+  private makeInformers(): ReturnType<typeof byohInformers> {
+    const { deps } = this.o;
+    return byohInformers({
+      core: deps.core,
+      certificates: this.o.certificates,
+      watch: this.o.watch,
+      namespace: deps.namespace,
+      clock: systemClock,
+      logger: deps.logger,
+      ...(this.o.metrics?.informerRestart ? { onRestart: this.o.metrics.informerRestart } : {}),
+      ...(this.o.privateKeySecret ? { privateKeySecret: this.o.privateKeySecret } : {}),
+    });
+  }
+
+  private makeControllers(): Controller[] {
+    const { deps } = this.o;
+    const flows = {
+      join: new JoinFlow(deps, this.o.hostKeys),
+      remove: new RemoveFlow(deps),
+      removeOptions: this.o.remove,
+    };
+    const metrics = this.o.metrics?.controller ? { metrics: this.o.metrics.controller } : {};
+    const csrOut = {
+      events: deps.events,
+      logger: deps.logger,
+      namespace: deps.namespace,
+      ...(this.o.metrics?.csr ? { metrics: this.o.metrics.csr } : {}),
+    };
+    return [
+      new Controller(new InstancesReconciler(deps, this, flows, this.o.resolver), this.instanceQueue, {
+        workers: this.o.parallelJoins,
+        logger: deps.logger,
+        ...metrics,
+      }),
+      new Controller(new CsrReconciler(this.o.certificates, this, deps.names, csrOut), this.csrQueue, {
+        workers: 2,
+        logger: deps.logger,
+        ...metrics,
+      }),
+    ];
+  }
+
+  instances(): Readonly<Record<string, string>> | undefined {
+    return this.informers.instances.list()[0]?.data;
+  }
+
+  windowsNodes(): readonly V1Node[] {
+    return this.informers.nodes.list();
+  }
+
+  node(name: string): V1Node | undefined {
+    return this.informers.nodes.get(name);
+  }
+
+  privateKey(): string | undefined {
+    const data = this.informers.secret.list()[0]?.data?.[PRIVATE_KEY_FIELD];
+    return data === undefined ? undefined : Buffer.from(data, 'base64').toString('utf8');
+  }
+
+  get synced(): boolean {
+    return Object.values(this.informers).every((i) => i.synced);
+  }
+
+  async start(): Promise<void> {
+    await Promise.all(Object.values(this.informers).map((i) => i.start()));
+    this.controllers.forEach((c) => c.start());
+    this.enqueueAll();
+    this.enqueueCsrs();
+  }
+
+  async stop(): Promise<void> {
+    Object.values(this.informers).forEach((i) => i.stop());
+    await Promise.all(this.controllers.map((c) => c.stop()));
+  }
+
+  private wire(): void {
+    const all = (): void => this.enqueueAll();
+    for (const ev of ['add', 'update', 'delete'] as const) {
+      this.informers.instances.on(ev, all);
+      this.informers.secret.on(ev, all);
+      this.informers.csrs.on(ev, (csr) => this.csrQueue.add(csr.metadata?.name ?? ''));
+    }
+    this.informers.nodes.on('add', all);
+    this.informers.nodes.on('delete', all);
+    this.informers.nodes.on('update', (n, old) => {
+      if (!old || nodeSignature(n) !== nodeSignature(old)) all();
+    });
+    this.o.deps.names.onChange(() => this.enqueueCsrs());
+  }
+
+  private enqueueAll(): void {
+    const entries = Object.keys(this.instances() ?? {});
+    entries.forEach((e) => this.instanceQueue.add(ENTRY_PREFIX + e));
+    for (const n of this.windowsNodes()) {
+      if (n.metadata?.labels?.[Labels.byoh] === 'true')
+        this.instanceQueue.add(NODE_PREFIX + (n.metadata.name ?? ''));
+    }
+  }
+
+  private enqueueCsrs(): void {
+    this.informers.csrs.list().forEach((c) => this.csrQueue.add(c.metadata?.name ?? ''));
+  }
+}

@@ -1,0 +1,14 @@
+import type { V1Node } from '@kubernetes/client-node';
+
+/** What the BYOH controllers read from their informer caches. */
+export interface ByohView {
+  /** `windows-instances` data, or undefined when the ConfigMap does not exist. */
+  instances(): Readonly<Record<string, string>> | undefined;
+  windowsNodes(): readonly V1Node[];
+  node(name: string): V1Node | undefined;
+  /** `cloud-private-key` `private-key.pem`, or undefined while the Secret is missing. */
+  privateKey(): string | undefined;
+}
+
+export const ENTRY_PREFIX = 'entry:';
+export const NODE_PREFIX = 'node:';

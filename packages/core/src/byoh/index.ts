@@ -1,0 +1,10 @@
+export { ByohControllers, type ByohControllersOptions } from './byoh-controllers.js';
+export type { ByohView } from './byoh-view.js';
+export { JoinFlow, type JoinRequest } from './join-flow.js';
+export { RemoveFlow, type RemoveOptions } from './remove-flow.js';
+export type { JoinDeps, HostTarget, JoinTimings } from './join-deps.js';
+export * from './instance-status.js';
+export { ConfigMapHostKeyStore } from './kube-host-key-store.js';
+export { NodeNameRegistry } from './node-name-registry.js';
+export { CsrReconciler } from './csr-reconciler.js';
+export { InstancesReconciler } from './instances-reconciler.js';

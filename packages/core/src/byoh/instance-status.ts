@@ -1,0 +1,135 @@
+import type { CoreV1Api } from '@kubernetes/client-node';
+import { isConflict, isNotFound } from '../kube/client/api-errors.js';
+import { STATUS_CONFIGMAP } from '../join/node-metadata.js';
+
+export type InstancePhase =
+  'Pending' | 'Connecting' | 'Configuring' | 'WaitingForNode' | 'Ready' | 'Failed' | 'Removing' | 'Removed';
+
+/** One instance's progress, as `wmco status` and `kubectl get cm windows-instances-status` show it. */
+export interface InstanceStatus {
+  readonly address: string;
+  readonly phase: InstancePhase;
+  readonly node?: string;
+  /** When the current phase began (ISO time). */
+  readonly since: string;
+  /** Seconds spent in each finished phase of the current attempt. */
+  readonly phaseSeconds: Readonly<Partial<Record<InstancePhase, number>>>;
+  readonly lastError?: string;
+  /** Seconds from the first phase to Ready, for the last successful join. */
+  readonly joinSeconds?: number;
+  readonly powershellStarts?: number;
+  readonly bytesSent?: number;
+}
+
+/** Where instance statuses are kept (ADR 0004: a ConfigMap next to windows-instances). */
+export interface InstanceStatusStore {
+  get(address: string): InstanceStatus | undefined;
+  set(status: InstanceStatus): Promise<void>;
+  remove(address: string): Promise<void>;
+}
+
+/** Moves an instance to `phase`, closing the timing of the phase it leaves. */
+export function enterPhase(
+  previous: InstanceStatus | undefined,
+  change: { address: string; phase: InstancePhase; now: Date; extra?: Partial<InstanceStatus> },
+): InstanceStatus {
+  const { address, phase, now, extra = {} } = change;
+  const phaseSeconds = { ...(previous?.phaseSeconds ?? {}) };
+  if (previous && previous.phase !== phase) {
+    const spent = (now.getTime() - Date.parse(previous.since)) / 1000;
+    phaseSeconds[previous.phase] = Math.round(((phaseSeconds[previous.phase] ?? 0) + spent) * 1000) / 1000;
+  }
+  const since = previous?.phase === phase ? previous.since : now.toISOString();
+  const { lastError: _dropped, ...rest } = previous ?? { address, phase, since, phaseSeconds };
+  return { ...rest, address, phase, since, phaseSeconds, ...extra };
+}
+
+/**
+ * Statuses in the ConfigMap `windows-instances-status` (one JSON value per address), written with
+ * resourceVersion checks and retried on conflict. Reads come from the in-memory copy this writer keeps.
+ */
+export class ConfigMapStatusStore implements InstanceStatusStore {
+  private readonly cache = new Map<string, InstanceStatus>();
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly api: CoreV1Api,
+    private readonly namespace: string,
+  ) {}
+
+  get(address: string): InstanceStatus | undefined {
+    return this.cache.get(address);
+  }
+
+  set(status: InstanceStatus): Promise<void> {
+    this.cache.set(status.address, status);
+    return this.write((data) => ({ ...data, [status.address]: JSON.stringify(status) }));
+  }
+
+  remove(address: string): Promise<void> {
+    this.cache.delete(address);
+    return this.write((data) => Object.fromEntries(Object.entries(data).filter(([k]) => k !== address)));
+  }
+
+  /** Writes are serialised so that concurrent joins never lose each other's updates. */
+  private write(change: (data: Record<string, string>) => Record<string, string>): Promise<void> {
+    const next = this.chain.then(() => this.writeWithRetry(change));
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  private async writeWithRetry(
+    change: (data: Record<string, string>) => Record<string, string>,
+  ): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.writeOnce(change);
+        return;
+      } catch (err) {
+        if (!isConflict(err) || attempt >= 5) throw err;
+      }
+    }
+  }
+
+  private async writeOnce(change: (data: Record<string, string>) => Record<string, string>): Promise<void> {
+    const name = STATUS_CONFIGMAP;
+    try {
+      const cm = await this.api.readNamespacedConfigMap({ name, namespace: this.namespace });
+      await this.api.replaceNamespacedConfigMap({
+        name,
+        namespace: this.namespace,
+        body: { ...cm, data: change(cm.data ?? {}) },
+      });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      await this.api.createNamespacedConfigMap({
+        namespace: this.namespace,
+        body: {
+          metadata: { name, namespace: this.namespace, labels: { 'app.kubernetes.io/managed-by': 'wmco' } },
+          data: change({}),
+        },
+      });
+    }
+  }
+}
+
+/** Keeps statuses in memory only; for tests and embedders. */
+export class MemoryStatusStore implements InstanceStatusStore {
+  readonly statuses = new Map<string, InstanceStatus>();
+  readonly history: InstanceStatus[] = [];
+
+  get(address: string): InstanceStatus | undefined {
+    return this.statuses.get(address);
+  }
+
+  set(status: InstanceStatus): Promise<void> {
+    this.statuses.set(status.address, status);
+    this.history.push(status);
+    return Promise.resolve();
+  }
+
+  remove(address: string): Promise<void> {
+    this.statuses.delete(address);
+    return Promise.resolve();
+  }
+}

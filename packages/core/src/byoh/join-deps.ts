@@ -1,0 +1,62 @@
+import type { CoreV1Api } from '@kubernetes/client-node';
+import type { LogRotation } from '../desired/log-rotation.js';
+import type { PayloadEntry } from '../desired/payload-manifest.js';
+import type { ServiceCapabilities } from '../desired/windows-services.js';
+import type { WindowsHost } from '../host/windows-host.js';
+import type { EventRecorder } from '../kube/event-recorder.js';
+import type { Logger } from '../kube/logger.js';
+import type { MetadataRoutes } from '../provider/capabilities/metadata-routes.js';
+import type { HostFile } from '../provider/types/payload-file.js';
+import type { ClusterFacts } from '../join/cluster-facts.js';
+import type { InstanceStatusStore } from './instance-status.js';
+import type { NodeNameRegistry } from './node-name-registry.js';
+
+/** How to reach one host. */
+export interface HostTarget {
+  readonly address: string;
+  readonly ipv4: string;
+  readonly username: string;
+  readonly privateKeyPem: string;
+}
+
+export interface JoinTimings {
+  /** How long to wait for the kubelet to register its Node (upstream: 10 min). */
+  readonly nodeRegistrationMs: number;
+  /** How long to wait for the hybrid-overlay subnet and for Ready. */
+  readonly nodeReadyMs: number;
+  readonly pollMs: number;
+}
+
+/** Everything the BYOH join and removal flows need; the operator (or a test) assembles it once. */
+export interface JoinDeps {
+  readonly core: CoreV1Api;
+  readonly namespace: string;
+  /** The operator version: services ConfigMap name and the nodes' `version` annotation. */
+  readonly version: string;
+  readonly openHost: (target: HostTarget) => WindowsHost;
+  readonly payload: readonly PayloadEntry[];
+  readonly payloadDir: string;
+  readonly capabilities: ServiceCapabilities & { readonly metadataRoutes?: MetadataRoutes | undefined };
+  readonly providerFiles: readonly HostFile[];
+  readonly facts: () => Promise<ClusterFacts>;
+  readonly events: EventRecorder;
+  readonly logger: Logger;
+  readonly status: InstanceStatusStore;
+  readonly names: NodeNameRegistry;
+  readonly debug: boolean;
+  readonly logRotation: LogRotation;
+  /** Proxy variables for the node (values verbatim). */
+  readonly proxyEnv: Readonly<Record<string, string>>;
+  readonly timings: JoinTimings;
+  readonly now?: () => Date;
+}
+
+/** Where events about BYOH instances go: the `windows-instances` ConfigMap. */
+export function instancesConfigMapRef(namespace: string): {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace: string;
+} {
+  return { apiVersion: 'v1', kind: 'ConfigMap', name: 'windows-instances', namespace };
+}

@@ -1,0 +1,79 @@
+import type { CoreV1Api } from '@kubernetes/client-node';
+import type { HostKeyStore, PinnedHostKey } from '../host/host-key-store.js';
+import { isConflict, isNotFound } from '../kube/client/api-errors.js';
+import { HOST_KEYS_CONFIGMAP } from '../join/node-metadata.js';
+
+const encode = (k: PinnedHostKey): string => `${k.type} ${k.base64}`;
+
+function decode(value: string | undefined): PinnedHostKey | undefined {
+  const [type, base64] = (value ?? '').split(' ');
+  return type && base64 ? { type, base64 } : undefined;
+}
+
+/**
+ * Host keys pinned on first use, in the ConfigMap `windows-ssh-host-keys` keyed by address. Unlike
+ * upstream, the pin outlives the Node: a host removed from `windows-instances` and added back must
+ * present the same key (the Node also carries it, as annotations, for people).
+ */
+export class ConfigMapHostKeyStore implements HostKeyStore {
+  constructor(
+    private readonly api: CoreV1Api,
+    private readonly namespace: string,
+  ) {}
+
+  async get(address: string): Promise<PinnedHostKey | undefined> {
+    try {
+      const cm = await this.api.readNamespacedConfigMap({
+        name: HOST_KEYS_CONFIGMAP,
+        namespace: this.namespace,
+      });
+      return decode(cm.data?.[address]);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  pin(address: string, key: PinnedHostKey): Promise<void> {
+    return this.update((data) => ({ ...data, [address]: encode(key) }));
+  }
+
+  forget(address: string): Promise<void> {
+    return this.update((data) => Object.fromEntries(Object.entries(data).filter(([k]) => k !== address)));
+  }
+
+  private async update(change: (data: Record<string, string>) => Record<string, string>): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        const cm = await this.api.readNamespacedConfigMap({
+          name: HOST_KEYS_CONFIGMAP,
+          namespace: this.namespace,
+        });
+        await this.api.replaceNamespacedConfigMap({
+          name: HOST_KEYS_CONFIGMAP,
+          namespace: this.namespace,
+          body: { ...cm, data: change(cm.data ?? {}) },
+        });
+        return;
+      } catch (err) {
+        if (isNotFound(err)) return this.create(change({}));
+        if (!isConflict(err)) throw err;
+      }
+    }
+    throw new Error(`cannot update ${HOST_KEYS_CONFIGMAP}: too many conflicts`);
+  }
+
+  private async create(data: Record<string, string>): Promise<void> {
+    await this.api.createNamespacedConfigMap({
+      namespace: this.namespace,
+      body: {
+        metadata: {
+          name: HOST_KEYS_CONFIGMAP,
+          namespace: this.namespace,
+          labels: { 'app.kubernetes.io/managed-by': 'windows-machine-config-operator' },
+        },
+        data,
+      },
+    });
+  }
+}

@@ -1,0 +1,35 @@
+import { PatchStrategy, setHeaderOptions, type CoreV1Api, type V1Node } from '@kubernetes/client-node';
+import { isNotFound } from '../kube/client/api-errors.js';
+
+const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+export async function readNode(api: CoreV1Api, name: string): Promise<V1Node | undefined> {
+  try {
+    return await api.readNode({ name });
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/** Merge-patches labels and annotations (a `null` value removes the key). */
+export async function patchNodeMetadata(
+  api: CoreV1Api,
+  name: string,
+  metadata: { labels?: Record<string, string | null>; annotations?: Record<string, string | null> },
+): Promise<V1Node> {
+  return api.patchNode({ name, body: { metadata } }, mergePatch);
+}
+
+export async function setUnschedulable(api: CoreV1Api, name: string, unschedulable: boolean): Promise<void> {
+  await api.patchNode({ name, body: { spec: { unschedulable: unschedulable ? true : null } } }, mergePatch);
+}
+
+export function isNodeReady(node: V1Node | undefined): boolean {
+  return (node?.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+/** The node's first InternalIP (BYOH nodes are matched to instances by it). */
+export function nodeInternalIp(node: V1Node): string | undefined {
+  return node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address;
+}

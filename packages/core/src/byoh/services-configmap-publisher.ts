@@ -1,0 +1,45 @@
+import type { CoreV1Api, V1ConfigMap } from '@kubernetes/client-node';
+import { PROXY_VARIABLES } from '../desired/proxy-env.js';
+import { renderServicesData, servicesConfigMap } from '../desired/services-configmap.js';
+import type { WindowsServiceSpec } from '../provider/types/windows-service-spec.js';
+import { isConflict, isNotFound } from '../kube/client/api-errors.js';
+
+/**
+ * Publishes `windows-services-<version>`, the immutable record of what this version installs
+ * (ARCHITECTURE §6). A ConfigMap of that name with other content (edited, or left by a broken run) is
+ * deleted and created again, as upstream's configmap controller does.
+ */
+export async function publishServicesConfigMap(
+  api: CoreV1Api,
+  namespace: string,
+  version: string,
+  content: { services: readonly WindowsServiceSpec[]; environmentVars: Readonly<Record<string, string>> },
+): Promise<void> {
+  const body = servicesConfigMap(version, namespace, {
+    services: content.services,
+    files: [],
+    environmentVars: { ...content.environmentVars },
+    watchedEnvironmentVars: [...PROXY_VARIABLES],
+  }) as V1ConfigMap;
+  const name = body.metadata?.name ?? '';
+  const expected = JSON.stringify(
+    renderServicesData({
+      services: content.services,
+      files: [],
+      environmentVars: { ...content.environmentVars },
+      watchedEnvironmentVars: [...PROXY_VARIABLES],
+    }),
+  );
+  try {
+    const existing = await api.readNamespacedConfigMap({ name, namespace });
+    if (JSON.stringify(existing.data ?? {}) === expected && existing.immutable === true) return;
+    await api.deleteNamespacedConfigMap({ name, namespace });
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+  try {
+    await api.createNamespacedConfigMap({ namespace, body });
+  } catch (err) {
+    if (!isConflict(err)) throw err;
+  }
+}

@@ -1,0 +1,8 @@
+export type { ClusterFacts } from './cluster-facts.js';
+export { readClusterFacts, ClusterFactsError } from './read-cluster-facts.js';
+export { generatedFiles, type GeneratedFile } from './generated-files.js';
+export { buildHostSpec, REQUIRED_DIRECTORIES } from './host-spec-builder.js';
+export * from './node-metadata.js';
+export { encryptUsername, decryptUsername } from './username-crypto.js';
+export { publicKeyOf } from './public-key.js';
+export { scriptsFor, resolveServices, type HostScript } from './service-scripts.js';
