@@ -2,11 +2,13 @@ import { writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { startSimCluster, type SimCluster } from '@wmco/sim';
 import type { CliContext } from './cli-context.js';
+import { runDemo } from '../world/run-demo.js';
 
 interface SimOptions {
   readonly keep?: boolean;
   readonly kubeconfigOut?: string;
   readonly platform: string;
+  readonly hosts?: string;
 }
 
 function summary(cluster: SimCluster, opts: SimOptions): string {
@@ -48,6 +50,34 @@ function checkPlatform(p: string): string {
   return p;
 }
 
+function hostCount(raw: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 50) throw new Error(`--hosts: "${raw}" is not a number of hosts from 1 to 50`);
+  return n;
+}
+
+/** `wmco sim --hosts N`: the whole world and the operator; progress, a summary, optionally kept running. */
+async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Promise<void> {
+  const ok = await runDemo({
+    hosts: hostCount(opts.hosts ?? ''),
+    platform,
+    providers: ctx.builtinProviders,
+    out: ctx.stdout,
+    timeoutMs: 180_000,
+    whileRunning: async (world) => {
+      if (opts.kubeconfigOut !== undefined) {
+        await writeFile(opts.kubeconfigOut, world.cluster.server.kubeconfig(world.cluster.admin), { mode: 0o600 });
+        ctx.stdout(`\nadmin kubeconfig: ${opts.kubeconfigOut}  (export KUBECONFIG=${opts.kubeconfigOut}; kubectl get nodes)`);
+      }
+      if (opts.keep === true) {
+        ctx.stdout('world running (operator included); stop with SIGTERM or Ctrl-C');
+        ctx.stdout(`received ${await nextShutdownSignal()}, stopping`);
+      }
+    },
+  });
+  if (!ok) throw new Error('not every host became Ready (see the table above)');
+}
+
 /** `wmco sim`: the simulated world on this machine (first version: API server, controllers, seeded cluster). */
 export function simCommand(ctx: CliContext): Command {
   return new Command('sim')
@@ -57,8 +87,10 @@ export function simCommand(ctx: CliContext): Command {
     .option('--keep', 'keep running until SIGTERM or SIGINT (default: print a summary and exit)')
     .option('--kubeconfig-out <file>', 'write an admin kubeconfig for kubectl to this file')
     .option('--platform <type>', 'Infrastructure platform type', 'None')
+    .option('--hosts <n>', 'also start N simulated Windows hosts and the operator, and join them (the demo)')
     .action(async (opts: SimOptions) => {
       const platform = checkPlatform(opts.platform);
+      if (opts.hosts !== undefined) return runWorld(ctx, platform, opts);
       const cluster = await startSimCluster({ platform });
       try {
         if (opts.kubeconfigOut !== undefined)

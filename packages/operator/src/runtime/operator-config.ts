@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** Everything `wmco run` needs, validated at start (flags and environment, upstream names where they exist). */
+export const operatorConfigSchema = z.object({
+  kubeconfig: z.string().optional(),
+  context: z.string().optional(),
+  /** WATCH_NAMESPACE: the one namespace the operator works in. */
+  namespace: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a namespace name (RFC 1123 label)'),
+  payloadDir: z.string().min(1),
+  /** Hosts joined at once. */
+  parallelJoins: z.number().int().min(1).max(50),
+  debug: z.boolean(),
+  logLevel: z.enum(['debug', 'info', 'warn', 'error']),
+  /** host:port for /healthz, /readyz and /metrics; empty to disable. */
+  probeAddress: z.string(),
+  leaderElection: z.boolean(),
+  /** Lease holder identity (POD_NAME). */
+  identity: z.string().min(1),
+  privateKeySecret: z.string().min(1),
+  providerPackages: z.array(z.string()),
+  /** SERVICES_LOG_FILE_SIZE / _AGE / _FLUSH_INTERVAL, raw (validated by the log-rotation parser). */
+  servicesLog: z.object({ size: z.string().optional(), age: z.string().optional(), flushInterval: z.string().optional() }),
+  /** HTTP_PROXY / HTTPS_PROXY / NO_PROXY for the nodes, verbatim. */
+  proxyEnv: z.record(z.string(), z.string()),
+  keepLogsOnRemoval: z.boolean(),
+});
+export type OperatorConfig = z.infer<typeof operatorConfigSchema>;
+
+/** Readable problems, one per line, for the start-up error message. */
+export function configProblems(input: unknown): string[] {
+  const r = operatorConfigSchema.safeParse(input);
+  return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`);
+}

@@ -1,0 +1,230 @@
+import {
+  CertificatesV1Api,
+  CoordinationV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  KubeConfig,
+  VersionApi,
+} from '@kubernetes/client-node';
+import {
+  ByohControllers,
+  CloudNodeManager,
+  ConfigMapHostKeyStore,
+  ConfigMapStatusStore,
+  HostnameOverride,
+  ImageCredentialProvider,
+  KubeEventRecorder,
+  KubeLeaseStore,
+  LeaderElector,
+  MetadataRoutes,
+  NodeNameRegistry,
+  SshWindowsHost,
+  createWmcoCore,
+  kubeWatch,
+  kubernetesVersionProblem,
+  networkProblems,
+  parseLogRotation,
+  readClusterFacts,
+  readPayloadManifest,
+  runLeadership,
+  systemClock,
+  systemIpv4Resolver,
+  type DependencyContainer,
+  type Ipv4Resolver,
+  type JoinDeps,
+  type JoinTimings,
+  type Logger,
+  type SshHostOptions,
+  type WmcoProvider,
+  DEFAULT_LEADER_ELECTION,
+} from '@wmco/core';
+import { WMCO_VERSION } from '../cli/version-command.js';
+import type { OperatorConfig } from './operator-config.js';
+import type { OperatorMetrics } from './metrics.js';
+import type { Redactor } from './redactor.js';
+
+/** Test and simulation hooks; production leaves them unset. */
+export interface RuntimeHooks {
+  readonly sshOverrides?: (address: string) => Partial<SshHostOptions>;
+  readonly resolver?: Ipv4Resolver;
+  readonly timings?: Partial<JoinTimings>;
+  readonly leaderTiming?: typeof DEFAULT_LEADER_ELECTION;
+}
+
+export interface RuntimeParts {
+  readonly config: OperatorConfig;
+  readonly providers: readonly WmcoProvider[];
+  readonly container: DependencyContainer;
+  readonly logger: Logger;
+  readonly redactor: Redactor;
+  readonly metrics: OperatorMetrics;
+  readonly hooks?: RuntimeHooks;
+}
+
+/** A fatal start-up problem: printed and exit 1, as upstream exits on invalid cluster configuration. */
+export class StartupError extends Error {}
+
+function loadKubeConfig(c: OperatorConfig): KubeConfig {
+  const kc = new KubeConfig();
+  if (c.kubeconfig) kc.loadFromFile(c.kubeconfig);
+  else kc.loadFromDefault();
+  if (c.context) kc.setCurrentContext(c.context);
+  return kc;
+}
+
+/**
+ * The running operator: validates the cluster, selects the platform provider, and runs the BYOH
+ * controllers while it holds the leader Lease. `stop()` steps down, waits for in-flight work, and
+ * releases the Lease.
+ */
+export class OperatorRuntime {
+  private readonly stopping = new AbortController();
+  private controllers: ByohControllers | undefined;
+  private leadership: Promise<'lost' | 'stopped'> | undefined;
+  leading = false;
+
+  private constructor(private readonly p: RuntimeParts, private readonly kc: KubeConfig) {}
+
+  static async start(p: RuntimeParts): Promise<OperatorRuntime> {
+    const rt = new OperatorRuntime(p, loadKubeConfig(p.config));
+    await rt.begin();
+    return rt;
+  }
+
+  get synced(): boolean {
+    return !this.leading || (this.controllers?.synced ?? false);
+  }
+
+  /** Resolves when leadership ends: 'lost' means the process should exit and restart. */
+  get done(): Promise<'lost' | 'stopped'> {
+    return this.leadership ?? Promise.resolve('stopped');
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.done;
+  }
+
+  private async begin(): Promise<void> {
+    const core = this.kc.makeApiClient(CoreV1Api);
+    const custom = this.kc.makeApiClient(CustomObjectsApi);
+    await this.validate(custom);
+    const deps = await this.joinDeps(core, custom);
+    this.controllers = new ByohControllers({
+      deps,
+      certificates: this.kc.makeApiClient(CertificatesV1Api),
+      watch: kubeWatch(this.kc),
+      hostKeys: new ConfigMapHostKeyStore(core, this.p.config.namespace),
+      resolver: this.p.hooks?.resolver ?? systemIpv4Resolver,
+      parallelJoins: this.p.config.parallelJoins,
+      remove: { deleteLogs: !this.p.config.keepLogsOnRemoval, drainTimeoutMs: 10 * 60_000 },
+      privateKeySecret: this.p.config.privateKeySecret,
+      metrics: {
+        queue: (q) => this.p.metrics.queueMetrics(q),
+        controller: this.p.metrics.controllerMetrics(),
+        csr: { decided: (d) => this.p.metrics.csrDecisions.inc({ decision: d }) },
+        informerRestart: (informer, reason) => this.p.metrics.informerRestarts.inc({ informer, reason }),
+      },
+    });
+    this.leadership = this.p.config.leaderElection ? this.elect() : this.runUnelected();
+  }
+
+  private async validate(custom: CustomObjectsApi): Promise<void> {
+    const version = await this.kc.makeApiClient(VersionApi).getCode();
+    const network = await readClusterFacts(this.kc.makeApiClient(CoreV1Api), custom).catch((err: unknown) => {
+      throw new StartupError(`cannot read the cluster configuration: ${err instanceof Error ? err.message : String(err)}`);
+    });
+    const problems = [kubernetesVersionProblem(version.gitVersion), ...networkProblems(network.network)].filter((x) => x !== undefined);
+    const fatal = problems.filter((x) => x.fatal).map((x) => x.message);
+    if (fatal.length > 0) throw new StartupError(`the cluster is not supported: ${fatal.join('; ')}`);
+  }
+
+  private async joinDeps(core: CoreV1Api, custom: CustomObjectsApi): Promise<JoinDeps> {
+    const { config, logger } = this.p;
+    const facts = await readClusterFacts(core, custom);
+    const wmco = createWmcoCore({ parent: this.p.container, providers: this.p.providers, platform: facts.platform });
+    const caps = {
+      hostnameOverride: wmco.tryResolve<HostnameOverride>(HostnameOverride),
+      cloudNodeManager: wmco.tryResolve<CloudNodeManager>(CloudNodeManager),
+      imageCredentialProvider: wmco.tryResolve<ImageCredentialProvider>(ImageCredentialProvider),
+      metadataRoutes: wmco.tryResolve<MetadataRoutes>(MetadataRoutes),
+    };
+    const extraPayload = [...(caps.cloudNodeManager?.payload() ?? []), ...(caps.imageCredentialProvider?.payload() ?? [])];
+    const payload = await readPayloadManifest(config.payloadDir, extraPayload).catch((err: unknown) => {
+      throw new StartupError(err instanceof Error ? err.message : String(err));
+    });
+    const logRotation = parseLogRotation({
+      SERVICES_LOG_FILE_SIZE: config.servicesLog.size,
+      SERVICES_LOG_FILE_AGE: config.servicesLog.age,
+      SERVICES_LOG_FLUSH_INTERVAL: config.servicesLog.flushInterval,
+    });
+    const hooks = this.p.hooks ?? {};
+    return {
+      core,
+      namespace: config.namespace,
+      version: WMCO_VERSION,
+      openHost: (t) => {
+        this.p.redactor.register(t.privateKeyPem);
+        return new SshWindowsHost({
+          host: t.ipv4,
+          username: t.username,
+          privateKey: t.privateKeyPem,
+          hostKeys: new ConfigMapHostKeyStore(core, config.namespace),
+          logger: { debug: (m, f) => logger.debug(f ?? {}, m), warn: (m, f) => logger.warn(f ?? {}, m) },
+          ...hooks.sshOverrides?.(t.ipv4),
+        });
+      },
+      payload,
+      payloadDir: config.payloadDir,
+      capabilities: caps,
+      providerFiles: caps.hostnameOverride?.files ?? [],
+      facts: async () => {
+        const f = await readClusterFacts(core, custom);
+        this.p.redactor.register(f.bootstrap.token);
+        return f;
+      },
+      events: new KubeEventRecorder(core, { namespace: config.namespace, component: 'windows-machine-config-operator', scrub: (t) => this.p.redactor.scrubText(t), logger }),
+      logger,
+      status: new ConfigMapStatusStore(core, config.namespace),
+      names: new NodeNameRegistry(),
+      debug: config.debug,
+      logRotation,
+      proxyEnv: config.proxyEnv,
+      timings: { nodeRegistrationMs: 10 * 60_000, nodeReadyMs: 10 * 60_000, pollMs: 1000, ...hooks.timings },
+    };
+  }
+
+  private async runUnelected(): Promise<'lost' | 'stopped'> {
+    this.leading = true;
+    await this.controllers?.start();
+    await new Promise<void>((resolve) => this.stopping.signal.addEventListener('abort', () => resolve(), { once: true }));
+    await this.controllers?.stop();
+    this.leading = false;
+    return 'stopped';
+  }
+
+  private elect(): Promise<'lost' | 'stopped'> {
+    const timing = this.p.hooks?.leaderTiming ?? DEFAULT_LEADER_ELECTION;
+    const store = new KubeLeaseStore(this.kc.makeApiClient(CoordinationV1Api), this.p.config.namespace, 'windows-machine-config-operator-lock');
+    let running: Promise<void> = Promise.resolve();
+    return runLeadership({
+      elector: new LeaderElector(store, systemClock, { identity: this.p.config.identity, ...timing }, this.p.logger),
+      clock: systemClock,
+      timing,
+      stop: this.stopping.signal,
+      logger: this.p.logger,
+      callbacks: {
+        onStartedLeading: () => {
+          this.leading = true;
+          this.p.metrics.leader.set(1);
+          running = (this.controllers?.start() ?? Promise.resolve()).catch((err: unknown) => this.p.logger.error({ err: String(err) }, 'controllers failed to start'));
+        },
+        onStoppedLeading: () => {
+          this.leading = false;
+          this.p.metrics.leader.set(0);
+          void running.then(() => this.controllers?.stop());
+        },
+      },
+    });
+  }
+}

@@ -1,0 +1,28 @@
+import type { InstanceStatus } from '@wmco/core';
+
+const COLUMNS = ['HOST', 'NODE', 'PHASE', 'JOIN', 'PS STARTS', 'BYTES SENT'];
+
+function row(address: string, s: InstanceStatus | undefined): string[] {
+  return [
+    address,
+    s?.node ?? '-',
+    s?.phase ?? 'Pending',
+    s?.joinSeconds === undefined ? '-' : `${s.joinSeconds.toFixed(2)}s`,
+    s?.powershellStarts === undefined ? '-' : String(s.powershellStarts),
+    s?.bytesSent === undefined ? '-' : String(s.bytesSent),
+  ];
+}
+
+/** The summary table the demo prints at the end. */
+export function summaryTable(statuses: readonly [string, InstanceStatus | undefined][]): string {
+  const rows = [COLUMNS, ...statuses.map(([a, s]) => row(a, s))];
+  const widths = COLUMNS.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n');
+}
+
+/** One line per phase change, as the demo streams them. */
+export function progressLine(address: string, s: InstanceStatus, t0: number): string {
+  const at = ((Date.now() - t0) / 1000).toFixed(1).padStart(6);
+  const extra = s.phase === 'Failed' && s.lastError ? `: ${s.lastError}` : s.node ? ` (${s.node})` : '';
+  return `[${at}s] ${address.padEnd(28)} ${s.phase}${extra}`;
+}

@@ -1,0 +1,54 @@
+import type { InstanceStatus, WmcoProvider } from '@wmco/core';
+import { DEFAULT_HOST_COSTS } from '@wmco/sim';
+import { demoHosts } from './demo-hosts.js';
+import { progressLine, summaryTable } from './progress.js';
+import { SimWorld } from './sim-world.js';
+
+export interface DemoOptions {
+  readonly hosts: number;
+  readonly platform: string;
+  readonly providers: readonly WmcoProvider[];
+  readonly out: (line: string) => void;
+  readonly timeoutMs: number;
+  /** Called once every host is Ready (or failed), with the world still running. */
+  readonly whileRunning?: (world: SimWorld) => Promise<void>;
+}
+
+/**
+ * The demo: a simulated cluster and N Windows hosts at the default simulated costs, the operator
+ * against them, live progress per host, then a summary. Resolves true when every host became Ready.
+ */
+export async function runDemo(o: DemoOptions): Promise<boolean> {
+  const t0 = Date.now();
+  const world = await SimWorld.start({ hosts: demoHosts(o.hosts), platform: o.platform, providers: o.providers, costs: DEFAULT_HOST_COSTS });
+  try {
+    o.out(`simulated cluster ${world.cluster.server.url} (platform ${world.cluster.platform}), ${o.hosts} Windows hosts over SSH`);
+    await world.createPrivateKeySecret();
+    const entries = Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i)));
+    await world.setInstances(entries);
+    o.out(`windows-instances: ${Object.keys(entries).join(', ')}`);
+    await world.startOperator();
+    const addresses = world.hosts.hosts.map((h) => h.address);
+    const last = new Map<string, string>();
+    const deadline = Date.now() + o.timeoutMs;
+    let statuses: [string, InstanceStatus | undefined][] = [];
+    for (;;) {
+      statuses = await Promise.all(addresses.map(async (a): Promise<[string, InstanceStatus | undefined]> => [a, await world.status(a)]));
+      for (const [a, s] of statuses) {
+        if (s && last.get(a) !== s.phase) {
+          last.set(a, s.phase);
+          o.out(progressLine(a, s, t0));
+        }
+      }
+      const settled = statuses.every(([, s]) => s?.phase === 'Ready' || s?.phase === 'Failed');
+      if (settled || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    o.out('');
+    o.out(summaryTable(statuses));
+    await o.whileRunning?.(world);
+    return statuses.every(([, s]) => s?.phase === 'Ready');
+  } finally {
+    await world.stop();
+  }
+}

@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CORE_PAYLOAD } from '@wmco/core';
+
+/** Platform payload files a provider may ask for (AWS ECR plugin, Azure cloud node manager). */
+const PLATFORM_FILES = ['ecr-credential-provider.exe', 'azure-cloud-node-manager.exe'];
+
+/**
+ * A payload directory for the simulated world: every file the operator ships, as small stand-ins
+ * (`bytesPerFile` each, deterministic content), and the `sha256sum` file listing them, laid out as the
+ * operator image's `/payload` is.
+ */
+export async function writeSimPayload(bytesPerFile = 4096, dir?: string): Promise<string> {
+  const root = dir ?? (await mkdtemp(join(tmpdir(), 'wmco-payload-')));
+  await mkdir(root, { recursive: true });
+  const names = [...CORE_PAYLOAD.map((f) => f.name), ...PLATFORM_FILES];
+  const sums: string[] = [];
+  for (const name of names) {
+    const seed = createHash('sha256').update(name).digest();
+    const content = Buffer.alloc(bytesPerFile);
+    for (let i = 0; i < content.length; i += seed.length) seed.copy(content, i);
+    content.write(`wmco-sim ${name}\n`, 0);
+    await writeFile(join(root, name), content);
+    sums.push(`${createHash('sha256').update(content).digest('hex')}  ${name}`);
+  }
+  await writeFile(join(root, 'sha256sum'), `${sums.join('\n')}\n`);
+  return root;
+}

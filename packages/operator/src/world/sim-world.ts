@@ -1,0 +1,139 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { newRootContainer, type InstanceStatus, type Ipv4Resolver, type WmcoProvider } from '@wmco/core';
+import {
+  FREE_HOST_COSTS,
+  OPERATOR_NAMESPACE,
+  SimulatedWindowsHost,
+  generateEd25519KeyPair,
+  startSimCluster,
+  type HostCosts,
+  type SimCluster,
+} from '@wmco/sim';
+import { OperatorRuntime } from '../runtime/operator-runtime.js';
+import { OperatorMetrics } from '../runtime/metrics.js';
+import { createLogger } from '../runtime/logger.js';
+import { Redactor } from '../runtime/redactor.js';
+import { writeSimPayload } from './sim-payload.js';
+import { WorldHostSet, type SimHostSpec } from './world-hosts.js';
+
+export interface SimWorldOptions {
+  readonly hosts: readonly SimHostSpec[];
+  readonly platform?: string;
+  readonly costs?: Partial<HostCosts>;
+  readonly parallelJoins?: number;
+  readonly providers: readonly WmcoProvider[];
+  /** Where operator log lines go (JSON); default: dropped. */
+  readonly logSink?: (line: string) => void;
+  readonly rbac?: boolean;
+  readonly payloadBytesPerFile?: number;
+}
+
+/**
+ * The whole simulated world on one machine: the API server with its controllers, N Windows hosts over
+ * real SSH, a payload directory, the private key Secret, and operators run against it in-process.
+ */
+export class SimWorld {
+  readonly operators: OperatorRuntime[] = [];
+  readonly redactor = new Redactor();
+  private constructor(
+    readonly cluster: SimCluster,
+    readonly hosts: WorldHostSet,
+    readonly privateKey: string,
+    readonly dir: string,
+    readonly payloadDir: string,
+    private readonly o: SimWorldOptions,
+  ) {}
+
+  static async start(o: SimWorldOptions): Promise<SimWorld> {
+    const dir = await mkdtemp(join(tmpdir(), 'wmco-world-'));
+    const cluster = await startSimCluster({ platform: o.platform ?? 'None', nodeGracePeriodSeconds: 20, ...(o.rbac ? { rbac: true } : {}) });
+    const key = generateEd25519KeyPair();
+    const hosts = await WorldHostSet.start(o.hosts, key.public, { ...FREE_HOST_COSTS, ...o.costs });
+    const payloadDir = await writeSimPayload(o.payloadBytesPerFile ?? 4096, join(dir, 'payload'));
+    const world = new SimWorld(cluster, hosts, key.private, dir, payloadDir, o);
+    await cluster.writeKubeconfigs(dir);
+    return world;
+  }
+
+  get adminKubeconfig(): string {
+    return join(this.dir, 'admin.kubeconfig');
+  }
+
+  admin(): CoreV1Api {
+    const kc = new KubeConfig();
+    kc.loadFromFile(this.adminKubeconfig);
+    return kc.makeApiClient(CoreV1Api);
+  }
+
+  async createPrivateKeySecret(privateKey = this.privateKey): Promise<void> {
+    const body = { metadata: { name: 'cloud-private-key', namespace: OPERATOR_NAMESPACE }, data: { 'private-key.pem': Buffer.from(privateKey).toString('base64') } };
+    const api = this.admin();
+    await api.deleteNamespacedSecret({ name: 'cloud-private-key', namespace: OPERATOR_NAMESPACE }).catch(() => undefined);
+    await api.createNamespacedSecret({ namespace: OPERATOR_NAMESPACE, body });
+  }
+
+  /** Writes `windows-instances` with exactly these entries (key: address, value: username=...). */
+  async setInstances(data: Record<string, string> | undefined): Promise<void> {
+    const api = this.admin();
+    const name = 'windows-instances';
+    await api.deleteNamespacedConfigMap({ name, namespace: OPERATOR_NAMESPACE }).catch(() => undefined);
+    if (data) await api.createNamespacedConfigMap({ namespace: OPERATOR_NAMESPACE, body: { metadata: { name, namespace: OPERATOR_NAMESPACE }, data } });
+  }
+
+  async startOperator(identity = 'wmco-0'): Promise<OperatorRuntime> {
+    const sink = this.o.logSink ?? (() => undefined);
+    const logger = createLogger({ level: 'debug', redactor: this.redactor, destination: { write: sink } });
+    const rt = await OperatorRuntime.start({
+      config: {
+        kubeconfig: join(this.dir, 'operator.kubeconfig'),
+        namespace: OPERATOR_NAMESPACE,
+        payloadDir: this.payloadDir,
+        parallelJoins: this.o.parallelJoins ?? 5,
+        debug: false,
+        logLevel: 'debug',
+        probeAddress: '',
+        leaderElection: true,
+        identity,
+        privateKeySecret: 'cloud-private-key',
+        providerPackages: [],
+        servicesLog: {},
+        proxyEnv: {},
+        keepLogsOnRemoval: true,
+      },
+      providers: this.o.providers,
+      container: newRootContainer(),
+      logger,
+      redactor: this.redactor,
+      metrics: new OperatorMetrics({ defaultMetrics: false }),
+      hooks: {
+        sshOverrides: (address) => this.hosts.sshOverrides(address),
+        resolver: this.resolver,
+        timings: { nodeRegistrationMs: 60_000, nodeReadyMs: 60_000, pollMs: 100 },
+        leaderTiming: { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 300 },
+      },
+    });
+    this.operators.push(rt);
+    return rt;
+  }
+
+  readonly resolver: Ipv4Resolver = (name) => this.hosts.resolve(name);
+
+  /** The status the operator published for an address (from the status ConfigMap). */
+  async status(address: string): Promise<InstanceStatus | undefined> {
+    const cm = await this.admin().readNamespacedConfigMap({ name: 'windows-instances-status', namespace: OPERATOR_NAMESPACE }).catch(() => undefined);
+    const raw = cm?.data?.[address];
+    return raw ? (JSON.parse(raw) as InstanceStatus) : undefined;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.operators.map((o) => o.stop().catch(() => undefined)));
+    await this.hosts.stop();
+    await this.cluster.stop();
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+export { SimulatedWindowsHost };

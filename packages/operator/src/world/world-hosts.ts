@@ -1,0 +1,84 @@
+import { SimulatedWindowsHost, type HostCosts } from '@wmco/sim';
+
+/** One simulated host of the world. */
+export interface SimHostSpec {
+  /** The Windows computer name (the node name, lower-cased). */
+  readonly hostname: string;
+  /** List this host in windows-instances by this DNS name instead of its address. */
+  readonly dnsName?: string;
+  readonly defaultShell?: 'cmd' | 'powershell';
+  readonly username?: string;
+  /** The Containers feature is already enabled (default true; false makes the join install it and reboot). */
+  readonly containersFeature?: boolean;
+}
+
+let nextOctet = 10;
+
+function address(): string {
+  const third = 200 + (process.pid % 50);
+  nextOctet = nextOctet >= 250 ? 10 : nextOctet + 1;
+  return `127.0.${third}.${nextOctet}`;
+}
+
+/** The world's Windows hosts, each on its own loopback address (its IPv4 as the node sees it too). */
+export class WorldHostSet {
+  private constructor(
+    readonly hosts: readonly { spec: SimHostSpec; sim: SimulatedWindowsHost; address: string }[],
+  ) {}
+
+  static async start(specs: readonly SimHostSpec[], authorizedKey: string, costs: HostCosts): Promise<WorldHostSet> {
+    const hosts = [];
+    for (const spec of specs) {
+      const addr = address();
+      const sim = await SimulatedWindowsHost.start({
+        address: addr,
+        ipv4: addr,
+        hostname: spec.hostname,
+        authorizedKey,
+        username: spec.username ?? 'Administrator',
+        containersFeature: spec.containersFeature ?? true,
+        costs,
+        ...(spec.defaultShell ? { defaultShell: spec.defaultShell } : {}),
+      });
+      hosts.push({ spec, sim, address: addr });
+    }
+    return new WorldHostSet(hosts);
+  }
+
+  /** The `windows-instances` key for a host: its DNS name when it has one, else its address. */
+  key(i: number): string {
+    const h = this.hosts[i];
+    if (!h) throw new Error(`no host ${i}`);
+    return h.spec.dnsName ?? h.address;
+  }
+
+  entry(i: number): [string, string] {
+    return [this.key(i), `username=${this.hosts[i]?.spec.username ?? 'Administrator'}`];
+  }
+
+  byAddress(address: string): SimulatedWindowsHost | undefined {
+    return this.hosts.find((h) => h.address === address)?.sim;
+  }
+
+  sshOverrides(address: string): { port?: number; retryInitialMs: number; retryMaxMs: number; connectDeadlineMs: number; authRetryMs: number; commandTimeoutMs: number; rebootTimeoutMs: number } {
+    const sim = this.byAddress(address);
+    return {
+      ...(sim && sim.port !== 22 ? { port: sim.port } : {}),
+      retryInitialMs: 50,
+      retryMaxMs: 500,
+      connectDeadlineMs: 10_000,
+      authRetryMs: 0,
+      commandTimeoutMs: 60_000,
+      rebootTimeoutMs: 30_000,
+    };
+  }
+
+  resolve(name: string): Promise<readonly string[]> {
+    const h = this.hosts.find((x) => x.spec.dnsName?.toLowerCase() === name.toLowerCase());
+    return h ? Promise.resolve([h.address]) : Promise.reject(new Error(`${name}: no such host (NXDOMAIN)`));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.hosts.map((h) => h.sim.stop()));
+  }
+}
