@@ -27,6 +27,7 @@ export interface JoinRequest {
 
 interface JoinState {
   readonly host: WindowsHost;
+  readonly signal: AbortSignal;
   readonly services: readonly WindowsServiceSpec[];
   readonly generated: readonly GeneratedFile[];
   psStarts: number;
@@ -60,6 +61,7 @@ export class JoinFlow {
     const facts = await this.deps.facts();
     const state: JoinState = {
       host,
+      signal: req.signal,
       services: buildWindowsServices({
         apiServerInternalUrl: facts.apiServerInternalUrl,
         vxlanPort: facts.vxlanPort === '' ? undefined : facts.vxlanPort,
@@ -130,6 +132,7 @@ export class JoinFlow {
     node: V1Node | undefined,
     beforeApply?: (values: Record<string, string>, hostname: string) => void,
   ): Promise<RoundResult> {
+    if (s.signal.aborted) throw new Error('the operator is stopping');
     const content = this.content(s.generated);
     const result = await convergeRound(s.host, {
       specFor: (values) =>
@@ -208,6 +211,11 @@ export class JoinFlow {
 
   /** A node must never be Ready half-configured: stop what was started, then report. */
   private async fail(address: string, s: JoinState, err: unknown): Promise<void> {
+    if (s.signal.aborted) {
+      // Shutting down (or leadership lost): leave the host as it is; the next leader resumes the join.
+      this.deps.logger.info({ address }, 'join interrupted; it resumes when an operator leads again');
+      return;
+    }
     if (s.servicesStarted) {
       await s.host
         .deconfigure({

@@ -30,6 +30,8 @@ export interface LeadershipOptions {
   readonly callbacks: LeadershipCallbacks;
   /** Abort to step down and release the lease (graceful shutdown). */
   readonly stop: AbortSignal;
+  /** Whether to release the lease when stopped (default yes); tests simulating a crash say no. */
+  readonly release?: () => boolean;
   readonly logger?: Logger;
 }
 
@@ -67,7 +69,7 @@ export async function runLeadership(o: LeadershipOptions): Promise<'lost' | 'sto
   o.callbacks.onStartedLeading(leading.signal);
   const outcome = await lead(o);
   leading.abort();
-  if (outcome === 'stopped') await o.elector.release();
+  if (outcome === 'stopped' && (o.release?.() ?? true)) await o.elector.release();
   logger.warn({ outcome }, outcome === 'lost' ? 'lost leadership' : 'stepped down');
   o.callbacks.onStoppedLeading();
   return outcome;

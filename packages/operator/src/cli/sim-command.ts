@@ -52,7 +52,8 @@ function checkPlatform(p: string): string {
 
 function hostCount(raw: string): number {
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 50) throw new Error(`--hosts: "${raw}" is not a number of hosts from 1 to 50`);
+  if (!Number.isInteger(n) || n < 1 || n > 50)
+    throw new Error(`--hosts: "${raw}" is not a number of hosts from 1 to 50`);
   return n;
 }
 
@@ -66,8 +67,12 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
     timeoutMs: 180_000,
     whileRunning: async (world) => {
       if (opts.kubeconfigOut !== undefined) {
-        await writeFile(opts.kubeconfigOut, world.cluster.server.kubeconfig(world.cluster.admin), { mode: 0o600 });
-        ctx.stdout(`\nadmin kubeconfig: ${opts.kubeconfigOut}  (export KUBECONFIG=${opts.kubeconfigOut}; kubectl get nodes)`);
+        await writeFile(opts.kubeconfigOut, world.cluster.server.kubeconfig(world.cluster.admin), {
+          mode: 0o600,
+        });
+        ctx.stdout(
+          `\nadmin kubeconfig: ${opts.kubeconfigOut}  (export KUBECONFIG=${opts.kubeconfigOut}; kubectl get nodes)`,
+        );
       }
       if (opts.keep === true) {
         ctx.stdout('world running (operator included); stop with SIGTERM or Ctrl-C');

@@ -19,7 +19,11 @@ export const operatorConfigSchema = z.object({
   privateKeySecret: z.string().min(1),
   providerPackages: z.array(z.string()),
   /** SERVICES_LOG_FILE_SIZE / _AGE / _FLUSH_INTERVAL, raw (validated by the log-rotation parser). */
-  servicesLog: z.object({ size: z.string().optional(), age: z.string().optional(), flushInterval: z.string().optional() }),
+  servicesLog: z.object({
+    size: z.string().optional(),
+    age: z.string().optional(),
+    flushInterval: z.string().optional(),
+  }),
   /** HTTP_PROXY / HTTPS_PROXY / NO_PROXY for the nodes, verbatim. */
   proxyEnv: z.record(z.string(), z.string()),
   keepLogsOnRemoval: z.boolean(),

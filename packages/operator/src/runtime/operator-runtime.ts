@@ -82,8 +82,12 @@ export class OperatorRuntime {
   private controllers: ByohControllers | undefined;
   private leadership: Promise<'lost' | 'stopped'> | undefined;
   leading = false;
+  private killed = false;
 
-  private constructor(private readonly p: RuntimeParts, private readonly kc: KubeConfig) {}
+  private constructor(
+    private readonly p: RuntimeParts,
+    private readonly kc: KubeConfig,
+  ) {}
 
   static async start(p: RuntimeParts): Promise<OperatorRuntime> {
     const rt = new OperatorRuntime(p, loadKubeConfig(p.config));
@@ -103,6 +107,16 @@ export class OperatorRuntime {
   async stop(): Promise<void> {
     this.stopping.abort();
     await this.done;
+  }
+
+  /**
+   * Simulates a crash, for tests: in-flight work is abandoned at its next step and the Lease is NOT
+   * released, so a successor must wait for it to expire, as after `kill -9`.
+   */
+  async kill(): Promise<void> {
+    this.killed = true;
+    this.stopping.abort();
+    await this.controllers?.stop();
   }
 
   private async begin(): Promise<void> {
@@ -132,9 +146,14 @@ export class OperatorRuntime {
   private async validate(custom: CustomObjectsApi): Promise<void> {
     const version = await this.kc.makeApiClient(VersionApi).getCode();
     const network = await readClusterFacts(this.kc.makeApiClient(CoreV1Api), custom).catch((err: unknown) => {
-      throw new StartupError(`cannot read the cluster configuration: ${err instanceof Error ? err.message : String(err)}`);
+      throw new StartupError(
+        `cannot read the cluster configuration: ${err instanceof Error ? err.message : String(err)}`,
+      );
     });
-    const problems = [kubernetesVersionProblem(version.gitVersion), ...networkProblems(network.network)].filter((x) => x !== undefined);
+    const problems = [
+      kubernetesVersionProblem(version.gitVersion),
+      ...networkProblems(network.network),
+    ].filter((x) => x !== undefined);
     const fatal = problems.filter((x) => x.fatal).map((x) => x.message);
     if (fatal.length > 0) throw new StartupError(`the cluster is not supported: ${fatal.join('; ')}`);
   }
@@ -142,14 +161,21 @@ export class OperatorRuntime {
   private async joinDeps(core: CoreV1Api, custom: CustomObjectsApi): Promise<JoinDeps> {
     const { config, logger } = this.p;
     const facts = await readClusterFacts(core, custom);
-    const wmco = createWmcoCore({ parent: this.p.container, providers: this.p.providers, platform: facts.platform });
+    const wmco = createWmcoCore({
+      parent: this.p.container,
+      providers: this.p.providers,
+      platform: facts.platform,
+    });
     const caps = {
       hostnameOverride: wmco.tryResolve<HostnameOverride>(HostnameOverride),
       cloudNodeManager: wmco.tryResolve<CloudNodeManager>(CloudNodeManager),
       imageCredentialProvider: wmco.tryResolve<ImageCredentialProvider>(ImageCredentialProvider),
       metadataRoutes: wmco.tryResolve<MetadataRoutes>(MetadataRoutes),
     };
-    const extraPayload = [...(caps.cloudNodeManager?.payload() ?? []), ...(caps.imageCredentialProvider?.payload() ?? [])];
+    const extraPayload = [
+      ...(caps.cloudNodeManager?.payload() ?? []),
+      ...(caps.imageCredentialProvider?.payload() ?? []),
+    ];
     const payload = await readPayloadManifest(config.payloadDir, extraPayload).catch((err: unknown) => {
       throw new StartupError(err instanceof Error ? err.message : String(err));
     });
@@ -183,7 +209,12 @@ export class OperatorRuntime {
         this.p.redactor.register(f.bootstrap.token);
         return f;
       },
-      events: new KubeEventRecorder(core, { namespace: config.namespace, component: 'windows-machine-config-operator', scrub: (t) => this.p.redactor.scrubText(t), logger }),
+      events: new KubeEventRecorder(core, {
+        namespace: config.namespace,
+        component: 'windows-machine-config-operator',
+        scrub: (t) => this.p.redactor.scrubText(t),
+        logger,
+      }),
       logger,
       status: new ConfigMapStatusStore(core, config.namespace),
       names: new NodeNameRegistry(),
@@ -197,7 +228,9 @@ export class OperatorRuntime {
   private async runUnelected(): Promise<'lost' | 'stopped'> {
     this.leading = true;
     await this.controllers?.start();
-    await new Promise<void>((resolve) => this.stopping.signal.addEventListener('abort', () => resolve(), { once: true }));
+    await new Promise<void>((resolve) =>
+      this.stopping.signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
     await this.controllers?.stop();
     this.leading = false;
     return 'stopped';
@@ -205,19 +238,31 @@ export class OperatorRuntime {
 
   private elect(): Promise<'lost' | 'stopped'> {
     const timing = this.p.hooks?.leaderTiming ?? DEFAULT_LEADER_ELECTION;
-    const store = new KubeLeaseStore(this.kc.makeApiClient(CoordinationV1Api), this.p.config.namespace, 'windows-machine-config-operator-lock');
+    const store = new KubeLeaseStore(
+      this.kc.makeApiClient(CoordinationV1Api),
+      this.p.config.namespace,
+      'windows-machine-config-operator-lock',
+    );
     let running: Promise<void> = Promise.resolve();
     return runLeadership({
-      elector: new LeaderElector(store, systemClock, { identity: this.p.config.identity, ...timing }, this.p.logger),
+      elector: new LeaderElector(
+        store,
+        systemClock,
+        { identity: this.p.config.identity, ...timing },
+        this.p.logger,
+      ),
       clock: systemClock,
       timing,
       stop: this.stopping.signal,
+      release: () => !this.killed,
       logger: this.p.logger,
       callbacks: {
         onStartedLeading: () => {
           this.leading = true;
           this.p.metrics.leader.set(1);
-          running = (this.controllers?.start() ?? Promise.resolve()).catch((err: unknown) => this.p.logger.error({ err: String(err) }, 'controllers failed to start'));
+          running = (this.controllers?.start() ?? Promise.resolve()).catch((err: unknown) =>
+            this.p.logger.error({ err: String(err) }, 'controllers failed to start'),
+          );
         },
         onStoppedLeading: () => {
           this.leading = false;

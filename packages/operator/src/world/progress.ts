@@ -17,7 +17,14 @@ function row(address: string, s: InstanceStatus | undefined): string[] {
 export function summaryTable(statuses: readonly [string, InstanceStatus | undefined][]): string {
   const rows = [COLUMNS, ...statuses.map(([a, s]) => row(a, s))];
   const widths = COLUMNS.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** One line per phase change, as the demo streams them. */

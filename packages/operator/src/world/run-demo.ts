@@ -20,9 +20,16 @@ export interface DemoOptions {
  */
 export async function runDemo(o: DemoOptions): Promise<boolean> {
   const t0 = Date.now();
-  const world = await SimWorld.start({ hosts: demoHosts(o.hosts), platform: o.platform, providers: o.providers, costs: DEFAULT_HOST_COSTS });
+  const world = await SimWorld.start({
+    hosts: demoHosts(o.hosts),
+    platform: o.platform,
+    providers: o.providers,
+    costs: DEFAULT_HOST_COSTS,
+  });
   try {
-    o.out(`simulated cluster ${world.cluster.server.url} (platform ${world.cluster.platform}), ${o.hosts} Windows hosts over SSH`);
+    o.out(
+      `simulated cluster ${world.cluster.server.url} (platform ${world.cluster.platform}), ${o.hosts} Windows hosts over SSH`,
+    );
     await world.createPrivateKeySecret();
     const entries = Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i)));
     await world.setInstances(entries);
@@ -33,7 +40,9 @@ export async function runDemo(o: DemoOptions): Promise<boolean> {
     const deadline = Date.now() + o.timeoutMs;
     let statuses: [string, InstanceStatus | undefined][] = [];
     for (;;) {
-      statuses = await Promise.all(addresses.map(async (a): Promise<[string, InstanceStatus | undefined]> => [a, await world.status(a)]));
+      statuses = await Promise.all(
+        addresses.map(async (a): Promise<[string, InstanceStatus | undefined]> => [a, await world.status(a)]),
+      );
       for (const [a, s] of statuses) {
         if (s && last.get(a) !== s.phase) {
           last.set(a, s.phase);

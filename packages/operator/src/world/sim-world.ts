@@ -49,7 +49,11 @@ export class SimWorld {
 
   static async start(o: SimWorldOptions): Promise<SimWorld> {
     const dir = await mkdtemp(join(tmpdir(), 'wmco-world-'));
-    const cluster = await startSimCluster({ platform: o.platform ?? 'None', nodeGracePeriodSeconds: 20, ...(o.rbac ? { rbac: true } : {}) });
+    const cluster = await startSimCluster({
+      platform: o.platform ?? 'None',
+      nodeGracePeriodSeconds: 20,
+      ...(o.rbac ? { rbac: true } : {}),
+    });
     const key = generateEd25519KeyPair();
     const hosts = await WorldHostSet.start(o.hosts, key.public, { ...FREE_HOST_COSTS, ...o.costs });
     const payloadDir = await writeSimPayload(o.payloadBytesPerFile ?? 4096, join(dir, 'payload'));
@@ -69,9 +73,14 @@ export class SimWorld {
   }
 
   async createPrivateKeySecret(privateKey = this.privateKey): Promise<void> {
-    const body = { metadata: { name: 'cloud-private-key', namespace: OPERATOR_NAMESPACE }, data: { 'private-key.pem': Buffer.from(privateKey).toString('base64') } };
+    const body = {
+      metadata: { name: 'cloud-private-key', namespace: OPERATOR_NAMESPACE },
+      data: { 'private-key.pem': Buffer.from(privateKey).toString('base64') },
+    };
     const api = this.admin();
-    await api.deleteNamespacedSecret({ name: 'cloud-private-key', namespace: OPERATOR_NAMESPACE }).catch(() => undefined);
+    await api
+      .deleteNamespacedSecret({ name: 'cloud-private-key', namespace: OPERATOR_NAMESPACE })
+      .catch(() => undefined);
     await api.createNamespacedSecret({ namespace: OPERATOR_NAMESPACE, body });
   }
 
@@ -80,7 +89,11 @@ export class SimWorld {
     const api = this.admin();
     const name = 'windows-instances';
     await api.deleteNamespacedConfigMap({ name, namespace: OPERATOR_NAMESPACE }).catch(() => undefined);
-    if (data) await api.createNamespacedConfigMap({ namespace: OPERATOR_NAMESPACE, body: { metadata: { name, namespace: OPERATOR_NAMESPACE }, data } });
+    if (data)
+      await api.createNamespacedConfigMap({
+        namespace: OPERATOR_NAMESPACE,
+        body: { metadata: { name, namespace: OPERATOR_NAMESPACE }, data },
+      });
   }
 
   async startOperator(identity = 'wmco-0'): Promise<OperatorRuntime> {
@@ -123,7 +136,9 @@ export class SimWorld {
 
   /** The status the operator published for an address (from the status ConfigMap). */
   async status(address: string): Promise<InstanceStatus | undefined> {
-    const cm = await this.admin().readNamespacedConfigMap({ name: 'windows-instances-status', namespace: OPERATOR_NAMESPACE }).catch(() => undefined);
+    const cm = await this.admin()
+      .readNamespacedConfigMap({ name: 'windows-instances-status', namespace: OPERATOR_NAMESPACE })
+      .catch(() => undefined);
     const raw = cm?.data?.[address];
     return raw ? (JSON.parse(raw) as InstanceStatus) : undefined;
   }

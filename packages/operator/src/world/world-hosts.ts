@@ -26,7 +26,11 @@ export class WorldHostSet {
     readonly hosts: readonly { spec: SimHostSpec; sim: SimulatedWindowsHost; address: string }[],
   ) {}
 
-  static async start(specs: readonly SimHostSpec[], authorizedKey: string, costs: HostCosts): Promise<WorldHostSet> {
+  static async start(
+    specs: readonly SimHostSpec[],
+    authorizedKey: string,
+    costs: HostCosts,
+  ): Promise<WorldHostSet> {
     const hosts = [];
     for (const spec of specs) {
       const addr = address();
@@ -60,7 +64,15 @@ export class WorldHostSet {
     return this.hosts.find((h) => h.address === address)?.sim;
   }
 
-  sshOverrides(address: string): { port?: number; retryInitialMs: number; retryMaxMs: number; connectDeadlineMs: number; authRetryMs: number; commandTimeoutMs: number; rebootTimeoutMs: number } {
+  sshOverrides(address: string): {
+    port?: number;
+    retryInitialMs: number;
+    retryMaxMs: number;
+    connectDeadlineMs: number;
+    authRetryMs: number;
+    commandTimeoutMs: number;
+    rebootTimeoutMs: number;
+  } {
     const sim = this.byAddress(address);
     return {
       ...(sim && sim.port !== 22 ? { port: sim.port } : {}),

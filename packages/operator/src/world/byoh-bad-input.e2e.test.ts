@@ -1,0 +1,36 @@
+import test from 'ava';
+import { eventsAbout, phaseIs, testWorld, until } from './world-fixture.js';
+
+test.serial('malformed entries each get one event and do not stop the good host', async (t) => {
+  const { world } = await testWorld([{ hostname: 'WIN-OK' }]);
+  t.teardown(() => world.stop());
+  await world.createPrivateKeySecret();
+  const bad: Record<string, string> = {
+    '::1': 'username=Administrator',
+    '10.1.2.3': 'Administrator',
+    '10.1.2.4': "username=adm'in",
+    '10.1.2.5': 'username=admin;rm',
+    '10.1.2.6': 'username=$(whoami)',
+    'no-such-host.sim.internal': 'username=Administrator',
+  };
+  await world.setInstances({ ...Object.fromEntries([world.hosts.entry(0)]), ...bad });
+  await world.startOperator();
+  await until('the good host Ready', phaseIs(world, world.hosts.hosts[0]!.address, 'Ready'), 90_000);
+  const events = (await eventsAbout(world)).filter((e) => e.reason === 'InstanceSetupFailure');
+  for (const key of Object.keys(bad)) {
+    t.is(events.filter((e) => e.message.includes(`"${key}"`)).length, 1, `one event for ${key}`);
+  }
+});
+
+test.serial('the operator starts without the private key and waits for it with an event', async (t) => {
+  const { world } = await testWorld([{ hostname: 'WIN-K' }]);
+  t.teardown(() => world.stop());
+  await world.setInstances(Object.fromEntries([world.hosts.entry(0)]));
+  await world.startOperator();
+  await until('the missing-key event', async () =>
+    (await eventsAbout(world)).some((e) => e.reason === 'PrivateKeyMissing') ? true : undefined,
+  );
+  await world.createPrivateKeySecret();
+  await until('Ready once the key exists', phaseIs(world, world.hosts.hosts[0]!.address, 'Ready'), 90_000);
+  t.pass();
+});

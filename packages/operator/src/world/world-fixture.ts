@@ -1,0 +1,67 @@
+import { CertificatesV1Api, CoreV1Api, KubeConfig, type V1Node } from '@kubernetes/client-node';
+import type { InstanceStatus } from '@wmco/core';
+import { OPERATOR_NAMESPACE } from '@wmco/sim';
+import { loadBuiltinProviders } from '../providers/baked-providers.js';
+import { SimWorld, type SimWorldOptions } from './sim-world.js';
+import type { SimHostSpec } from './world-hosts.js';
+
+export const NS = OPERATOR_NAMESPACE;
+
+/** A world for one test, with every operator log line kept (for the secret-scanning checks). */
+export async function testWorld(
+  hosts: readonly SimHostSpec[],
+  extra: Partial<SimWorldOptions> = {},
+): Promise<{ world: SimWorld; logs: string[] }> {
+  const logs: string[] = [];
+  const world = await SimWorld.start({
+    hosts,
+    providers: await loadBuiltinProviders(),
+    logSink: (l) => logs.push(l),
+    ...extra,
+  });
+  return { world, logs };
+}
+
+export function apis(world: SimWorld): { core: CoreV1Api; certificates: CertificatesV1Api } {
+  const kc = new KubeConfig();
+  kc.loadFromFile(world.adminKubeconfig);
+  return { core: kc.makeApiClient(CoreV1Api), certificates: kc.makeApiClient(CertificatesV1Api) };
+}
+
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export function phaseIs(
+  world: SimWorld,
+  address: string,
+  phase: InstanceStatus['phase'],
+): () => Promise<InstanceStatus | undefined> {
+  return async () => {
+    const s = await world.status(address);
+    if (s?.phase === 'Failed' && phase !== 'Failed')
+      throw new Error(`${address} failed: ${s.lastError ?? ''}`);
+    return s?.phase === phase ? s : undefined;
+  };
+}
+
+export async function windowsNodes(world: SimWorld): Promise<V1Node[]> {
+  return (await apis(world).core.listNode({ labelSelector: 'kubernetes.io/os=windows' })).items;
+}
+
+export async function eventsAbout(
+  world: SimWorld,
+): Promise<{ reason: string; message: string; type: string }[]> {
+  const list = await apis(world).core.listNamespacedEvent({ namespace: NS });
+  return list.items.map((e) => ({ reason: e.reason ?? '', message: e.message ?? '', type: e.type ?? '' }));
+}
