@@ -4,6 +4,8 @@ import { providersCommand } from './providers-command.js';
 import { versionCommand } from './version-command.js';
 import { renderCommand } from './render/render-command.js';
 import { simCommand } from './sim-command.js';
+import { runCommand } from './run-command.js';
+import { statusCommand } from './status-command.js';
 
 /** The `wmco` command tree. */
 export function buildProgram(ctx: CliContext): Command {
@@ -15,5 +17,7 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(versionCommand(ctx));
   program.addCommand(renderCommand(ctx));
   program.addCommand(simCommand(ctx));
+  program.addCommand(runCommand(ctx));
+  program.addCommand(statusCommand(ctx));
   return program;
 }

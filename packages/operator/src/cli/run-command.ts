@@ -1,0 +1,122 @@
+import { Command } from 'commander';
+import { configProblems, type OperatorConfig } from '../runtime/operator-config.js';
+import { createLogger } from '../runtime/logger.js';
+import { OperatorMetrics } from '../runtime/metrics.js';
+import { OperatorRuntime, StartupError } from '../runtime/operator-runtime.js';
+import { ProbeServer } from '../runtime/probes.js';
+import { Redactor } from '../runtime/redactor.js';
+import { loadProviders } from '../providers/load-provider-package.js';
+import type { CliContext } from './cli-context.js';
+import { collect, providerPackages } from './provider-packages-option.js';
+
+interface RunFlags {
+  kubeconfig?: string;
+  context?: string;
+  namespace?: string;
+  payload: string;
+  parallelJoins: string;
+  debugLogging?: boolean;
+  probeAddress: string;
+  leaderElection: boolean;
+  providerPackage?: string[];
+  deleteLogsOnRemoval?: boolean;
+}
+
+/** Flags first, then the environment (upstream's names: WATCH_NAMESPACE, SERVICES_LOG_*, proxy variables). */
+export function operatorConfig(
+  flags: RunFlags,
+  env: Readonly<Record<string, string | undefined>>,
+): OperatorConfig {
+  const proxyEnv = Object.fromEntries(
+    ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'].flatMap((k) =>
+      env[k] === undefined ? [] : [[k, env[k] ?? '']],
+    ),
+  );
+  const candidate = {
+    ...((flags.kubeconfig ?? env['KUBECONFIG']) ? { kubeconfig: flags.kubeconfig ?? env['KUBECONFIG'] } : {}),
+    ...(flags.context ? { context: flags.context } : {}),
+    namespace: flags.namespace ?? env['WATCH_NAMESPACE'] ?? '',
+    payloadDir: flags.payload,
+    parallelJoins: Number(flags.parallelJoins),
+    debug: flags.debugLogging === true,
+    logLevel: flags.debugLogging === true ? 'debug' : 'info',
+    probeAddress: flags.probeAddress,
+    leaderElection: flags.leaderElection,
+    identity: env['POD_NAME'] ?? `wmco-${process.pid}`,
+    privateKeySecret: env['WMCO_PRIVATE_KEY_SECRET'] ?? 'cloud-private-key',
+    providerPackages: [...providerPackages(flags.providerPackage, env)],
+    servicesLog: {
+      ...(env['SERVICES_LOG_FILE_SIZE'] ? { size: env['SERVICES_LOG_FILE_SIZE'] } : {}),
+      ...(env['SERVICES_LOG_FILE_AGE'] ? { age: env['SERVICES_LOG_FILE_AGE'] } : {}),
+      ...(env['SERVICES_LOG_FLUSH_INTERVAL'] ? { flushInterval: env['SERVICES_LOG_FLUSH_INTERVAL'] } : {}),
+    },
+    proxyEnv,
+    keepLogsOnRemoval: flags.deleteLogsOnRemoval !== true,
+  };
+  const problems = configProblems(candidate);
+  if (problems.length > 0)
+    throw new StartupError(
+      `invalid configuration:\n  ${problems.join('\n  ')}${candidate.namespace === '' ? '\n  (set WATCH_NAMESPACE or pass -n)' : ''}`,
+    );
+  return candidate as OperatorConfig;
+}
+
+function hostPort(address: string): [string, number] {
+  const i = address.lastIndexOf(':');
+  return [address.slice(0, i) || '0.0.0.0', Number(address.slice(i + 1))];
+}
+
+/** `wmco run`: the operator itself (in a pod, or against any cluster with --kubeconfig). */
+export function runCommand(ctx: CliContext): Command {
+  return new Command('run')
+    .description('Run the operator: join, maintain and remove Windows nodes')
+    .option('--kubeconfig <file>', 'kubeconfig (default: $KUBECONFIG, ~/.kube/config or in-cluster)')
+    .option('--context <name>', 'kubeconfig context')
+    .option('-n, --namespace <ns>', 'the operator namespace (default: $WATCH_NAMESPACE)')
+    .option('--payload <dir>', 'directory with the Windows payload and its sha256sum', '/payload')
+    .option('--parallel-joins <n>', 'hosts configured at once', '5')
+    .option('--debug-logging', 'verbose service logs on the nodes and debug operator logs')
+    .option('--probe-address <host:port>', 'serve /healthz, /readyz and /metrics here', '0.0.0.0:9182')
+    .option('--no-leader-election', 'run without the leader Lease (one replica only!)')
+    .option('--delete-logs-on-removal', 'also delete C:\\var\\log when a node is removed')
+    .option('--provider-package <name>', 'load a third-party provider package (repeatable)', collect)
+    .action(async (flags: RunFlags) => {
+      const config = operatorConfig(flags, ctx.env);
+      const redactor = new Redactor();
+      const logger = createLogger({ level: config.logLevel, redactor });
+      const metrics = new OperatorMetrics();
+      const providers = await loadProviders(ctx.builtinProviders, config.providerPackages);
+      let runtime: OperatorRuntime | undefined;
+      const [host, port] = hostPort(config.probeAddress);
+      const probes = new ProbeServer({
+        host,
+        port,
+        registry: metrics.registry,
+        readiness: [
+          { name: 'controllers', check: () => (runtime?.synced ? undefined : 'informers not synced') },
+        ],
+      });
+      await probes.start();
+      try {
+        runtime = await OperatorRuntime.start({
+          config,
+          providers,
+          container: ctx.container,
+          logger,
+          redactor,
+          metrics,
+        });
+        const onSignal = (sig: string): void => {
+          logger.info({ signal: sig }, 'shutting down');
+          void runtime?.stop();
+        };
+        process.once('SIGTERM', onSignal);
+        process.once('SIGINT', onSignal);
+        const outcome = await runtime.done;
+        if (outcome === 'lost')
+          throw new StartupError('lost the leader lease; exiting so that a fresh process campaigns again');
+      } finally {
+        await probes.stop();
+      }
+    });
+}

@@ -1,0 +1,67 @@
+import { Command } from 'commander';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { STATUS_CONFIGMAP, describeApiError, isNotFound, type InstanceStatus } from '@wmco/core';
+import type { CliContext } from './cli-context.js';
+import { kubeConfigFrom, namespaceFrom, withKubeFlags, type KubeFlags } from './kube-flags.js';
+import { parseOutputFormat, renderStructured } from './output-format.js';
+import { renderTable } from './table.js';
+
+function age(since: string): string {
+  const s = Math.max(0, Math.round((Date.now() - Date.parse(since)) / 1000));
+  return s < 120 ? `${s}s` : s < 7200 ? `${Math.round(s / 60)}m` : `${Math.round(s / 3600)}h`;
+}
+
+function rows(statuses: readonly InstanceStatus[], wide: boolean): string[][] {
+  return statuses.map((s) => {
+    const r = [
+      s.address,
+      s.node ?? '-',
+      s.phase,
+      age(s.since),
+      s.joinSeconds === undefined ? '-' : `${s.joinSeconds}s`,
+    ];
+    if (wide)
+      r.push(
+        Object.entries(s.phaseSeconds)
+          .map(([p, v]) => `${p}=${v}s`)
+          .join(' ') || '-',
+      );
+    r.push(s.lastError ?? '');
+    return r;
+  });
+}
+
+/** `wmco status`: each Windows instance's phase, timings and last error, from `windows-instances-status`. */
+export function statusCommand(ctx: CliContext): Command {
+  return withKubeFlags(new Command('status'))
+    .description('Show each Windows instance: phase, node, timings and last error')
+    .option('-o, --output <format>', 'table, wide, json or yaml')
+    .action(async (flags: KubeFlags & { output?: string }) => {
+      const format = parseOutputFormat(flags.output);
+      const namespace = namespaceFrom(flags, ctx.env);
+      const api = kubeConfigFrom(flags).makeApiClient(CoreV1Api);
+      let data: Record<string, string> = {};
+      try {
+        data = (await api.readNamespacedConfigMap({ name: STATUS_CONFIGMAP, namespace })).data ?? {};
+      } catch (err) {
+        if (!isNotFound(err))
+          throw new Error(`cannot read ${namespace}/${STATUS_CONFIGMAP}: ${describeApiError(err)}`);
+      }
+      const statuses = Object.values(data)
+        .map((v) => JSON.parse(v) as InstanceStatus)
+        .sort((a, b) => a.address.localeCompare(b.address));
+      if (format === 'json' || format === 'yaml')
+        return ctx.stdout(renderStructured(format, { instances: statuses }));
+      if (statuses.length === 0) return ctx.stderr(`No Windows instances in ${namespace}.`);
+      const headers = [
+        'host',
+        'node',
+        'phase',
+        'age',
+        'join',
+        ...(format === 'wide' ? ['phases'] : []),
+        'last error',
+      ];
+      ctx.stdout(renderTable(headers, rows(statuses, format === 'wide')));
+    });
+}
