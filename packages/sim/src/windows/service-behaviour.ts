@@ -2,6 +2,7 @@ import type { FileSystem } from './file-system.js';
 import type { WindowsModel } from './windows-model.js';
 import { flagValue, splitCommandLine } from './command-line.js';
 import { kubeletBehaviour } from './kubelet/kubelet-behaviour.js';
+import { stripLogRunner } from './kubelet/kubelet-flags.js';
 
 /** What a behaviour sees when its service starts. */
 export interface ServiceStartContext {
@@ -33,9 +34,11 @@ export interface ServiceBehaviour {
 
 /** Fails with the reason of the first check that fails. */
 function requireFiles(ctx: ServiceStartContext, paths: readonly (string | undefined)[]): ServiceRun {
-  const binary = ctx.argv[0];
-  if (binary === undefined || !ctx.files.isFile(binary)) {
-    return { state: 'failed', reason: `binary not found: ${binary ?? '(empty command line)'}` };
+  // A kube-log-runner wrapper and the binary it runs must both exist.
+  for (const binary of new Set([ctx.argv[0], stripLogRunner(ctx.argv)[0]])) {
+    if (binary === undefined || !ctx.files.isFile(binary)) {
+      return { state: 'failed', reason: `binary not found: ${binary ?? '(empty command line)'}` };
+    }
   }
   for (const p of paths) {
     if (p !== undefined && !ctx.files.isFile(p)) return { state: 'failed', reason: `file not found: ${p}` };

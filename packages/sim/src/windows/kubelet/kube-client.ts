@@ -66,7 +66,8 @@ export class KubeClient {
     if (text.code < 200 || text.code > 299) {
       let message = text.text;
       try {
-        message = String((JSON.parse(text.text) as { message?: unknown }).message ?? text.text);
+        const status = JSON.parse(text.text) as { message?: unknown };
+        if (typeof status.message === 'string') message = status.message;
       } catch {
         // not a Status object: keep the text
       }

@@ -36,12 +36,12 @@ function fileOrData(files: FileSystem, o: Obj, key: string, file: string): strin
   const path = o[key];
   if (path === undefined) return undefined;
   const content = typeof path === 'string' ? files.read(path) : undefined;
-  if (content === undefined) throw new KubeconfigError(`${file}: ${key} file not found: ${String(path)}`);
+  if (content === undefined)
+    throw new KubeconfigError(`${file}: ${key} file not found: ${JSON.stringify(path)}`);
   return content.toString('utf8');
 }
 
-/** Reads the current context of the kubeconfig at `path` in the host's files (JSON or YAML). */
-export function readKubeconfig(files: FileSystem, path: string): KubeconfigCredentials {
+function parseDocument(files: FileSystem, path: string): Obj {
   const raw = files.read(path);
   if (raw === undefined) throw new KubeconfigError(`kubeconfig not found: ${path}`);
   let doc: unknown;
@@ -51,23 +51,37 @@ export function readKubeconfig(files: FileSystem, path: string): KubeconfigCrede
     throw new KubeconfigError(`${path}: not YAML/JSON: ${(e as Error).message}`);
   }
   if (!isObj(doc)) throw new KubeconfigError(`${path}: not a kubeconfig object`);
+  return doc;
+}
+
+function currentContext(doc: Obj, path: string): { cluster: Obj; user: Obj } {
   const current = doc['current-context'];
   if (typeof current !== 'string' || current === '') throw new KubeconfigError(`${path}: no current-context`);
   const context = named(doc['contexts'], current, 'context', path);
-  const cluster = named(doc['clusters'], String(context['cluster']), 'cluster', path);
-  const user = named(doc['users'], String(context['user']), 'user', path);
+  return {
+    cluster: named(doc['clusters'], String(context['cluster']), 'cluster', path),
+    user: named(doc['users'], String(context['user']), 'user', path),
+  };
+}
+
+function serverAndCa(files: FileSystem, cluster: Obj, path: string): { server: string; caPem: string } {
   const server = cluster['server'];
   if (typeof server !== 'string' || !/^https:\/\/[^\s/]+/.test(server))
-    throw new KubeconfigError(`${path}: cluster server "${String(server)}" is not an https URL`);
+    throw new KubeconfigError(`${path}: cluster server ${JSON.stringify(server)} is not an https URL`);
   const caPem = fileOrData(files, cluster, 'certificate-authority', path);
-  if (caPem === undefined || !caPem.includes('-----BEGIN CERTIFICATE-----'))
+  if (caPem?.includes('-----BEGIN CERTIFICATE-----') !== true)
     throw new KubeconfigError(`${path}: cluster has no PEM certificate-authority(-data)`);
+  return { server, caPem };
+}
+
+/** Reads the current context of the kubeconfig at `path` in the host's files (JSON or YAML). */
+export function readKubeconfig(files: FileSystem, path: string): KubeconfigCredentials {
+  const { cluster, user } = currentContext(parseDocument(files, path), path);
   const certPem = fileOrData(files, user, 'client-certificate', path);
   const keyPem = fileOrData(files, user, 'client-key', path);
   const token = user['token'];
   return {
-    server,
-    caPem,
+    ...serverAndCa(files, cluster, path),
     ...(typeof token === 'string' && token !== '' ? { token } : {}),
     ...(certPem !== undefined ? { certPem } : {}),
     ...(keyPem !== undefined ? { keyPem } : {}),

@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import * as k8s from '@kubernetes/client-node';
 import { kubeletConfiguration } from '@wmco/core';
 import { ClusterCa } from '../../apiserver/pki.js';
@@ -7,6 +7,7 @@ import { FREE_HOST_COSTS } from '../host-costs.js';
 import { SimulatedWindowsHost } from '../simulated-windows-host.js';
 import { generateEd25519KeyPair } from '../ssh-auth.js';
 import { nextLoopbackAddress } from '../windows-host-fixture.js';
+import type { WindowsModel } from '../windows-model.js';
 import { readKubeconfig } from './kubeconfig-file.js';
 import { kubeletStatus } from './kubelet-status.js';
 import {
@@ -41,7 +42,10 @@ const csrsOf = async (user: string, signer: string): Promise<k8s.V1CertificateSi
 const ready = (n: k8s.V1Node): string | undefined =>
   n.status?.conditions?.find((x) => x.type === 'Ready')?.status;
 
-test.serial('TLS bootstrap, registration, heartbeats, serving CSR, stop and restart', async (t) => {
+const bootstrapUser = (): string => `system:bootstrap:${c.bootstrapToken.split('.')[0] ?? ''}`;
+const CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
+
+async function startedHost(t: ExecutionContext): Promise<WindowsModel> {
   const key = generateEd25519KeyPair();
   const sim = await SimulatedWindowsHost.start({
     address: nextLoopbackAddress(),
@@ -51,32 +55,28 @@ test.serial('TLS bootstrap, registration, heartbeats, serving CSR, stop and rest
     behaviours: fastKubelet(),
   });
   t.teardown(() => sim.stop());
-  const m = sim.model;
   const command = operatorKubeletCommand(c.server.url, '10.0.0.21');
   t.regex(command, /^C:\\k\\kube-log-runner\.exe -log-file=\S+ C:\\k\\kubelet\.exe --config=/);
-  prepareHost(m, c, { bootstrapKubeconfig: await operatorBootstrapKubeconfig(kc, c.server.url) }, command);
-  await m.scm.start('kubelet');
-  t.is(m.scm.get('kubelet')?.state, 'running', 'the service runs while it waits for approval');
-  const status = kubeletStatus(m);
-  t.is(status?.nodeName, 'win-node-1');
+  const boot = await operatorBootstrapKubeconfig(kc, c.server.url);
+  prepareHost(sim.model, c, { bootstrapKubeconfig: boot }, command);
+  await sim.model.scm.start('kubelet');
+  return sim.model;
+}
 
-  const [clientCsr] = await waitFor('client CSR', async () => {
-    const l = await csrsOf(
-      `system:bootstrap:${c.bootstrapToken.split('.')[0] ?? ''}`,
-      'kubernetes.io/kube-apiserver-client-kubelet',
-    );
+async function approveClientCsr(t: ExecutionContext, m: WindowsModel): Promise<void> {
+  const [csr] = await waitFor('client CSR', async () => {
+    const l = await csrsOf(bootstrapUser(), CLIENT_SIGNER);
     return l.length > 0 ? l : undefined;
   });
-  t.deepEqual(clientCsr?.spec.usages, ['digital signature', 'client auth']);
-  t.true(clientCsr?.spec.groups?.includes('system:bootstrappers'));
-  t.is(status?.phase, 'waiting-for-approval');
+  if (!csr) throw new Error('no client CSR');
+  t.deepEqual(csr.spec.usages, ['digital signature', 'client auth']);
+  t.true(csr.spec.groups?.includes('system:bootstrappers'));
+  t.is(kubeletStatus(m)?.phase, 'waiting-for-approval');
   await t.throwsAsync(core.readNode({ name: 'win-node-1' }), undefined, 'no Node before approval');
-  await approve(kc, clientCsr?.metadata?.name ?? '');
+  await approve(kc, csr.metadata?.name ?? '');
+}
 
-  const node = await waitFor('Ready node', async () => {
-    const n = await core.readNode({ name: 'win-node-1' }).catch(() => undefined);
-    return n && ready(n) === 'True' ? n : undefined;
-  });
+function checkNode(t: ExecutionContext, node: k8s.V1Node): void {
   t.like(node.metadata?.labels, {
     'kubernetes.io/os': 'windows',
     'kubernetes.io/arch': 'amd64',
@@ -84,62 +84,76 @@ test.serial('TLS bootstrap, registration, heartbeats, serving CSR, stop and rest
     'node.kubernetes.io/windows-build': '10.0.20348',
     'node.openshift.io/os_id': 'Windows',
   });
-  t.deepEqual(node.spec?.taints?.map((x) => ({ ...x })), [{ key: 'os', value: 'Windows', effect: 'NoSchedule' }]);
-  t.deepEqual(node.status?.addresses?.map((x) => ({ ...x })), [
-    { type: 'InternalIP', address: '10.0.0.21' },
-    { type: 'Hostname', address: 'win-node-1' },
-  ]);
-  t.like(node.status?.nodeInfo, {
-    operatingSystem: 'windows',
-    osImage: 'Windows Server 2022 Datacenter',
-  });
-  t.regex(node.status?.nodeInfo?.kubeletVersion ?? '', /^v1\.36\.\d+$/);
+  t.deepEqual(
+    node.spec?.taints?.map((x) => ({ ...x })),
+    [{ key: 'os', value: 'Windows', effect: 'NoSchedule' }],
+  );
+  t.deepEqual(
+    node.status?.addresses?.map((x) => ({ ...x })),
+    [
+      { type: 'InternalIP', address: '10.0.0.21' },
+      { type: 'Hostname', address: 'win-node-1' },
+    ],
+  );
+  const info = node.status?.nodeInfo;
+  t.like(info, { operatingSystem: 'windows', osImage: 'Windows Server 2022 Datacenter' });
+  t.regex(info?.kubeletVersion ?? '', /^v1\.36\.\d+$/);
+}
+
+async function checkCredentialsAndLease(t: ExecutionContext, m: WindowsModel): Promise<void> {
   const kubeconfig = readKubeconfig(m.files, 'C:\\k\\kubeconfig');
   t.truthy(kubeconfig.certPem);
   t.is(kubeconfig.token, undefined, 'the written kubeconfig uses the client certificate');
   t.true(m.files.isFile('c:\\var\\lib\\kubelet\\pki\\kubelet-client-current.pem'));
-
-  const lease = await kc
-    .makeApiClient(k8s.CoordinationV1Api)
-    .readNamespacedLease({ name: 'win-node-1', namespace: 'kube-node-lease' });
+  const leases = kc.makeApiClient(k8s.CoordinationV1Api);
+  const lease = await leases.readNamespacedLease({ name: 'win-node-1', namespace: 'kube-node-lease' });
   t.is(lease.spec?.holderIdentity, 'win-node-1');
-  await waitFor('two heartbeats', () => ((status?.heartbeats ?? 0) >= 2 ? true : undefined));
+  await waitFor('two heartbeats', () => ((kubeletStatus(m)?.heartbeats ?? 0) >= 2 ? true : undefined));
+}
 
+async function checkServingCsr(t: ExecutionContext, m: WindowsModel): Promise<void> {
   const [serving] = await waitFor('serving CSR', async () => {
     const l = await csrsOf('system:node:win-node-1', 'kubernetes.io/kubelet-serving');
     return l.length > 0 ? l : undefined;
   });
-  t.deepEqual(serving?.spec.usages, ['digital signature', 'server auth']);
-  t.true(serving?.spec.groups?.includes('system:nodes'));
-  await approve(kc, serving?.metadata?.name ?? '');
-  await waitFor('serving cert', () => (status?.servingCertIssued ? true : undefined));
+  if (!serving) throw new Error('no serving CSR');
+  t.deepEqual(serving.spec.usages, ['digital signature', 'server auth']);
+  t.true(serving.spec.groups?.includes('system:nodes'));
+  await approve(kc, serving.metadata?.name ?? '');
+  await waitFor('serving cert', () => (kubeletStatus(m)?.servingCertIssued === true ? true : undefined));
   t.true(m.files.isFile('C:\\var\\lib\\kubelet\\pki\\kubelet-server-current.pem'));
+}
 
+const nodeReady = async (): Promise<string | undefined> => ready(await core.readNode({ name: 'win-node-1' }));
+
+async function stopAndRestart(t: ExecutionContext, m: WindowsModel): Promise<void> {
   await m.scm.stop('kubelet');
   t.is(kubeletStatus(m)?.phase, 'stopped');
-  await waitFor('NotReady', async () =>
-    ready(await core.readNode({ name: 'win-node-1' })) === 'Unknown' ? true : undefined,
-  );
-
+  await waitFor('NotReady', async () => ((await nodeReady()) === 'Unknown' ? true : undefined));
   await m.scm.start('kubelet');
   const again = kubeletStatus(m);
   t.true(again?.reusedClientCert, 'the restart reuses the client certificate');
   await waitFor('Ready again', async () =>
-    ready(await core.readNode({ name: 'win-node-1' })) === 'True' && again?.phase === 'running'
-      ? true
-      : undefined,
+    (await nodeReady()) === 'True' && again?.phase === 'running' ? true : undefined,
   );
   t.is(again?.clientCsrs.length, 1, 'no second client CSR');
-  t.is(
-    (
-      await csrsOf(
-        `system:bootstrap:${c.bootstrapToken.split('.')[0] ?? ''}`,
-        'kubernetes.io/kube-apiserver-client-kubelet',
-      )
-    ).length,
-    1,
-  );
+  t.is((await csrsOf(bootstrapUser(), CLIENT_SIGNER)).length, 1);
   await m.scm.stop('kubelet');
+}
+
+test.serial('TLS bootstrap, registration, heartbeats, serving CSR, stop and restart', async (t) => {
+  const m = await startedHost(t);
+  t.is(m.scm.get('kubelet')?.state, 'running', 'the service runs while it waits for approval');
+  t.is(kubeletStatus(m)?.nodeName, 'win-node-1');
+  await approveClientCsr(t, m);
+  const node = await waitFor('Ready node', async () => {
+    const n = await core.readNode({ name: 'win-node-1' }).catch(() => undefined);
+    return n && ready(n) === 'True' ? n : undefined;
+  });
+  checkNode(t, node);
+  await checkCredentialsAndLease(t, m);
+  await checkServingCsr(t, m);
+  await stopAndRestart(t, m);
 });
 
 test('a bad bootstrap token keeps the node out: running service, Unauthorized lastError', async (t) => {

@@ -132,9 +132,14 @@ class KubeletProcess {
     const serving = this.servingCert(client).catch((e: unknown) => {
       if (!signal.aborted) recordError(status, `serving certificate: ${message(e)}`);
     });
-    await heartbeat(client, plan.identity, node.metadata.uid, this.o.heartbeatIntervalMs, signal, (e) => {
-      if (e === undefined) status.heartbeats++;
-      else recordError(status, `heartbeat: ${message(e)}`);
+    await heartbeat(client, plan.identity, {
+      nodeUid: node.metadata.uid,
+      intervalMs: this.o.heartbeatIntervalMs,
+      signal,
+      onBeat: (e) => {
+        if (e === undefined) status.heartbeats++;
+        else recordError(status, `heartbeat: ${message(e)}`);
+      },
     });
     await serving;
   }

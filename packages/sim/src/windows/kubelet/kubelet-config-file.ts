@@ -36,8 +36,7 @@ function taints(v: unknown, path: string): Taint[] {
   });
 }
 
-/** Reads and checks the KubeletConfiguration at `path` (JSON or YAML), as `kubelet --config` does. */
-export function readKubeletConfig(files: FileSystem, path: string): KubeletConfig {
+function parseDocument(files: FileSystem, path: string): Obj {
   const raw = files.read(path);
   if (raw === undefined) throw new KubeletConfigError(`kubelet config file not found: ${path}`);
   let doc: unknown;
@@ -48,28 +47,42 @@ export function readKubeletConfig(files: FileSystem, path: string): KubeletConfi
   }
   if (!isObj(doc) || doc['kind'] !== 'KubeletConfiguration')
     throw new KubeletConfigError(
-      `${path}: not a KubeletConfiguration (kind is ${String(isObj(doc) ? doc['kind'] : doc)})`,
+      `${path}: not a KubeletConfiguration (kind is ${JSON.stringify(isObj(doc) ? doc['kind'] : doc)})`,
     );
   if (
     doc['apiVersion'] !== 'kubelet.config.k8s.io/v1beta1' &&
     doc['apiVersion'] !== 'kubelet.config.k8s.io/v1'
   )
-    throw new KubeletConfigError(`${path}: unsupported apiVersion ${String(doc['apiVersion'])}`);
+    throw new KubeletConfigError(`${path}: unsupported apiVersion ${JSON.stringify(doc['apiVersion'])}`);
+  return doc;
+}
+
+function clusterDns(doc: Obj, path: string): string[] {
   const dns = doc['clusterDNS'] ?? [];
   if (!Array.isArray(dns) || dns.some((d) => typeof d !== 'string'))
     throw new KubeletConfigError(`${path}: clusterDNS is not a list of addresses`);
+  return dns as string[];
+}
+
+/** `authentication.x509.clientCAFile`, which must exist: the kubelet fails to start without it. */
+function clientCa(files: FileSystem, doc: Obj): string | undefined {
   const auth = isObj(doc['authentication']) ? doc['authentication'] : {};
   const x509 = isObj(auth['x509']) ? auth['x509'] : {};
-  const clientCAFile =
-    typeof x509['clientCAFile'] === 'string' && x509['clientCAFile'] !== ''
-      ? x509['clientCAFile']
-      : undefined;
-  if (clientCAFile !== undefined && !files.isFile(clientCAFile))
-    throw new KubeletConfigError(`unable to load client CA file ${clientCAFile}: file not found`);
+  const file = x509['clientCAFile'];
+  if (typeof file !== 'string' || file === '') return undefined;
+  if (!files.isFile(file))
+    throw new KubeletConfigError(`unable to load client CA file ${file}: file not found`);
+  return file;
+}
+
+/** Reads and checks the KubeletConfiguration at `path` (JSON or YAML), as `kubelet --config` does. */
+export function readKubeletConfig(files: FileSystem, path: string): KubeletConfig {
+  const doc = parseDocument(files, path);
+  const clientCAFile = clientCa(files, doc);
   return {
     registerNode: doc['registerNode'] !== false,
     registerWithTaints: taints(doc['registerWithTaints'], path),
-    clusterDNS: dns as string[],
+    clusterDNS: clusterDns(doc, path),
     ...(clientCAFile !== undefined ? { clientCAFile } : {}),
   };
 }

@@ -65,27 +65,28 @@ export async function renewLease(client: KubeClient, nodeName: string, nodeUid: 
   await client.call('PUT', `${path}/${nodeName}`, { ...lease, spec: { ...lease.spec, ...spec } });
 }
 
+export interface HeartbeatOptions {
+  readonly nodeUid: string;
+  readonly intervalMs: number;
+  readonly signal: AbortSignal;
+  /** Called after each beat, with the error when it failed. */
+  readonly onBeat: (error?: unknown) => void;
+}
+
 /**
  * Heartbeats until `signal` aborts: renews the Lease and posts the node status every `intervalMs`.
- * Errors go to `onError` and the loop goes on (a kubelet never gives up on the API server).
+ * Errors go to `onBeat` and the loop goes on (a kubelet never gives up on the API server).
  */
-export async function heartbeat(
-  client: KubeClient,
-  id: NodeIdentity,
-  nodeUid: string,
-  intervalMs: number,
-  signal: AbortSignal,
-  onBeat: (error?: unknown) => void,
-): Promise<void> {
-  while (!signal.aborted) {
+export async function heartbeat(client: KubeClient, id: NodeIdentity, o: HeartbeatOptions): Promise<void> {
+  while (!o.signal.aborted) {
     try {
-      await renewLease(client, id.name, nodeUid);
+      await renewLease(client, id.name, o.nodeUid);
       await postStatus(client, id);
-      onBeat();
+      o.onBeat();
     } catch (e) {
-      if (signal.aborted) return;
-      onBeat(e);
+      if (o.signal.aborted) return;
+      o.onBeat(e);
     }
-    await sleep(intervalMs, undefined, { signal, ref: false }).catch(() => undefined);
+    await sleep(o.intervalMs, undefined, { signal: o.signal, ref: false }).catch(() => undefined);
   }
 }
