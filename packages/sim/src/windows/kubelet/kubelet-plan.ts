@@ -45,6 +45,14 @@ function credentials(ctx: ServiceStartContext, flags: KubeletFlags): KubeletPlan
   return { kind: 'standalone' };
 }
 
+/** `--hostname-override`, else the host name, lower-cased; it must be a DNS-1123 subdomain. */
+function nodeName(ctx: ServiceStartContext, flags: KubeletFlags): string {
+  const name = (flags.hostnameOverride ?? ctx.host.hostname).toLowerCase();
+  if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name))
+    throw new Error(`node name "${name}" is not a valid DNS-1123 subdomain (check --hostname-override)`);
+  return name;
+}
+
 /**
  * The kubelet's start checks, in its order: flags, binary, --config (and its clientCAFile), node name and
  * IP, then the kubeconfigs. Throws an Error whose message is the reason the service fails.
@@ -56,15 +64,14 @@ export function planKubelet(ctx: ServiceStartContext, d: PlanDefaults): KubeletP
     flags.config !== undefined
       ? readKubeletConfig(ctx.files, flags.config)
       : { registerNode: true, registerWithTaints: [], clusterDNS: [] };
-  const name = (flags.hostnameOverride ?? ctx.host.hostname).toLowerCase();
-  if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name))
-    throw new Error(`node name "${name}" is not a valid DNS-1123 subdomain (check --hostname-override)`);
+  const name = nodeName(ctx, flags);
+  const creds = credentials(ctx, flags);
+  // The host model always has a primary IPv4 (WindowsModel.ipv4); --node-ip overrides it.
   const internalIp = flags.nodeIp ?? ctx.host.ipv4;
-  if (internalIp === undefined) throw new Error('no --node-ip and the host has no IP address');
   return {
     flags,
     config,
-    credentials: credentials(ctx, flags),
+    credentials: creds,
     identity: {
       name,
       internalIp,
