@@ -55,12 +55,20 @@ export function resetKubeletStatus(host: WindowsModel): KubeletStatus {
   return status;
 }
 
-export function setPhase(s: KubeletStatus, phase: KubeletPhase): void {
-  s.phase = phase;
-  s.log.push(`phase ${phase}`);
+const LOG_LIMIT = 200;
+
+function append(s: KubeletStatus, line: string): void {
+  s.log.push(line);
+  if (s.log.length > LOG_LIMIT) s.log.splice(0, s.log.length - LOG_LIMIT);
 }
 
+export function setPhase(s: KubeletStatus, phase: KubeletPhase): void {
+  if (s.phase !== phase || s.log.length === 0) append(s, `phase ${phase}`);
+  s.phase = phase;
+}
+
+/** Records an error; repeats of the same error (a retry loop) are logged once. */
 export function recordError(s: KubeletStatus, message: string): void {
-  if (s.lastError !== message) s.log.push(`error ${message}`);
+  if (s.lastError !== message) append(s, `error ${message}`);
   s.lastError = message;
 }

@@ -73,13 +73,13 @@ export function prepareHost(m: WindowsModel, c: SimCluster, files: NodeFiles, co
   });
 }
 
-/** Approves a CSR as a cluster admin (what the operator's CSR approver does). */
-export async function approve(kc: k8s.KubeConfig, name: string): Promise<void> {
+/** Approves (or denies) a CSR as a cluster admin (what the operator's CSR approver does). */
+export async function approve(kc: k8s.KubeConfig, name: string, type = 'Approved'): Promise<void> {
   const certs = kc.makeApiClient(k8s.CertificatesV1Api);
   const csr = await certs.readCertificateSigningRequest({ name });
   const conditions = [
     ...(csr.status?.conditions ?? []),
-    { type: 'Approved', status: 'True', reason: 'WMCOApprove', message: 'approved by the test' },
+    { type, status: 'True', reason: 'WMCOApprove', message: `${type.toLowerCase()} by the test` },
   ];
   await certs.replaceCertificateSigningRequestApproval({
     name,
