@@ -1,6 +1,8 @@
 import type { FileSystem } from './file-system.js';
 import type { WindowsModel } from './windows-model.js';
 import { flagValue, splitCommandLine } from './command-line.js';
+import { kubeletBehaviour } from './kubelet/kubelet-behaviour.js';
+import { stripLogRunner } from './kubelet/kubelet-flags.js';
 
 /** What a behaviour sees when its service starts. */
 export interface ServiceStartContext {
@@ -32,9 +34,11 @@ export interface ServiceBehaviour {
 
 /** Fails with the reason of the first check that fails. */
 function requireFiles(ctx: ServiceStartContext, paths: readonly (string | undefined)[]): ServiceRun {
-  const binary = ctx.argv[0];
-  if (binary === undefined || !ctx.files.isFile(binary)) {
-    return { state: 'failed', reason: `binary not found: ${binary ?? '(empty command line)'}` };
+  // A kube-log-runner wrapper and the binary it runs must both exist.
+  for (const binary of new Set([ctx.argv[0], stripLogRunner(ctx.argv)[0]])) {
+    if (binary === undefined || !ctx.files.isFile(binary)) {
+      return { state: 'failed', reason: `binary not found: ${binary ?? '(empty command line)'}` };
+    }
   }
   for (const p of paths) {
     if (p !== undefined && !ctx.files.isFile(p)) return { state: 'failed', reason: `file not found: ${p}` };
@@ -72,10 +76,13 @@ export class ServiceBehaviourRegistry {
   static splitCommandLine = splitCommandLine;
 }
 
-/** hybrid-overlay-node: needs its kubeconfig; once running it creates the OVN hybrid-overlay HNS networks. */
+/**
+ * hybrid-overlay-node: needs the kubeconfig its `--bootstrap-kubeconfig` names (`C:\k\kubeconfig`, written
+ * by the kubelet after its TLS bootstrap); once running it creates the OVN hybrid-overlay HNS networks.
+ */
 export const hybridOverlay: ServiceBehaviour = {
   start(ctx) {
-    const run = requireFiles(ctx, [flagValue(ctx.argv, '--k8s-kubeconfig')]);
+    const run = requireFiles(ctx, [flagValue(ctx.argv, '--bootstrap-kubeconfig')]);
     if (run.state !== 'running') return run;
     for (const [name, id] of [
       ['BaseOVNKubernetesHybridOverlayNetwork', '5f1d6a4e-0000-4000-8000-000000000001'],
@@ -90,13 +97,16 @@ export const hybridOverlay: ServiceBehaviour = {
 
 /**
  * The node services the operator installs, modelled far enough to run or fail from their command lines:
- * containerd needs `--config`, kube-proxy its `--kubeconfig` (written by kubelet after TLS bootstrap),
- * hybrid-overlay `--k8s-kubeconfig` (and creates its HNS networks), windows_exporter its `--web.config.file`, csi-proxy its binary.
+ * containerd needs `--config`; the kubelet is simulated (TLS bootstrap, registration, heartbeats);
+ * kube-proxy needs its `--config` (written by the network-conf.ps1 pre-script); hybrid-overlay its
+ * `--bootstrap-kubeconfig` (and creates its HNS networks); windows_exporter its `--web.config.file`;
+ * csi-proxy its binary.
  */
 export function defaultServiceBehaviours(): ServiceBehaviourRegistry {
   return new ServiceBehaviourRegistry()
     .register('containerd', requiresFlagFiles('--config'))
-    .register('kube-proxy', requiresFlagFiles('--kubeconfig'))
+    .register('kubelet', kubeletBehaviour())
+    .register('kube-proxy', requiresFlagFiles('--config'))
     .register('hybrid-overlay-node', hybridOverlay)
     .register('windows_exporter', requiresFlagFiles('--web.config.file'))
     .register('csi-proxy', binaryExists);

@@ -107,7 +107,14 @@ export function nodeSpec(payload: Payload, version = 'v1'): HostSpec {
       file('C:\\k\\containerd\\containerd.exe', version),
       file('C:\\k\\containerd\\containerd_conf.toml', 'conf'),
       file('C:\\k\\kubelet.exe', version),
-      file('C:\\k\\kubelet.conf', 'kubelet config'),
+      // The simulated kubelet parses its --config: a minimal KubeletConfiguration (no kubeconfig flags, so
+      // it runs standalone).
+      {
+        path: 'C:\\k\\kubelet.conf',
+        sha256: payload.add(
+          JSON.stringify({ kind: 'KubeletConfiguration', apiVersion: 'kubelet.config.k8s.io/v1beta1' }),
+        ),
+      },
       file('C:\\k\\kube-proxy.exe', version),
       file('C:\\k\\kubeconfig', 'kubeconfig'),
     ],

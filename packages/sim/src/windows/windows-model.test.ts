@@ -55,12 +55,12 @@ test('services run or fail from their command lines and files; dependencies star
   m.scm.create({
     ...base,
     name: 'kube-proxy',
-    commandLine: 'C:\\k\\kube-proxy.exe --kubeconfig=C:\\k\\kubeconfig',
+    commandLine: 'C:\\k\\kube-proxy.exe --config C:\\k\\kube-proxy.conf',
     dependencies: ['kubelet'],
   });
-  await t.throwsAsync(m.scm.start('kube-proxy'), { message: /file not found: C:\\k\\kubeconfig/ });
+  await t.throwsAsync(m.scm.start('kube-proxy'), { message: /file not found: C:\\k\\kube-proxy\.conf/ });
   t.is(m.scm.get('kubelet')?.state, 'running', 'the dependency was started first');
-  m.files.write('C:\\k\\kubeconfig', Buffer.from('cfg'));
+  m.files.write('C:\\k\\kube-proxy.conf', Buffer.from('cfg'));
   await m.scm.start('kube-proxy');
   await m.scm.stop('kubelet');
   t.deepEqual(m.scm.events.map((e) => `${e.action} ${e.name}`).slice(-2), [
