@@ -28,7 +28,10 @@ function file(path: string, text: string): GeneratedFile {
  * kubelet config and bootstrap kubeconfig, the CAs, containerd's config, one `hosts.toml` per mirrored
  * registry, kube-proxy's network script, and the platform's script files (hostname override).
  */
-export function generatedFiles(facts: ClusterFacts, providerFiles: readonly HostFile[] = []): GeneratedFile[] {
+export function generatedFiles(
+  facts: ClusterFacts,
+  providerFiles: readonly HostFile[] = [],
+): GeneratedFile[] {
   const creds = facts.pullSecret === undefined ? undefined : parsePullSecret(facts.pullSecret);
   const mirrors = hostsTomlFiles(mergedMirrorSets(facts.digestMirrors, facts.tagMirrors), creds);
   return [

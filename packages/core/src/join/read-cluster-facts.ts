@@ -17,7 +17,12 @@ export class ClusterFactsError extends Error {
   }
 }
 
-async function getCluster(api: CustomObjectsApi, group: string, plural: string, name = 'cluster'): Promise<Obj> {
+async function getCluster(
+  api: CustomObjectsApi,
+  group: string,
+  plural: string,
+  name = 'cluster',
+): Promise<Obj> {
   try {
     return obj(await api.getClusterCustomObject({ group, version: 'v1', plural, name }));
   } catch (err) {
@@ -26,13 +31,23 @@ async function getCluster(api: CustomObjectsApi, group: string, plural: string, 
   }
 }
 
-async function listMirrors(api: CustomObjectsApi, plural: string, field: string): Promise<ImageMirrorEntry[]> {
-  const list = obj(await api.listClusterCustomObject({ group: 'config.openshift.io', version: 'v1', plural }));
+async function listMirrors(
+  api: CustomObjectsApi,
+  plural: string,
+  field: string,
+): Promise<ImageMirrorEntry[]> {
+  const list = obj(
+    await api.listClusterCustomObject({ group: 'config.openshift.io', version: 'v1', plural }),
+  );
   const items = (list['items'] as unknown[] | undefined) ?? [];
   return items.flatMap((i) => (obj(obj(i)['spec'])[field] as ImageMirrorEntry[] | undefined) ?? []);
 }
 
-async function secretData(core: CoreV1Api, namespace: string, name: string): Promise<Record<string, string> | undefined> {
+async function secretData(
+  core: CoreV1Api,
+  namespace: string,
+  name: string,
+): Promise<Record<string, string> | undefined> {
   try {
     return (await core.readNamespacedSecret({ name, namespace })).data ?? {};
   } catch (err) {
@@ -49,7 +64,9 @@ function networkFacts(config: Obj, operator: Obj): ClusterNetworkFacts {
     networkType: str(status['networkType']) ?? str(spec['networkType']),
     serviceNetwork: (status['serviceNetwork'] ?? spec['serviceNetwork']) as string[] | undefined,
     clusterNetwork: (status['clusterNetwork'] ?? spec['clusterNetwork']) as { cidr: string }[] | undefined,
-    ...(Object.keys(ovn).length > 0 ? { ovnKubernetesConfig: ovn as ClusterNetworkFacts['ovnKubernetesConfig'] } : {}),
+    ...(Object.keys(ovn).length > 0
+      ? { ovnKubernetesConfig: ovn as ClusterNetworkFacts['ovnKubernetesConfig'] }
+      : {}),
   } as ClusterNetworkFacts;
 }
 
@@ -70,10 +87,13 @@ export async function readClusterFacts(core: CoreV1Api, custom: CustomObjectsApi
   const serviceCidr = network.serviceNetwork?.[0];
   if (!serviceCidr) throw new ClusterFactsError('network.config.openshift.io/cluster has no service network');
   const kubeletCaPem = b64(obj(controllerConfig['spec'])['kubeAPIServerServingCAData']);
-  if (!kubeletCaPem) throw new ClusterFactsError('cannot find kubelet-ca: ControllerConfig has no kubeAPIServerServingCAData');
+  if (!kubeletCaPem)
+    throw new ClusterFactsError('cannot find kubelet-ca: ControllerConfig has no kubeAPIServerServingCAData');
   const boot = await secretData(core, 'openshift-machine-config-operator', 'node-bootstrapper-token');
   if (!boot?.['ca.crt'] || !boot['token']) {
-    throw new ClusterFactsError('secret openshift-machine-config-operator/node-bootstrapper-token lacks ca.crt or token');
+    throw new ClusterFactsError(
+      'secret openshift-machine-config-operator/node-bootstrapper-token lacks ca.crt or token',
+    );
   }
   const pull = await secretData(core, 'openshift-config', 'pull-secret');
   const port = network.ovnKubernetesConfig?.hybridOverlayConfig?.hybridOverlayVXLANPort;

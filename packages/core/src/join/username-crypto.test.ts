@@ -5,7 +5,8 @@ const KEY_A = '-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVA
 const KEY_B = '-----BEGIN OPENSSH PRIVATE KEY-----\nBBBB\n-----END OPENSSH PRIVATE KEY-----\n';
 
 test('round trips usernames (upstream vectors: core, Administrator_01, empty)', (t) => {
-  for (const u of ['core', 'Administrator_01', '']) t.is(decryptUsername(encryptUsername(u, KEY_A), KEY_A), u);
+  for (const u of ['core', 'Administrator_01', ''])
+    t.is(decryptUsername(encryptUsername(u, KEY_A), KEY_A), u);
 });
 
 test('each encryption differs (random IV) and hides the name', (t) => {

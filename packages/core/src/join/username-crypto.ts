@@ -4,7 +4,8 @@ const PREFIX = 'wmco1:';
 const INFO = Buffer.from('windowsmachineconfig.openshift.io/username');
 
 function keyFrom(privateKeyPem: string): Buffer {
-  if (privateKeyPem.trim() === '') throw new Error('cannot derive an encryption key from an empty private key');
+  if (privateKeyPem.trim() === '')
+    throw new Error('cannot derive an encryption key from an empty private key');
   return Buffer.from(hkdfSync('sha256', Buffer.from(privateKeyPem, 'utf8'), Buffer.alloc(0), INFO, 32));
 }
 

@@ -15,3 +15,13 @@ export {
 export { DEFAULT_HOST_COSTS, FREE_HOST_COSTS, type HostCosts, type HostFaults } from './host-costs.js';
 export { splitCommandLine, flagValue } from './command-line.js';
 export { generateEd25519KeyPair } from './ssh-auth.js';
+export {
+  EvaluatorRegistry,
+  type Cmdlet,
+  type ExactScript,
+  type ScriptFile,
+} from './evaluate/evaluator-registry.js';
+export { defaultEvaluators } from './evaluate/default-evaluators.js';
+export { PowerShellError, UnsupportedScriptError, notRecognized } from './evaluate/script-errors.js';
+export { VSPHERE_FQDN_SCRIPT, gcpNodeNameOf } from './evaluate/host-scripts.js';
+export { type ModelHnsNetwork, type ModelHnsEndpoint } from './windows-model.js';

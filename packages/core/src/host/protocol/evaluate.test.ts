@@ -3,7 +3,15 @@ import { EVALUATE_MAX, EVALUATE_SCRIPT_MAX } from './evaluate.js';
 import { hostStateSchema } from './host-state.js';
 import { observeRequestSchema } from './request.js';
 
-const base = { v: 1, op: 'observe', directories: [], files: [], services: [], envVars: [], firewallRules: [] };
+const base = {
+  v: 1,
+  op: 'observe',
+  directories: [],
+  files: [],
+  services: [],
+  envVars: [],
+  firewallRules: [],
+};
 const observe = (evaluate: unknown): ReturnType<typeof observeRequestSchema.safeParse> =>
   observeRequestSchema.safeParse({ ...base, evaluate });
 const issue = (r: ReturnType<typeof observe>): string => (r.success ? '' : r.error.message);
