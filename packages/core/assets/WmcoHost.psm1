@@ -7,8 +7,9 @@
 # command line: names, paths and values arrive inside the JSON and are passed as literal arguments.
 #
 # Operations (request field "op"; schemas in @wmco/core host/protocol, protocol version 1):
-#   observe      hashes of managed files, services, env vars, routes, HNS networks, firewall rules,
-#                hostname, OS build, Containers feature, last boot time, free disk, default shell
+#   observe      runs the request's "evaluate" scripts (service pre-scripts) first, then reports hashes of
+#                managed files, services, env vars, routes, HNS networks, firewall rules, hostname, OS
+#                build, Containers feature, last boot time, free disk, default shell, script results
 #   apply        one ordered plan of steps; stops at the first failing step
 #   deconfigure  delete services, env vars, HNS networks and directories (revert before joining)
 #   reboot       schedule a restart a few seconds out and report the current boot time
@@ -226,6 +227,43 @@ function Get-WmcoFirewallRules {
 }
 
 # ---------------------------------------------------------------------------------------------------
+# Pre-scripts. Each script is one command line from the request (never from a command line of ours); it
+# runs in its own child scope, in order, before the state is collected, so files it writes are observed.
+# ---------------------------------------------------------------------------------------------------
+
+# Runs one script; its output objects become strings, one per line, and the whole is trimmed.
+# Decision: any error fails the script (ErrorActionPreference Stop), where a bare powershell.exe would
+# print a non-terminating error and go on with an empty value, which would start a service with an empty
+# NODE_IP. Strict mode is off, as in a fresh powershell.exe. Warning, verbose, debug and information
+# streams are dropped so nothing but the result line reaches stdout.
+function Invoke-WmcoScript {
+    param(
+        [string] $CommandLine
+    )
+    Set-StrictMode -Off
+    $ErrorActionPreference = 'Stop'
+    $block = [scriptblock]::Create($CommandLine)
+    $lines = @(& $block 3>$null 4>$null 5>$null 6>$null | ForEach-Object { [string]$_ })
+    return ($lines -join "`n").Trim()
+}
+
+function Invoke-WmcoEvaluate {
+    param(
+        [object[]] $Entries
+    )
+    $results = [ordered]@{}
+    foreach ($entry in $Entries) {
+        try {
+            $output = Invoke-WmcoScript ([string]$entry.script)
+            $results[[string]$entry.name] = [ordered]@{ ok = $true; output = $output }
+        } catch {
+            $results[[string]$entry.name] = [ordered]@{ ok = $false; error = $_.Exception.Message }
+        }
+    }
+    return $results
+}
+
+# ---------------------------------------------------------------------------------------------------
 # Operations.
 # ---------------------------------------------------------------------------------------------------
 
@@ -233,6 +271,10 @@ function Get-WmcoHostState {
     param(
         [object] $Request
     )
+    # First, so that what the scripts write (network-conf.ps1's cni.conf) is in this same report.
+    $evaluate = @()
+    if ($Request.PSObject.Properties.Name -contains 'evaluate') { $evaluate = @($Request.evaluate) }
+    $evaluated = Invoke-WmcoEvaluate $evaluate
     $wanted = @($Request.services)
     $services = @(Get-WmcoCimServices |
             Where-Object { $wanted -contains $_.Name -or ($null -ne $_.Description -and $_.Description.Contains($script:ManagedTag)) } |
@@ -273,6 +315,7 @@ function Get-WmcoHostState {
         routes            = $routes
         hnsNetworks       = @(Get-WmcoHnsNetworks)
         firewallRules     = @(Get-WmcoFirewallRules @($Request.firewallRules))
+        evaluated         = $evaluated
     }
 }
 

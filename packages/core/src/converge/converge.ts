@@ -1,4 +1,4 @@
-import type { HostState } from '../host/protocol/index.js';
+import type { EvaluateEntry, HostState } from '../host/protocol/index.js';
 import type {
   ChangeOutcome,
   ObserveQuery,
@@ -9,18 +9,33 @@ import type {
 import type { HostSpec } from './host-spec.js';
 import { plan, type Plan } from './plan.js';
 
-/** What observe must report on to plan this spec; `extraEnvVars` are managed names to remove if set. */
-export function observeQueryFor(spec: HostSpec, extraEnvVars: readonly string[] = []): ObserveQuery {
+/**
+ * What observe must report on to plan this spec; `extraEnvVars` are managed names to remove if set;
+ * `evaluate` are PowerShell command lines (pre-scripts) the host runs, in order, before it reports.
+ */
+export function observeQueryFor(
+  spec: HostSpec,
+  extraEnvVars: readonly string[] = [],
+  evaluate: readonly EvaluateEntry[] = [],
+): ObserveQuery {
   return {
     directories: [...spec.directories],
     files: spec.files.map((f) => f.path),
     services: spec.services.map((s) => s.name),
     envVars: [...new Set([...Object.keys(spec.envVars), ...extraEnvVars])],
     firewallRules: spec.firewallRules.map((r) => r.name),
+    // Left out when empty, so a query without scripts is the same request as before the field existed.
+    ...(evaluate.length > 0 ? { evaluate: evaluate.map((e) => ({ name: e.name, script: e.script })) } : {}),
   };
 }
 
+export interface ConvergeOptions {
+  /** Scripts run by the observe that starts the converge; results in `ConvergeResult.before.evaluated`. */
+  readonly evaluate?: readonly EvaluateEntry[];
+}
+
 export interface ConvergeResult {
+  /** The observed state, with `evaluated` holding the results of `ConvergeOptions.evaluate`. */
   readonly before: HostState;
   readonly plan: Plan;
   readonly upload: UploadReport;
@@ -36,8 +51,9 @@ export async function converge(
   host: WindowsHost,
   spec: HostSpec,
   content: (sha256: string) => UploadFile['source'],
+  options: ConvergeOptions = {},
 ): Promise<ConvergeResult> {
-  const before = await host.observe(observeQueryFor(spec));
+  const before = await host.observe(observeQueryFor(spec, [], options.evaluate));
   const p = plan(before, spec);
   const staged = new Set(before.staged);
   const needed = [

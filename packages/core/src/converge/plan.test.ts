@@ -24,6 +24,7 @@ function state(over: Partial<HostState> = {}): HostState {
     routes: [{ destinationPrefix: '0.0.0.0/0', nextHop: '10.0.0.1', interfaceIndex: 6 }],
     hnsNetworks: [],
     firewallRules: [],
+    evaluated: {},
     ...over,
   };
 }

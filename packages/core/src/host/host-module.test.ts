@@ -46,5 +46,10 @@ test('the module implements every operation and the safety rules', async (t) => 
   t.regex(text, /Session Manager\\Environment/);
   t.regex(text, /Get-HnsNetwork/);
   t.regex(text, /OpenShift managed/);
+  // Pre-scripts: their own scope, errors caught per script, run before the state is collected.
+  t.regex(text, /& \(?\$block\b|& \(\[scriptblock\]::Create\(/);
+  t.regex(text, /\[scriptblock\]::Create\(\$CommandLine\)/);
+  t.regex(text, /catch \{\s+\$results\[\[string\]\$entry\.name\] = \[ordered\]@\{ ok = \$false; error = /);
+  t.true(text.indexOf('Invoke-WmcoEvaluate $evaluate') < text.indexOf('$wanted = @($Request.services)'));
   t.is(remotePath, `C:\\ProgramData\\wmco\\WmcoHost-${sha256.slice(0, 16)}.psm1`);
 });

@@ -75,6 +75,15 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
     subresources: ['status'],
     generation: true,
   }),
+  // Stored only: no controller rolls Deployments out in the simulation (deploy/ applies the operator's).
+  builtinType({
+    group: 'apps',
+    kind: 'Deployment',
+    shortNames: ['deploy'],
+    categories: ['all'],
+    subresources: ['status'],
+    generation: true,
+  }),
   builtinType({ group: RBAC, kind: 'Role' }),
   builtinType({ group: RBAC, kind: 'ClusterRole', namespaced: false }),
   builtinType({ group: RBAC, kind: 'RoleBinding' }),

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authorizeApproval } from './approval-authz.js';
+import { nameFromFieldSelector } from './selector-name.js';
 import type { Authenticator } from './authn.js';
 import { sendError } from './http-io.js';
 import { notFoundPath, serveNonResource } from './non-resource.js';
@@ -78,7 +79,11 @@ async function serveResource(
       resource: info.plural,
       subresource: info.subresource,
       namespace: info.namespace ?? '',
-      name: info.name ?? '',
+      // A list/watch of one name (`fieldSelector=metadata.name=<n>`) is authorized as that name.
+      name:
+        info.name ??
+        (verb === 'list' || verb === 'watch' ? nameFromFieldSelector(query.get('fieldSelector')) : '') ??
+        '',
     },
   });
   if (info.subresource === 'approval') authorizeApproval(ctx, user, info.name ?? '');

@@ -24,6 +24,9 @@ async function removeServices(m: WindowsModel, req: DeconfigureRequest, done: Ho
 function removeNetworks(m: WindowsModel, names: readonly string[], done: HostAction[]): void {
   for (const net of m.hnsNetworks.filter((n) => names.includes(n.name))) {
     m.hnsNetworks.splice(m.hnsNetworks.indexOf(net), 1);
+    // Removing a network removes its endpoints with it.
+    for (const ep of m.hnsEndpoints.filter((e) => e.networkId === net.id))
+      m.hnsEndpoints.splice(m.hnsEndpoints.indexOf(ep), 1);
     done.push({ kind: 'removeHnsNetwork', target: net.name });
   }
 }

@@ -4,6 +4,7 @@ import {
   HostPaths,
   stagedPathFor,
   type ChangeResult,
+  type Evaluated,
   type HostAction,
   type HostState,
   type ObserveRequest,
@@ -27,8 +28,12 @@ function sha256(data: Buffer): string {
   return hash;
 }
 
-/** `observe`, as WmcoHost.psm1's Get-WmcoHostState computes it. */
-export function observe(m: WindowsModel, req: ObserveRequest): HostState {
+/** `observe`, as WmcoHost.psm1's Get-WmcoHostState computes it (after the request's scripts ran). */
+export function observe(
+  m: WindowsModel,
+  req: ObserveRequest,
+  evaluated: Record<string, Evaluated> = {},
+): HostState {
   const wanted = new Set(req.services.map((s) => s.toLowerCase()));
   const services = m.scm
     .all()
@@ -71,8 +76,9 @@ export function observe(m: WindowsModel, req: ObserveRequest): HostState {
     services,
     envVars,
     routes: m.routes.map((r) => ({ ...r })),
-    hnsNetworks: m.hnsNetworks.map((n) => ({ ...n })),
+    hnsNetworks: m.hnsNetworks.map((n) => ({ name: n.name, type: n.type, id: n.id })),
     firewallRules: m.firewallRules.filter((r) => rules.has(r.name)).map((r) => ({ ...r })),
+    evaluated,
   };
 }
 

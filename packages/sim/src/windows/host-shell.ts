@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadHostModule, type HostResult } from '@wmco/core';
+import { loadHostModule, type Evaluated, type HostResult, type ObserveRequest } from '@wmco/core';
 import { deconfigure } from './deconfigure.js';
+import type { EvaluatorRegistry } from './evaluate/evaluator-registry.js';
 import { classifyExec, parseRequest } from './exec-handler.js';
 import type { HostCosts, HostFaults } from './host-costs.js';
 import { apply, observe } from './host-operations.js';
@@ -17,6 +18,8 @@ export interface HostShellContext {
   readonly stats: { powershellStarts: number };
   readonly unsupported: (command: string) => void;
   readonly reboot: () => Promise<void>;
+  /** Answers `observe`'s `evaluate` scripts. */
+  readonly evaluators: EvaluatorRegistry;
 }
 
 const moduleNotLoaded = (path: string): string =>
@@ -51,7 +54,12 @@ async function runModule(ctx: HostShellContext, stdin: string): Promise<HostResu
   if ('ok' in request) return request;
   switch (request.op) {
     case 'observe':
-      return { v: request.v, op: 'observe', ok: true, state: observe(ctx.model, request) };
+      return {
+        v: request.v,
+        op: 'observe',
+        ok: true,
+        state: observe(ctx.model, request, evaluate(ctx, request)),
+      };
     case 'apply':
       return applyWithFaults(ctx, request.steps);
     case 'deconfigure':
@@ -63,6 +71,15 @@ async function runModule(ctx: HostShellContext, stdin: string): Promise<HostResu
       return { v: request.v, op: 'reboot', ok: true, lastBootTime };
     }
   }
+}
+
+/** Invoke-WmcoEvaluate: each script in order, before the state is collected; a failure is a result. */
+function evaluate(ctx: HostShellContext, request: ObserveRequest): Record<string, Evaluated> {
+  const results: Record<string, Evaluated> = {};
+  for (const { name, script } of request.evaluate ?? []) {
+    results[name] = ctx.evaluators.evaluate(ctx.model, script, (s) => ctx.unsupported(`evaluate: ${s}`));
+  }
+  return results;
 }
 
 /** An apply that may lose power before a given step: the host reboots and never answers. */

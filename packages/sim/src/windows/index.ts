@@ -18,3 +18,13 @@ export { generateEd25519KeyPair } from './ssh-auth.js';
 export { kubeletBehaviour, type KubeletBehaviourOptions } from './kubelet/kubelet-behaviour.js';
 export { kubeletStatus, type KubeletPhase, type KubeletStatus } from './kubelet/kubelet-status.js';
 export { parseKubeletFlags, stripLogRunner, type KubeletFlags } from './kubelet/kubelet-flags.js';
+export {
+  EvaluatorRegistry,
+  type Cmdlet,
+  type ExactScript,
+  type ScriptFile,
+} from './evaluate/evaluator-registry.js';
+export { defaultEvaluators } from './evaluate/default-evaluators.js';
+export { PowerShellError, UnsupportedScriptError, notRecognized } from './evaluate/script-errors.js';
+export { VSPHERE_FQDN_SCRIPT, gcpNodeNameOf } from './evaluate/host-scripts.js';
+export { type ModelHnsNetwork, type ModelHnsEndpoint } from './windows-model.js';

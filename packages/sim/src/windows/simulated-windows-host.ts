@@ -3,6 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import ssh2, { type Connection, type Server as SshServer, type ServerChannel } from 'ssh2';
 
 const { Server } = ssh2;
+import { defaultEvaluators } from './evaluate/default-evaluators.js';
+import type { EvaluatorRegistry } from './evaluate/evaluator-registry.js';
 import { DEFAULT_HOST_COSTS, LinkClock, type HostCosts, type HostFaults } from './host-costs.js';
 import { runCommand, type HostShellContext } from './host-shell.js';
 import { serveSftp } from './sftp-server.js';
@@ -16,6 +18,8 @@ export interface SimulatedWindowsHostOptions extends WindowsModelOptions {
   /** Loopback address to listen on; port 22 when it can bind there, else an ephemeral port. */
   readonly address: string;
   readonly costs?: Partial<HostCosts>;
+  /** What answers `observe`'s `evaluate` scripts; `defaultEvaluators()` when not given. */
+  readonly evaluators?: EvaluatorRegistry;
   /** Called for every command the host does not model (also kept in `unsupportedCommands`). */
   readonly log?: (message: string) => void;
 }
@@ -77,6 +81,7 @@ export class SimulatedWindowsHost {
         o.log?.(`simulated host ${o.address}: unsupported command: ${command.slice(0, 200)}`);
       },
       reboot: () => this.reboot(),
+      evaluators: o.evaluators ?? defaultEvaluators(),
     };
   }
 

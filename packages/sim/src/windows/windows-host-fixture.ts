@@ -8,6 +8,7 @@ import {
 } from '@wmco/core';
 import { FREE_HOST_COSTS, type HostCosts } from './host-costs.js';
 import { SimulatedWindowsHost } from './simulated-windows-host.js';
+import type { WindowsModelOptions } from './windows-model.js';
 import { generateEd25519KeyPair } from './ssh-auth.js';
 
 let nextHost = 0;
@@ -32,12 +33,15 @@ export interface HostWorld {
 export interface HostWorldOptions {
   readonly defaultShell?: 'cmd' | 'powershell';
   readonly costs?: Partial<HostCosts>;
+  /** More of the modelled machine (DNS suffix, metadata hostname, ...). */
+  readonly model?: WindowsModelOptions;
 }
 
 /** A simulated host with free costs and an adapter tuned for tests (short retries and timeouts). */
 export async function startHostWorld(o: HostWorldOptions = {}): Promise<HostWorld> {
   const key = generateEd25519KeyPair();
   const sim = await SimulatedWindowsHost.start({
+    ...o.model,
     address: nextLoopbackAddress(),
     authorizedKey: key.public,
     costs: { ...FREE_HOST_COSTS, ...o.costs },

@@ -16,6 +16,28 @@ export interface WindowsModelOptions {
   readonly gateway?: string;
   /** The primary interface's IPv4 address (a kubelet reports it as the Node's InternalIP). */
   readonly ipv4?: string;
+  /** `Primary Dns Suffix` in `ipconfig /all` (vSphere names nodes by the FQDN); none by default. */
+  readonly dnsSuffix?: string;
+  /**
+   * The hostname the cloud's instance metadata reports (AWS `local-hostname`, GCP `instance/hostname`);
+   * by default the host name, lower-cased, under `dnsSuffix` or `.internal`.
+   */
+  readonly metadataHostname?: string;
+  /** The pod subnet of HNS networks created without one (the hybrid-overlay node subnet). */
+  readonly podSubnet?: string;
+}
+
+/** An HNS network; subnet and management IP default to the model's pod subnet and IPv4. */
+export interface ModelHnsNetwork extends HnsNetwork {
+  subnet?: string;
+  managementIp?: string;
+}
+
+/** An HNS endpoint (network-conf.ps1 creates `VIPEndpoint` on the host compartment). */
+export interface ModelHnsEndpoint {
+  readonly name: string;
+  readonly networkId: string;
+  readonly ipAddress: string;
 }
 
 const MODEL_DEFAULTS = {
@@ -27,6 +49,8 @@ const MODEL_DEFAULTS = {
   freeDiskBytes: 100 * 2 ** 30,
   gateway: '10.0.0.1',
   ipv4: '10.0.0.10',
+  dnsSuffix: '',
+  podSubnet: '10.132.0.0/24',
 };
 
 /** The parts of one Windows machine the operator touches. Survives reboots (it is the disk). */
@@ -36,7 +60,12 @@ export class WindowsModel {
   /** System environment variables, keyed case-insensitively. */
   readonly envVars = new Map<string, { name: string; value: string }>();
   readonly routes: RouteState[];
-  readonly hnsNetworks: HnsNetwork[] = [];
+  readonly hnsNetworks: ModelHnsNetwork[] = [];
+  readonly hnsEndpoints: ModelHnsEndpoint[] = [];
+  /** Paths excluded from Windows Defender scanning (windows-defender-exclusion.ps1). */
+  readonly defenderExclusions: string[] = [];
+  /** Whether Windows Defender (process MsMpEng) runs; some images have it uninstalled. */
+  defenderRunning = true;
   readonly firewallRules: FirewallRuleState[] = [];
   hostname: string;
   /** Set by Rename-Computer; becomes `hostname` at the next boot. */
@@ -50,6 +79,9 @@ export class WindowsModel {
   freeDiskBytes: number;
   lastBootTime = new Date();
   readonly ipv4: string;
+  dnsSuffix: string;
+  readonly podSubnet: string;
+  private readonly fixedMetadataHostname: string | undefined;
 
   constructor(o: WindowsModelOptions = {}) {
     const d = { ...MODEL_DEFAULTS, ...o };
@@ -61,6 +93,9 @@ export class WindowsModel {
     this.defaultShell = d.defaultShell;
     this.freeDiskBytes = d.freeDiskBytes;
     this.ipv4 = d.ipv4;
+    this.dnsSuffix = d.dnsSuffix;
+    this.podSubnet = d.podSubnet;
+    this.fixedMetadataHostname = o.metadataHostname;
     this.routes = [
       { destinationPrefix: '0.0.0.0/0', nextHop: d.gateway, interfaceIndex: 6 },
       { destinationPrefix: '127.0.0.0/8', nextHop: '0.0.0.0', interfaceIndex: 1 },
@@ -68,6 +103,11 @@ export class WindowsModel {
     for (const dir of ['C:\\Windows\\System32', 'C:\\ProgramData', 'C:\\Users\\Administrator']) {
       this.files.mkdirp(dir);
     }
+  }
+
+  /** What the cloud's metadata service reports as this instance's hostname. */
+  get metadataHostname(): string {
+    return this.fixedMetadataHostname ?? `${this.hostname.toLowerCase()}.${this.dnsSuffix || 'internal'}`;
   }
 
   /** Power off: services stop; pending renames and features wait for `boot`. */

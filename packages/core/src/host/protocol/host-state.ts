@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { evaluatedSchema } from './evaluate.js';
 import { HOST_PROTOCOL_VERSION } from './version.js';
 
 /** Windows service start types as `sc.exe qc` names them, in our lower-case spelling. */
@@ -75,5 +76,7 @@ export const hostStateSchema = z.object({
   routes: z.array(routeStateSchema),
   hnsNetworks: z.array(hnsNetworkSchema),
   firewallRules: z.array(firewallRuleStateSchema),
+  /** Results of the request's `evaluate` scripts by name; `{}` when none were asked for. */
+  evaluated: z.record(z.string(), evaluatedSchema).default({}),
 });
 export type HostState = z.infer<typeof hostStateSchema>;

@@ -2,6 +2,7 @@
 export * from './version.js';
 export * from './host-state.js';
 export * from './plan-step.js';
+export * from './evaluate.js';
 export * from './request.js';
 export * from './result.js';
 export * from './host-paths.js';

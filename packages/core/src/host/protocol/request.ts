@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envVarNameSchema, planStepSchema, serviceNameSchema, windowsPathSchema } from './plan-step.js';
+import { evaluateListSchema } from './evaluate.js';
 import { HOST_PROTOCOL_VERSION } from './version.js';
 
 const v = z.literal(HOST_PROTOCOL_VERSION);
@@ -13,6 +14,8 @@ export const observeRequestSchema = z.object({
   services: z.array(serviceNameSchema),
   envVars: z.array(envVarNameSchema),
   firewallRules: z.array(z.string().min(1)),
+  /** PowerShell command lines run before the state is collected (pre-scripts); results in `evaluated`. */
+  evaluate: evaluateListSchema.optional(),
 });
 
 export const applyRequestSchema = z.object({
