@@ -11,7 +11,7 @@ export interface HostScript {
 /**
  * The pre-scripts of `services`, with their node arguments filled from `node` (reference §1.4): value
  * scripts (NODE_IP, HOSTNAME_OVERRIDE) and scripts run for their effect (Defender exclusion,
- * network-conf.ps1). Names are `<service>#<index>` so results map back to their service.
+ * network-conf.ps1). Names are `<service>.<index>` so results map back to their service.
  */
 export function scriptsFor(services: readonly WindowsServiceSpec[], node?: unknown): HostScript[] {
   return services.flatMap((s) =>
@@ -19,8 +19,8 @@ export function scriptsFor(services: readonly WindowsServiceSpec[], node?: unkno
       const args = p.nodeArgs?.length ? resolveNodeVariables(p.nodeArgs, node) : {};
       const script = substituteVariables(p.script, args);
       return p.variableName
-        ? { name: `${s.name}#${i}`, script, variable: p.variableName }
-        : { name: `${s.name}#${i}`, script };
+        ? { name: `${s.name}.${i}`, script, variable: p.variableName }
+        : { name: `${s.name}.${i}`, script };
     }),
   );
 }

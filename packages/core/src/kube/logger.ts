@@ -21,6 +21,6 @@ export const silentLogger: Logger = {
 
 /** The message of an unknown thrown value, without stack or attached response headers. */
 export function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message.split('\n')[0] ?? err.name;
+  if (err instanceof Error) return err.message.replace(/\s*\n\s*/g, ' ').slice(0, 600) || err.name;
   return String(err);
 }

@@ -1,4 +1,4 @@
-import type { CoreV1Api, CoreV1Event } from '@kubernetes/client-node';
+import { PatchStrategy, setHeaderOptions, type CoreV1Api, type CoreV1Event } from '@kubernetes/client-node';
 import { describeApiError } from './api-errors.js';
 import type { EventRecorder, EventType, ObjectRef } from '../event-recorder.js';
 import { silentLogger, type Logger } from '../logger.js';
@@ -35,11 +35,14 @@ export class KubeEventRecorder implements EventRecorder {
       const previous = this.seen.get(key);
       if (previous) {
         previous.count++;
-        await this.api.patchNamespacedEvent({
-          name: previous.name,
-          namespace: previous.namespace,
-          body: { count: previous.count, lastTimestamp: now },
-        });
+        await this.api.patchNamespacedEvent(
+          {
+            name: previous.name,
+            namespace: previous.namespace,
+            body: { count: previous.count, lastTimestamp: now },
+          },
+          setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+        );
         return;
       }
       const name = `${object.name}.${now.getTime().toString(16)}${(this.sequence++).toString(16)}`;
