@@ -23,41 +23,50 @@ interface RunFlags {
 }
 
 /** Flags first, then the environment (upstream's names: WATCH_NAMESPACE, SERVICES_LOG_*, proxy variables). */
-export function operatorConfig(
-  flags: RunFlags,
-  env: Readonly<Record<string, string | undefined>>,
-): OperatorConfig {
-  const proxyEnv = Object.fromEntries(
-    ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'].flatMap((k) =>
-      env[k] === undefined ? [] : [[k, env[k] ?? '']],
-    ),
+type Env = Readonly<Record<string, string | undefined>>;
+
+function pick(env: Env, names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(
+    names.flatMap((k) => (env[k] === undefined || env[k] === '' ? [] : [[k, env[k]]])),
   );
+}
+
+function servicesLog(env: Env): OperatorConfig['servicesLog'] {
+  const p = pick(env, ['SERVICES_LOG_FILE_SIZE', 'SERVICES_LOG_FILE_AGE', 'SERVICES_LOG_FLUSH_INTERVAL']);
+  const out: Record<string, string> = {};
+  if (p['SERVICES_LOG_FILE_SIZE']) out['size'] = p['SERVICES_LOG_FILE_SIZE'];
+  if (p['SERVICES_LOG_FILE_AGE']) out['age'] = p['SERVICES_LOG_FILE_AGE'];
+  if (p['SERVICES_LOG_FLUSH_INTERVAL']) out['flushInterval'] = p['SERVICES_LOG_FLUSH_INTERVAL'];
+  return out;
+}
+
+function kubeTarget(flags: RunFlags, env: Env): { kubeconfig?: string; context?: string } {
+  const kubeconfig = flags.kubeconfig ?? env['KUBECONFIG'];
+  return { ...(kubeconfig ? { kubeconfig } : {}), ...(flags.context ? { context: flags.context } : {}) };
+}
+
+/** Flags first, then the environment (upstream's names: WATCH_NAMESPACE, SERVICES_LOG_*, proxy variables). */
+export function operatorConfig(flags: RunFlags, env: Env): OperatorConfig {
+  const debug = flags.debugLogging === true;
   const candidate = {
-    ...((flags.kubeconfig ?? env['KUBECONFIG']) ? { kubeconfig: flags.kubeconfig ?? env['KUBECONFIG'] } : {}),
-    ...(flags.context ? { context: flags.context } : {}),
+    ...kubeTarget(flags, env),
     namespace: flags.namespace ?? env['WATCH_NAMESPACE'] ?? '',
     payloadDir: flags.payload,
     parallelJoins: Number(flags.parallelJoins),
-    debug: flags.debugLogging === true,
-    logLevel: flags.debugLogging === true ? 'debug' : 'info',
+    debug,
+    logLevel: debug ? 'debug' : 'info',
     probeAddress: flags.probeAddress,
     leaderElection: flags.leaderElection,
     identity: env['POD_NAME'] ?? `wmco-${process.pid}`,
     privateKeySecret: env['WMCO_PRIVATE_KEY_SECRET'] ?? 'cloud-private-key',
     providerPackages: [...providerPackages(flags.providerPackage, env)],
-    servicesLog: {
-      ...(env['SERVICES_LOG_FILE_SIZE'] ? { size: env['SERVICES_LOG_FILE_SIZE'] } : {}),
-      ...(env['SERVICES_LOG_FILE_AGE'] ? { age: env['SERVICES_LOG_FILE_AGE'] } : {}),
-      ...(env['SERVICES_LOG_FLUSH_INTERVAL'] ? { flushInterval: env['SERVICES_LOG_FLUSH_INTERVAL'] } : {}),
-    },
-    proxyEnv,
+    servicesLog: servicesLog(env),
+    proxyEnv: pick(env, ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY']),
     keepLogsOnRemoval: flags.deleteLogsOnRemoval !== true,
   };
   const problems = configProblems(candidate);
-  if (problems.length > 0)
-    throw new StartupError(
-      `invalid configuration:\n  ${problems.join('\n  ')}${candidate.namespace === '' ? '\n  (set WATCH_NAMESPACE or pass -n)' : ''}`,
-    );
+  if (candidate.namespace === '') problems.push('set WATCH_NAMESPACE or pass -n');
+  if (problems.length > 0) throw new StartupError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   return candidate as OperatorConfig;
 }
 

@@ -45,7 +45,9 @@ export function statusCommand(ctx: CliContext): Command {
         data = (await api.readNamespacedConfigMap({ name: STATUS_CONFIGMAP, namespace })).data ?? {};
       } catch (err) {
         if (!isNotFound(err))
-          throw new Error(`cannot read ${namespace}/${STATUS_CONFIGMAP}: ${describeApiError(err)}`);
+          throw new Error(`cannot read ${namespace}/${STATUS_CONFIGMAP}: ${describeApiError(err)}`, {
+            cause: err,
+          });
       }
       const statuses = Object.values(data)
         .map((v) => JSON.parse(v) as InstanceStatus)

@@ -2,14 +2,18 @@ import type { InstanceStatus } from '@wmco/core';
 
 const COLUMNS = ['HOST', 'NODE', 'PHASE', 'JOIN', 'PS STARTS', 'BYTES SENT'];
 
+const orDash = (v: string | number | undefined, f: (x: number) => string = String): string =>
+  v === undefined ? '-' : typeof v === 'number' ? f(v) : v;
+
 function row(address: string, s: InstanceStatus | undefined): string[] {
+  if (!s) return [address, '-', 'Pending', '-', '-', '-'];
   return [
     address,
-    s?.node ?? '-',
-    s?.phase ?? 'Pending',
-    s?.joinSeconds === undefined ? '-' : `${s.joinSeconds.toFixed(2)}s`,
-    s?.powershellStarts === undefined ? '-' : String(s.powershellStarts),
-    s?.bytesSent === undefined ? '-' : String(s.bytesSent),
+    orDash(s.node),
+    s.phase,
+    orDash(s.joinSeconds, (x) => `${x.toFixed(2)}s`),
+    orDash(s.powershellStarts),
+    orDash(s.bytesSent),
   ];
 }
 

@@ -14,6 +14,27 @@ export interface DemoOptions {
   readonly whileRunning?: (world: SimWorld) => Promise<void>;
 }
 
+type Statuses = [string, InstanceStatus | undefined][];
+
+/** Prints each host's phase changes until every host is Ready or Failed (or time is up). */
+async function follow(world: SimWorld, o: DemoOptions, t0: number): Promise<Statuses> {
+  const addresses = world.hosts.hosts.map((h) => h.address);
+  const last = new Map<string, string>();
+  const deadline = Date.now() + o.timeoutMs;
+  for (;;) {
+    const statuses = await Promise.all(
+      addresses.map(async (a): Promise<[string, InstanceStatus | undefined]> => [a, await world.status(a)]),
+    );
+    for (const [a, s] of statuses) {
+      if (s && last.get(a) !== s.phase) o.out(progressLine(a, s, t0));
+      last.set(a, s?.phase ?? '');
+    }
+    const settled = statuses.every(([, s]) => s?.phase === 'Ready' || s?.phase === 'Failed');
+    if (settled || Date.now() > deadline) return statuses;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 /**
  * The demo: a simulated cluster and N Windows hosts at the default simulated costs, the operator
  * against them, live progress per host, then a summary. Resolves true when every host became Ready.
@@ -35,24 +56,7 @@ export async function runDemo(o: DemoOptions): Promise<boolean> {
     await world.setInstances(entries);
     o.out(`windows-instances: ${Object.keys(entries).join(', ')}`);
     await world.startOperator();
-    const addresses = world.hosts.hosts.map((h) => h.address);
-    const last = new Map<string, string>();
-    const deadline = Date.now() + o.timeoutMs;
-    let statuses: [string, InstanceStatus | undefined][] = [];
-    for (;;) {
-      statuses = await Promise.all(
-        addresses.map(async (a): Promise<[string, InstanceStatus | undefined]> => [a, await world.status(a)]),
-      );
-      for (const [a, s] of statuses) {
-        if (s && last.get(a) !== s.phase) {
-          last.set(a, s.phase);
-          o.out(progressLine(a, s, t0));
-        }
-      }
-      const settled = statuses.every(([, s]) => s?.phase === 'Ready' || s?.phase === 'Failed');
-      if (settled || Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const statuses = await follow(world, o, t0);
     o.out('');
     o.out(summaryTable(statuses));
     await o.whileRunning?.(world);

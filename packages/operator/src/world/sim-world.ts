@@ -38,14 +38,28 @@ export interface SimWorldOptions {
 export class SimWorld {
   readonly operators: OperatorRuntime[] = [];
   readonly redactor = new Redactor();
-  private constructor(
-    readonly cluster: SimCluster,
-    readonly hosts: WorldHostSet,
-    readonly privateKey: string,
-    readonly dir: string,
-    readonly payloadDir: string,
-    private readonly o: SimWorldOptions,
-  ) {}
+  readonly cluster: SimCluster;
+  readonly hosts: WorldHostSet;
+  readonly privateKey: string;
+  readonly dir: string;
+  readonly payloadDir: string;
+  private readonly o: SimWorldOptions;
+
+  private constructor(parts: {
+    cluster: SimCluster;
+    hosts: WorldHostSet;
+    privateKey: string;
+    dir: string;
+    payloadDir: string;
+    options: SimWorldOptions;
+  }) {
+    this.cluster = parts.cluster;
+    this.hosts = parts.hosts;
+    this.privateKey = parts.privateKey;
+    this.dir = parts.dir;
+    this.payloadDir = parts.payloadDir;
+    this.o = parts.options;
+  }
 
   static async start(o: SimWorldOptions): Promise<SimWorld> {
     const dir = await mkdtemp(join(tmpdir(), 'wmco-world-'));
@@ -57,7 +71,7 @@ export class SimWorld {
     const key = generateEd25519KeyPair();
     const hosts = await WorldHostSet.start(o.hosts, key.public, { ...FREE_HOST_COSTS, ...o.costs });
     const payloadDir = await writeSimPayload(o.payloadBytesPerFile ?? 4096, join(dir, 'payload'));
-    const world = new SimWorld(cluster, hosts, key.private, dir, payloadDir, o);
+    const world = new SimWorld({ cluster, hosts, privateKey: key.private, dir, payloadDir, options: o });
     await cluster.writeKubeconfigs(dir);
     return world;
   }
