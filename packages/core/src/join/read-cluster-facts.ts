@@ -64,10 +64,34 @@ function networkFacts(config: Obj, operator: Obj): ClusterNetworkFacts {
     networkType: str(status['networkType']) ?? str(spec['networkType']),
     serviceNetwork: (status['serviceNetwork'] ?? spec['serviceNetwork']) as string[] | undefined,
     clusterNetwork: (status['clusterNetwork'] ?? spec['clusterNetwork']) as { cidr: string }[] | undefined,
-    ...(Object.keys(ovn).length > 0
-      ? { ovnKubernetesConfig: ovn as ClusterNetworkFacts['ovnKubernetesConfig'] }
-      : {}),
+    ...(Object.keys(ovn).length > 0 ? { ovnKubernetesConfig: ovn } : {}),
   } as ClusterNetworkFacts;
+}
+
+function infrastructureFacts(infra: Obj): { infraStatus: Obj; platform: string; apiUrl: string } {
+  const infraStatus = obj(infra['status']);
+  const platform = str(obj(infraStatus['platformStatus'])['type']);
+  if (!platform) throw new ClusterFactsError('infrastructure/cluster has no status.platformStatus.type');
+  const apiUrl = str(infraStatus['apiServerInternalURI']) ?? str(infraStatus['apiServerInternalURL']);
+  if (!apiUrl) throw new ClusterFactsError('infrastructure/cluster has no status.apiServerInternalURI');
+  return { infraStatus, platform, apiUrl };
+}
+
+/** The kubelet CA from the ControllerConfig and the node bootstrapper token's secret data. */
+async function bootstrapFacts(
+  core: CoreV1Api,
+  controllerConfig: Obj,
+): Promise<{ kubeletCaPem: string; boot: Record<string, string> }> {
+  const kubeletCaPem = b64(obj(controllerConfig['spec'])['kubeAPIServerServingCAData']);
+  if (!kubeletCaPem)
+    throw new ClusterFactsError('cannot find kubelet-ca: ControllerConfig has no kubeAPIServerServingCAData');
+  const boot = await secretData(core, 'openshift-machine-config-operator', 'node-bootstrapper-token');
+  if (!boot?.['ca.crt'] || !boot['token']) {
+    throw new ClusterFactsError(
+      'secret openshift-machine-config-operator/node-bootstrapper-token lacks ca.crt or token',
+    );
+  }
+  return { kubeletCaPem, boot };
 }
 
 /** Reads every cluster object a join needs (reference §1.2, §1.6 step 2). */
@@ -78,23 +102,11 @@ export async function readClusterFacts(core: CoreV1Api, custom: CustomObjectsApi
     getCluster(custom, 'operator.openshift.io', 'networks'),
     getCluster(custom, 'machineconfiguration.openshift.io', 'controllerconfigs', 'machine-config-controller'),
   ]);
-  const infraStatus = obj(infra['status']);
-  const platform = str(obj(infraStatus['platformStatus'])['type']);
-  if (!platform) throw new ClusterFactsError('infrastructure/cluster has no status.platformStatus.type');
-  const apiUrl = str(infraStatus['apiServerInternalURI']) ?? str(infraStatus['apiServerInternalURL']);
-  if (!apiUrl) throw new ClusterFactsError('infrastructure/cluster has no status.apiServerInternalURI');
+  const { infraStatus, platform, apiUrl } = infrastructureFacts(infra);
   const network = networkFacts(netConfig, netOperator);
   const serviceCidr = network.serviceNetwork?.[0];
   if (!serviceCidr) throw new ClusterFactsError('network.config.openshift.io/cluster has no service network');
-  const kubeletCaPem = b64(obj(controllerConfig['spec'])['kubeAPIServerServingCAData']);
-  if (!kubeletCaPem)
-    throw new ClusterFactsError('cannot find kubelet-ca: ControllerConfig has no kubeAPIServerServingCAData');
-  const boot = await secretData(core, 'openshift-machine-config-operator', 'node-bootstrapper-token');
-  if (!boot?.['ca.crt'] || !boot['token']) {
-    throw new ClusterFactsError(
-      'secret openshift-machine-config-operator/node-bootstrapper-token lacks ca.crt or token',
-    );
-  }
+  const { kubeletCaPem, boot } = await bootstrapFacts(core, controllerConfig);
   const pull = await secretData(core, 'openshift-config', 'pull-secret');
   const port = network.ovnKubernetesConfig?.hybridOverlayConfig?.hybridOverlayVXLANPort;
   return {
