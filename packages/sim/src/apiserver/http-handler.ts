@@ -59,6 +59,13 @@ function checkSubresource(info: ResourceRequest, subs: readonly string[], verb: 
   if (!(SUBRESOURCE_VERBS[info.subresource] ?? ['get', 'update', 'patch']).includes(verb)) throw notAllowed();
 }
 
+/** The name RBAC sees: the URL's, or for a list/watch of one name (`fieldSelector=metadata.name=<n>`) that. */
+function authorizedName(info: ResourceRequest, verb: string, query: URLSearchParams): string {
+  if (info.name !== undefined) return info.name;
+  if (verb !== 'list' && verb !== 'watch') return '';
+  return nameFromFieldSelector(query.get('fieldSelector')) ?? '';
+}
+
 async function serveResource(
   x: Exchange,
   info: ResourceRequest,
@@ -79,11 +86,7 @@ async function serveResource(
       resource: info.plural,
       subresource: info.subresource,
       namespace: info.namespace ?? '',
-      // A list/watch of one name (`fieldSelector=metadata.name=<n>`) is authorized as that name.
-      name:
-        info.name ??
-        (verb === 'list' || verb === 'watch' ? nameFromFieldSelector(query.get('fieldSelector')) : '') ??
-        '',
+      name: authorizedName(info, verb, query),
     },
   });
   if (info.subresource === 'approval') authorizeApproval(ctx, user, info.name ?? '');

@@ -73,6 +73,16 @@ spec:
     metadata: {labels: {app: ds}}
     spec: {containers: [{name: c, image: pause}]}
 ---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: deploy1, namespace: ${NS}}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: deploy}}
+  template:
+    metadata: {labels: {app: deploy}}
+    spec: {containers: [{name: c, image: pause}]}
+---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: Role
 metadata: {name: role1, namespace: ${NS}}

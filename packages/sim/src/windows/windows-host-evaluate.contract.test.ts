@@ -179,3 +179,17 @@ test('evaluate: an injection attempt in a script argument is inert', async (t) =
   );
   t.is(w.sim.stats.execs, sent);
 });
+
+test('evaluate: converge passes its scripts to the observe it starts with (before.evaluated)', async (t) => {
+  const w = await startHostWorld();
+  t.teardown(() => w.stop());
+  const payload = new Payload();
+  const starts = w.sim.stats.powershellStarts;
+  const first = await converge(w.host, nodeSpec(payload), payload.content, {
+    evaluate: [{ name: 'NODE_IP', script: NODE_IP_SCRIPT }],
+  });
+  t.deepEqual(first.before.evaluated, { NODE_IP: { ok: true, output: w.sim.host } });
+  t.is(w.sim.stats.powershellStarts - starts, 2, 'observe (with the script) + apply');
+  const second = await converge(w.host, nodeSpec(payload), payload.content);
+  t.deepEqual(second.before.evaluated, {});
+});
