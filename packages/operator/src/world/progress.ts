@@ -35,5 +35,5 @@ export function summaryTable(statuses: readonly [string, InstanceStatus | undefi
 export function progressLine(address: string, s: InstanceStatus, t0: number): string {
   const at = ((Date.now() - t0) / 1000).toFixed(1).padStart(6);
   const extra = s.phase === 'Failed' && s.lastError ? `: ${s.lastError}` : s.node ? ` (${s.node})` : '';
-  return `[${at}s] ${address.padEnd(28)} ${s.phase}${extra}`;
+  return `[${at}s] ${address.padEnd(44)} ${s.phase}${extra}`;
 }

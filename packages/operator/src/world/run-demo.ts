@@ -26,7 +26,7 @@ async function follow(world: SimWorld, o: DemoOptions, t0: number): Promise<Stat
       addresses.map(async (a): Promise<[string, InstanceStatus | undefined]> => [a, await world.status(a)]),
     );
     for (const [a, s] of statuses) {
-      if (s && last.get(a) !== s.phase) o.out(progressLine(a, s, t0));
+      if (s && last.get(a) !== s.phase) o.out(progressLine(world.hosts.label(a), s, t0));
       last.set(a, s?.phase ?? '');
     }
     const settled = statuses.every(([, s]) => s?.phase === 'Ready' || s?.phase === 'Failed');
@@ -58,7 +58,7 @@ export async function runDemo(o: DemoOptions): Promise<boolean> {
     await world.startOperator();
     const statuses = await follow(world, o, t0);
     o.out('');
-    o.out(summaryTable(statuses));
+    o.out(summaryTable(statuses.map(([a, s]) => [world.hosts.label(a), s])));
     await o.whileRunning?.(world);
     return statuses.every(([, s]) => s?.phase === 'Ready');
   } finally {

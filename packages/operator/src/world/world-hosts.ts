@@ -60,6 +60,12 @@ export class WorldHostSet {
     return [this.key(i), `username=${this.hosts[i]?.spec.username ?? 'Administrator'}`];
   }
 
+  /** How a host is shown: its windows-instances key, with the address when that is a DNS name. */
+  label(address: string): string {
+    const h = this.hosts.find((x) => x.address === address);
+    return h?.spec.dnsName ? `${h.spec.dnsName} (${address})` : address;
+  }
+
   byAddress(address: string): SimulatedWindowsHost | undefined {
     return this.hosts.find((h) => h.address === address)?.sim;
   }
