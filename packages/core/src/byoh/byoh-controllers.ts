@@ -13,6 +13,7 @@ import { CsrReconciler, type CsrMetrics } from './csr-reconciler.js';
 import { InstancesReconciler } from './instances-reconciler.js';
 import type { JoinDeps } from './join-deps.js';
 import { JoinFlow } from './join-flow.js';
+import { KeyRotation } from './key-rotation.js';
 import { isNodeReady, nodeInternalIp } from './node-ops.js';
 import { RemoveFlow, type RemoveOptions } from './remove-flow.js';
 
@@ -92,6 +93,7 @@ export class ByohControllers implements ByohView {
       join: new JoinFlow(deps, this.o.hostKeys),
       remove: new RemoveFlow(deps),
       removeOptions: this.o.remove,
+      rotation: new KeyRotation(deps),
     };
     const metrics = this.o.metrics?.controller ? { metrics: this.o.metrics.controller } : {};
     const csrOut = {

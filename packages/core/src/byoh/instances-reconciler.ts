@@ -12,6 +12,7 @@ import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
 import { enterPhase } from './instance-status.js';
 import { instancesConfigMapRef, type JoinDeps } from './join-deps.js';
 import type { JoinFlow } from './join-flow.js';
+import type { KeyRotation } from './key-rotation.js';
 import { isNodeReady, nodeInternalIp } from './node-ops.js';
 import type { RemoveFlow, RemoveOptions } from './remove-flow.js';
 
@@ -27,7 +28,12 @@ export class InstancesReconciler implements Reconciler {
   constructor(
     private readonly deps: JoinDeps,
     private readonly view: ByohView,
-    private readonly flows: { join: JoinFlow; remove: RemoveFlow; removeOptions: RemoveOptions },
+    private readonly flows: {
+      join: JoinFlow;
+      remove: RemoveFlow;
+      removeOptions: RemoveOptions;
+      rotation: KeyRotation;
+    },
     private readonly resolver: Ipv4Resolver,
   ) {}
 
@@ -80,12 +86,50 @@ export class InstancesReconciler implements Reconciler {
     this.reported.delete(`entry/${entry}`);
     const hash = publicKeyHash(publicKeyOf(privateKey));
     if (this.upToDate(result.instance, hash)) return undefined;
+    const joined = this.joinedNode(result.instance);
+    if (joined) return this.rotateKey(joined, result.instance, privateKey, hash);
     await this.flows.join.join({
       instance: result.instance,
       privateKeyPem: privateKey,
       publicKeyHash: hash,
       signal,
     });
+    return undefined;
+  }
+
+  /** A Ready node of this version whose only difference is the key: re-key it without a re-join. */
+  private joinedNode(instance: WindowsInstance): V1Node | undefined {
+    const node = this.view.windowsNodes().find((n) => nodeInternalIp(n) === instance.ipv4Address);
+    const a = node?.metadata?.annotations ?? {};
+    return node && a[Annotations.version] === this.deps.version && isNodeReady(node) ? node : undefined;
+  }
+
+  private async rotateKey(
+    node: V1Node,
+    instance: WindowsInstance,
+    key: string,
+    hash: string,
+  ): Promise<ReconcileOutcome | undefined> {
+    const retryMs = this.deps.timings.keyRetryMs ?? 60_000;
+    const outcome = await this.flows.rotation.rotate(node, instance, key, hash);
+    const name = node.metadata?.name ?? '';
+    if (outcome === 'not-accepted') {
+      await this.reportOnce(
+        `key/${instance.address}`,
+        'Warning',
+        'PrivateKeyNotAccepted',
+        `instance ${instance.address} (node ${name}) does not accept the new private key yet: add its public key to ` +
+          `C:\\ProgramData\\ssh\\administrators_authorized_keys on the host; the operator checks again every ${Math.round(retryMs / 1000)}s`,
+      );
+      return { requeueAfterMs: retryMs };
+    }
+    this.reported.delete(`key/${instance.address}`);
+    await this.deps.events.record(
+      instancesConfigMapRef(this.deps.namespace),
+      'Normal',
+      'PrivateKeyRotated',
+      `node ${name} (${instance.address}) now uses the new private key`,
+    );
     return undefined;
   }
 

@@ -17,6 +17,8 @@ export interface HostTarget {
   readonly ipv4: string;
   readonly username: string;
   readonly privateKeyPem: string;
+  /** Fail at once on an authentication error instead of retrying while sshd may still be set up. */
+  readonly quickAuth?: boolean;
 }
 
 export interface JoinTimings {
@@ -25,6 +27,8 @@ export interface JoinTimings {
   /** How long to wait for the hybrid-overlay subnet and for Ready. */
   readonly nodeReadyMs: number;
   readonly pollMs: number;
+  /** How long to wait before trying a host again that does not accept the new private key yet. */
+  readonly keyRetryMs?: number;
 }
 
 /** Everything the BYOH join and removal flows need; the operator (or a test) assembles it once. */

@@ -197,6 +197,7 @@ export class OperatorRuntime {
           privateKey: t.privateKeyPem,
           hostKeys: new ConfigMapHostKeyStore(core, config.namespace),
           logger: { debug: (m, f) => logger.debug(f ?? {}, m), warn: (m, f) => logger.warn(f ?? {}, m) },
+          ...(t.quickAuth ? { authRetryMs: 0 } : {}),
           ...hooks.sshOverrides?.(t.ipv4),
         });
       },

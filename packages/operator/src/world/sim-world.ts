@@ -138,7 +138,7 @@ export class SimWorld {
       hooks: {
         sshOverrides: (address) => this.hosts.sshOverrides(address),
         resolver: this.resolver,
-        timings: { nodeRegistrationMs: 60_000, nodeReadyMs: 60_000, pollMs: 100 },
+        timings: { nodeRegistrationMs: 60_000, nodeReadyMs: 60_000, pollMs: 100, keyRetryMs: 500 },
         leaderTiming: { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 300 },
       },
     });

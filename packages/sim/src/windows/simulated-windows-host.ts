@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import ssh2, { type Connection, type Server as SshServer, type ServerChannel } from 'ssh2';
+import ssh2, { type ParsedKey, type Connection, type Server as SshServer, type ServerChannel } from 'ssh2';
 
 const { Server } = ssh2;
 import { defaultEvaluators } from './evaluate/default-evaluators.js';
@@ -58,17 +58,20 @@ export class SimulatedWindowsHost {
   private boundPort = 22;
   private rebooting: Promise<void> | undefined;
   private readonly auth: AuthPolicy;
+  /** administrators_authorized_keys: replaced by `authorizeKeys` (an admin installing a new key). */
+  private authorizedKeys: ParsedKey[];
   private readonly shell: HostShellContext;
 
   private constructor(private readonly o: SimulatedWindowsHostOptions) {
     // The host's address on the (loopback) network is its primary IPv4 unless told otherwise.
     this.model = new WindowsModel({ ipv4: o.address, ...o });
+    this.authorizedKeys = [parseKeyOrThrow(o.authorizedKey)];
     this.costs = { ...DEFAULT_HOST_COSTS, ...o.costs };
     this.model.scm.serviceStartMs = this.costs.serviceStartMs;
     this.link = new LinkClock(this.costs);
     this.auth = {
       username: o.username ?? 'Administrator',
-      authorizedKey: parseKeyOrThrow(o.authorizedKey),
+      authorizedKeys: () => this.authorizedKeys,
       refuse: () => this.faults.refuseAuthentication === true,
     };
     this.shell = {
@@ -89,6 +92,11 @@ export class SimulatedWindowsHost {
     const host = new SimulatedWindowsHost(o);
     await host.listen(true);
     return host;
+  }
+
+  /** Replaces the authorized keys, as an admin editing administrators_authorized_keys would. */
+  authorizeKeys(publicKeyLines: readonly string[]): void {
+    this.authorizedKeys = publicKeyLines.map((l) => parseKeyOrThrow(l));
   }
 
   get host(): string {

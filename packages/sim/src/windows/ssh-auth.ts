@@ -11,7 +11,8 @@ export function parseKeyOrThrow(key: string | Buffer): ParsedKey {
 /** What the simulated sshd allows: one user, one authorized key, public-key only (with a kill switch). */
 export interface AuthPolicy {
   readonly username: string;
-  readonly authorizedKey: ParsedKey;
+  /** The keys in administrators_authorized_keys (the host accepts any of them). */
+  authorizedKeys(): readonly ParsedKey[];
   refuse(): boolean;
 }
 
@@ -25,12 +26,12 @@ function offeredKeyMatches(ctx: AuthContext, allowed: ParsedKey): boolean {
 
 /** Accepts the authorized key (checking the signature when one is sent); refuses everything else. */
 export function authenticate(ctx: AuthContext, policy: AuthPolicy): void {
-  if (policy.refuse() || ctx.username !== policy.username || !offeredKeyMatches(ctx, policy.authorizedKey)) {
+  const key = policy.authorizedKeys().find((k) => offeredKeyMatches(ctx, k));
+  if (policy.refuse() || ctx.username !== policy.username || !key) {
     return ctx.reject(['publickey']);
   }
   if (ctx.method === 'publickey' && ctx.signature && ctx.blob) {
-    if (policy.authorizedKey.verify(ctx.blob, ctx.signature, ctx.hashAlgo) !== true)
-      return ctx.reject(['publickey']);
+    if (key.verify(ctx.blob, ctx.signature, ctx.hashAlgo) !== true) return ctx.reject(['publickey']);
   }
   ctx.accept();
 }
