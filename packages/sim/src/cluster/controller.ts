@@ -43,3 +43,25 @@ export function eventLoop(
     },
   };
 }
+
+/** A controller driven by store events: subclasses name themselves and handle each event. */
+export abstract class StoreEventController implements SimController {
+  abstract readonly name: string;
+  private loop: { start(): void; stop(): void } | undefined;
+
+  constructor(
+    protected readonly writer: ObjectWriter,
+    private readonly onError: ErrorSink,
+  ) {}
+
+  start(): void {
+    this.loop ??= eventLoop(this.writer, this.name, this.onError, (e) => this.handle(e));
+    this.loop.start();
+  }
+
+  stop(): void {
+    this.loop?.stop();
+  }
+
+  protected abstract handle(e: StoreEvent): void | Promise<void>;
+}

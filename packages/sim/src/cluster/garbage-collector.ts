@@ -1,8 +1,7 @@
 import type { StoreEvent } from '../apiserver/event-log.js';
 import { isObject, meta, str, strList, type JsonObject } from '../apiserver/json.js';
-import type { ObjectWriter } from '../apiserver/object-writer.js';
 import type { ResourceType } from '../apiserver/resource-type.js';
-import { eventLoop, type ErrorSink, type SimController } from './controller.js';
+import { StoreEventController } from './controller.js';
 
 interface Dependent {
   readonly type: ResourceType;
@@ -19,24 +18,8 @@ function owners(o: JsonObject): JsonObject[] {
  * to a missing owner are removed when other owners remain), the `orphan` finalizer (strip references,
  * keep dependents) and `foregroundDeletion` (delete dependents first, then the owner).
  */
-export class GarbageCollector implements SimController {
+export class GarbageCollector extends StoreEventController {
   readonly name = 'garbage-collector';
-  private readonly loop;
-
-  constructor(
-    private readonly writer: ObjectWriter,
-    onError: ErrorSink,
-  ) {
-    this.loop = eventLoop(writer, this.name, onError, (e) => this.handle(e));
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  stop(): void {
-    this.loop.stop();
-  }
 
   private liveUids(): Set<string> {
     const uids = new Set<string>();
@@ -55,7 +38,7 @@ export class GarbageCollector implements SimController {
     return out;
   }
 
-  private handle(e: StoreEvent): void {
+  protected handle(e: StoreEvent): void {
     const uid = str(meta(e.object)['uid']) ?? '';
     if (e.type === 'DELETED') {
       this.collect(uid);

@@ -1,7 +1,6 @@
 import type { StoreEvent } from '../apiserver/event-log.js';
 import { isObject, meta, str, strMap, type JsonObject } from '../apiserver/json.js';
-import type { ObjectWriter } from '../apiserver/object-writer.js';
-import { eventLoop, type ErrorSink, type SimController } from './controller.js';
+import { StoreEventController } from './controller.js';
 import { formatCidr, nthSubnet, parseCidr } from './ipv4.js';
 
 export const HYBRID_SUBNET_ANNOTATION = 'k8s.ovn.org/hybrid-overlay-node-subnet';
@@ -15,24 +14,8 @@ function obj(v: unknown): JsonObject {
  * `k8s.ovn.org/hybrid-overlay-node-subnet` from the first hybridClusterNetwork of network.operator
  * `cluster` (one /hostPrefix per node, never reused while the node exists).
  */
-export class HybridOverlayAnnotator implements SimController {
+export class HybridOverlayAnnotator extends StoreEventController {
   readonly name = 'hybrid-overlay';
-  private readonly loop;
-
-  constructor(
-    private readonly writer: ObjectWriter,
-    onError: ErrorSink,
-  ) {
-    this.loop = eventLoop(writer, this.name, onError, (e) => this.handle(e));
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  stop(): void {
-    this.loop.stop();
-  }
 
   private network(): { cidr: string; hostPrefix: number } | undefined {
     const t = this.writer.registry.find('operator.openshift.io', 'v1', 'networks');
@@ -50,7 +33,7 @@ export class HybridOverlayAnnotator implements SimController {
       : { cidr, hostPrefix: typeof first?.['hostPrefix'] === 'number' ? first['hostPrefix'] : 23 };
   }
 
-  private handle(e: StoreEvent): void {
+  protected handle(e: StoreEvent): void {
     if (e.typeKey !== '/v1/nodes' || e.type === 'DELETED') return;
     const m = meta(e.object);
     if (strMap(m['labels'])['kubernetes.io/os'] !== 'windows') return;

@@ -1,31 +1,14 @@
 import type { StoreEvent } from '../apiserver/event-log.js';
 import { isObject, meta, str, strList, type JsonObject } from '../apiserver/json.js';
-import type { ObjectWriter } from '../apiserver/object-writer.js';
-import { eventLoop, type ErrorSink, type SimController } from './controller.js';
+import { StoreEventController } from './controller.js';
 
 /**
  * Namespace finalization: a terminating namespace has every namespaced object in it deleted; once none
  * remain (finalizers on them keep it waiting) the `kubernetes` finalizer is removed through /finalize and
  * the namespace disappears.
  */
-export class NamespaceController implements SimController {
+export class NamespaceController extends StoreEventController {
   readonly name = 'namespace';
-  private readonly loop;
-
-  constructor(
-    private readonly writer: ObjectWriter,
-    onError: ErrorSink,
-  ) {
-    this.loop = eventLoop(writer, this.name, onError, (e) => this.handle(e));
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  stop(): void {
-    this.loop.stop();
-  }
 
   /** The terminating namespace an event concerns, if any. */
   private terminating(e: StoreEvent): JsonObject | undefined {
@@ -41,7 +24,7 @@ export class NamespaceController implements SimController {
     return ns && meta(ns)['deletionTimestamp'] !== undefined ? ns : undefined;
   }
 
-  private handle(e: StoreEvent): void {
+  protected handle(e: StoreEvent): void {
     const ns = this.terminating(e);
     if (!ns) return;
     const nsName = str(meta(ns)['name']) ?? '';
