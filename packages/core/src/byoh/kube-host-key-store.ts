@@ -56,24 +56,32 @@ export class ConfigMapHostKeyStore implements HostKeyStore {
         });
         return;
       } catch (err) {
-        if (isNotFound(err)) return this.create(change({}));
-        if (!isConflict(err)) throw err;
+        if (!isNotFound(err) && !isConflict(err)) throw err;
+        // Not found: create it; a concurrent pin may create it first (409), then the loop updates it.
+        if (isNotFound(err) && (await this.create(change({})))) return;
       }
     }
     throw new Error(`cannot update ${HOST_KEYS_CONFIGMAP}: too many conflicts`);
   }
 
-  private async create(data: Record<string, string>): Promise<void> {
-    await this.api.createNamespacedConfigMap({
-      namespace: this.namespace,
-      body: {
-        metadata: {
-          name: HOST_KEYS_CONFIGMAP,
-          namespace: this.namespace,
-          labels: { 'app.kubernetes.io/managed-by': 'windows-machine-config-operator' },
+  /** True when created; false when someone else created it meanwhile. */
+  private async create(data: Record<string, string>): Promise<boolean> {
+    try {
+      await this.api.createNamespacedConfigMap({
+        namespace: this.namespace,
+        body: {
+          metadata: {
+            name: HOST_KEYS_CONFIGMAP,
+            namespace: this.namespace,
+            labels: { 'app.kubernetes.io/managed-by': 'windows-machine-config-operator' },
+          },
+          data,
         },
-        data,
-      },
-    });
+      });
+      return true;
+    } catch (err) {
+      if (isConflict(err)) return false;
+      throw err;
+    }
   }
 }
