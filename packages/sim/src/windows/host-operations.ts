@@ -5,6 +5,7 @@ import {
   stagedPathFor,
   type ChangeResult,
   type Evaluated,
+  type FirewallPort,
   type HostAction,
   type HostState,
   type ObserveRequest,
@@ -26,6 +27,23 @@ function sha256(data: Buffer): string {
     hashes.set(data, hash);
   }
   return hash;
+}
+
+/** Get-WmcoFirewallPorts: the inbound rules (every model rule is enabled and Allow) covering each port. */
+function firewallPorts(
+  m: WindowsModel,
+  ports: readonly FirewallPort[],
+): NonNullable<HostState['firewallPorts']> {
+  return ports.map((p) => ({
+    ...p,
+    rules: [
+      ...new Set(
+        m.firewallRules
+          .filter((r) => r.direction === 'Inbound' && r.protocol === p.protocol && r.localPort === p.localPort)
+          .map((r) => r.name),
+      ),
+    ].sort(),
+  }));
 }
 
 /** `observe`, as WmcoHost.psm1's Get-WmcoHostState computes it (after the request's scripts ran). */
@@ -78,6 +96,7 @@ export function observe(
     routes: m.routes.map((r) => ({ ...r })),
     hnsNetworks: m.hnsNetworks.map((n) => ({ name: n.name, type: n.type, id: n.id })),
     firewallRules: m.firewallRules.filter((r) => rules.has(r.name)).map((r) => ({ ...r })),
+    ...(req.firewallPorts ? { firewallPorts: firewallPorts(m, req.firewallPorts) } : {}),
     evaluated,
   };
 }

@@ -1,0 +1,17 @@
+// wmco preflight: checks a BYOH host before it is added to windows-instances.
+export * from './finding.js';
+export * from './preflight-options.js';
+export { checkShell, checkContainers, checkDisk } from './basic-host-checks.js';
+export { checkOsBuild } from './os-build-check.js';
+export { checkHostname, suggestHostname } from './hostname-check.js';
+export { checkFirewall, firewallPortsToCheck } from './firewall-check.js';
+export { checkHost } from './check-host.js';
+export { reachabilityFinding, sshFinding, isConnectError } from './connection-findings.js';
+export { tcpProbe, type TcpProbe } from './tcp-probe.js';
+export {
+  runPreflight,
+  preflightQuery,
+  type PreflightInput,
+  type PreflightPorts,
+  type PreflightReport,
+} from './run-preflight.js';

@@ -1,0 +1,215 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { newRootContainer, type FirewallRuleState, type PreflightReport } from '@wmco/core';
+import {
+  FREE_HOST_COSTS,
+  SimulatedWindowsHost,
+  generateEd25519KeyPair,
+  type HostFaults,
+  type WindowsModelOptions,
+} from '@wmco/sim';
+import { loadBuiltinProviders } from '../providers/baked-providers.js';
+import type { CliContext } from './cli-context.js';
+import { buildProgram } from './program.js';
+
+let nextOctet = 1;
+function loopback(): string {
+  nextOctet = nextOctet >= 250 ? 1 : nextOctet + 1;
+  return `127.0.${60 + (process.pid % 40)}.${nextOctet}`;
+}
+
+const NODE_RULES: FirewallRuleState[] = [
+  { name: 'ContainerLogsPort', protocol: 'TCP', localPort: 10250, direction: 'Inbound' },
+  { name: 'WindowsExporter', protocol: 'TCP', localPort: 9182, direction: 'Inbound' },
+  { name: 'HybridOverlayVXLAN', protocol: 'UDP', localPort: 4789, direction: 'Inbound' },
+];
+
+interface Outcome {
+  readonly out: string;
+  readonly report: PreflightReport;
+  readonly error?: string;
+}
+
+interface HostSetup {
+  readonly model?: WindowsModelOptions;
+  readonly rules?: readonly FirewallRuleState[];
+  readonly faults?: HostFaults;
+  /** Connect with a key the host does not know. */
+  readonly wrongKey?: boolean;
+  /** Stop the host before checking (nothing listens on its port). */
+  readonly stopped?: boolean;
+  readonly args?: readonly string[];
+}
+
+/** Starts a simulated host (healthy unless told otherwise), runs `wmco preflight` twice (table, json). */
+async function preflight(setup: HostSetup = {}): Promise<{ table: Outcome; json: Outcome }> {
+  const key = generateEd25519KeyPair();
+  const sim = await SimulatedWindowsHost.start({
+    address: loopback(),
+    authorizedKey: key.public,
+    costs: FREE_HOST_COSTS,
+    hostname: 'win-ready',
+    containersFeature: true,
+    ...setup.model,
+  });
+  sim.model.firewallRules.push(...(setup.rules ?? NODE_RULES).map((r) => ({ ...r })));
+  sim.faults = { ...setup.faults };
+  const dir = await mkdtemp(join(tmpdir(), 'wmco-preflight-'));
+  const keyFile = join(dir, 'id');
+  await writeFile(keyFile, setup.wrongKey ? generateEd25519KeyPair().private : key.private, { mode: 0o600 });
+  if (setup.stopped) await sim.stop();
+  const run = async (output: string[]): Promise<Outcome> => {
+    const out: string[] = [];
+    const ctx: CliContext = {
+      container: newRootContainer(),
+      builtinProviders: await loadBuiltinProviders(),
+      stdout: (s) => out.push(s),
+      stderr: (s) => out.push(s),
+      env: {},
+    };
+    const program = buildProgram(ctx).exitOverride();
+    for (const c of program.commands) c.exitOverride();
+    const args = ['preflight', sim.host, '--user', 'Administrator', '--key', keyFile];
+    let error: string | undefined;
+    try {
+      await program.parseAsync(
+        [...args, '--port', String(sim.port), '--timeout', '3', ...output, ...(setup.args ?? [])],
+        { from: 'user' },
+      );
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+    const text = out.join('\n');
+    const report = output.length > 0 && text !== "" ? (JSON.parse(text) as PreflightReport) : ({} as PreflightReport);
+    return { out: text, report, ...(error === undefined ? {} : { error }) };
+  };
+  try {
+    return { table: await run([]), json: await run(['-o', 'json']) };
+  } finally {
+    if (!setup.stopped) await sim.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function statuses(report: PreflightReport): Record<string, string> {
+  return Object.fromEntries(report.findings.map((f) => [f.check, f.status]));
+}
+
+const ALL_PASS = {
+  address: 'pass',
+  reachability: 'pass',
+  ssh: 'pass',
+  shell: 'pass',
+  'os-build': 'pass',
+  containers: 'pass',
+  hostname: 'pass',
+  disk: 'pass',
+  firewall: 'pass',
+};
+
+test('a healthy host passes every check and the command succeeds', async (t) => {
+  const { table, json } = await preflight({ model: { defaultShell: 'powershell' } });
+  t.deepEqual(statuses(json.report), ALL_PASS);
+  t.true(json.report.ok);
+  t.is(json.error, undefined);
+  t.is(table.error, undefined);
+  t.regex(table.out, /^PASS {2}address/m);
+  t.regex(table.out, /PowerShell/);
+  t.regex(table.out, /9 passed, 0 warnings, 0 failed, 0 skipped: ready to add to windows-instances/);
+});
+
+/** Exactly `check` has `status` (with a fix naming `fix`); checks after a failure it blocks are skipped. */
+async function brokenOne(
+  t: import('ava').ExecutionContext,
+  setup: HostSetup,
+  check: keyof typeof ALL_PASS,
+  status: 'warn' | 'fail',
+  fix: RegExp,
+  skipped: readonly string[] = [],
+): Promise<void> {
+  const { table, json } = await preflight(setup);
+  const expected: Record<string, string> = { ...ALL_PASS, [check]: status };
+  for (const s of skipped) expected[s] = 'skip';
+  t.deepEqual(statuses(json.report), expected);
+  const finding = json.report.findings.find((f) => f.check === check);
+  t.regex(finding?.fix ?? '', fix);
+  t.regex(table.out, new RegExp(`^${status.toUpperCase()} +${check} `, 'm'));
+  if (status === 'fail') {
+    t.false(json.report.ok);
+    t.regex(table.error ?? '', new RegExp(`not ready \\(failed: ${check}\\)`));
+  } else {
+    t.true(json.report.ok);
+    t.is(table.error, undefined);
+  }
+}
+
+const AFTER_SSH = ['shell', 'os-build', 'containers', 'hostname', 'disk', 'firewall'];
+
+test('nothing listening on the SSH port: reachability fails, the rest is skipped', async (t) => {
+  await brokenOne(t, { stopped: true }, 'reachability', 'fail', /Start-Service sshd/, ['ssh', ...AFTER_SSH]);
+});
+
+test('a key the host does not have: ssh fails and names administrators_authorized_keys', async (t) => {
+  await brokenOne(t, { wrongKey: true }, 'ssh', 'fail', /administrators_authorized_keys/, AFTER_SSH);
+});
+
+test('a host refusing authentication: ssh fails', async (t) => {
+  await brokenOne(t, { faults: { refuseAuthentication: true } }, 'ssh', 'fail', /icacls/, AFTER_SSH);
+});
+
+test('Windows 10 (build 19045): os-build fails', async (t) => {
+  await brokenOne(t, { model: { osBuild: 19045, ubr: 100 } }, 'os-build', 'fail', /Windows Server 2022/);
+});
+
+test('no Containers feature: containers warns that the join installs it and restarts', async (t) => {
+  await brokenOne(t, { model: { containersFeature: false } }, 'containers', 'warn', /Install-WindowsFeature/);
+});
+
+test('a hostname with an underscore: hostname fails and suggests a name', async (t) => {
+  await brokenOne(
+    t,
+    { model: { hostname: 'WIN_NODE' } },
+    'hostname',
+    'fail',
+    /Rename-Computer -NewName win-node/,
+  );
+});
+
+test('5 GiB free on C: disk fails', async (t) => {
+  await brokenOne(t, { model: { freeDiskBytes: 5 * 2 ** 30 } }, 'disk', 'fail', /free space on C:/);
+});
+
+test('no VXLAN rule: firewall fails with the rule to add', async (t) => {
+  const rules = NODE_RULES.filter((r) => r.protocol === 'TCP');
+  await brokenOne(t, { rules }, 'firewall', 'fail', /-Protocol UDP -LocalPort 4789/);
+});
+
+test('no kubelet rule: firewall warns that the join adds ContainerLogsPort', async (t) => {
+  const rules = NODE_RULES.filter((r) => r.localPort !== 10250);
+  const { json } = await preflight({ rules });
+  t.is(json.report.findings.find((f) => f.check === 'firewall')?.status, 'warn');
+  t.regex(
+    json.report.findings.find((f) => f.check === 'firewall')?.detail ?? '',
+    /TCP 10250.*ContainerLogsPort/,
+  );
+});
+
+test('vSphere: an old 2022 update fails os-build and the custom VXLAN port is checked', async (t) => {
+  const rules = [...NODE_RULES.slice(0, 2), { ...NODE_RULES[2]!, localPort: 4800 }];
+  await brokenOne(
+    t,
+    { rules, model: { ubr: 500 }, args: ['--platform', 'VSphere', '--vxlan-port', '4800'] },
+    'os-build',
+    'fail',
+    /cumulative update.*20348\.643/,
+  );
+  const { json } = await preflight({ rules, args: ['--platform', 'VSphere'] });
+  t.regex(json.report.findings.find((f) => f.check === 'firewall')?.fix ?? '', /--vxlan-port/);
+});
+
+test('bad input is a clear error', async (t) => {
+  const { table } = await preflight({ args: ['--platform', 'no such'] });
+  t.regex(table.error ?? '', /--platform: "no such" is not a platform type name/);
+});
