@@ -28,7 +28,7 @@ function gib(bytes: number): string {
 /** Free space on C:: fail under 10 GiB, warn under 20 GiB. */
 export function checkDisk(state: HostState): Finding {
   const free = state.freeDiskBytes;
-  const fix = `free space on C: (at least ${gib(RECOMMENDED_FREE_DISK_BYTES)}), e.g. Cleanup-Disk, remove old images, or extend the volume`;
+  const fix = `free space on C: (at least ${gib(RECOMMENDED_FREE_DISK_BYTES)}), e.g. Dism /Online /Cleanup-Image /StartComponentCleanup, or extend the volume`;
   if (free < MIN_FREE_DISK_BYTES)
     return fail('disk', `${gib(free)} free on C:, below the minimum of ${gib(MIN_FREE_DISK_BYTES)}`, fix);
   if (free < RECOMMENDED_FREE_DISK_BYTES)

@@ -50,7 +50,7 @@ export function sshFinding(
   if (error !== undefined && isConnectError(error))
     return fail(
       'ssh',
-      `no SSH session: ${error instanceof Error ? error.message : String(error)}`,
+      `no SSH session: ${error instanceof Error ? error.message : 'unknown error'}`,
       'make sure the port is served by the Windows OpenSSH server (sshd) and that it completes a handshake',
     );
   const who = `authenticated as '${username}' with ${key.type} key ${key.fingerprint}`;

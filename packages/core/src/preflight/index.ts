@@ -8,9 +8,10 @@ export { checkFirewall, firewallPortsToCheck } from './firewall-check.js';
 export { checkHost } from './check-host.js';
 export { reachabilityFinding, sshFinding, isConnectError } from './connection-findings.js';
 export { tcpProbe, type TcpProbe } from './tcp-probe.js';
+export { checkAddress } from './address-check.js';
+export { openSession, preflightQuery, type SessionTarget } from './host-session.js';
 export {
   runPreflight,
-  preflightQuery,
   type PreflightInput,
   type PreflightPorts,
   type PreflightReport,

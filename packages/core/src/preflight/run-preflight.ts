@@ -1,19 +1,12 @@
-import {
-  parseInstanceUsername,
-  parseWindowsInstances,
-  type Ipv4Resolver,
-} from '../desired/windows-instances.js';
-import { InMemoryHostKeyStore } from '../host/host-key-store.js';
-import type { HostLogger } from '../host/host-logger.js';
-import type { HostState } from '../host/protocol/index.js';
-import { loadPrivateKey, type LoadedPrivateKey } from '../host/ssh/private-key.js';
+import { parseInstanceUsername, type Ipv4Resolver } from '../desired/windows-instances.js';
 import type { SshHostOptions } from '../host/ssh/ssh-options.js';
-import type { ObserveQuery, WindowsHost } from '../host/windows-host.js';
+import type { WindowsHost } from '../host/windows-host.js';
 import type { PlatformPrerequisites } from '../provider/index.js';
+import { checkAddress } from './address-check.js';
 import { checkHost } from './check-host.js';
-import { isConnectError, reachabilityFinding, sshFinding } from './connection-findings.js';
-import { fail, skip, PREFLIGHT_CHECKS, type Finding } from './finding.js';
-import { firewallPortsToCheck } from './firewall-check.js';
+import { reachabilityFinding } from './connection-findings.js';
+import { skip, PREFLIGHT_CHECKS, type Finding } from './finding.js';
+import { openSession } from './host-session.js';
 import type { HostCheckOptions } from './preflight-options.js';
 import type { TcpProbe } from './tcp-probe.js';
 
@@ -46,65 +39,38 @@ export interface PreflightReport {
   readonly ok: boolean;
 }
 
-/** One observe for every host fact: no services, files or rules by name; the node's ports by number. */
-export function preflightQuery(vxlanPort: number): ObserveQuery {
-  return {
-    directories: [],
-    files: [],
-    services: [],
-    envVars: [],
-    firewallRules: [],
-    firewallPorts: firewallPortsToCheck(vxlanPort),
-  };
-}
-
-function report(input: PreflightInput, found: Finding[], ipv4?: string): PreflightReport {
-  const first = found.length;
-  const blocker = found.find((f) => f.status === 'fail')?.check;
-  const rest = PREFLIGHT_CHECKS.slice(first).map((c) =>
-    skip(c, `skipped: the ${blocker ?? 'earlier'} check failed`),
+/** The report: the findings so far, then every remaining check skipped because of the failure that ended it. */
+function report(input: PreflightInput, found: readonly Finding[], ipv4?: string): PreflightReport {
+  const blocker = found.find((f) => f.status === 'fail')?.check ?? 'earlier';
+  const rest = PREFLIGHT_CHECKS.slice(found.length).map((c) =>
+    skip(c, `skipped: the ${blocker} check failed`),
   );
   const findings = [...found, ...rest];
   return {
     address: input.address,
-    ...(ipv4 ? { ipv4 } : {}),
+    ...(ipv4 === undefined ? {} : { ipv4 }),
     platform: input.platform,
     findings,
     ok: findings.every((f) => f.status !== 'fail'),
   };
 }
 
-function loadKey(input: PreflightInput, warnings: string[]): LoadedPrivateKey | Error {
-  const logger: HostLogger = {
-    debug: () => undefined,
-    warn: (message) => warnings.push(message.replace(/^the SSH private key is/, 'the key is')),
-  };
+async function probe(ports: PreflightPorts, ipv4: string, input: PreflightInput): Promise<Error | undefined> {
   try {
-    return loadPrivateKey(input.privateKey, logger);
+    await ports.probeTcp(ipv4, input.port, input.timeoutMs);
+    return undefined;
   } catch (err) {
     return err instanceof Error ? err : new Error(String(err));
   }
 }
 
-async function observe(input: PreflightInput, ipv4: string, ports: PreflightPorts): Promise<HostState> {
-  const host = ports.openHost({
-    host: ipv4,
-    port: input.port,
-    username: input.username,
-    privateKey: input.privateKey,
-    // Preflight pins nothing: the key it sees is forgotten when it exits.
-    hostKeys: new InMemoryHostKeyStore(),
-    connectDeadlineMs: input.timeoutMs,
-    readyTimeoutMs: input.timeoutMs,
-    authRetryMs: 0,
-    retryInitialMs: Math.min(500, input.timeoutMs),
-    commandTimeoutMs: Math.max(60_000, input.timeoutMs),
-  });
-  try {
-    return await host.observe(preflightQuery(input.vxlanPort));
-  } finally {
-    await host.close();
-  }
+function hostFindings(input: PreflightInput, state: Parameters<typeof checkHost>[0]): Finding[] {
+  const prereqs = input.prerequisites ?? { supportedBuilds: [], customVxlanPortRequired: false, notes: [] };
+  return checkHost(state, prereqs, input).map((f) =>
+    f.check === 'os-build' && !input.prerequisites
+      ? skip('os-build', `platform ${input.platform} declares no supported Windows builds`)
+      : f,
+  );
 }
 
 /**
@@ -113,64 +79,14 @@ async function observe(input: PreflightInput, ipv4: string, ports: PreflightPort
  */
 export async function runPreflight(input: PreflightInput, ports: PreflightPorts): Promise<PreflightReport> {
   parseInstanceUsername(`username=${input.username}`);
-  const [entry] = await parseWindowsInstances(
-    { [input.address]: `username=${input.username}` },
-    [],
-    ports.resolve,
-  );
-  if (!entry?.ok)
-    return report(input, [
-      fail(
-        'address',
-        entry?.error ?? 'no address',
-        'use an IPv4 address or a DNS name that resolves to IPv4 from where the operator runs',
-      ),
-    ]);
-  const ipv4 = entry.instance.ipv4Address;
-  const found: Finding[] = [
-    {
-      check: 'address',
-      status: 'pass',
-      detail: ipv4 === input.address ? ipv4 : `${input.address} resolves to ${ipv4}`,
-    },
-  ];
-  const probe = await ports.probeTcp(ipv4, input.port, input.timeoutMs).then(
-    () => undefined,
-    (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
-  );
-  found.push(reachabilityFinding(ipv4, input.port, probe));
-  if (probe) return report(input, found, ipv4);
-  const warnings: string[] = [];
-  const key = loadKey(input, warnings);
-  if (key instanceof Error)
-    return report(input, [...found, sshFinding(input.username, undefined, key, [])], ipv4);
-  let state: HostState;
-  try {
-    state = await observe(input, ipv4, ports);
-  } catch (err) {
-    const ssh = sshFinding(input.username, key, err, warnings);
-    if (isConnectError(err)) return report(input, [...found, ssh], ipv4);
-    const why = err instanceof Error ? err.message : String(err);
-    return report(
-      input,
-      [
-        ...found,
-        ssh,
-        fail(
-          'shell',
-          `authenticated, but the host module could not run: ${why}`,
-          "make sure powershell.exe (Windows PowerShell 5.1) runs for this user and sshd's sftp subsystem is enabled",
-        ),
-      ],
-      ipv4,
-    );
-  }
-  found.push(sshFinding(input.username, key, undefined, warnings));
-  const prereqs = input.prerequisites ?? { supportedBuilds: [], customVxlanPortRequired: false, notes: [] };
-  const host = checkHost(state, prereqs, input).map((f) =>
-    f.check === 'os-build' && !input.prerequisites
-      ? skip('os-build', `platform ${input.platform} declares no supported Windows builds`)
-      : f,
-  );
-  return report(input, [...found, ...host], ipv4);
+  const address = await checkAddress(input.address, input.username, ports.resolve);
+  const ipv4 = address.ipv4;
+  if (ipv4 === undefined) return report(input, [address.finding]);
+  const refused = await probe(ports, ipv4, input);
+  const found = [address.finding, reachabilityFinding(ipv4, input.port, refused)];
+  if (refused) return report(input, found, ipv4);
+  const session = await openSession({ ...input, ipv4 }, ports.openHost);
+  found.push(...session.findings);
+  if (!session.state) return report(input, found, ipv4);
+  return report(input, [...found, ...hostFindings(input, session.state)], ipv4);
 }

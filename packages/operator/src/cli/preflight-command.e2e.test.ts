@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { newRootContainer, type FirewallRuleState, type PreflightReport } from '@wmco/core';
 import {
   FREE_HOST_COSTS,
@@ -82,7 +82,8 @@ async function preflight(setup: HostSetup = {}): Promise<{ table: Outcome; json:
       error = err instanceof Error ? err.message : String(err);
     }
     const text = out.join('\n');
-    const report = output.length > 0 && text !== "" ? (JSON.parse(text) as PreflightReport) : ({} as PreflightReport);
+    const report =
+      output.length > 0 && text !== '' ? (JSON.parse(text) as PreflightReport) : ({} as PreflightReport);
     return { out: text, report, ...(error === undefined ? {} : { error }) };
   };
   try {
@@ -120,25 +121,27 @@ test('a healthy host passes every check and the command succeeds', async (t) => 
   t.regex(table.out, /9 passed, 0 warnings, 0 failed, 0 skipped: ready to add to windows-instances/);
 });
 
-/** Exactly `check` has `status` (with a fix naming `fix`); checks after a failure it blocks are skipped. */
-async function brokenOne(
-  t: import('ava').ExecutionContext,
-  setup: HostSetup,
-  check: keyof typeof ALL_PASS,
-  status: 'warn' | 'fail',
-  fix: RegExp,
-  skipped: readonly string[] = [],
-): Promise<void> {
+interface Expectation {
+  readonly check: keyof typeof ALL_PASS;
+  readonly status: 'warn' | 'fail';
+  /** What the fix must name. */
+  readonly fix: RegExp;
+  /** Checks after a failure it blocks. */
+  readonly skipped?: readonly string[];
+}
+
+/** Exactly `check` has `status` (with a fix naming `fix`); the checks a failure blocks are skipped. */
+async function brokenOne(t: ExecutionContext, setup: HostSetup, e: Expectation): Promise<void> {
   const { table, json } = await preflight(setup);
-  const expected: Record<string, string> = { ...ALL_PASS, [check]: status };
-  for (const s of skipped) expected[s] = 'skip';
+  const expected: Record<string, string> = { ...ALL_PASS, [e.check]: e.status };
+  for (const s of e.skipped ?? []) expected[s] = 'skip';
   t.deepEqual(statuses(json.report), expected);
-  const finding = json.report.findings.find((f) => f.check === check);
-  t.regex(finding?.fix ?? '', fix);
-  t.regex(table.out, new RegExp(`^${status.toUpperCase()} +${check} `, 'm'));
-  if (status === 'fail') {
+  const finding = json.report.findings.find((f) => f.check === e.check);
+  t.regex(finding?.fix ?? '', e.fix);
+  t.regex(table.out, new RegExp(`^${e.status.toUpperCase()} +${e.check} `, 'm'));
+  if (e.status === 'fail') {
     t.false(json.report.ok);
-    t.regex(table.error ?? '', new RegExp(`not ready \\(failed: ${check}\\)`));
+    t.regex(table.error ?? '', new RegExp(`not ready \\(failed: ${e.check}\\)`));
   } else {
     t.true(json.report.ok);
     t.is(table.error, undefined);
@@ -148,42 +151,59 @@ async function brokenOne(
 const AFTER_SSH = ['shell', 'os-build', 'containers', 'hostname', 'disk', 'firewall'];
 
 test('nothing listening on the SSH port: reachability fails, the rest is skipped', async (t) => {
-  await brokenOne(t, { stopped: true }, 'reachability', 'fail', /Start-Service sshd/, ['ssh', ...AFTER_SSH]);
-});
-
-test('a key the host does not have: ssh fails and names administrators_authorized_keys', async (t) => {
-  await brokenOne(t, { wrongKey: true }, 'ssh', 'fail', /administrators_authorized_keys/, AFTER_SSH);
-});
-
-test('a host refusing authentication: ssh fails', async (t) => {
-  await brokenOne(t, { faults: { refuseAuthentication: true } }, 'ssh', 'fail', /icacls/, AFTER_SSH);
-});
-
-test('Windows 10 (build 19045): os-build fails', async (t) => {
-  await brokenOne(t, { model: { osBuild: 19045, ubr: 100 } }, 'os-build', 'fail', /Windows Server 2022/);
-});
-
-test('no Containers feature: containers warns that the join installs it and restarts', async (t) => {
-  await brokenOne(t, { model: { containersFeature: false } }, 'containers', 'warn', /Install-WindowsFeature/);
-});
-
-test('a hostname with an underscore: hostname fails and suggests a name', async (t) => {
   await brokenOne(
     t,
-    { model: { hostname: 'WIN_NODE' } },
-    'hostname',
-    'fail',
-    /Rename-Computer -NewName win-node/,
+    { stopped: true },
+    {
+      check: 'reachability',
+      status: 'fail',
+      fix: /Start-Service sshd/,
+      skipped: ['ssh', ...AFTER_SSH],
+    },
   );
 });
 
+test('a key the host does not have: ssh fails and names administrators_authorized_keys', async (t) => {
+  await brokenOne(
+    t,
+    { wrongKey: true },
+    {
+      check: 'ssh',
+      status: 'fail',
+      fix: /administrators_authorized_keys/,
+      skipped: AFTER_SSH,
+    },
+  );
+});
+
+test('a host refusing authentication: ssh fails', async (t) => {
+  const setup = { faults: { refuseAuthentication: true } };
+  await brokenOne(t, setup, { check: 'ssh', status: 'fail', fix: /icacls/, skipped: AFTER_SSH });
+});
+
+test('Windows 10 (build 19045): os-build fails', async (t) => {
+  const setup = { model: { osBuild: 19045, ubr: 100 } };
+  await brokenOne(t, setup, { check: 'os-build', status: 'fail', fix: /Windows Server 2022/ });
+});
+
+test('no Containers feature: containers warns that the join installs it and restarts', async (t) => {
+  const setup = { model: { containersFeature: false } };
+  await brokenOne(t, setup, { check: 'containers', status: 'warn', fix: /Install-WindowsFeature/ });
+});
+
+test('a hostname with an underscore: hostname fails and suggests a name', async (t) => {
+  const setup = { model: { hostname: 'WIN_NODE' } };
+  await brokenOne(t, setup, { check: 'hostname', status: 'fail', fix: /Rename-Computer -NewName win-node/ });
+});
+
 test('5 GiB free on C: disk fails', async (t) => {
-  await brokenOne(t, { model: { freeDiskBytes: 5 * 2 ** 30 } }, 'disk', 'fail', /free space on C:/);
+  const setup = { model: { freeDiskBytes: 5 * 2 ** 30 } };
+  await brokenOne(t, setup, { check: 'disk', status: 'fail', fix: /free space on C:/ });
 });
 
 test('no VXLAN rule: firewall fails with the rule to add', async (t) => {
   const rules = NODE_RULES.filter((r) => r.protocol === 'TCP');
-  await brokenOne(t, { rules }, 'firewall', 'fail', /-Protocol UDP -LocalPort 4789/);
+  await brokenOne(t, { rules }, { check: 'firewall', status: 'fail', fix: /-Protocol UDP -LocalPort 4789/ });
 });
 
 test('no kubelet rule: firewall warns that the join adds ContainerLogsPort', async (t) => {
@@ -198,13 +218,8 @@ test('no kubelet rule: firewall warns that the join adds ContainerLogsPort', asy
 
 test('vSphere: an old 2022 update fails os-build and the custom VXLAN port is checked', async (t) => {
   const rules = [...NODE_RULES.slice(0, 2), { ...NODE_RULES[2]!, localPort: 4800 }];
-  await brokenOne(
-    t,
-    { rules, model: { ubr: 500 }, args: ['--platform', 'VSphere', '--vxlan-port', '4800'] },
-    'os-build',
-    'fail',
-    /cumulative update.*20348\.643/,
-  );
+  const setup = { rules, model: { ubr: 500 }, args: ['--platform', 'VSphere', '--vxlan-port', '4800'] };
+  await brokenOne(t, setup, { check: 'os-build', status: 'fail', fix: /cumulative update.*20348\.643/ });
   const { json } = await preflight({ rules, args: ['--platform', 'VSphere'] });
   t.regex(json.report.findings.find((f) => f.check === 'firewall')?.fix ?? '', /--vxlan-port/);
 });

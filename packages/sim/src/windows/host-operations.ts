@@ -5,13 +5,13 @@ import {
   stagedPathFor,
   type ChangeResult,
   type Evaluated,
-  type FirewallPort,
   type HostAction,
   type HostState,
   type ObserveRequest,
   type PlanStep,
 } from '@wmco/core';
 import { splitCommandLine } from './command-line.js';
+import { firewallPorts } from './firewall-ports.js';
 import type { WindowsModel } from './windows-model.js';
 
 const MANAGED_TAG = 'OpenShift managed';
@@ -27,23 +27,6 @@ function sha256(data: Buffer): string {
     hashes.set(data, hash);
   }
   return hash;
-}
-
-/** Get-WmcoFirewallPorts: the inbound rules (every model rule is enabled and Allow) covering each port. */
-function firewallPorts(
-  m: WindowsModel,
-  ports: readonly FirewallPort[],
-): NonNullable<HostState['firewallPorts']> {
-  return ports.map((p) => ({
-    ...p,
-    rules: [
-      ...new Set(
-        m.firewallRules
-          .filter((r) => r.direction === 'Inbound' && r.protocol === p.protocol && r.localPort === p.localPort)
-          .map((r) => r.name),
-      ),
-    ].sort(),
-  }));
 }
 
 /** `observe`, as WmcoHost.psm1's Get-WmcoHostState computes it (after the request's scripts ran). */
