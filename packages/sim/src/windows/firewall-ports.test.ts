@@ -1,11 +1,11 @@
 import test from 'ava';
-import { HOST_PROTOCOL_VERSION } from '@wmco/core';
+import { HOST_PROTOCOL_VERSION, type ObserveRequest } from '@wmco/core';
 import { observe } from './host-operations.js';
 import { WindowsModel } from './windows-model.js';
 
-const query = {
+const query: ObserveRequest = {
   v: HOST_PROTOCOL_VERSION,
-  op: 'observe' as const,
+  op: 'observe',
   directories: [],
   files: [],
   services: [],
