@@ -46,7 +46,7 @@ export function renderPreflight(report: PreflightReport): string {
     report.ipv4 && report.ipv4 !== report.address ? `${report.address} (${report.ipv4})` : report.address;
   lines.push(
     '',
-    `${where} on platform ${report.platform}: ${count('pass')} passed, ${count('warn')} warnings, ` +
+    `${where} on platform ${report.platform}: ${count('pass')} passed, ${count('warn')} warning${count('warn') === 1 ? '' : 's'}, ` +
       `${count('fail')} failed, ${count('skip')} skipped: ${report.ok ? 'ready to add to windows-instances' : 'not ready'}`,
   );
   return lines.join('\n');
