@@ -91,6 +91,7 @@ test('a healthy host: one observe (firewall ports by number, no pins kept), ever
   t.is(log.opened[0]?.authRetryMs, 0);
   t.true(log.opened[0]?.hostKeys instanceof InMemoryHostKeyStore);
   t.is(log.closed, 1);
+  t.deepEqual(r.notes, []);
 });
 
 test('address: a DNS name resolving to IPv4 is used by its first IPv4 address', async (t) => {

@@ -35,6 +35,8 @@ export interface PreflightReport {
   readonly ipv4?: string;
   readonly platform: string;
   readonly findings: readonly Finding[];
+  /** The platform's other documented requirements, which preflight cannot check (for people). */
+  readonly notes: readonly string[];
   /** No check failed (warnings allowed). */
   readonly ok: boolean;
 }
@@ -51,6 +53,7 @@ function report(input: PreflightInput, found: readonly Finding[], ipv4?: string)
     ...(ipv4 === undefined ? {} : { ipv4 }),
     platform: input.platform,
     findings,
+    notes: input.prerequisites?.notes ?? [],
     ok: findings.every((f) => f.status !== 'fail'),
   };
 }

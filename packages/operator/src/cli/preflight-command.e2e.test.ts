@@ -118,6 +118,8 @@ test('a healthy host passes every check and the command succeeds', async (t) => 
   t.is(table.error, undefined);
   t.regex(table.out, /^PASS {2}address/m);
   t.regex(table.out, /PowerShell/);
+  t.regex(table.out, /also required on platform None \(not checked\):\n {2}- Only BYOH instances/);
+  t.true(json.report.notes.length > 0);
   t.regex(table.out, /9 passed, 0 warnings, 0 failed, 0 skipped: ready to add to windows-instances/);
 });
 

@@ -44,6 +44,12 @@ export function renderPreflight(report: PreflightReport): string {
   const count = (s: string): number => report.findings.filter((f) => f.status === s).length;
   const where =
     report.ipv4 && report.ipv4 !== report.address ? `${report.address} (${report.ipv4})` : report.address;
+  if (report.notes.length > 0)
+    lines.push(
+      '',
+      `also required on platform ${report.platform} (not checked):`,
+      ...report.notes.map((n) => `  - ${n}`),
+    );
   lines.push(
     '',
     `${where} on platform ${report.platform}: ${count('pass')} passed, ${count('warn')} warning${count('warn') === 1 ? '' : 's'}, ` +
