@@ -12,6 +12,7 @@ import {
 } from '@wmco/sim';
 import { loadBuiltinProviders } from '../providers/baked-providers.js';
 import type { CliContext } from './cli-context.js';
+import { REAL_PREFLIGHT_PORTS, preflightCommand } from './preflight-command.js';
 import { buildProgram } from './program.js';
 
 let nextOctet = 1;
@@ -229,4 +230,44 @@ test('vSphere: an old 2022 update fails os-build and the custom VXLAN port is ch
 test('bad input is a clear error', async (t) => {
   const { table } = await preflight({ args: ['--platform', 'no such'] });
   t.regex(table.error ?? '', /--platform: "no such" is not a platform type name/);
+});
+
+test('a DNS name is resolved to IPv4 and the host behind it is checked', async (t) => {
+  const key = generateEd25519KeyPair();
+  const sim = await SimulatedWindowsHost.start({
+    address: loopback(),
+    authorizedKey: key.public,
+    costs: FREE_HOST_COSTS,
+    hostname: 'win-dns',
+    containersFeature: true,
+  });
+  sim.model.firewallRules.push(...NODE_RULES.map((r) => ({ ...r })));
+  const dir = await mkdtemp(join(tmpdir(), 'wmco-preflight-'));
+  try {
+    const keyFile = join(dir, 'id');
+    await writeFile(keyFile, key.private, { mode: 0o600 });
+    const out: string[] = [];
+    const ctx: CliContext = {
+      container: newRootContainer(),
+      builtinProviders: await loadBuiltinProviders(),
+      stdout: (s) => out.push(s),
+      stderr: (s) => out.push(s),
+      env: {},
+    };
+    const resolve = (name: string): Promise<readonly string[]> =>
+      name === 'win-dns.example.test' ? Promise.resolve([sim.host]) : Promise.reject(new Error('NXDOMAIN'));
+    const command = preflightCommand(ctx, { ...REAL_PREFLIGHT_PORTS, resolve }).exitOverride();
+    const args = ['win-dns.example.test', '--user', 'Administrator', '--key', keyFile, '-o', 'json'];
+    await command.parseAsync([...args, '--port', String(sim.port)], { from: 'user' });
+    const report = JSON.parse(out.join('\n')) as PreflightReport;
+    t.is(report.ipv4, sim.host);
+    t.true(report.ok);
+    t.regex(
+      report.findings[0]?.detail ?? '',
+      new RegExp(`win-dns\\.example\\.test resolves to ${sim.host.replaceAll('.', '\\.')}`),
+    );
+  } finally {
+    await sim.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
 });

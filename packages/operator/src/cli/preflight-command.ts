@@ -68,14 +68,15 @@ async function readKey(path: string): Promise<Buffer> {
   }
 }
 
-const REAL_PORTS: PreflightPorts = {
+/** The system resolver, a real TCP probe and the SSH adapter. */
+export const REAL_PREFLIGHT_PORTS: PreflightPorts = {
   resolve: systemIpv4Resolver,
   probeTcp: tcpProbe,
   openHost: (o) => new SshWindowsHost(o),
 };
 
 /** `wmco preflight <address>`: checks a BYOH host before it is added to windows-instances. */
-export function preflightCommand(ctx: CliContext, ports: PreflightPorts = REAL_PORTS): Command {
+export function preflightCommand(ctx: CliContext, ports: PreflightPorts = REAL_PREFLIGHT_PORTS): Command {
   return new Command('preflight')
     .description(
       'Check a Windows host before adding it to windows-instances (one line per check, with the fix)',
