@@ -9,7 +9,8 @@
 # Operations (request field "op"; schemas in @wmco/core host/protocol, protocol version 1):
 #   observe      runs the request's "evaluate" scripts (service pre-scripts) first, then reports hashes of
 #                managed files, services, env vars, routes, HNS networks, firewall rules, hostname, OS
-#                build, Containers feature, last boot time, free disk, default shell, script results
+#                build, Containers feature, last boot time, free disk, default shell, script results, and
+#                (when asked) the inbound Allow rules covering given ports
 #   apply        one ordered plan of steps; stops at the first failing step
 #   deconfigure  delete services, env vars, HNS networks and directories (revert before joining)
 #   reboot       schedule a restart a few seconds out and report the current boot time
@@ -226,6 +227,44 @@ function Get-WmcoFirewallRules {
     return $rules
 }
 
+# True when a port filter's LocalPort values ('Any', '10250', '49152-65535', ...) include $Port.
+function Test-WmcoPortCovered {
+    param(
+        [string[]] $Values,
+        [int] $Port
+    )
+    foreach ($value in $Values) {
+        if ($value -eq 'Any') { return $true }
+        if ($value -match '^(\d+)-(\d+)$') {
+            if ($Port -ge [int]$Matches[1] -and $Port -le [int]$Matches[2]) { return $true }
+        } elseif ($value -match '^\d+$' -and [int]$value -eq $Port) { return $true }
+    }
+    return $false
+}
+
+# For each requested port, the display names of the enabled inbound Allow rules of the active policy
+# (local and group policy) that cover it, whatever their names (wmco preflight).
+function Get-WmcoFirewallPorts {
+    param(
+        [object[]] $Ports
+    )
+    if ($Ports.Count -eq 0) { return @() }
+    $names = @{}
+    Get-NetFirewallRule -PolicyStore ActiveStore -Direction Inbound -Enabled True -Action Allow -ErrorAction SilentlyContinue |
+        ForEach-Object { $names[[string]$_.Name] = [string]$_.DisplayName }
+    $filters = @(Get-NetFirewallPortFilter -PolicyStore ActiveStore -ErrorAction SilentlyContinue |
+            Where-Object { $names.ContainsKey([string]$_.InstanceID) })
+    $result = @()
+    foreach ($port in $Ports) {
+        $covering = @($filters | Where-Object {
+                ([string]$_.Protocol -eq [string]$port.protocol -or [string]$_.Protocol -eq 'Any') -and
+                (Test-WmcoPortCovered @($_.LocalPort) ([int]$port.localPort))
+            } | ForEach-Object { $names[[string]$_.InstanceID] } | Sort-Object -Unique)
+        $result += [ordered]@{ protocol = [string]$port.protocol; localPort = [int]$port.localPort; rules = $covering }
+    }
+    return $result
+}
+
 # ---------------------------------------------------------------------------------------------------
 # Pre-scripts. Each script is one command line from the request (never from a command line of ours); it
 # runs in its own child scope, in order, before the state is collected, so files it writes are observed.
@@ -299,7 +338,7 @@ function Get-WmcoHostState {
     $routes = @(Get-NetRoute -AddressFamily IPv4 | ForEach-Object {
             [ordered]@{ destinationPrefix = $_.DestinationPrefix; nextHop = $_.NextHop; interfaceIndex = $_.ifIndex }
         })
-    return [ordered]@{
+    $state = [ordered]@{
         v                 = $script:ProtocolVersion
         hostname          = $env:COMPUTERNAME
         os                = [ordered]@{ build = [int]$version.CurrentBuildNumber; ubr = [int]$version.UBR }
@@ -317,6 +356,10 @@ function Get-WmcoHostState {
         firewallRules     = @(Get-WmcoFirewallRules @($Request.firewallRules))
         evaluated         = $evaluated
     }
+    if ($Request.PSObject.Properties.Name -contains 'firewallPorts') {
+        $state['firewallPorts'] = @(Get-WmcoFirewallPorts @($Request.firewallPorts))
+    }
+    return $state
 }
 
 # Performs one plan step; returns $true when the step needs a reboot to take effect.

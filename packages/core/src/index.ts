@@ -12,3 +12,4 @@ export * from './host/index.js';
 export * from './converge/index.js';
 export * from './join/index.js';
 export * from './byoh/index.js';
+export * from './preflight/index.js';

@@ -11,6 +11,7 @@ import {
   type PlanStep,
 } from '@wmco/core';
 import { splitCommandLine } from './command-line.js';
+import { firewallPorts } from './firewall-ports.js';
 import type { WindowsModel } from './windows-model.js';
 
 const MANAGED_TAG = 'OpenShift managed';
@@ -78,6 +79,7 @@ export function observe(
     routes: m.routes.map((r) => ({ ...r })),
     hnsNetworks: m.hnsNetworks.map((n) => ({ name: n.name, type: n.type, id: n.id })),
     firewallRules: m.firewallRules.filter((r) => rules.has(r.name)).map((r) => ({ ...r })),
+    ...(req.firewallPorts ? { firewallPorts: firewallPorts(m, req.firewallPorts) } : {}),
     evaluated,
   };
 }

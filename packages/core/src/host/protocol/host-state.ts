@@ -49,6 +49,17 @@ export const firewallRuleStateSchema = z.object({
 });
 export type FirewallRuleState = z.infer<typeof firewallRuleStateSchema>;
 
+/** A port that inbound traffic needs (`observe` request field `firewallPorts`). */
+export const firewallPortSchema = z.object({
+  protocol: z.enum(['TCP', 'UDP']),
+  localPort: z.number().int().min(1).max(65535),
+});
+export type FirewallPort = z.infer<typeof firewallPortSchema>;
+
+/** A requested port and the display names of the enabled inbound Allow rules that cover it (may be none). */
+export const firewallPortStateSchema = firewallPortSchema.extend({ rules: z.array(z.string()) });
+export type FirewallPortState = z.infer<typeof firewallPortStateSchema>;
+
 /**
  * What `observe` returns: the parts of a Windows host the operator manages. Files, env vars, firewall rules
  * and services are only those the observe request asked about (plus every service tagged `OpenShift managed`).
@@ -76,6 +87,8 @@ export const hostStateSchema = z.object({
   routes: z.array(routeStateSchema),
   hnsNetworks: z.array(hnsNetworkSchema),
   firewallRules: z.array(firewallRuleStateSchema),
+  /** One entry per requested `firewallPorts` port, in request order; absent when none were asked for. */
+  firewallPorts: z.array(firewallPortStateSchema).optional(),
   /** Results of the request's `evaluate` scripts by name; `{}` when none were asked for. */
   evaluated: z.record(z.string(), evaluatedSchema).default({}),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envVarNameSchema, planStepSchema, serviceNameSchema, windowsPathSchema } from './plan-step.js';
 import { evaluateListSchema } from './evaluate.js';
+import { firewallPortSchema } from './host-state.js';
 import { HOST_PROTOCOL_VERSION } from './version.js';
 
 const v = z.literal(HOST_PROTOCOL_VERSION);
@@ -14,6 +15,8 @@ export const observeRequestSchema = z.object({
   services: z.array(serviceNameSchema),
   envVars: z.array(envVarNameSchema),
   firewallRules: z.array(z.string().min(1)),
+  /** Ports to report the enabled inbound Allow rules for, whatever their names (`wmco preflight`). */
+  firewallPorts: z.array(firewallPortSchema).optional(),
   /** PowerShell command lines run before the state is collected (pre-scripts); results in `evaluated`. */
   evaluate: evaluateListSchema.optional(),
 });

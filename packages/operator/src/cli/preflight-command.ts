@@ -1,0 +1,134 @@
+import { readFile } from 'node:fs/promises';
+import { Command } from 'commander';
+import {
+  DEFAULT_VXLAN_PORT,
+  SshWindowsHost,
+  createWmcoCore,
+  runPreflight,
+  systemIpv4Resolver,
+  tcpProbe,
+  type PreflightPorts,
+  type PreflightReport,
+} from '@wmco/core';
+import { PlatformPrerequisites, isPlatformName } from '@wmco/core/provider';
+import { loadProviders } from '../providers/load-provider-package.js';
+import type { CliContext } from './cli-context.js';
+import { parseOutputFormat, renderStructured } from './output-format.js';
+import { collect, providerPackages } from './provider-packages-option.js';
+
+interface PreflightFlags {
+  readonly user: string;
+  readonly key: string;
+  readonly platform: string;
+  readonly port: string;
+  readonly vxlanPort: string;
+  readonly timeout: string;
+  readonly output?: string;
+  readonly providerPackage?: string[];
+}
+
+function integer(flag: string, raw: string, min: number, max: number): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new Error(`${flag}: "${raw}" is not a whole number from ${min} to ${max}`);
+  return n;
+}
+
+/** One line per check (status, name, detail), the fix indented below it, then a summary line. */
+export function renderPreflight(report: PreflightReport): string {
+  const width = Math.max(...report.findings.map((f) => f.check.length));
+  const lines = report.findings.flatMap((f) => {
+    const head = `${f.status.toUpperCase().padEnd(4)}  ${f.check.padEnd(width)}  ${f.detail}`;
+    return f.fix ? [head, `${' '.repeat(width + 8)}fix: ${f.fix}`] : [head];
+  });
+  const count = (s: string): number => report.findings.filter((f) => f.status === s).length;
+  const where =
+    report.ipv4 && report.ipv4 !== report.address ? `${report.address} (${report.ipv4})` : report.address;
+  if (report.notes.length > 0)
+    lines.push(
+      '',
+      `also required on platform ${report.platform} (not checked):`,
+      ...report.notes.map((n) => `  - ${n}`),
+    );
+  lines.push(
+    '',
+    `${where} on platform ${report.platform}: ${count('pass')} passed, ${count('warn')} warning${count('warn') === 1 ? '' : 's'}, ` +
+      `${count('fail')} failed, ${count('skip')} skipped: ${report.ok ? 'ready to add to windows-instances' : 'not ready'}`,
+  );
+  return lines.join('\n');
+}
+
+async function readKey(path: string): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (err) {
+    throw new Error(`--key: cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
+  }
+}
+
+/** The system resolver, a real TCP probe and the SSH adapter. */
+export const REAL_PREFLIGHT_PORTS: PreflightPorts = {
+  resolve: systemIpv4Resolver,
+  probeTcp: tcpProbe,
+  openHost: (o) => new SshWindowsHost(o),
+};
+
+/** `wmco preflight <address>`: checks a BYOH host before it is added to windows-instances. */
+export function preflightCommand(ctx: CliContext, ports: PreflightPorts = REAL_PREFLIGHT_PORTS): Command {
+  return new Command('preflight')
+    .description(
+      'Check a Windows host before adding it to windows-instances (one line per check, with the fix)',
+    )
+    .argument('<address>', 'IPv4 address or DNS name of the host')
+    .requiredOption('--user <name>', 'the Windows user to connect as (the windows-instances username)')
+    .requiredOption('--key <file>', 'the private key the operator uses (cloud-private-key)')
+    .option('--platform <type>', 'cluster platform whose prerequisites apply', 'None')
+    .option('--port <n>', 'SSH port', '22')
+    .option('--vxlan-port <n>', "the cluster's hybrid overlay VXLAN port", String(DEFAULT_VXLAN_PORT))
+    .option('--timeout <seconds>', 'time limit for connecting', '10')
+    .option('-o, --output <format>', 'table, json or yaml')
+    .option('--provider-package <name>', 'also load a third-party provider package (repeatable)', collect)
+    .action(async (address: string, flags: PreflightFlags) => {
+      const format = parseOutputFormat(flags.output);
+      if (!isPlatformName(flags.platform))
+        throw new Error(
+          `--platform: "${flags.platform}" is not a platform type name (e.g. None, AWS, VSphere)`,
+        );
+      const input = {
+        address,
+        username: flags.user,
+        port: integer('--port', flags.port, 1, 65535),
+        vxlanPort: integer('--vxlan-port', flags.vxlanPort, 1, 65535),
+        timeoutMs: integer('--timeout', flags.timeout, 1, 600) * 1000,
+        privateKey: await readKey(flags.key),
+        platform: flags.platform,
+      };
+      const providers = await loadProviders(
+        ctx.builtinProviders,
+        providerPackages(flags.providerPackage, ctx.env),
+      );
+      const core = createWmcoCore({
+        parent: ctx.container.createChildContainer(),
+        providers,
+        platform: flags.platform,
+      });
+      let report: PreflightReport;
+      try {
+        report = await runPreflight(
+          { ...input, prerequisites: core.tryResolve(PlatformPrerequisites) },
+          ports,
+        );
+      } finally {
+        await core.dispose();
+      }
+      ctx.stdout(
+        format === 'json' || format === 'yaml' ? renderStructured(format, report) : renderPreflight(report),
+      );
+      if (!report.ok) {
+        const failed = report.findings.filter((f) => f.status === 'fail').map((f) => f.check);
+        throw new Error(`preflight: ${address} is not ready (failed: ${failed.join(', ')})`);
+      }
+    });
+}
