@@ -6,6 +6,7 @@ import { renderCommand } from './render/render-command.js';
 import { simCommand } from './sim-command.js';
 import { runCommand } from './run-command.js';
 import { statusCommand } from './status-command.js';
+import { planCommand } from './plan/plan-command.js';
 
 /** The `wmco` command tree. */
 export function buildProgram(ctx: CliContext): Command {
@@ -19,5 +20,6 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(simCommand(ctx));
   program.addCommand(runCommand(ctx));
   program.addCommand(statusCommand(ctx));
+  program.addCommand(planCommand(ctx));
   return program;
 }
