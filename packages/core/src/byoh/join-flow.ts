@@ -87,7 +87,7 @@ export class JoinFlow {
     await this.phase(address, 'WaitingForNode', { node: nodeName });
     const node = await this.awaitNode(nodeName, req.signal);
     await setUnschedulable(this.deps.core, nodeName, true);
-    await this.annotate(req, nodeName);
+    await this.annotate(req, nodeName, s.host.address);
     const withSubnet = await this.awaitNodeWhere(nodeName, req.signal, (n) =>
       Boolean(n.metadata?.annotations?.[Annotations.hybridOverlaySubnet]),
     );
@@ -138,8 +138,9 @@ export class JoinFlow {
     return result;
   }
 
-  private async annotate(req: JoinRequest, nodeName: string): Promise<void> {
-    const pin = await this.hostKeys.get(req.instance.ipv4Address);
+  /** `pinnedAs`: the host's address as its key is pinned (`ip`, or `ip:port` off port 22). */
+  private async annotate(req: JoinRequest, nodeName: string, pinnedAs: string): Promise<void> {
+    const pin = await this.hostKeys.get(pinnedAs);
     await patchNodeMetadata(this.deps.core, nodeName, {
       labels: { [Labels.byoh]: 'true', [Labels.workerRole]: '' },
       annotations: {
