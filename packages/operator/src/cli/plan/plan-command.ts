@@ -94,10 +94,11 @@ async function planAll(
     error: p.error,
   }));
   if (nodes.length === 0) return unplanned;
+  const privateKeyPem = await readPrivateKey(source);
   const planner = new NodePlanner({
     source,
     designs: await DesignSource.load(source),
-    privateKeyPem: await readPrivateKey(source),
+    privateKeyPem,
     sshPorts,
     connectTimeoutMs,
   });
