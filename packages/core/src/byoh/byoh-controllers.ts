@@ -9,6 +9,7 @@ import type { WatchPort } from '../kube/watch-port.js';
 import { Annotations, Labels, PRIVATE_KEY_FIELD } from '../join/node-metadata.js';
 import { byohInformers } from './byoh-informers.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
+import { DriftRepair } from './drift-repair.js';
 import { CsrReconciler, type CsrMetrics } from './csr-reconciler.js';
 import { InstancesReconciler } from './instances-reconciler.js';
 import type { JoinDeps } from './join-deps.js';
@@ -27,7 +28,10 @@ export interface ByohControllersOptions {
   readonly parallelJoins: number;
   readonly remove: RemoveOptions;
   readonly privateKeySecret?: string;
+  /** Drift repair of Ready, up-to-date nodes every `intervalMs` (0: off). Default: off. */
+  readonly driftRepairIntervalMs?: number;
   readonly metrics?: {
+    drift?: (result: 'clean' | 'repaired' | 'skipped' | 'error') => void;
     queue?: (name: string) => WorkQueueMetrics;
     controller?: ControllerMetrics;
     csr?: CsrMetrics;
@@ -89,11 +93,19 @@ export class ByohControllers implements ByohView {
 
   private makeControllers(): Controller[] {
     const { deps } = this.o;
+    const driftMetric = this.o.metrics?.drift;
     const flows = {
       join: new JoinFlow(deps, this.o.hostKeys),
       remove: new RemoveFlow(deps),
       removeOptions: this.o.remove,
       rotation: new KeyRotation(deps),
+      drift: {
+        repair: new DriftRepair(deps),
+        intervalMs: this.o.driftRepairIntervalMs ?? 0,
+        ...(driftMetric
+          ? { observed: (o: { result: Parameters<typeof driftMetric>[0] }) => driftMetric(o.result) }
+          : {}),
+      },
     };
     const metrics = this.o.metrics?.controller ? { metrics: this.o.metrics.controller } : {};
     const csrOut = {

@@ -13,17 +13,23 @@ export class HostScriptError extends Error {
   }
 }
 
-export interface RoundResult {
+/** What one observe saw, and the plan that would take the host to its spec. */
+export interface ObservedPlan {
   readonly values: Record<string, string>;
   readonly state: HostState;
+  readonly spec: HostSpec;
   readonly plan: Plan;
+}
+
+export interface RoundResult extends ObservedPlan {
   readonly outcome: ChangeOutcome;
   readonly bytesSent: number;
 }
 
 type Evaluated = Readonly<Record<string, { ok: true; output: string } | { ok: false; error: string }>>;
 
-function values(scripts: readonly HostScript[], evaluated: Evaluated): Record<string, string> {
+/** The value each variable script produced (trimmed); a script that failed or is missing throws. */
+function scriptValues(scripts: readonly HostScript[], evaluated: Evaluated): Record<string, string> {
   const out: Record<string, string> = {};
   for (const s of scripts) {
     const r = evaluated[s.name];
@@ -34,21 +40,19 @@ function values(scripts: readonly HostScript[], evaluated: Evaluated): Record<st
   return out;
 }
 
-/**
- * One converge round with pre-scripts (ARCHITECTURE §5): observe, evaluating the scripts first in the same
- * PowerShell start; build the spec from their values; plan; upload what is not staged; apply; reboot when
- * the host asks for it. Two PowerShell starts when there is something to do, one when there is not.
- */
-export interface RoundInput {
+export interface ObserveInput {
   readonly specFor: (values: Readonly<Record<string, string>>) => HostSpec;
+  /** Run on the host, in order, by the observe itself (one PowerShell start). */
   readonly scripts: readonly HostScript[];
-  readonly content: (sha256: string) => UploadFile['source'];
-  /** Sees the script values and the host name after observe, before anything changes. */
-  readonly beforeApply?: ((values: Record<string, string>, hostname: string) => void) | undefined;
 }
 
-export async function convergeRound(host: WindowsHost, input: RoundInput): Promise<RoundResult> {
-  const { specFor, scripts, content, beforeApply } = input;
+/**
+ * One observe with pre-scripts evaluated first in the same PowerShell start; the spec built from their
+ * values; the plan. Changes nothing on the host beyond what the scripts themselves do: pass only
+ * variable scripts (`variableScripts`) for a read-only look, as `wmco plan` and drift checks do.
+ */
+export async function observeAndPlan(host: WindowsHost, input: ObserveInput): Promise<ObservedPlan> {
+  const { specFor, scripts } = input;
   const provisional = specFor(
     Object.fromEntries(scripts.flatMap((s) => (s.variable ? [[s.variable, '']] : []))),
   );
@@ -57,16 +61,45 @@ export async function convergeRound(host: WindowsHost, input: RoundInput): Promi
     evaluate: scripts.map((s) => ({ name: s.name, script: s.script })),
   };
   const state = await host.observe(query);
-  const found = values(scripts, (state as HostState & { evaluated?: Evaluated }).evaluated ?? {});
-  beforeApply?.(found, state.hostname);
-  const spec = specFor(found);
-  const p = plan(state, spec);
-  const staged = new Set(state.staged);
+  const values = scriptValues(scripts, (state as HostState & { evaluated?: Evaluated }).evaluated ?? {});
+  const spec = specFor(values);
+  return { values, state, spec, plan: plan(state, spec) };
+}
+
+/**
+ * One converge round with pre-scripts (ARCHITECTURE §5): observe, evaluating the scripts first in the same
+ * PowerShell start; build the spec from their values; plan; upload what is not staged; apply; reboot when
+ * the host asks for it. Two PowerShell starts when there is something to do, one when there is not.
+ */
+export interface RoundInput extends ObserveInput {
+  readonly content: (sha256: string) => UploadFile['source'];
+  /** Sees the script values and the host name after observe, before anything changes. */
+  readonly beforeApply?: ((values: Record<string, string>, hostname: string) => void) | undefined;
+}
+
+export async function convergeRound(host: WindowsHost, input: RoundInput): Promise<RoundResult> {
+  const observed = await observeAndPlan(host, input);
+  input.beforeApply?.(observed.values, observed.state.hostname);
+  const applied = await applyObserved(host, observed, input.content);
+  if (applied.outcome.rebootRequired) await host.reboot();
+  return { ...observed, ...applied };
+}
+
+/**
+ * Uploads the files `observed.plan` places that the host has not staged yet, then applies the plan
+ * (skipped when empty). Never reboots: the caller decides what `outcome.rebootRequired` means.
+ */
+export async function applyObserved(
+  host: WindowsHost,
+  observed: ObservedPlan,
+  content: (sha256: string) => UploadFile['source'],
+): Promise<{ outcome: ChangeOutcome; bytesSent: number }> {
+  const p = observed.plan;
+  const staged = new Set(observed.state.staged);
   const needed = [
     ...new Set(p.steps.flatMap((s) => (s.kind === 'placeFile' && !staged.has(s.sha256) ? [s.sha256] : []))),
   ];
   const upload = await host.upload(needed.map((sha256) => ({ sha256, source: content(sha256) })));
   const outcome = p.steps.length > 0 ? await host.apply(p) : { done: [], rebootRequired: false };
-  if (outcome.rebootRequired) await host.reboot();
-  return { values: found, state, plan: p, outcome, bytesSent: upload.bytesSent };
+  return { outcome, bytesSent: upload.bytesSent };
 }

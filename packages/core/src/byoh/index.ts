@@ -8,3 +8,23 @@ export { ConfigMapHostKeyStore } from './kube-host-key-store.js';
 export { NodeNameRegistry } from './node-name-registry.js';
 export { CsrReconciler } from './csr-reconciler.js';
 export { InstancesReconciler } from './instances-reconciler.js';
+export { DriftRepair, type DriftCheck, type DriftOutcome } from './drift-repair.js';
+export { planNode } from './node-plan.js';
+export {
+  designNode,
+  designContent,
+  hostSpecWith,
+  nodeHostSpec,
+  nodeScripts,
+  variableScripts,
+  type NodeDesign,
+  type NodeDesignDeps,
+} from './node-spec.js';
+export {
+  observeAndPlan,
+  applyObserved,
+  convergeRound,
+  HostScriptError,
+  type ObservedPlan,
+} from './converge-round.js';
+export { nodeInternalIp, isNodeReady } from './node-ops.js';

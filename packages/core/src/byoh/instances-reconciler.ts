@@ -7,7 +7,9 @@ import {
 } from '../desired/windows-instances.js';
 import { publicKeyOf } from '../join/public-key.js';
 import type { Reconciler, ReconcileOutcome } from '../kube/controller.js';
+import { errorMessage } from '../kube/logger.js';
 import { Annotations, Labels, PRIVATE_KEY_SECRET } from '../join/node-metadata.js';
+import type { DriftOutcome, DriftRepair } from './drift-repair.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
 import { enterPhase } from './instance-status.js';
 import { instancesConfigMapRef, type JoinDeps } from './join-deps.js';
@@ -15,6 +17,19 @@ import type { JoinFlow } from './join-flow.js';
 import type { KeyRotation } from './key-rotation.js';
 import { isNodeReady, nodeInternalIp } from './node-ops.js';
 import type { RemoveFlow, RemoveOptions } from './remove-flow.js';
+
+export interface InstanceFlows {
+  readonly join: JoinFlow;
+  readonly remove: RemoveFlow;
+  readonly removeOptions: RemoveOptions;
+  readonly rotation: KeyRotation;
+  /** Periodic drift repair of up-to-date nodes; absent or `intervalMs` 0 turns it off. */
+  readonly drift?: {
+    readonly repair: DriftRepair;
+    readonly intervalMs: number;
+    readonly observed?: (outcome: DriftOutcome | { result: 'error'; error: string }) => void;
+  };
+}
 
 /**
  * Reconciles one `windows-instances` entry (`entry:<key>`) or one BYOH node without an entry
@@ -28,12 +43,7 @@ export class InstancesReconciler implements Reconciler {
   constructor(
     private readonly deps: JoinDeps,
     private readonly view: ByohView,
-    private readonly flows: {
-      join: JoinFlow;
-      remove: RemoveFlow;
-      removeOptions: RemoveOptions;
-      rotation: KeyRotation;
-    },
+    private readonly flows: InstanceFlows,
     private readonly resolver: Ipv4Resolver,
   ) {}
 
@@ -85,7 +95,8 @@ export class InstancesReconciler implements Reconciler {
     }
     this.reported.delete(`entry/${entry}`);
     const hash = publicKeyHash(publicKeyOf(privateKey));
-    if (this.upToDate(result.instance, hash)) return undefined;
+    const ready = this.upToDate(result.instance, hash);
+    if (ready) return this.checkDrift(entry, { instance: result.instance, node: ready }, privateKey, signal);
     const joined = this.joinedNode(result.instance);
     if (joined) return this.rotateKey(joined, result.instance, privateKey, hash);
     await this.flows.join.join({
@@ -133,22 +144,57 @@ export class InstancesReconciler implements Reconciler {
     return undefined;
   }
 
-  private upToDate(instance: WindowsInstance, hash: string): boolean {
+  /** The instance's Node when it is Ready and joined by this version with this key, else undefined. */
+  private upToDate(instance: WindowsInstance, hash: string): V1Node | undefined {
     const node = this.view.windowsNodes().find((n) => nodeInternalIp(n) === instance.ipv4Address);
-    const a = node?.metadata?.annotations ?? {};
-    const ok =
-      node !== undefined &&
-      a[Annotations.version] === this.deps.version &&
-      a[Annotations.pubKeyHash] === hash &&
-      isNodeReady(node);
-    if (ok && node.metadata?.name) {
+    if (node === undefined || !this.isCurrent(node, hash)) return undefined;
+    if (node.metadata?.name) {
       this.deps.names.set({
         address: instance.address,
         ipv4: instance.ipv4Address,
         nodeName: node.metadata.name,
       });
     }
-    return ok;
+    return node;
+  }
+
+  private isCurrent(node: V1Node, hash: string): boolean {
+    const a = node.metadata?.annotations ?? {};
+    return (
+      a[Annotations.version] === this.deps.version && a[Annotations.pubKeyHash] === hash && isNodeReady(node)
+    );
+  }
+
+  /**
+   * Drift repair (upstream WICD's periodic resync): an up-to-date node is looked at again every
+   * `drift.intervalMs` on this same key, so a check never runs alongside a join of the same host.
+   */
+  private async checkDrift(
+    entry: string,
+    found: { instance: WindowsInstance; node: V1Node },
+    privateKey: string,
+    signal: AbortSignal,
+  ): Promise<ReconcileOutcome | undefined> {
+    const drift = this.flows.drift;
+    if (drift === undefined || drift.intervalMs <= 0) return undefined;
+    const { instance, node } = found;
+    const target = {
+      address: instance.address,
+      ipv4: instance.ipv4Address,
+      username: instance.username,
+      privateKeyPem: privateKey,
+    };
+    const stillWanted = (): boolean =>
+      this.view.instances()?.[entry] !== undefined && this.view.privateKey() === privateKey;
+    try {
+      drift.observed?.(await drift.repair.check({ node, target, signal, stillWanted }));
+    } catch (err) {
+      if (signal.aborted) throw err;
+      // A node that cannot be looked at now is looked at again at the next interval, not in a tight loop.
+      drift.observed?.({ result: 'error', error: errorMessage(err) });
+      this.deps.logger.warn({ address: instance.address, err: errorMessage(err) }, 'drift check failed');
+    }
+    return { requeueAfterMs: drift.intervalMs };
   }
 
   private async reconcileNode(

@@ -1,20 +1,17 @@
-import { join as joinPath } from 'node:path';
 import type { V1Node } from '@kubernetes/client-node';
-import { buildWindowsServices } from '../desired/windows-services.js';
 import type { WindowsInstance } from '../desired/windows-instances.js';
 import type { HostKeyStore } from '../host/host-key-store.js';
 import type { UploadFile, WindowsHost } from '../host/windows-host.js';
 import { errorMessage } from '../kube/logger.js';
 import type { WindowsServiceSpec } from '../provider/types/windows-service-spec.js';
-import { generatedFiles, type GeneratedFile } from '../join/generated-files.js';
-import { buildHostSpec } from '../join/host-spec-builder.js';
 import { Annotations, Labels } from '../join/node-metadata.js';
-import { resolveServices, scriptsFor } from '../join/service-scripts.js';
+import { scriptsFor } from '../join/service-scripts.js';
 import { encryptUsername } from '../join/username-crypto.js';
 import { convergeRound, type RoundResult } from './converge-round.js';
 import { enterPhase, type InstancePhase, type InstanceStatus } from './instance-status.js';
 import { instancesConfigMapRef, type JoinDeps } from './join-deps.js';
 import { isNodeReady, patchNodeMetadata, readNode, setUnschedulable } from './node-ops.js';
+import { designContent, designNode, hostSpecWith, type NodeDesign } from './node-spec.js';
 import { publishServicesConfigMap } from './services-configmap-publisher.js';
 import { waitFor } from './wait-for.js';
 
@@ -28,8 +25,9 @@ export interface JoinRequest {
 interface JoinState {
   readonly host: WindowsHost;
   readonly signal: AbortSignal;
+  readonly design: NodeDesign;
   readonly services: readonly WindowsServiceSpec[];
-  readonly generated: readonly GeneratedFile[];
+  readonly content: (sha256: string) => UploadFile['source'];
   psStarts: number;
   bytes: number;
   servicesStarted: boolean;
@@ -58,18 +56,13 @@ export class JoinFlow {
       username: instance.username,
       privateKeyPem: req.privateKeyPem,
     });
-    const facts = await this.deps.facts();
+    const design = designNode(this.deps, await this.deps.facts());
     const state: JoinState = {
       host,
       signal: req.signal,
-      services: buildWindowsServices({
-        apiServerInternalUrl: facts.apiServerInternalUrl,
-        vxlanPort: facts.vxlanPort === '' ? undefined : facts.vxlanPort,
-        debug: this.deps.debug,
-        logRotation: this.deps.logRotation,
-        capabilities: this.deps.capabilities,
-      }),
-      generated: generatedFiles(facts, this.deps.providerFiles),
+      design,
+      services: design.services,
+      content: designContent(design, this.deps.payloadDir),
       psStarts: 0,
       bytes: 0,
       servicesStarted: false,
@@ -94,7 +87,7 @@ export class JoinFlow {
     await this.phase(address, 'WaitingForNode', { node: nodeName });
     const node = await this.awaitNode(nodeName, req.signal);
     await setUnschedulable(this.deps.core, nodeName, true);
-    await this.annotate(req, nodeName);
+    await this.annotate(req, nodeName, s.host.address);
     const withSubnet = await this.awaitNodeWhere(nodeName, req.signal, (n) =>
       Boolean(n.metadata?.annotations?.[Annotations.hybridOverlaySubnet]),
     );
@@ -133,18 +126,10 @@ export class JoinFlow {
     beforeApply?: (values: Record<string, string>, hostname: string) => void,
   ): Promise<RoundResult> {
     if (s.signal.aborted) throw new Error('the operator is stopping');
-    const content = this.content(s.generated);
     const result = await convergeRound(s.host, {
-      specFor: (values) =>
-        buildHostSpec({
-          payload: this.deps.payload,
-          generated: s.generated,
-          services: resolveServices(services, values, node),
-          envVars: this.deps.proxyEnv,
-          routes: this.deps.capabilities.metadataRoutes?.routes() ?? [],
-        }),
+      specFor: (values) => hostSpecWith(s.design, services, values, node),
       scripts: scriptsFor(services, node),
-      content,
+      content: s.content,
       beforeApply,
     });
     s.psStarts += result.plan.steps.length > 0 ? 2 : 1;
@@ -153,22 +138,9 @@ export class JoinFlow {
     return result;
   }
 
-  private content(generated: readonly GeneratedFile[]): (sha256: string) => UploadFile['source'] {
-    const bySha = new Map<string, UploadFile['source']>(generated.map((g) => [g.sha256, g.content]));
-    for (const p of this.deps.payload) {
-      if (p.compressed) continue;
-      bySha.set(p.sha256, { localPath: joinPath(this.deps.payloadDir, p.source) });
-    }
-    return (sha) => {
-      const source = bySha.get(sha);
-      if (!source)
-        throw new Error(`no content for file ${sha} (compressed payload files are not supported yet)`);
-      return source;
-    };
-  }
-
-  private async annotate(req: JoinRequest, nodeName: string): Promise<void> {
-    const pin = await this.hostKeys.get(req.instance.ipv4Address);
+  /** `pinnedAs`: the host's address as its key is pinned (`ip`, or `ip:port` off port 22). */
+  private async annotate(req: JoinRequest, nodeName: string, pinnedAs: string): Promise<void> {
+    const pin = await this.hostKeys.get(pinnedAs);
     await patchNodeMetadata(this.deps.core, nodeName, {
       labels: { [Labels.byoh]: 'true', [Labels.workerRole]: '' },
       annotations: {

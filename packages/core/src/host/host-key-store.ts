@@ -33,3 +33,31 @@ export class InMemoryHostKeyStore implements HostKeyStore {
     return Promise.resolve();
   }
 }
+
+/** A pin was asked of a store that must not change (e.g. `wmco plan`, which only looks). */
+export class HostKeyNotPinnedError extends Error {
+  constructor(readonly address: string) {
+    super(`no SSH host key is pinned for ${address}, and this command does not pin new keys`);
+    this.name = 'HostKeyNotPinnedError';
+  }
+}
+
+/**
+ * Reads pins from another store and never writes: an unknown host is refused instead of trusted on first
+ * use, and a changed key still fails as a mismatch. For commands that only look at hosts.
+ */
+export class ReadOnlyHostKeyStore implements HostKeyStore {
+  constructor(private readonly inner: HostKeyStore) {}
+
+  get(address: string): Promise<PinnedHostKey | undefined> {
+    return this.inner.get(address);
+  }
+
+  pin(address: string): Promise<void> {
+    return Promise.reject(new HostKeyNotPinnedError(address));
+  }
+
+  forget(address: string): Promise<void> {
+    return Promise.reject(new Error(`refusing to forget the host key of ${address}: the store is read-only`));
+  }
+}

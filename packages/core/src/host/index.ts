@@ -1,7 +1,13 @@
 export * from './protocol/index.js';
 export * from './errors.js';
 export * from './windows-host.js';
-export { InMemoryHostKeyStore, type HostKeyStore, type PinnedHostKey } from './host-key-store.js';
+export {
+  InMemoryHostKeyStore,
+  ReadOnlyHostKeyStore,
+  HostKeyNotPinnedError,
+  type HostKeyStore,
+  type PinnedHostKey,
+} from './host-key-store.js';
 export { silentHostLogger, type HostLogger } from './host-logger.js';
 export { loadHostModule, HOST_MODULE_FILE, type HostModule } from './host-module.js';
 export { SshWindowsHost, type SshHostStats } from './ssh/ssh-windows-host.js';

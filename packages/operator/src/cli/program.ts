@@ -7,6 +7,7 @@ import { simCommand } from './sim-command.js';
 import { runCommand } from './run-command.js';
 import { statusCommand } from './status-command.js';
 import { preflightCommand } from './preflight-command.js';
+import { planCommand } from './plan/plan-command.js';
 
 /** The `wmco` command tree. */
 export function buildProgram(ctx: CliContext): Command {
@@ -21,5 +22,6 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(runCommand(ctx));
   program.addCommand(statusCommand(ctx));
   program.addCommand(preflightCommand(ctx));
+  program.addCommand(planCommand(ctx));
   return program;
 }

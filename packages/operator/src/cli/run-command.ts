@@ -20,6 +20,7 @@ interface RunFlags {
   leaderElection: boolean;
   providerPackage?: string[];
   deleteLogsOnRemoval?: boolean;
+  driftRepairInterval: string;
 }
 
 /** Flags first, then the environment (upstream's names: WATCH_NAMESPACE, SERVICES_LOG_*, proxy variables). */
@@ -63,6 +64,7 @@ export function operatorConfig(flags: RunFlags, env: Env): OperatorConfig {
     servicesLog: servicesLog(env),
     proxyEnv: pick(env, ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY']),
     keepLogsOnRemoval: flags.deleteLogsOnRemoval !== true,
+    driftRepairIntervalMs: Number(flags.driftRepairInterval) * 1000,
   };
   const problems = configProblems(candidate);
   if (candidate.namespace === '') problems.push('set WATCH_NAMESPACE or pass -n');
@@ -88,6 +90,11 @@ export function runCommand(ctx: CliContext): Command {
     .option('--probe-address <host:port>', 'serve /healthz, /readyz and /metrics here', '0.0.0.0:9182')
     .option('--no-leader-election', 'run without the leader Lease (one replica only!)')
     .option('--delete-logs-on-removal', 'also delete C:\\var\\log when a node is removed')
+    .option(
+      '--drift-repair-interval <seconds>',
+      'check Ready nodes for drift and repair it this often; 0 turns it off',
+      '120',
+    )
     .option('--provider-package <name>', 'load a third-party provider package (repeatable)', collect)
     .action(async (flags: RunFlags) => {
       const config = operatorConfig(flags, ctx.env);

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
-import { startSimCluster, type SimCluster } from '@wmco/sim';
+import { OPERATOR_NAMESPACE, startSimCluster, type SimCluster } from '@wmco/sim';
 import type { CliContext } from './cli-context.js';
 import { runDemo } from '../world/run-demo.js';
 
@@ -72,6 +72,13 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
         });
         ctx.stdout(
           `\nadmin kubeconfig: ${opts.kubeconfigOut}  (export KUBECONFIG=${opts.kubeconfigOut}; kubectl get nodes)`,
+        );
+        const ports = world.hosts.hosts
+          .filter((h) => h.sim.port !== 22)
+          .map((h) => `${h.address}=${h.sim.port}`);
+        const env = ports.length > 0 ? `WMCO_SSH_PORT_OVERRIDES=${ports.join(',')} ` : '';
+        ctx.stdout(
+          `preview drift: ${env}wmco plan --kubeconfig ${opts.kubeconfigOut} -n ${OPERATOR_NAMESPACE} --payload ${world.payloadDir}`,
         );
       }
       if (opts.keep === true) {

@@ -70,6 +70,12 @@ export class OperatorMetrics {
     labelNames: ['informer', 'reason'] as const,
     registers: [this.registry],
   });
+  readonly driftChecks = new Counter({
+    name: 'wmco_drift_checks_total',
+    help: 'Drift checks of Ready nodes by result (clean, repaired, skipped, error)',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
   readonly leader = new Gauge({
     name: 'wmco_leader',
     help: '1 while this process holds the leader lease',

@@ -27,6 +27,8 @@ export const operatorConfigSchema = z.object({
   /** HTTP_PROXY / HTTPS_PROXY / NO_PROXY for the nodes, verbatim. */
   proxyEnv: z.record(z.string(), z.string()),
   keepLogsOnRemoval: z.boolean(),
+  /** How often Ready nodes are checked for drift and repaired; 0 turns drift repair off (default 2 min). */
+  driftRepairIntervalMs: z.number().int().min(0).optional(),
 });
 export type OperatorConfig = z.infer<typeof operatorConfigSchema>;
 

@@ -8,24 +8,18 @@ import {
 } from '@kubernetes/client-node';
 import {
   ByohControllers,
-  CloudNodeManager,
   ConfigMapHostKeyStore,
   ConfigMapStatusStore,
-  HostnameOverride,
-  ImageCredentialProvider,
   KubeEventRecorder,
   KubeLeaseStore,
   LeaderElector,
-  MetadataRoutes,
   NodeNameRegistry,
   SshWindowsHost,
-  createWmcoCore,
   kubeWatch,
   kubernetesVersionProblem,
   networkProblems,
   parseLogRotation,
   readClusterFacts,
-  readPayloadManifest,
   runLeadership,
   systemClock,
   systemIpv4Resolver,
@@ -40,6 +34,7 @@ import {
 } from '@wmco/core';
 import { WMCO_VERSION } from '../cli/version-command.js';
 import type { OperatorConfig } from './operator-config.js';
+import { platformParts } from './platform-parts.js';
 import type { OperatorMetrics } from './metrics.js';
 import type { Redactor } from './redactor.js';
 
@@ -60,6 +55,9 @@ export interface RuntimeParts {
   readonly metrics: OperatorMetrics;
   readonly hooks?: RuntimeHooks;
 }
+
+/** How often a Ready node is checked for drift: upstream WICD's resync period (2 minutes). */
+export const DEFAULT_DRIFT_REPAIR_INTERVAL_MS = 120_000;
 
 /** A fatal start-up problem: printed and exit 1, as upstream exits on invalid cluster configuration. */
 export class StartupError extends Error {}
@@ -83,6 +81,7 @@ export class OperatorRuntime {
   private leadership: Promise<'lost' | 'stopped'> | undefined;
   leading = false;
   private killed = false;
+  private stepDown: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly p: RuntimeParts,
@@ -107,6 +106,7 @@ export class OperatorRuntime {
   async stop(): Promise<void> {
     this.stopping.abort();
     await this.done;
+    await this.stepDown;
   }
 
   /**
@@ -133,7 +133,9 @@ export class OperatorRuntime {
       parallelJoins: this.p.config.parallelJoins,
       remove: { deleteLogs: !this.p.config.keepLogsOnRemoval, drainTimeoutMs: 10 * 60_000 },
       privateKeySecret: this.p.config.privateKeySecret,
+      driftRepairIntervalMs: this.p.config.driftRepairIntervalMs ?? DEFAULT_DRIFT_REPAIR_INTERVAL_MS,
       metrics: {
+        drift: (result) => this.p.metrics.driftChecks.inc({ result }),
         queue: (q) => this.p.metrics.queueMetrics(q),
         controller: this.p.metrics.controllerMetrics(),
         csr: { decided: (d) => this.p.metrics.csrDecisions.inc({ decision: d }) },
@@ -161,22 +163,12 @@ export class OperatorRuntime {
   private async joinDeps(core: CoreV1Api, custom: CustomObjectsApi): Promise<JoinDeps> {
     const { config, logger } = this.p;
     const facts = await readClusterFacts(core, custom);
-    const wmco = createWmcoCore({
-      parent: this.p.container,
+    const parts = await platformParts({
+      container: this.p.container,
       providers: this.p.providers,
       platform: facts.platform,
-    });
-    const caps = {
-      hostnameOverride: wmco.tryResolve<HostnameOverride>(HostnameOverride),
-      cloudNodeManager: wmco.tryResolve<CloudNodeManager>(CloudNodeManager),
-      imageCredentialProvider: wmco.tryResolve<ImageCredentialProvider>(ImageCredentialProvider),
-      metadataRoutes: wmco.tryResolve<MetadataRoutes>(MetadataRoutes),
-    };
-    const extraPayload = [
-      ...(caps.cloudNodeManager?.payload() ?? []),
-      ...(caps.imageCredentialProvider?.payload() ?? []),
-    ];
-    const payload = await readPayloadManifest(config.payloadDir, extraPayload).catch((err: unknown) => {
+      payloadDir: config.payloadDir,
+    }).catch((err: unknown) => {
       throw new StartupError(err instanceof Error ? err.message : String(err));
     });
     const logRotation = parseLogRotation({
@@ -201,10 +193,8 @@ export class OperatorRuntime {
           ...hooks.sshOverrides?.(t.ipv4),
         });
       },
-      payload,
+      ...parts,
       payloadDir: config.payloadDir,
-      capabilities: caps,
-      providerFiles: caps.hostnameOverride?.files ?? [],
       facts: async () => {
         const f = await readClusterFacts(core, custom);
         this.p.redactor.register(f.bootstrap.token);
@@ -268,7 +258,8 @@ export class OperatorRuntime {
         onStoppedLeading: () => {
           this.leading = false;
           this.p.metrics.leader.set(0);
-          void running.then(() => this.controllers?.stop());
+          // stop() waits for this too, so no reconcile (a join, a drift repair) outlives the operator.
+          this.stepDown = running.then(() => this.controllers?.stop());
         },
       },
     });

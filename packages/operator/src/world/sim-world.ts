@@ -29,6 +29,8 @@ export interface SimWorldOptions {
   readonly logSink?: (line: string) => void;
   readonly rbac?: boolean;
   readonly payloadBytesPerFile?: number;
+  /** Drift repair period of the operators (default 1 s here; 2 min in `wmco run`); 0 turns it off. */
+  readonly driftRepairIntervalMs?: number;
 }
 
 /**
@@ -129,6 +131,7 @@ export class SimWorld {
         servicesLog: {},
         proxyEnv: {},
         keepLogsOnRemoval: true,
+        driftRepairIntervalMs: this.o.driftRepairIntervalMs ?? 1000,
       },
       providers: this.o.providers,
       container: newRootContainer(),

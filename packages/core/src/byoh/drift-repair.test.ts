@@ -1,0 +1,121 @@
+import test from 'ava';
+import { FACTS, StateHost, fakeConfigMaps, stateMatching, testDeps, testNode } from './byoh.test-helper.js';
+import { DriftRepair, type DriftCheck } from './drift-repair.js';
+import { designNode, nodeHostSpec } from './node-spec.js';
+
+const OUTPUTS = { 'kubelet.0': '10.0.0.5\r\n' };
+
+function setup(edit?: (host: StateHost) => void): {
+  host: StateHost;
+  deps: ReturnType<typeof testDeps>;
+  check: (wanted?: boolean) => DriftCheck;
+} {
+  const spec = nodeHostSpec(
+    designNode(testDeps(new StateHost(stateMatching(nodeSpecless()))), FACTS),
+    { NODE_IP: '10.0.0.5' },
+    testNode(),
+  );
+  const host = new StateHost(stateMatching(spec), OUTPUTS);
+  edit?.(host);
+  const deps = testDeps(host);
+  const check = (wanted = true): DriftCheck => ({
+    node: testNode(),
+    target: { address: '10.0.0.5', ipv4: '10.0.0.5', username: 'Administrator', privateKeyPem: 'k' },
+    signal: new AbortController().signal,
+    stillWanted: () => wanted,
+  });
+  return { host, deps, check };
+}
+
+function nodeSpecless(): Parameters<typeof stateMatching>[0] {
+  return {
+    directories: [],
+    files: [],
+    services: [],
+    envVars: {},
+    routes: [],
+    firewallRules: [],
+    features: [],
+  };
+}
+
+function handEdit(host: StateHost, name: string, suffix: string): void {
+  host.state = {
+    ...host.state,
+    services: host.state.services.map((s) =>
+      s.name === name ? { ...s, commandLine: s.commandLine + suffix } : s,
+    ),
+  };
+}
+
+test('a host that matches its spec is clean after one observe with only the value scripts', async (t) => {
+  const { host, deps, check } = setup();
+  const outcome = await new DriftRepair(deps).check(check());
+  t.deepEqual(outcome, { result: 'clean' });
+  t.is(host.queries.length, 1);
+  t.deepEqual(
+    host.queries[0]?.evaluate?.map((e) => e.name),
+    ['kubelet.0'],
+  );
+  t.is(host.applied.length, 0);
+  t.is(host.closed, 1);
+  t.deepEqual(deps.events.events, []);
+});
+
+test('a service changed by hand is reconfigured, with every pre-script run first, and recorded', async (t) => {
+  const { host, deps, check } = setup((h) => handEdit(h, 'hybrid-overlay-node', ' --loglevel 5'));
+  const desired = host.state.services
+    .find((s) => s.name === 'hybrid-overlay-node')!
+    .commandLine.replace(' --loglevel 5', '');
+  const published = fakeConfigMaps();
+  const outcome = await new DriftRepair({ ...deps, core: published.api }).check(check());
+  t.is(outcome.result, 'repaired');
+  t.is(host.queries.length, 2, 'a look, then the repair round');
+  const second = host.queries[1]?.evaluate?.map((e) => e.name) ?? [];
+  t.true(second.includes('kube-proxy.0') && second.includes('containerd.0'), second.join(','));
+  t.is(host.applied.length, 1);
+  t.deepEqual(
+    host.applied[0]?.steps.map((s) => `${s.kind} ${'name' in s ? s.name : ''}`),
+    [
+      'stopService kube-proxy',
+      'stopService hybrid-overlay-node',
+      'configureService hybrid-overlay-node',
+      'startService hybrid-overlay-node',
+      'startService kube-proxy',
+    ],
+  );
+  t.is(host.state.services.find((s) => s.name === 'hybrid-overlay-node')?.commandLine, desired);
+  const [event] = deps.events.events;
+  t.is(event?.reason, 'DriftRepaired');
+  t.is(event?.object.name, 'windows-instances');
+  t.regex(
+    event?.message ?? '',
+    /^Repaired node win-a \(10\.0\.0\.5\): stop service kube-proxy; .*reconfigure service hybrid-overlay-node/,
+  );
+  t.is(published.created[0]?.metadata?.name, 'windows-services-0.1.0', 'the services record is kept current');
+  t.deepEqual(await new DriftRepair(deps).check(check()), { result: 'clean' }, 'clean once repaired');
+});
+
+test('drift that needs a reboot is not applied to a Ready node; one warning, not one per check', async (t) => {
+  const { host, check } = setup();
+  const deps = testDeps(host, { proxyEnv: { HTTP_PROXY: 'http://user:secret@proxy:3128' } });
+  const repair = new DriftRepair(deps);
+  const first = await repair.check(check());
+  await repair.check(check());
+  t.is(first.result, 'skipped');
+  t.is(host.applied.length, 0);
+  t.is(host.queries.length, 2, 'one observe per check: no effect scripts run for drift it will not repair');
+  t.deepEqual(
+    deps.events.events.map((e) => e.reason),
+    ['DriftNeedsReboot'],
+  );
+  t.false(deps.events.events[0]?.message.includes('secret'), 'proxy credentials are not shown');
+});
+
+test('nothing is applied when the host is no longer wanted by the time drift is found', async (t) => {
+  const { host, deps, check } = setup((h) => handEdit(h, 'csi-proxy', ' --v=9'));
+  const outcome = await new DriftRepair(deps).check(check(false));
+  t.is(outcome.result, 'skipped');
+  t.is(host.applied.length, 0);
+  t.is(host.queries.length, 1, 'not even the effect scripts ran');
+});

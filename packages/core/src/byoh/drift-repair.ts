@@ -1,0 +1,135 @@
+import type { V1Node } from '@kubernetes/client-node';
+import { describeStep } from '../converge/describe-plan.js';
+import type { Plan } from '../converge/plan.js';
+import type { PlanStep } from '../host/protocol/index.js';
+import type { WindowsHost } from '../host/windows-host.js';
+import { applyObserved, observeAndPlan } from './converge-round.js';
+import { instancesConfigMapRef, type HostTarget, type JoinDeps } from './join-deps.js';
+import { planNode } from './node-plan.js';
+import { publishServicesConfigMap } from './services-configmap-publisher.js';
+import { designContent, designNode, nodeHostSpec, nodeScripts, type NodeDesign } from './node-spec.js';
+
+/** What one drift check found and did. */
+export type DriftOutcome =
+  | { readonly result: 'clean' }
+  | { readonly result: 'repaired'; readonly steps: readonly string[] }
+  /** Drift the check leaves alone: steps that need a reboot (no safe reboot here yet), or the host left. */
+  | { readonly result: 'skipped'; readonly steps: readonly string[]; readonly why: string };
+
+export interface DriftCheck {
+  readonly node: V1Node;
+  readonly target: HostTarget;
+  readonly signal: AbortSignal;
+  /** Asked again just before anything changes: false when the host is no longer the operator's to fix. */
+  readonly stillWanted: () => boolean;
+}
+
+const REBOOT_STEPS: ReadonlySet<PlanStep['kind']> = new Set([
+  'setEnvVar',
+  'removeEnvVar',
+  'installFeature',
+  'setHostname',
+]);
+
+const MAX_EVENT_MESSAGE = 1000;
+
+function needsReboot(p: Plan): boolean {
+  return p.steps.some((s) => REBOOT_STEPS.has(s.kind));
+}
+
+function summary(p: Plan): string[] {
+  return p.steps.map(describeStep);
+}
+
+/**
+ * WICD's periodic resync, done by the operator (ARCHITECTURE §6): look at a Ready, up-to-date node with
+ * one observe (value pre-scripts only); when the host differs from its spec, converge it the way a join
+ * round does (every pre-script, then the plan) and record `DriftRepaired`. Steps that need a reboot are
+ * not applied on a Ready node without a drain: they get a `DriftNeedsReboot` warning instead.
+ */
+export class DriftRepair {
+  private readonly warned = new Map<string, string>();
+  private published = '';
+
+  constructor(private readonly deps: JoinDeps) {}
+
+  async check(c: DriftCheck): Promise<DriftOutcome> {
+    const design = designNode(this.deps, await this.deps.facts());
+    await this.publish(design);
+    const host = this.deps.openHost(c.target);
+    try {
+      const look = await planNode(host, design, c.node);
+      if (look.plan.steps.length === 0) {
+        this.warned.delete(c.target.address);
+        return { result: 'clean' };
+      }
+      if (needsReboot(look.plan)) return await this.skipReboot(c, summary(look.plan));
+      return await this.repair(c, design, host);
+    } finally {
+      await host.close();
+    }
+  }
+
+  private async repair(c: DriftCheck, design: NodeDesign, host: WindowsHost): Promise<DriftOutcome> {
+    if (c.signal.aborted || !c.stillWanted()) return { result: 'skipped', steps: [], why: 'stopping' };
+    // Observe again with every pre-script (network-conf.ps1 refreshes kube-proxy's network), as a join
+    // round would before (re)configuring these services.
+    const round = await observeAndPlan(host, {
+      specFor: (values) => nodeHostSpec(design, values, c.node),
+      scripts: nodeScripts(design, c.node),
+    });
+    const steps = summary(round.plan);
+    if (steps.length === 0) return { result: 'clean' };
+    if (needsReboot(round.plan)) return this.skipReboot(c, steps);
+    if (c.signal.aborted || !c.stillWanted())
+      return { result: 'skipped', steps, why: 'the host is no longer managed' };
+    const { outcome } = await applyObserved(host, round, designContent(design, this.deps.payloadDir));
+    const name = c.node.metadata?.name ?? '';
+    this.deps.logger.info(
+      { node: name, address: c.target.address, steps, rebootRequired: outcome.rebootRequired },
+      'repaired drift',
+    );
+    await this.deps.events.record(
+      instancesConfigMapRef(this.deps.namespace),
+      'Normal',
+      'DriftRepaired',
+      truncate(`Repaired node ${name} (${c.target.address}): ${steps.join('; ')}`),
+    );
+    return { result: 'repaired', steps };
+  }
+
+  /**
+   * Keeps `windows-services-<version>` in step with what drift repair converges to (`wmco plan` reads it),
+   * e.g. after the operator restarted with other log settings. Once per content per process.
+   */
+  private async publish(design: NodeDesign): Promise<void> {
+    const content = { services: design.services, environmentVars: design.envVars };
+    const key = JSON.stringify(content);
+    if (key === this.published) return;
+    await publishServicesConfigMap(this.deps.core, this.deps.namespace, this.deps.version, content);
+    this.published = key;
+  }
+
+  private async skipReboot(c: DriftCheck, steps: readonly string[]): Promise<DriftOutcome> {
+    const name = c.node.metadata?.name ?? '';
+    const message = truncate(
+      `Node ${name} (${c.target.address}) differs from its spec in ways that need a reboot; not repaired ` +
+        `while the node is Ready: ${steps.join('; ')}`,
+    );
+    if (this.warned.get(c.target.address) !== message) {
+      this.warned.set(c.target.address, message);
+      this.deps.logger.warn({ node: name, address: c.target.address, steps }, 'drift needs a reboot');
+      await this.deps.events.record(
+        instancesConfigMapRef(this.deps.namespace),
+        'Warning',
+        'DriftNeedsReboot',
+        message,
+      );
+    }
+    return { result: 'skipped', steps, why: 'needs a reboot' };
+  }
+}
+
+function truncate(message: string): string {
+  return message.length <= MAX_EVENT_MESSAGE ? message : `${message.slice(0, MAX_EVENT_MESSAGE - 1)}…`;
+}

@@ -1,0 +1,61 @@
+import test from 'ava';
+import { FACTS, testDeps, testNode, StateHost, stateMatching } from './byoh.test-helper.js';
+import { designNode, hostSpecWith, nodeHostSpec, nodeScripts, variableScripts } from './node-spec.js';
+
+const deps = testDeps(new StateHost(stateMatching(emptySpec())));
+
+function emptySpec(): Parameters<typeof stateMatching>[0] {
+  return {
+    directories: [],
+    files: [],
+    services: [],
+    envVars: {},
+    routes: [],
+    firewallRules: [],
+    features: [],
+  };
+}
+
+test('the spec of a Ready node holds every service, resolved for the Node and the host values', (t) => {
+  const design = designNode(deps, FACTS);
+  const spec = nodeHostSpec(design, { NODE_IP: '10.0.0.5' }, testNode());
+  t.deepEqual(
+    spec.services.map((s) => s.name),
+    design.services.map((s) => s.name),
+  );
+  const command = (name: string): string => spec.services.find((s) => s.name === name)?.command ?? '';
+  t.true(command('kubelet').includes('--node-ip=10.0.0.5'));
+  t.true(command('hybrid-overlay-node').includes('--node win-a '));
+  t.false(JSON.stringify(spec.services).includes('NODE_NAME'), 'no variable left');
+  t.true(spec.files.some((f) => f.path === 'C:\\k\\kubelet.conf'));
+  t.deepEqual(spec, hostSpecWith(design, design.services, { NODE_IP: '10.0.0.5' }, testNode()));
+});
+
+test('a missing pre-script value is an error naming the service and the variable', (t) => {
+  const design = designNode(deps, FACTS);
+  const err = t.throws(() => nodeHostSpec(design, {}, testNode()));
+  t.regex(err.message, /kubelet: no value for NODE_IP/);
+});
+
+test('variable scripts leave out the scripts run for their effect', (t) => {
+  const design = designNode(deps, FACTS);
+  const all = nodeScripts(design, testNode());
+  t.true(all.some((s) => s.script.includes('network-conf.ps1 -hostnameOverride win-a')));
+  t.true(all.some((s) => s.script.includes('windows-defender-exclusion.ps1')));
+  t.deepEqual(
+    variableScripts(all).map((s) => s.variable),
+    ['NODE_IP'],
+  );
+});
+
+test('the design follows the operator settings: proxy variables and debug logging', (t) => {
+  const design = designNode(
+    testDeps(new StateHost(stateMatching(emptySpec())), {
+      debug: true,
+      proxyEnv: { HTTP_PROXY: 'http://proxy:3128' },
+    }),
+    FACTS,
+  );
+  t.deepEqual(design.envVars, { HTTP_PROXY: 'http://proxy:3128' });
+  t.true(design.services.some((s) => s.command.includes('--loglevel 5')));
+});

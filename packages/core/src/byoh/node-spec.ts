@@ -1,0 +1,109 @@
+import { join as joinPath } from 'node:path';
+import type { HostSpec } from '../converge/host-spec.js';
+import type { PayloadEntry } from '../desired/payload-manifest.js';
+import { buildWindowsServices } from '../desired/windows-services.js';
+import type { UploadFile } from '../host/windows-host.js';
+import type { ClusterFacts } from '../join/cluster-facts.js';
+import { generatedFiles, type GeneratedFile } from '../join/generated-files.js';
+import { buildHostSpec } from '../join/host-spec-builder.js';
+import { resolveServices, scriptsFor, type HostScript } from '../join/service-scripts.js';
+import type { PersistentRoute } from '../provider/types/route.js';
+import type { WindowsServiceSpec } from '../provider/types/windows-service-spec.js';
+import type { JoinDeps } from './join-deps.js';
+
+/**
+ * What a Windows node must hold before anything is known about the host itself: every service with its
+ * node variables and pre-scripts still in place, the generated files, the payload, the environment and
+ * the routes. A plain value; `nodeHostSpec` turns it into the HostSpec of one node.
+ */
+export interface NodeDesign {
+  /** Every service, in priority order, unresolved. */
+  readonly services: readonly WindowsServiceSpec[];
+  readonly generated: readonly GeneratedFile[];
+  readonly payload: readonly PayloadEntry[];
+  readonly envVars: Readonly<Record<string, string>>;
+  readonly routes: readonly PersistentRoute[];
+}
+
+/** The parts of the operator's configuration a node's design depends on. */
+export type NodeDesignDeps = Pick<
+  JoinDeps,
+  'payload' | 'capabilities' | 'providerFiles' | 'debug' | 'logRotation' | 'proxyEnv'
+>;
+
+/** The operator's design of a node, from its configuration and the cluster facts (pure). */
+export function designNode(deps: NodeDesignDeps, facts: ClusterFacts): NodeDesign {
+  return {
+    services: buildWindowsServices({
+      apiServerInternalUrl: facts.apiServerInternalUrl,
+      vxlanPort: facts.vxlanPort === '' ? undefined : facts.vxlanPort,
+      debug: deps.debug,
+      logRotation: deps.logRotation,
+      capabilities: deps.capabilities,
+    }),
+    generated: generatedFiles(facts, deps.providerFiles),
+    payload: deps.payload,
+    envVars: deps.proxyEnv,
+    routes: deps.capabilities.metadataRoutes?.routes() ?? [],
+  };
+}
+
+/**
+ * The HostSpec with only `services` of the design (a join round brings services up level by level):
+ * node variables filled from `node` (absent before the Node exists), pre-script values from `values`.
+ */
+export function hostSpecWith(
+  design: NodeDesign,
+  services: readonly WindowsServiceSpec[],
+  values: Readonly<Record<string, string>>,
+  node?: unknown,
+): HostSpec {
+  return buildHostSpec({
+    payload: design.payload,
+    generated: design.generated,
+    services: resolveServices(services, values, node),
+    envVars: design.envVars,
+    routes: design.routes,
+  });
+}
+
+/** The HostSpec of a Ready node: every service, resolved for this Node and these pre-script values. */
+export function nodeHostSpec(
+  design: NodeDesign,
+  values: Readonly<Record<string, string>>,
+  node: unknown,
+): HostSpec {
+  return hostSpecWith(design, design.services, values, node);
+}
+
+/** Every pre-script of a Ready node's services (value scripts and those run for their effect). */
+export function nodeScripts(design: NodeDesign, node: unknown): HostScript[] {
+  return scriptsFor(design.services, node);
+}
+
+/**
+ * Only the scripts that yield a value (NODE_IP, HOSTNAME_OVERRIDE). Scripts run for their effect
+ * (network-conf.ps1 rewrites kube-proxy's configuration, the Defender exclusion) are left out, so an
+ * observe with these changes nothing on the host.
+ */
+export function variableScripts(scripts: readonly HostScript[]): HostScript[] {
+  return scripts.filter((s) => s.variable !== undefined);
+}
+
+/** Where the bytes of each file of the design come from, by SHA-256, for uploads. */
+export function designContent(
+  design: NodeDesign,
+  payloadDir: string,
+): (sha256: string) => UploadFile['source'] {
+  const bySha = new Map<string, UploadFile['source']>(design.generated.map((g) => [g.sha256, g.content]));
+  for (const p of design.payload) {
+    if (p.compressed) continue;
+    bySha.set(p.sha256, { localPath: joinPath(payloadDir, p.source) });
+  }
+  return (sha) => {
+    const source = bySha.get(sha);
+    if (!source)
+      throw new Error(`no content for file ${sha} (compressed payload files are not supported yet)`);
+    return source;
+  };
+}

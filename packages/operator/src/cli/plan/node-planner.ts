@@ -1,0 +1,112 @@
+import type { V1Node } from '@kubernetes/client-node';
+import {
+  Annotations,
+  ConfigMapHostKeyStore,
+  HostKeyMismatchError,
+  ReadOnlyHostKeyStore,
+  SshWindowsHost,
+  decryptUsername,
+  errorMessage,
+  isNodeReady,
+  nodeInternalIp,
+  planNode,
+  type Plan,
+} from '@wmco/core';
+import { WMCO_VERSION } from '../version-command.js';
+import type { DesignSource, PlanSource } from './plan-inputs.js';
+
+/** What `wmco plan` found for one node. */
+export interface NodePlanReport {
+  readonly node: string;
+  readonly address: string;
+  readonly result: 'changes' | 'no-changes' | 'error';
+  /** Empty when nothing would change, or when the node could not be planned. */
+  readonly plan: Plan;
+  readonly notes: readonly string[];
+  readonly error?: string;
+}
+
+export interface NodePlannerOptions {
+  readonly source: PlanSource;
+  readonly designs: DesignSource;
+  readonly privateKeyPem: string;
+  /** sshd ports other than 22, by address. */
+  readonly sshPorts: ReadonlyMap<string, number>;
+  readonly connectTimeoutMs: number;
+}
+
+/**
+ * Plans one BYOH node the way the operator would converge it, changing nothing: SSH with the operator's
+ * key and the username from the Node's annotation, the host key pinned in `windows-ssh-host-keys` (never
+ * a new pin), one observe with the value pre-scripts, then `plan()`.
+ */
+export class NodePlanner {
+  private readonly pins: ConfigMapHostKeyStore;
+
+  constructor(private readonly o: NodePlannerOptions) {
+    this.pins = new ConfigMapHostKeyStore(o.source.core, o.source.namespace);
+  }
+
+  async plan(node: V1Node): Promise<NodePlanReport> {
+    const name = node.metadata?.name ?? '';
+    const address = nodeInternalIp(node) ?? '';
+    const notes = this.notes(node);
+    try {
+      const plan = await this.look(node, address);
+      const result = plan.steps.length === 0 ? 'no-changes' : 'changes';
+      return { node: name, address, result, plan, notes };
+    } catch (err) {
+      return { node: name, address, result: 'error', plan: { steps: [] }, notes, error: describe(err) };
+    }
+  }
+
+  private notes(node: V1Node): string[] {
+    const version = node.metadata?.annotations?.[Annotations.version];
+    const notes: string[] = [];
+    if (!isNodeReady(node)) notes.push('the node is not Ready');
+    if (version !== undefined && version !== WMCO_VERSION)
+      notes.push(`configured by operator version ${version}; this wmco is ${WMCO_VERSION}`);
+    return notes;
+  }
+
+  private async look(node: V1Node, address: string): Promise<Plan> {
+    const a = node.metadata?.annotations ?? {};
+    if (address === '') throw new Error('the node has no InternalIP address');
+    const version = a[Annotations.version];
+    if (!version) throw new Error(`the node has no ${Annotations.version} annotation: it is not joined yet`);
+    const encrypted = a[Annotations.username];
+    if (!encrypted) throw new Error(`the node has no ${Annotations.username} annotation`);
+    const design = await this.o.designs.design(version);
+    const username = decryptUsername(encrypted, this.o.privateKeyPem);
+    const port = this.o.sshPorts.get(address);
+    const pinAddress = port !== undefined && port !== 22 ? `${address}:${port}` : address;
+    if ((await this.pins.get(pinAddress)) === undefined)
+      throw new Error(
+        `no SSH host key is pinned for ${pinAddress} in ConfigMap windows-ssh-host-keys; ` +
+          'wmco plan only connects to hosts the operator has pinned',
+      );
+    const host = new SshWindowsHost({
+      host: address,
+      ...(port !== undefined ? { port } : {}),
+      username,
+      privateKey: this.o.privateKeyPem,
+      hostKeys: new ReadOnlyHostKeyStore(this.pins),
+      connectDeadlineMs: this.o.connectTimeoutMs,
+      authRetryMs: 0,
+      retryInitialMs: 250,
+      retryMaxMs: 2000,
+      readyTimeoutMs: Math.min(20_000, this.o.connectTimeoutMs),
+    });
+    try {
+      return (await planNode(host, design, node)).plan;
+    } finally {
+      await host.close();
+    }
+  }
+}
+
+function describe(err: unknown): string {
+  if (err instanceof HostKeyMismatchError)
+    return `SSH host key changed: ${err.message} (wmco plan does not pin the new key)`;
+  return errorMessage(err);
+}

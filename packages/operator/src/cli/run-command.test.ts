@@ -1,0 +1,23 @@
+import test from 'ava';
+import { operatorConfig } from './run-command.js';
+
+const flags = {
+  payload: '/payload',
+  parallelJoins: '5',
+  probeAddress: '0.0.0.0:9182',
+  leaderElection: true,
+  driftRepairInterval: '120',
+};
+const env = { WATCH_NAMESPACE: 'openshift-windows-machine-config-operator' };
+
+test('the drift repair interval is given in seconds; 0 turns drift repair off', (t) => {
+  t.is(operatorConfig(flags, env).driftRepairIntervalMs, 120_000);
+  t.is(operatorConfig({ ...flags, driftRepairInterval: '0' }, env).driftRepairIntervalMs, 0);
+});
+
+test('a drift repair interval that is not a whole number of seconds is refused by name', (t) => {
+  for (const bad of ['soon', '-5', '0.0001']) {
+    const err = t.throws(() => operatorConfig({ ...flags, driftRepairInterval: bad }, env));
+    t.regex(err.message, /driftRepairIntervalMs/, bad);
+  }
+});

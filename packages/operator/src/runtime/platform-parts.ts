@@ -1,0 +1,51 @@
+import {
+  CloudNodeManager,
+  HostnameOverride,
+  ImageCredentialProvider,
+  MetadataRoutes,
+  createWmcoCore,
+  readPayloadManifest,
+  type DependencyContainer,
+  type JoinDeps,
+  type PayloadEntry,
+  type WmcoProvider,
+} from '@wmco/core';
+
+/** What the platform's provider adds to every node, and the payload manifest with its files. */
+export interface PlatformParts {
+  readonly capabilities: JoinDeps['capabilities'];
+  readonly payload: readonly PayloadEntry[];
+  readonly providerFiles: JoinDeps['providerFiles'];
+}
+
+export interface PlatformPartsInput {
+  readonly container: DependencyContainer;
+  readonly providers: readonly WmcoProvider[];
+  /** `infrastructure/cluster .status.platformStatus.type`. */
+  readonly platform: string;
+  readonly payloadDir: string;
+}
+
+/**
+ * Selects the platform's provider and reads the payload manifest (plus the provider's binaries), the way
+ * `wmco run` and `wmco plan` both describe a node, so that the two never disagree.
+ */
+export async function platformParts(input: PlatformPartsInput): Promise<PlatformParts> {
+  const wmco = createWmcoCore({
+    parent: input.container,
+    providers: input.providers,
+    platform: input.platform,
+  });
+  const capabilities = {
+    hostnameOverride: wmco.tryResolve<HostnameOverride>(HostnameOverride),
+    cloudNodeManager: wmco.tryResolve<CloudNodeManager>(CloudNodeManager),
+    imageCredentialProvider: wmco.tryResolve<ImageCredentialProvider>(ImageCredentialProvider),
+    metadataRoutes: wmco.tryResolve<MetadataRoutes>(MetadataRoutes),
+  };
+  const extraPayload = [
+    ...(capabilities.cloudNodeManager?.payload() ?? []),
+    ...(capabilities.imageCredentialProvider?.payload() ?? []),
+  ];
+  const payload = await readPayloadManifest(input.payloadDir, extraPayload);
+  return { capabilities, payload, providerFiles: capabilities.hostnameOverride?.files ?? [] };
+}
