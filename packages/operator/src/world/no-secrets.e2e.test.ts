@@ -54,7 +54,10 @@ async function allEvents(world: SimWorld): Promise<string[]> {
 }
 
 test.serial('no log line and no event of a full join and removal holds a secret', async (t) => {
-  const { world, logs } = await testWorld([{ hostname: 'WIN-S1' }, { hostname: 'WIN-S2', dnsName: 'win-s2.sim' }]);
+  const { world, logs } = await testWorld([
+    { hostname: 'WIN-S1' },
+    { hostname: 'WIN-S2', dnsName: 'win-s2.sim' },
+  ]);
   t.teardown(() => world.stop());
   await world.createPrivateKeySecret();
   const all = Object.fromEntries([world.hosts.entry(0), world.hosts.entry(1)]);
@@ -84,7 +87,10 @@ test.serial('no log line and no event of a full join and removal holds a secret'
 
   const events = await allEvents(world);
   t.log(`${logs.length} log lines, ${events.length} events scanned`);
-  t.true(logs.some((l) => l.includes('"level":"warn"') || l.includes('"level":"error"')), 'errors were logged');
+  t.true(
+    logs.some((l) => l.includes('"level":"warn"') || l.includes('"level":"error"')),
+    'errors were logged',
+  );
   t.true(events.length > 5, `${events.length} events`);
   const leaks: string[] = [];
   for (const s of secrets(world)) {
@@ -97,6 +103,9 @@ test.serial('no log line and no event of a full join and removal holds a secret'
   }
   t.deepEqual(leaks, []);
   // Nor the raw client errors that quote whole response bodies and headers.
-  t.false([...logs, ...events].some((l) => l.includes('Headers:')), 'API errors are logged as status + message');
+  t.false(
+    [...logs, ...events].some((l) => l.includes('Headers:')),
+    'API errors are logged as status + message',
+  );
   t.true(secrets(world).filter((s) => s.name.startsWith('private key line')).length >= 3);
 });

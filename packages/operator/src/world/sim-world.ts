@@ -75,9 +75,15 @@ export class SimWorld {
     const key = generateEd25519KeyPair();
     const hosts = await WorldHostSet.start(o.hosts, key.public, { ...FREE_HOST_COSTS, ...o.costs });
     const payloadDir = await writeSimPayload(o.payloadBytesPerFile ?? 4096, join(dir, 'payload'));
-    const world = new SimWorld({ cluster, hosts, privateKey: key.private,
+    const world = new SimWorld({
+      cluster,
+      hosts,
+      privateKey: key.private,
       publicKey: key.public,
-      dir, payloadDir, options: o });
+      dir,
+      payloadDir,
+      options: o,
+    });
     await cluster.writeKubeconfigs(dir);
     return world;
   }
