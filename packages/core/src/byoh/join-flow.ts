@@ -94,7 +94,7 @@ export class JoinFlow {
     await this.phase(address, 'WaitingForNode', { node: nodeName });
     const node = await this.awaitNode(nodeName, req.signal);
     await setUnschedulable(this.deps.core, nodeName, true);
-    await this.annotate(req, nodeName);
+    await this.annotate(req, s.host, nodeName);
     const withSubnet = await this.awaitNodeWhere(nodeName, req.signal, (n) =>
       Boolean(n.metadata?.annotations?.[Annotations.hybridOverlaySubnet]),
     );
@@ -167,8 +167,9 @@ export class JoinFlow {
     };
   }
 
-  private async annotate(req: JoinRequest, nodeName: string): Promise<void> {
-    const pin = await this.hostKeys.get(req.instance.ipv4Address);
+  private async annotate(req: JoinRequest, host: WindowsHost, nodeName: string): Promise<void> {
+    // The SSH adapter pins under its own address (`host:port` when the port is not 22), so read it there.
+    const pin = await this.hostKeys.get(host.address);
     await patchNodeMetadata(this.deps.core, nodeName, {
       labels: { [Labels.byoh]: 'true', [Labels.workerRole]: '' },
       annotations: {
