@@ -17,6 +17,8 @@ interface BenchOptions {
 interface RunResult {
   readonly seconds: number;
   readonly work: JoinWork[];
+  /** Mean seconds per phase over the hosts (where the time went). */
+  readonly phases: Record<string, number>;
 }
 
 const PAYLOAD_FILES = CORE_PAYLOAD.length + 2;
@@ -62,8 +64,12 @@ async function run(n: number, o: BenchOptions): Promise<RunResult> {
       world.hosts.hosts.map((h) => until(`${h.address} Ready`, phaseIs(world, h.address, 'Ready'), 600_000)),
     );
     const last = Math.max(...ready.map((s) => Date.parse(s.since)));
+    const phases: Record<string, number> = {};
+    for (const s of ready)
+      for (const [p, v] of Object.entries(s.phaseSeconds)) phases[p] = ms((phases[p] ?? 0) + v / n);
     return {
       seconds: (last - t0) / 1000,
+      phases,
       work: world.hosts.hosts.map((h) => ({
         powershellStarts: h.sim.stats.powershellStarts,
         execs: h.sim.stats.execs,
@@ -95,6 +101,7 @@ async function main(): Promise<void> {
       `round trips ${ms(limit1.parts.roundTrips)} s = ${w.execs} execs, transfer ${ms(limit1.parts.transfer)} s ` +
       `= ${w.bytes} B)`,
   );
+  console.log(`          mean seconds per phase: ${JSON.stringify(one.phases)}`);
   const ten = await run(10, o);
   const limits10 = ten.work.map((x) => joinLimit(x, c).seconds);
   const limit10 = parallelLimit(Math.max(...limits10), 10, o.parallel);
@@ -103,6 +110,7 @@ async function main(): Promise<void> {
       `${ms(Math.max(...limits10))} s; per host ${mean(ten.work.map((x) => x.powershellStarts))} PowerShell ` +
       `starts, ${Math.round(mean(ten.work.map((x) => x.bytes)))} B)`,
   );
+  console.log(`          mean seconds per phase: ${JSON.stringify(ten.phases)}`);
   console.log(
     JSON.stringify({
       join1Seconds: ms(one.seconds),
