@@ -66,7 +66,8 @@ function recordRefusals(world: SimWorld): string[] & { used: Set<string> } {
 test.serial(
   'the operator joins and removes a host with only the permissions in deploy/, RBAC enforced',
   async (t) => {
-    const { world, logs } = await testWorld([{ hostname: 'WIN-RBAC' }], { rbac: true });
+    // Its SSH server is not on port 22, so its host key is pinned under `address:port`.
+    const { world, logs } = await testWorld([{ hostname: 'WIN-RBAC', sshPort: 0 }], { rbac: true });
     t.teardown(() => world.stop());
     const refused = recordRefusals(world);
     // Without deploy/ the operator's ServiceAccount may do nothing: RBAC really is enforced.
@@ -96,6 +97,12 @@ test.serial(
     t.deepEqual(
       nodes.map((n) => n.metadata?.name),
       ['win-rbac'],
+    );
+    t.not(world.hosts.hosts[0]!.sim.port, 22);
+    t.is(
+      nodes[0]?.metadata?.annotations?.['windowsmachineconfig.openshift.io/ssh-host-key'],
+      world.hosts.hosts[0]!.sim.hostKeyBase64,
+      'the pinned host key is on the Node',
     );
     // And back out: drain, deconfigure, delete the Node.
     await world.setInstances({});
