@@ -164,7 +164,7 @@ export class SupervisedInformer<T extends KubeObject> {
   private onEvent(type: string, obj: T): void {
     this.lastActivity = this.options.clock.now();
     if (type === 'ERROR') {
-      if (httpStatus(obj) === 410) this.resourceVersion = '';
+      if (httpStatus(obj) === 410) this.expired();
       return;
     }
     if (type === 'ADDED' || type === 'MODIFIED') this.cache.upsert(obj);
@@ -178,11 +178,13 @@ export class SupervisedInformer<T extends KubeObject> {
     if (this.stopped) return;
     this.current = undefined;
     if (err === undefined || err === null) return void this.cycle('watch closed');
-    if (httpStatus(err) === 410) {
-      this.resourceVersion = '';
-      return void this.cycle('resource version expired');
-    }
+    if (httpStatus(err) === 410) return this.expired();
     this.fail(err, 'watch failed');
+  }
+
+  /** 410 Gone, as a watch answer or an ERROR event: the history was compacted; list again at once. */
+  private expired(): void {
+    this.restart('resource version expired', true);
   }
 
   private fail(err: unknown, reason: string): void {

@@ -80,6 +80,8 @@ export class OperatorRuntime {
   private controllers: ByohControllers | undefined;
   private leadership: Promise<'lost' | 'stopped'> | undefined;
   leading = false;
+  /** How many times this operator started its controllers (once per leadership term); for tests. */
+  controllerStarts = 0;
   private killed = false;
   private stepDown: Promise<void> = Promise.resolve();
 
@@ -218,6 +220,7 @@ export class OperatorRuntime {
 
   private async runUnelected(): Promise<'lost' | 'stopped'> {
     this.leading = true;
+    this.controllerStarts++;
     await this.controllers?.start();
     await new Promise<void>((resolve) =>
       this.stopping.signal.addEventListener('abort', () => resolve(), { once: true }),
@@ -251,6 +254,7 @@ export class OperatorRuntime {
         onStartedLeading: () => {
           this.leading = true;
           this.p.metrics.leader.set(1);
+          this.controllerStarts++;
           running = (this.controllers?.start() ?? Promise.resolve()).catch((err: unknown) =>
             this.p.logger.error({ err: String(err) }, 'controllers failed to start'),
           );

@@ -43,6 +43,8 @@ export class SimWorld {
   readonly cluster: SimCluster;
   readonly hosts: WorldHostSet;
   readonly privateKey: string;
+  /** The public half of `privateKey` (OpenSSH authorized_keys line), installed on every host. */
+  readonly publicKey: string;
   readonly dir: string;
   readonly payloadDir: string;
   private readonly o: SimWorldOptions;
@@ -51,6 +53,7 @@ export class SimWorld {
     cluster: SimCluster;
     hosts: WorldHostSet;
     privateKey: string;
+    publicKey: string;
     dir: string;
     payloadDir: string;
     options: SimWorldOptions;
@@ -58,6 +61,7 @@ export class SimWorld {
     this.cluster = parts.cluster;
     this.hosts = parts.hosts;
     this.privateKey = parts.privateKey;
+    this.publicKey = parts.publicKey;
     this.dir = parts.dir;
     this.payloadDir = parts.payloadDir;
     this.o = parts.options;
@@ -73,7 +77,15 @@ export class SimWorld {
     const key = generateEd25519KeyPair();
     const hosts = await WorldHostSet.start(o.hosts, key.public, { ...FREE_HOST_COSTS, ...o.costs });
     const payloadDir = await writeSimPayload(o.payloadBytesPerFile ?? 4096, join(dir, 'payload'));
-    const world = new SimWorld({ cluster, hosts, privateKey: key.private, dir, payloadDir, options: o });
+    const world = new SimWorld({
+      cluster,
+      hosts,
+      privateKey: key.private,
+      publicKey: key.public,
+      dir,
+      payloadDir,
+      options: o,
+    });
     await cluster.writeKubeconfigs(dir);
     return world;
   }

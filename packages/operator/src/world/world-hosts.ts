@@ -10,6 +10,8 @@ export interface SimHostSpec {
   readonly username?: string;
   /** The Containers feature is already enabled (default true; false makes the join install it and reboot). */
   readonly containersFeature?: boolean;
+  /** Serve SSH on this port (0: ephemeral) instead of 22. */
+  readonly sshPort?: number;
 }
 
 let nextOctet = 10;
@@ -43,6 +45,7 @@ export class WorldHostSet {
         containersFeature: spec.containersFeature ?? true,
         costs,
         ...(spec.defaultShell ? { defaultShell: spec.defaultShell } : {}),
+        ...(spec.sshPort !== undefined ? { port: spec.sshPort } : {}),
       });
       hosts.push({ spec, sim, address: addr });
     }

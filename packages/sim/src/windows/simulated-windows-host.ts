@@ -17,6 +17,8 @@ export interface SimulatedWindowsHostOptions extends WindowsModelOptions {
   readonly username?: string;
   /** Loopback address to listen on; port 22 when it can bind there, else an ephemeral port. */
   readonly address: string;
+  /** Listen on this port instead (0: an ephemeral one), as a host whose SSH server is not on 22. */
+  readonly port?: number;
   readonly costs?: Partial<HostCosts>;
   /** What answers `observe`'s `evaluate` scripts; `defaultEvaluators()` when not given. */
   readonly evaluators?: EvaluatorRegistry;
@@ -127,6 +129,11 @@ export class SimulatedWindowsHost {
           resolve((server.address() as { port: number }).port);
         });
       });
+    if (first && this.o.port !== undefined) {
+      this.boundPort = await bind(this.o.port);
+      this.server = server;
+      return;
+    }
     try {
       this.boundPort = await bind(first ? 22 : this.boundPort);
     } catch (err) {
