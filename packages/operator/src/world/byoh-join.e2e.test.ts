@@ -1,5 +1,6 @@
 import test from 'ava';
 import type { SimWorld } from './sim-world.js';
+import { Kubectl, ensureKubectl } from '@wmco/sim';
 import { apis, eventsAbout, NS, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
 
 /** The key pinned for a host: under its address, or `address:port` when its SSH server is not on 22. */
@@ -57,6 +58,18 @@ test.serial('three BYOH hosts become Ready nodes, and one comes back out and in 
       'windows_exporter',
     ]);
   }
+  // What a cluster admin sees with the real kubectl.
+  const missing = ensureKubectl();
+  if (missing) t.fail(missing);
+  const got = await new Kubectl(world.adminKubeconfig).run([
+    'get',
+    'nodes',
+    '-l',
+    'kubernetes.io/os=windows',
+  ]);
+  t.is(got.code, 0, got.stderr);
+  for (const name of ['win-a', 'win-b', 'win-c'])
+    t.regex(got.stdout, new RegExp(`^${name}\\s+Ready\\s`, 'm'));
   const cms = await apis(world).core.readNamespacedConfigMap({
     name: 'windows-services-0.1.0',
     namespace: NS,
