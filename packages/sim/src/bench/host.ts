@@ -3,6 +3,7 @@
 import { InMemoryHostKeyStore, SshWindowsHost, converge, type HostSpec } from '@wmco/core';
 import { DEFAULT_HOST_COSTS, type HostCosts } from '../windows/host-costs.js';
 import { SimulatedWindowsHost } from '../windows/simulated-windows-host.js';
+import { ServiceBehaviourRegistry } from '../windows/service-behaviour.js';
 import { makePayload, type BenchFile } from './payload-files.js';
 import { rawThroughput } from './raw-throughput.js';
 import { timed } from './timed-host.js';
@@ -69,6 +70,9 @@ async function startWorld(n: number, costs: HostCosts, base: number): Promise<Wo
       address: `127.0.${base}.${i + 2}`,
       authorizedKey: key.public,
       costs,
+      // The payload here is random bytes of real sizes: every service only needs its binary. The join
+      // bench (packages/operator) runs the real kubelet and node services.
+      behaviours: new ServiceBehaviourRegistry(),
     });
     sims.push(sim);
     hosts.push(
