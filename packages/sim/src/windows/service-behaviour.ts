@@ -1,7 +1,7 @@
 import type { FileSystem } from './file-system.js';
 import type { WindowsModel } from './windows-model.js';
 import { flagValue, splitCommandLine } from './command-line.js';
-import { kubeletBehaviour } from './kubelet/kubelet-behaviour.js';
+import { kubeletBehaviour, type KubeletBehaviourOptions } from './kubelet/kubelet-behaviour.js';
 import { stripLogRunner } from './kubelet/kubelet-flags.js';
 
 /** What a behaviour sees when its service starts. */
@@ -100,12 +100,12 @@ export const hybridOverlay: ServiceBehaviour = {
  * containerd needs `--config`; the kubelet is simulated (TLS bootstrap, registration, heartbeats);
  * kube-proxy needs its `--config` (written by the network-conf.ps1 pre-script); hybrid-overlay its
  * `--bootstrap-kubeconfig` (and creates its HNS networks); windows_exporter its `--web.config.file`;
- * csi-proxy its binary.
+ * csi-proxy its binary. `kubelet` tunes the simulated kubelet (e.g. short heartbeats in tests).
  */
-export function defaultServiceBehaviours(): ServiceBehaviourRegistry {
+export function defaultServiceBehaviours(kubelet: KubeletBehaviourOptions = {}): ServiceBehaviourRegistry {
   return new ServiceBehaviourRegistry()
     .register('containerd', requiresFlagFiles('--config'))
-    .register('kubelet', kubeletBehaviour())
+    .register('kubelet', kubeletBehaviour(kubelet))
     .register('kube-proxy', requiresFlagFiles('--config'))
     .register('hybrid-overlay-node', hybridOverlay)
     .register('windows_exporter', requiresFlagFiles('--web.config.file'))

@@ -2,16 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as k8s from '@kubernetes/client-node';
 import { bootstrapKubeconfig, buildWindowsServices, kubeletConfiguration } from '@wmco/core';
 import type { SimCluster } from '../../cluster/sim-cluster.js';
-import { ServiceBehaviourRegistry } from '../service-behaviour.js';
+import { defaultServiceBehaviours, type ServiceBehaviourRegistry } from '../service-behaviour.js';
 import { WindowsModel } from '../windows-model.js';
-import { kubeletBehaviour } from './kubelet-behaviour.js';
 
 /** A kubelet behaviour with test-speed intervals. */
 export const fastKubelet = (): ServiceBehaviourRegistry =>
-  new ServiceBehaviourRegistry().register(
-    'kubelet',
-    kubeletBehaviour({ heartbeatIntervalMs: 150, csrPollIntervalMs: 30, retryIntervalMs: 50 }),
-  );
+  defaultServiceBehaviours({ heartbeatIntervalMs: 150, csrPollIntervalMs: 30, retryIntervalMs: 50 });
 
 export async function waitFor<T>(
   what: string,
