@@ -26,10 +26,11 @@ export interface RoundResult extends ObservedPlan {
   readonly bytesSent: number;
 }
 
-type Evaluated = Readonly<Record<string, { ok: true; output: string } | { ok: false; error: string }>>;
-
 /** The value each variable script produced (trimmed); a script that failed or is missing throws. */
-function scriptValues(scripts: readonly HostScript[], evaluated: Evaluated): Record<string, string> {
+function scriptValues(
+  scripts: readonly HostScript[],
+  evaluated: HostState['evaluated'],
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const s of scripts) {
     const r = evaluated[s.name];
@@ -61,7 +62,7 @@ export async function observeAndPlan(host: WindowsHost, input: ObserveInput): Pr
     evaluate: scripts.map((s) => ({ name: s.name, script: s.script })),
   };
   const state = await host.observe(query);
-  const values = scriptValues(scripts, (state as HostState & { evaluated?: Evaluated }).evaluated ?? {});
+  const values = scriptValues(scripts, state.evaluated);
   const spec = specFor(values);
   return { values, state, spec, plan: plan(state, spec) };
 }
