@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import * as k8s from '@kubernetes/client-node';
 import { bootstrapKubeconfig, buildWindowsServices, kubeletConfiguration } from '@wmco/core';
 import type { SimCluster } from '../../cluster/sim-cluster.js';
+import { waitFor as pollUntil } from '../../scenario/scenario-env.js';
 import { defaultServiceBehaviours, type ServiceBehaviourRegistry } from '../service-behaviour.js';
 import { WindowsModel } from '../windows-model.js';
 
@@ -9,18 +9,13 @@ import { WindowsModel } from '../windows-model.js';
 export const fastKubelet = (): ServiceBehaviourRegistry =>
   defaultServiceBehaviours({ heartbeatIntervalMs: 150, csrPollIntervalMs: 30, retryIntervalMs: 50 });
 
-export async function waitFor<T>(
+/** The scenario suite's poller, with a shorter default timeout for kubelet tests. */
+export function waitFor<T>(
   what: string,
   fn: () => T | undefined | Promise<T | undefined>,
   timeoutMs = 5000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(20);
-  }
+  return pollUntil(what, fn, timeoutMs);
 }
 
 /** The node-bootstrapper-token Secret, read as the operator does, made into the bootstrap kubeconfig. */
