@@ -23,6 +23,7 @@ import {
   runLeadership,
   systemClock,
   systemIpv4Resolver,
+  type ClusterFacts,
   type DependencyContainer,
   type Ipv4Resolver,
   type JoinDeps,
@@ -124,8 +125,8 @@ export class OperatorRuntime {
   private async begin(): Promise<void> {
     const core = this.kc.makeApiClient(CoreV1Api);
     const custom = this.kc.makeApiClient(CustomObjectsApi);
-    await this.validate(custom);
-    const deps = await this.joinDeps(core, custom);
+    const facts = await this.validate(core, custom);
+    const deps = await this.joinDeps(core, custom, facts);
     this.controllers = new ByohControllers({
       deps,
       certificates: this.kc.makeApiClient(CertificatesV1Api),
@@ -147,24 +148,24 @@ export class OperatorRuntime {
     this.leadership = this.p.config.leaderElection ? this.elect() : this.runUnelected();
   }
 
-  private async validate(custom: CustomObjectsApi): Promise<void> {
+  /** Checks the cluster once at start and returns the facts read for it. */
+  private async validate(core: CoreV1Api, custom: CustomObjectsApi): Promise<ClusterFacts> {
     const version = await this.kc.makeApiClient(VersionApi).getCode();
-    const network = await readClusterFacts(this.kc.makeApiClient(CoreV1Api), custom).catch((err: unknown) => {
+    const facts = await readClusterFacts(core, custom).catch((err: unknown) => {
       throw new StartupError(
         `cannot read the cluster configuration: ${err instanceof Error ? err.message : String(err)}`,
       );
     });
-    const problems = [
-      kubernetesVersionProblem(version.gitVersion),
-      ...networkProblems(network.network),
-    ].filter((x) => x !== undefined);
+    const problems = [kubernetesVersionProblem(version.gitVersion), ...networkProblems(facts.network)].filter(
+      (x) => x !== undefined,
+    );
     const fatal = problems.filter((x) => x.fatal).map((x) => x.message);
     if (fatal.length > 0) throw new StartupError(`the cluster is not supported: ${fatal.join('; ')}`);
+    return facts;
   }
 
-  private async joinDeps(core: CoreV1Api, custom: CustomObjectsApi): Promise<JoinDeps> {
+  private async joinDeps(core: CoreV1Api, custom: CustomObjectsApi, facts: ClusterFacts): Promise<JoinDeps> {
     const { config, logger } = this.p;
-    const facts = await readClusterFacts(core, custom);
     const parts = await platformParts({
       container: this.p.container,
       providers: this.p.providers,
