@@ -6,6 +6,7 @@ export { newRootContainer } from './di.js';
 export * from './provider/index.js';
 export * from './kube/index.js';
 export * from './admit/index.js';
+export * from './identity/index.js';
 export * from './cluster/index.js';
 export * from './desired/index.js';
 export * from './host/index.js';

@@ -1,43 +1,47 @@
+import { bootstrapRequesterProblem, type BootstrapIdentity } from '../identity/bootstrap-identity.js';
+import { nodeNameProblem } from '../identity/node-name.js';
+import type { OwnedNode, Registration } from '../identity/registrations.js';
 import type { ParsedCsr } from './csr-request.js';
 
 export const KUBELET_CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
 export const KUBELET_SERVING_SIGNER = 'kubernetes.io/kubelet-serving';
 const NODE_PREFIX = 'system:node:';
 const NODES_GROUP = 'system:nodes';
-const RFC1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** The API fields of a CertificateSigningRequest the policy looks at. */
 export interface CsrSpec {
+  /** `metadata.name`: a client CSR is bound to its registration by it. */
+  readonly name: string;
   readonly signerName: string;
   readonly usages: readonly string[];
   readonly username: string;
   readonly groups: readonly string[];
 }
 
-/** A BYOH instance as the approver knows it: the exact node name it registers under. */
-export interface KnownInstance {
+/** What the policy may ask about the cluster and the operator's registrations. */
+export interface CsrFacts {
+  /** Who may request kubelet client certificates on this cluster. */
+  readonly bootstrap: BootstrapIdentity;
+  /** The live registration for a node name (client CSRs are approved only against one). */
+  registration(nodeName: string): Registration | undefined;
+  /** The instance owning the Node of that name (serving CSRs are approved only for owned nodes). */
+  owned(nodeName: string): OwnedNode | undefined;
+  /** A Node of that name exists, of any OS (read from the API server). */
+  nodeExists(nodeName: string): boolean;
+}
+
+/** The instance a refusal concerns. */
+export interface CsrSubjectInstance {
   readonly address: string;
-  readonly ipv4: string;
   readonly nodeName: string;
 }
 
-export interface NodeFacts {
-  readonly addresses: readonly { readonly type: string; readonly address: string }[];
-}
-
-/** What the policy may ask about the cluster; the controller answers from its caches. */
-export interface CsrFacts {
-  /** Instances whose registration name is known (override on the host, else its hostname). */
-  readonly instances: readonly KnownInstance[];
-  node(name: string): NodeFacts | undefined;
-}
-
 export type CsrDecision =
-  | { readonly action: 'approve'; readonly nodeName: string; readonly reason: string }
-  /** Not ours to judge (not a node CSR, no instance concerned): leave it pending, say nothing. */
+  | { readonly action: 'approve'; readonly instance: CsrSubjectInstance; readonly reason: string }
+  /** Not ours to judge (not a node CSR, no registration or owned node): leave it pending, say nothing. */
   | { readonly action: 'ignore'; readonly reason: string }
-  /** Concerns a known instance but breaks a rule: leave it pending and record an event. */
-  | { readonly action: 'refuse'; readonly instance: KnownInstance; readonly reason: string };
+  /** Concerns a registration or an owned node but breaks a rule: leave it pending, record one event. */
+  | { readonly action: 'refuse'; readonly instance: CsrSubjectInstance; readonly reason: string };
 
 const CLIENT_USAGES = new Set(['digital signature', 'key encipherment', 'client auth']);
 const SERVING_USAGES = new Set(['digital signature', 'key encipherment', 'server auth']);
@@ -61,88 +65,67 @@ function subjectProblem(csr: ParsedCsr): string | undefined {
   return undefined;
 }
 
-function clientProblem(csr: ParsedCsr, spec: CsrSpec, facts: CsrFacts, nodeName: string): string | undefined {
+function clientProblem(csr: ParsedCsr, spec: CsrSpec, facts: CsrFacts, r: Registration): string | undefined {
   if (csr.dnsNames.length + csr.ipAddresses.length > 0) return 'a client certificate may not carry SANs';
-  if (!spec.groups.includes('system:bootstrappers'))
-    return 'a client certificate must be requested with a bootstrap token';
-  if (facts.node(nodeName)) return `node ${nodeName} already exists`;
+  const requester = bootstrapRequesterProblem(facts.bootstrap, spec);
+  if (requester) return requester;
+  if (r.approvedClientCsr !== undefined && r.approvedClientCsr !== spec.name)
+    return `the registration of instance ${r.address} already has an approved client CSR (${r.approvedClientCsr})`;
+  if (facts.nodeExists(r.nodeName)) return `node ${r.nodeName} already exists`;
   return usageProblem(spec.usages, CLIENT_USAGES, 'client auth');
 }
 
+/** SANs ⊆ {instance IPv4, its windows-instances DNS name, the node name}: never what the Node reports. */
 function servingProblem(
   csr: ParsedCsr,
   spec: CsrSpec,
   facts: CsrFacts,
-  instance: KnownInstance,
+  owned: OwnedNode,
 ): string | undefined {
-  const node = facts.node(instance.nodeName);
-  if (!node) return `node ${instance.nodeName} does not exist yet`;
-  if (spec.username !== NODE_PREFIX + instance.nodeName || !spec.groups.includes(NODES_GROUP)) {
-    return `requested by ${spec.username}, not by node ${instance.nodeName} itself`;
-  }
-  const ips = new Set([
-    instance.ipv4,
-    ...node.addresses.filter((a) => a.type.endsWith('IP')).map((a) => a.address),
-  ]);
-  const names = new Set([
-    instance.nodeName,
-    ...node.addresses.filter((a) => !a.type.endsWith('IP')).map((a) => a.address),
-  ]);
-  const badIp = csr.ipAddresses.find((ip) => !ips.has(ip));
-  if (badIp) return `IP SAN ${badIp} is not an address of node ${instance.nodeName}`;
+  if (spec.username !== NODE_PREFIX + owned.nodeName || !spec.groups.includes(NODES_GROUP))
+    return `requested by ${spec.username}, not by node ${owned.nodeName} itself`;
+  if (!facts.nodeExists(owned.nodeName)) return `node ${owned.nodeName} does not exist`;
+  const names = new Set([owned.nodeName, ...(owned.dnsName === undefined ? [] : [owned.dnsName])]);
+  const badIp = csr.ipAddresses.find((ip) => ip !== owned.ipv4);
+  if (badIp !== undefined) return `IP SAN ${badIp} is not the address of instance ${owned.address}`;
   const badName = csr.dnsNames.find((n) => !names.has(n));
-  if (badName) return `DNS SAN ${badName} is not a name of node ${instance.nodeName}`;
+  if (badName !== undefined) return `DNS SAN ${badName} is not a name of instance ${owned.address}`;
   return usageProblem(spec.usages, SERVING_USAGES, 'server auth');
 }
 
-function requestProblem(
-  csr: ParsedCsr,
-  spec: CsrSpec,
-  facts: CsrFacts,
-  instance: KnownInstance,
-): string | undefined {
-  if (!RFC1123_SUBDOMAIN.test(instance.nodeName)) return `${instance.nodeName} is not an RFC 1123 name`;
-  const problem = subjectProblem(csr);
-  if (problem) return problem;
-  return spec.signerName === KUBELET_CLIENT_SIGNER
-    ? clientProblem(csr, spec, facts, instance.nodeName)
-    : servingProblem(csr, spec, facts, instance);
-}
-
-function unknownName(nodeName: string, facts: CsrFacts): CsrDecision {
-  const target = imitated(nodeName, facts);
-  if (!target) return { action: 'ignore', reason: `no BYOH instance registers as ${nodeName}` };
-  return {
-    action: 'refuse',
-    instance: target,
-    reason: `node name ${nodeName} only contains ${target.nodeName}`,
-  };
-}
-
-/** The instance a hostile name imitates: one whose node name it contains (upstream's substring rule). */
-function imitated(nodeName: string, facts: CsrFacts): KnownInstance | undefined {
-  return facts.instances.find((i) => nodeName !== i.nodeName && nodeName.includes(i.nodeName));
+function verdict(
+  holder: { readonly address: string },
+  nodeName: string,
+  problem: string | undefined,
+  kind: 'client' | 'serving',
+): CsrDecision {
+  const instance = { address: holder.address, nodeName };
+  if (problem !== undefined) return { action: 'refuse', instance, reason: problem };
+  return { action: 'approve', instance, reason: `${kind} certificate of BYOH instance ${holder.address}` };
 }
 
 /**
- * Decides a kubelet CSR for BYOH instances (reference §1.9, tightened): the node name must equal, exactly,
- * the name a known instance registers under; organization, usages and SANs are checked strictly; a client
- * CSR for an existing node is refused; a serving CSR must come from that node's own identity.
+ * Decides a kubelet CSR for BYOH instances (reference §1.9, tightened; ADR 0008). The node name is the
+ * common name after `system:node:`, compared exactly (no case folding, ASCII only). A client CSR is
+ * approved only against a live registration of that name, from the cluster's bootstrap identity, once
+ * per registration, while no Node of that name exists. A serving CSR only for a Node this operator owns,
+ * from that node's own identity, with SANs the operator knows of the instance.
  */
 export function decideKubeletCsr(csr: ParsedCsr, spec: CsrSpec, facts: CsrFacts): CsrDecision {
-  if (spec.signerName !== KUBELET_CLIENT_SIGNER && spec.signerName !== KUBELET_SERVING_SIGNER) {
+  const client = spec.signerName === KUBELET_CLIENT_SIGNER;
+  if (!client && spec.signerName !== KUBELET_SERVING_SIGNER) {
     return { action: 'ignore', reason: `signer ${spec.signerName} is not a kubelet signer` };
   }
   if (!csr.commonName.startsWith(NODE_PREFIX)) return { action: 'ignore', reason: 'not a node certificate' };
   const nodeName = csr.commonName.slice(NODE_PREFIX.length);
-  const instance = facts.instances.find((i) => i.nodeName === nodeName);
-  if (!instance) return unknownName(nodeName, facts);
-  const client = spec.signerName === KUBELET_CLIENT_SIGNER;
-  const problem = requestProblem(csr, spec, facts, instance);
-  if (problem) return { action: 'refuse', instance, reason: problem };
-  return {
-    action: 'approve',
-    nodeName,
-    reason: `${client ? 'client' : 'serving'} certificate of BYOH instance ${instance.address}`,
-  };
+  if (nodeNameProblem(nodeName) !== undefined)
+    return { action: 'ignore', reason: `common name ${JSON.stringify(csr.commonName)} is no node name` };
+  if (client) {
+    const r = facts.registration(nodeName);
+    if (!r) return { action: 'ignore', reason: `no live registration is named ${nodeName}` };
+    return verdict(r, nodeName, subjectProblem(csr) ?? clientProblem(csr, spec, facts, r), 'client');
+  }
+  const owned = facts.owned(nodeName);
+  if (!owned) return { action: 'ignore', reason: `no node this operator joined is named ${nodeName}` };
+  return verdict(owned, nodeName, subjectProblem(csr) ?? servingProblem(csr, spec, facts, owned), 'serving');
 }

@@ -1,6 +1,8 @@
 import type { CertificatesV1Api, V1Node } from '@kubernetes/client-node';
 import type { Ipv4Resolver } from '../desired/windows-instances.js';
 import type { HostKeyStore } from '../host/host-key-store.js';
+import { approvedClientCsr } from '../identity/approval-record.js';
+import { openShiftBootstrapIdentity, type BootstrapIdentity } from '../identity/bootstrap-identity.js';
 import { systemClock } from '../kube/clock.js';
 import { Controller, type ControllerMetrics } from '../kube/controller.js';
 import { defaultControllerRateLimiter } from '../kube/rate-limiter.js';
@@ -15,7 +17,7 @@ import { InstancesReconciler } from './instances-reconciler.js';
 import type { JoinDeps } from './join-deps.js';
 import { JoinFlow } from './join-flow.js';
 import { KeyRotation } from './key-rotation.js';
-import { isNodeReady, nodeInternalIp } from './node-ops.js';
+import { isNodeReady, nodeInternalIp, readNode } from './node-ops.js';
 import { RemoveFlow, type RemoveOptions } from './remove-flow.js';
 
 export interface ByohControllersOptions {
@@ -28,6 +30,8 @@ export interface ByohControllersOptions {
   readonly parallelJoins: number;
   readonly remove: RemoveOptions;
   readonly privateKeySecret?: string;
+  /** Who may request kubelet client certificates (default: OpenShift's node-bootstrapper account). */
+  readonly bootstrap?: BootstrapIdentity;
   /** Drift repair of Ready, up-to-date nodes every `intervalMs` (0: off). Default: off. */
   readonly driftRepairIntervalMs?: number;
   readonly metrics?: {
@@ -60,6 +64,7 @@ export class ByohControllers implements ByohView {
   private readonly instanceQueue: WorkQueue;
   private readonly csrQueue: WorkQueue;
   private readonly controllers: Controller[];
+  private readonly csr: CsrReconciler;
 
   constructor(private readonly o: ByohControllersOptions) {
     this.informers = this.makeInformers();
@@ -73,6 +78,7 @@ export class ByohControllers implements ByohView {
       defaultControllerRateLimiter(systemClock),
       o.metrics?.queue?.('csrs'),
     );
+    this.csr = this.makeCsrReconciler();
     this.controllers = this.makeControllers();
     this.wire();
   }
@@ -108,24 +114,30 @@ export class ByohControllers implements ByohView {
       },
     };
     const metrics = this.o.metrics?.controller ? { metrics: this.o.metrics.controller } : {};
-    const csrOut = {
-      events: deps.events,
-      logger: deps.logger,
-      namespace: deps.namespace,
-      ...(this.o.metrics?.csr ? { metrics: this.o.metrics.csr } : {}),
-    };
     return [
       new Controller(new InstancesReconciler(deps, this, flows, this.o.resolver), this.instanceQueue, {
         workers: this.o.parallelJoins,
         logger: deps.logger,
         ...metrics,
       }),
-      new Controller(new CsrReconciler(this.o.certificates, this, deps.names, csrOut), this.csrQueue, {
+      new Controller(this.csr, this.csrQueue, {
         workers: 2,
         logger: deps.logger,
         ...metrics,
       }),
     ];
+  }
+
+  private makeCsrReconciler(): CsrReconciler {
+    const { deps } = this.o;
+    return new CsrReconciler(this.o.certificates, deps.names, {
+      events: deps.events,
+      logger: deps.logger,
+      namespace: deps.namespace,
+      bootstrap: this.o.bootstrap ?? openShiftBootstrapIdentity,
+      nodeExists: async (name) => (await readNode(deps.core, name)) !== undefined,
+      ...(this.o.metrics?.csr ? { metrics: this.o.metrics.csr } : {}),
+    });
   }
 
   instances(): Readonly<Record<string, string>> | undefined {
@@ -166,8 +178,13 @@ export class ByohControllers implements ByohView {
     for (const ev of ['add', 'update', 'delete'] as const) {
       this.informers.instances.on(ev, all);
       this.informers.secret.on(ev, all);
-      this.informers.csrs.on(ev, (csr) => this.csrQueue.add(csr.metadata?.name ?? ''));
     }
+    for (const ev of ['add', 'update'] as const)
+      this.informers.csrs.on(ev, (csr) => this.csrQueue.add(csr.metadata?.name ?? ''));
+    this.informers.csrs.on('delete', (csr) => this.csr.forget(csr.metadata?.name ?? ''));
+    this.o.deps.names.useApprovals((node, address) =>
+      approvedClientCsr(this.informers.csrs.list(), node, address),
+    );
     this.informers.nodes.on('add', all);
     this.informers.nodes.on('delete', all);
     this.informers.nodes.on('update', (n, old) => {
@@ -178,6 +195,8 @@ export class ByohControllers implements ByohView {
 
   private enqueueAll(): void {
     const entries = Object.keys(this.instances() ?? {});
+    // An entry that is gone ends its registration: nothing is approved for it afterwards.
+    if (this.informers.instances.synced) this.o.deps.names.retainOnly(entries);
     entries.forEach((e) => this.instanceQueue.add(ENTRY_PREFIX + e));
     for (const n of this.windowsNodes()) {
       if (n.metadata?.labels?.[Labels.byoh] === 'true')

@@ -9,7 +9,7 @@ import { silentLogger } from '../kube/logger.js';
 import type { ClusterFacts } from '../join/cluster-facts.js';
 import type { HostSpec } from '../converge/host-spec.js';
 import type { JoinDeps } from './join-deps.js';
-import { NodeNameRegistry } from './node-name-registry.js';
+import { Registrations } from '../identity/registrations.js';
 
 export const FACTS: ClusterFacts = {
   platform: 'None',
@@ -24,9 +24,16 @@ export const FACTS: ClusterFacts = {
   tagMirrors: [],
 };
 
+/** A Node this operator joined from instance `ip` (it carries the instance-address annotation). */
 export function testNode(name = 'win-a', ip = '10.0.0.5'): V1Node {
   return {
-    metadata: { name, annotations: { 'k8s.ovn.org/hybrid-overlay-node-subnet': '10.132.1.0/24' } },
+    metadata: {
+      name,
+      annotations: {
+        'k8s.ovn.org/hybrid-overlay-node-subnet': '10.132.1.0/24',
+        'windowsmachineconfig.openshift.io/instance-address': ip,
+      },
+    },
     status: { addresses: [{ type: 'InternalIP', address: ip }] },
   };
 }
@@ -61,7 +68,7 @@ export function testDeps(
     facts: () => Promise.resolve(FACTS),
     logger: silentLogger,
     status: { get: () => undefined, set: () => Promise.resolve(), remove: () => Promise.resolve() },
-    names: new NodeNameRegistry(),
+    names: new Registrations({ ttlMs: 60_000 }),
     debug: false,
     logRotation: {},
     proxyEnv: {},

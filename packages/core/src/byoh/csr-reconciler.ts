@@ -1,16 +1,32 @@
 import type { CertificatesV1Api, V1CertificateSigningRequest } from '@kubernetes/client-node';
-import { decideKubeletCsr, type CsrDecision } from '../admit/csr-policy.js';
-import { CsrParseError, parseCsr } from '../admit/csr-request.js';
+import { decideKubeletCsr, KUBELET_CLIENT_SIGNER, type CsrDecision } from '../admit/csr-policy.js';
+import { CsrParseError, parseCsr, type ParsedCsr } from '../admit/csr-request.js';
+import { APPROVAL_REASON, approvalMessage } from '../identity/approval-record.js';
+import type { BootstrapIdentity } from '../identity/bootstrap-identity.js';
+import type { Registrations } from '../identity/registrations.js';
 import { isConflict, isNotFound } from '../kube/client/api-errors.js';
 import type { Reconciler, ReconcileOutcome } from '../kube/controller.js';
 import type { EventRecorder } from '../kube/event-recorder.js';
 import type { Logger } from '../kube/logger.js';
-import type { ByohView } from './byoh-view.js';
-import type { NodeNameRegistry } from './node-name-registry.js';
 
 export interface CsrMetrics {
   decided?(decision: 'approved' | 'refused'): void;
 }
+
+export interface CsrReconcilerOptions {
+  readonly events: EventRecorder;
+  readonly logger: Logger;
+  readonly namespace: string;
+  readonly metrics?: CsrMetrics;
+  /** Who may request kubelet client certificates (OpenShift: the node-bootstrapper service account). */
+  readonly bootstrap: BootstrapIdentity;
+  /** Whether a Node of that name exists, of any OS: read from the API server. */
+  readonly nodeExists: (name: string) => Promise<boolean>;
+}
+
+/** At most this many refused CSR names are remembered (to record one event each); oldest go first. */
+const MAX_REMEMBERED_REFUSALS = 1024;
+type Refusal = Extract<CsrDecision, { action: 'refuse' }>;
 
 function decided(csr: V1CertificateSigningRequest): boolean {
   return (csr.status?.conditions ?? []).some(
@@ -19,10 +35,11 @@ function decided(csr: V1CertificateSigningRequest): boolean {
 }
 
 /**
- * Approves the kubelet CSRs of BYOH instances, and only those (reference §1.9, tightened; see
- * admit/csr-policy.ts). A refused CSR stays pending, with one event on `windows-instances` naming the
- * instance and the reason; anything that concerns no instance is left alone, silently, for the cluster's
- * other approvers (machine-backed nodes belong to the machine approver).
+ * Approves the kubelet CSRs of BYOH instances, and only those (ADR 0008, admit/csr-policy.ts). A client
+ * CSR is bound to one registration: the claim is taken before the approval is written, so a second CSR
+ * for the same registration is refused even when two workers look at both at once. A refused CSR stays
+ * pending with one event on `windows-instances`; anything that concerns no registration or owned node
+ * is left alone, silently, for the cluster's other approvers.
  */
 export class CsrReconciler implements Reconciler {
   readonly name = 'certificatesigningrequests';
@@ -30,67 +47,96 @@ export class CsrReconciler implements Reconciler {
 
   constructor(
     private readonly api: CertificatesV1Api,
-    private readonly view: ByohView,
-    private readonly names: NodeNameRegistry,
-    private readonly out: { events: EventRecorder; logger: Logger; namespace: string; metrics?: CsrMetrics },
+    private readonly registrations: Registrations,
+    private readonly out: CsrReconcilerOptions,
   ) {}
 
   async reconcile(name: string): Promise<ReconcileOutcome | undefined> {
     const csr = await this.read(name);
-    if (!csr || decided(csr)) return undefined;
-    const decision = await this.decide(csr);
-    if (decision.action === 'approve') await this.approve(name, decision.reason);
+    if (!csr) {
+      this.refused.delete(name);
+      return undefined;
+    }
+    if (decided(csr)) return undefined;
+    const decision = await this.decide(name, csr);
+    if (decision.action === 'approve') await this.approve(name, csr, decision);
     if (decision.action === 'refuse') await this.refuse(name, decision);
     return undefined;
   }
 
-  private async decide(csr: V1CertificateSigningRequest): Promise<CsrDecision> {
+  /** Forgets a CSR that was deleted. */
+  forget(name: string): void {
+    this.refused.delete(name);
+  }
+
+  private async decide(name: string, csr: V1CertificateSigningRequest): Promise<CsrDecision> {
+    let parsed: ParsedCsr;
     try {
-      const parsed = await parseCsr(csr.spec.request);
-      return decideKubeletCsr(
-        parsed,
-        {
-          signerName: csr.spec.signerName,
-          usages: csr.spec.usages ?? [],
-          username: csr.spec.username ?? '',
-          groups: csr.spec.groups ?? [],
-        },
-        { instances: this.names.all(), node: (n) => this.nodeFacts(n) },
-      );
+      parsed = await parseCsr(csr.spec.request);
     } catch (err) {
       if (err instanceof CsrParseError) return { action: 'ignore', reason: err.message };
       throw err;
     }
+    const cn = parsed.commonName;
+    const nodeName = cn.startsWith('system:node:') ? cn.slice('system:node:'.length) : '';
+    const exists = nodeName !== '' && (await this.out.nodeExists(nodeName));
+    const spec = {
+      name,
+      signerName: csr.spec.signerName,
+      usages: csr.spec.usages ?? [],
+      username: csr.spec.username ?? '',
+      groups: csr.spec.groups ?? [],
+    };
+    return decideKubeletCsr(parsed, spec, {
+      bootstrap: this.out.bootstrap,
+      registration: (n) => this.registrations.forNode(n),
+      owned: (n) => this.registrations.owner(n),
+      nodeExists: (n) => n === nodeName && exists,
+    });
   }
 
-  private nodeFacts(name: string): { addresses: { type: string; address: string }[] } | undefined {
-    const node = this.view.node(name);
-    return node
-      ? { addresses: (node.status?.addresses ?? []).map((a) => ({ type: a.type, address: a.address })) }
-      : undefined;
+  private async approve(
+    name: string,
+    csr: V1CertificateSigningRequest,
+    d: Extract<CsrDecision, { action: 'approve' }>,
+  ): Promise<void> {
+    const { nodeName, address } = d.instance;
+    const client = csr.spec.signerName === KUBELET_CLIENT_SIGNER;
+    if (client && !this.registrations.claimClient(nodeName, name)) {
+      await this.refuse(name, {
+        action: 'refuse',
+        instance: d.instance,
+        reason: `the registration of instance ${address} already has an approved client CSR`,
+      });
+      return;
+    }
+    try {
+      await this.writeApproval(name, approvalMessage(nodeName, address));
+    } catch (err) {
+      if (client) this.registrations.releaseClient(nodeName, name);
+      throw err;
+    }
+    this.out.metrics?.decided?.('approved');
+    this.out.logger.info({ csr: name, reason: d.reason }, 'approved kubelet CSR');
   }
 
-  private async approve(name: string, reason: string): Promise<void> {
+  private async writeApproval(name: string, message: string): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const csr = await this.read(name);
       if (!csr || decided(csr)) return;
-      const conditions = [
-        ...(csr.status?.conditions ?? []),
-        {
-          type: 'Approved',
-          status: 'True',
-          reason: 'WMCOApprove',
-          message: 'This CSR was approved by the WMCO certificate Approver.',
-          lastUpdateTime: new Date(),
-        },
-      ];
+      const approved = {
+        type: 'Approved',
+        status: 'True',
+        reason: APPROVAL_REASON,
+        message,
+        lastUpdateTime: new Date(),
+      };
+      const conditions = [...(csr.status?.conditions ?? []), approved];
       try {
         await this.api.replaceCertificateSigningRequestApproval({
           name,
           body: { ...csr, status: { ...csr.status, conditions } },
         });
-        this.out.metrics?.decided?.('approved');
-        this.out.logger.info({ csr: name, reason }, 'approved kubelet CSR');
         return;
       } catch (err) {
         if (!isConflict(err)) throw err;
@@ -99,9 +145,9 @@ export class CsrReconciler implements Reconciler {
     throw new Error(`cannot approve CSR ${name}: it keeps changing`);
   }
 
-  private async refuse(name: string, d: Extract<CsrDecision, { action: 'refuse' }>): Promise<void> {
+  private async refuse(name: string, d: Refusal): Promise<void> {
     if (this.refused.has(name)) return;
-    this.refused.add(name);
+    this.remember(name);
     this.out.metrics?.decided?.('refused');
     const message = `CSR ${name} for instance ${d.instance.address} was not approved: ${d.reason}`;
     this.out.logger.warn({ csr: name, instance: d.instance.address }, message);
@@ -111,6 +157,13 @@ export class CsrReconciler implements Reconciler {
       'CSRNotApproved',
       message,
     );
+  }
+
+  private remember(name: string): void {
+    this.refused.add(name);
+    if (this.refused.size <= MAX_REMEMBERED_REFUSALS) return;
+    const oldest = this.refused.values().next().value;
+    if (oldest !== undefined) this.refused.delete(oldest);
   }
 
   private async read(name: string): Promise<V1CertificateSigningRequest | undefined> {

@@ -3,6 +3,7 @@ import { describeStep } from '../converge/describe-plan.js';
 import type { Plan } from '../converge/plan.js';
 import type { PlanStep } from '../host/protocol/index.js';
 import type { WindowsHost } from '../host/windows-host.js';
+import { ownedBy } from '../identity/node-ownership.js';
 import { applyObserved, observeAndPlan } from './converge-round.js';
 import { instancesConfigMapRef, type HostTarget, type JoinDeps } from './join-deps.js';
 import { planNode } from './node-plan.js';
@@ -54,6 +55,8 @@ export class DriftRepair {
   constructor(private readonly deps: JoinDeps) {}
 
   async check(c: DriftCheck): Promise<DriftOutcome> {
+    if (!ownedBy(c.node, c.target.address))
+      return { result: 'skipped', steps: [], why: 'the node is not owned by this instance' };
     const design = designNode(this.deps, await this.deps.facts());
     await this.publish(design);
     const host = this.deps.openHost(c.target);

@@ -5,6 +5,8 @@ import {
   type Ipv4Resolver,
   type WindowsInstance,
 } from '../desired/windows-instances.js';
+import { instanceRef } from '../identity/instance-ref.js';
+import { nodeOwner, ownedBy } from '../identity/node-ownership.js';
 import { publicKeyOf } from '../join/public-key.js';
 import type { Reconciler, ReconcileOutcome } from '../kube/controller.js';
 import { errorMessage } from '../kube/logger.js';
@@ -108,9 +110,16 @@ export class InstancesReconciler implements Reconciler {
     return undefined;
   }
 
+  /** The Node this instance joined: same address, and owned by it (never one that merely shares the IP). */
+  private ownNode(instance: WindowsInstance): V1Node | undefined {
+    return this.view
+      .windowsNodes()
+      .find((n) => nodeInternalIp(n) === instance.ipv4Address && ownedBy(n, instance.address));
+  }
+
   /** A Ready node of this version whose only difference is the key: re-key it without a re-join. */
   private joinedNode(instance: WindowsInstance): V1Node | undefined {
-    const node = this.view.windowsNodes().find((n) => nodeInternalIp(n) === instance.ipv4Address);
+    const node = this.ownNode(instance);
     const a = node?.metadata?.annotations ?? {};
     return node && a[Annotations.version] === this.deps.version && isNodeReady(node) ? node : undefined;
   }
@@ -146,15 +155,10 @@ export class InstancesReconciler implements Reconciler {
 
   /** The instance's Node when it is Ready and joined by this version with this key, else undefined. */
   private upToDate(instance: WindowsInstance, hash: string): V1Node | undefined {
-    const node = this.view.windowsNodes().find((n) => nodeInternalIp(n) === instance.ipv4Address);
+    const node = this.ownNode(instance);
     if (node === undefined || !this.isCurrent(node, hash)) return undefined;
-    if (node.metadata?.name) {
-      this.deps.names.set({
-        address: instance.address,
-        ipv4: instance.ipv4Address,
-        nodeName: node.metadata.name,
-      });
-    }
+    // After a restart, this is how the operator learns again which nodes it owns (for serving CSRs).
+    if (node.metadata?.name) this.deps.names.own({ ...instanceRef(instance), nodeName: node.metadata.name });
     return node;
   }
 
@@ -204,7 +208,8 @@ export class InstancesReconciler implements Reconciler {
   ): Promise<ReconcileOutcome | undefined> {
     const node = this.view.node(name);
     if (!node || node.metadata?.labels?.[Labels.byoh] !== 'true') return undefined;
-    if (this.hasEntry(node)) return undefined;
+    // Only a Node this operator joined is ever drained and deleted (a Linux node someone labelled is not).
+    if (nodeOwner(node) === undefined || this.hasEntry(node)) return undefined;
     await this.flows.remove.remove(node, privateKey, { ...this.flows.removeOptions, signal });
     return undefined;
   }

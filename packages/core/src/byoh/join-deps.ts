@@ -8,8 +8,8 @@ import type { Logger } from '../kube/logger.js';
 import type { MetadataRoutes } from '../provider/capabilities/metadata-routes.js';
 import type { HostFile } from '../provider/types/payload-file.js';
 import type { ClusterFacts } from '../join/cluster-facts.js';
+import type { Registrations } from '../identity/registrations.js';
 import type { InstanceStatusStore } from './instance-status.js';
-import type { NodeNameRegistry } from './node-name-registry.js';
 
 /** How to reach one host. */
 export interface HostTarget {
@@ -46,7 +46,8 @@ export interface JoinDeps {
   readonly events: EventRecorder;
   readonly logger: Logger;
   readonly status: InstanceStatusStore;
-  readonly names: NodeNameRegistry;
+  /** Node-name registrations and owned nodes (identity/, ADR 0008). */
+  readonly names: Registrations;
   readonly debug: boolean;
   readonly logRotation: LogRotation;
   /** Proxy variables for the node (values verbatim). */

@@ -2,6 +2,9 @@ import type { V1Node } from '@kubernetes/client-node';
 import type { WindowsInstance } from '../desired/windows-instances.js';
 import type { HostKeyStore } from '../host/host-key-store.js';
 import type { UploadFile, WindowsHost } from '../host/windows-host.js';
+import { instanceRef } from '../identity/instance-ref.js';
+import { decideNodeName } from '../identity/name-decision.js';
+import { NodeNotOwnedError, nodeOwner, ownedBy } from '../identity/node-ownership.js';
 import { errorMessage } from '../kube/logger.js';
 import type { WindowsServiceSpec } from '../provider/types/windows-service-spec.js';
 import { Annotations, Labels } from '../join/node-metadata.js';
@@ -71,6 +74,7 @@ export class JoinFlow {
       const node = await this.configure(req, state);
       await this.finish(req, state, node, started);
     } catch (err) {
+      this.deps.names.end(instance.address);
       await this.fail(instance.ipv4Address, state, err);
       throw err;
     } finally {
@@ -85,7 +89,7 @@ export class JoinFlow {
     const bootstrap = s.services.filter((svc) => svc.bootstrap);
     const nodeName = await this.bootstrapRound(req, s, bootstrap);
     await this.phase(address, 'WaitingForNode', { node: nodeName });
-    const node = await this.awaitNode(nodeName, req.signal);
+    const node = await this.claim(req, nodeName);
     await setUnschedulable(this.deps.core, nodeName, true);
     await this.annotate(req, nodeName, s.host.address);
     const withSubnet = await this.awaitNodeWhere(nodeName, req.signal, (n) =>
@@ -111,9 +115,19 @@ export class JoinFlow {
     bootstrap: readonly WindowsServiceSpec[],
   ): Promise<string> {
     let nodeName = '';
-    await this.round(s, bootstrap, undefined, (values, hostname) => {
-      nodeName = values['HOSTNAME_OVERRIDE'] || hostname.toLowerCase();
-      this.deps.names.set({ address: req.instance.address, ipv4: req.instance.ipv4Address, nodeName });
+    await this.round(s, bootstrap, undefined, async (values, hostname) => {
+      // The operator decides the name before the kubelet starts (ADR 0008): the one the kubelet will
+      // register, free, or already this instance's. A refusal fails the join before anything starts.
+      const registration = await decideNodeName(
+        instanceRef(req.instance),
+        { hostnameOverride: values['HOSTNAME_OVERRIDE'], hostname },
+        {
+          registrations: this.deps.names,
+          node: (name) => readNode(this.deps.core, name),
+          approvedClientCsr: (name, address) => this.deps.names.approvedClientCsr(name, address),
+        },
+      );
+      nodeName = registration.nodeName;
     });
     s.servicesStarted = true;
     return nodeName;
@@ -138,6 +152,30 @@ export class JoinFlow {
     return result;
   }
 
+  /**
+   * Waits for the Node, then makes sure it is this instance's before anything touches it (issue 10 item
+   * 2): already owned, or registered through a client CSR this operator approved for this registration
+   * (now, or before a restart as the approval's message records); then records the ownership on it.
+   */
+  private async claim(req: JoinRequest, nodeName: string): Promise<V1Node> {
+    const node = await this.awaitNode(nodeName, req.signal);
+    const ref = instanceRef(req.instance);
+    if (!ownedBy(node, ref.address)) {
+      const registration = this.deps.names.forAddress(ref.address);
+      const approved =
+        registration?.nodeName === nodeName
+          ? (registration.approvedClientCsr ?? this.deps.names.approvedClientCsr(nodeName, ref.address))
+          : undefined;
+      if (nodeOwner(node) !== undefined || approved === undefined)
+        throw new NodeNotOwnedError(nodeName, 'configure', nodeOwner(node), ref.address);
+      await patchNodeMetadata(this.deps.core, nodeName, {
+        annotations: { [Annotations.instanceAddress]: ref.address },
+      });
+    }
+    this.deps.names.own({ ...ref, nodeName });
+    return node;
+  }
+
   /** `pinnedAs`: the host's address as its key is pinned (`ip`, or `ip:port` off port 22). */
   private async annotate(req: JoinRequest, nodeName: string, pinnedAs: string): Promise<void> {
     const pin = await this.hostKeys.get(pinnedAs);
@@ -155,6 +193,8 @@ export class JoinFlow {
   private async finish(req: JoinRequest, s: JoinState, node: V1Node, started: Date): Promise<void> {
     const name = node.metadata?.name ?? '';
     await this.awaitNodeWhere(name, req.signal, isNodeReady);
+    // Joined: nothing more is approved for this registration; serving CSRs go by ownership.
+    this.deps.names.end(req.instance.address);
     await setUnschedulable(this.deps.core, name, false);
     await patchNodeMetadata(this.deps.core, name, {
       annotations: {

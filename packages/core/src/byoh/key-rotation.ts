@@ -1,6 +1,7 @@
 import type { V1Node } from '@kubernetes/client-node';
 import type { WindowsInstance } from '../desired/windows-instances.js';
 import { AuthenticationError } from '../host/errors.js';
+import { assertOwned } from '../identity/node-ownership.js';
 import { Annotations } from '../join/node-metadata.js';
 import { encryptUsername } from '../join/username-crypto.js';
 import type { JoinDeps } from './join-deps.js';
@@ -23,6 +24,7 @@ export class KeyRotation {
     privateKeyPem: string,
     hash: string,
   ): Promise<'rotated' | 'not-accepted'> {
+    assertOwned(node, 're-key', instance.address);
     const host = this.deps.openHost({
       address: instance.ipv4Address,
       ipv4: instance.ipv4Address,

@@ -2,6 +2,7 @@ import type { V1Node } from '@kubernetes/client-node';
 import { PROXY_VARIABLES } from '../desired/proxy-env.js';
 import { drainNode } from '../kube/client/drain.js';
 import { isNotFound } from '../kube/client/api-errors.js';
+import { assertOwned } from '../identity/node-ownership.js';
 import { errorMessage } from '../kube/logger.js';
 import { Annotations } from '../join/node-metadata.js';
 import { decryptUsername } from '../join/username-crypto.js';
@@ -41,6 +42,8 @@ export class RemoveFlow {
     options: RemoveOptions & { signal: AbortSignal },
   ): Promise<void> {
     const name = node.metadata?.name ?? '';
+    // Never drain, deconfigure or delete a Node this operator did not join (issue 10 item 2).
+    assertOwned(node, 'remove');
     const ipv4 = nodeInternalIp(node);
     if (!ipv4) throw new Error(`node ${name} has no InternalIP; cannot reach its host`);
     await this.phase(ipv4, 'Removing', { node: name });
@@ -65,7 +68,7 @@ export class RemoveFlow {
       );
       throw err;
     }
-    this.deps.names.delete(node.metadata?.annotations?.[Annotations.instanceAddress] ?? ipv4);
+    this.deps.names.disown(node.metadata?.annotations?.[Annotations.instanceAddress] ?? ipv4);
     await this.phase(ipv4, 'Removed', { node: name });
     await this.deps.events.record(
       instancesConfigMapRef(this.deps.namespace),

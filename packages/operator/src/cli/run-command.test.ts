@@ -21,3 +21,17 @@ test('a drift repair interval that is not a whole number of seconds is refused b
     t.regex(err.message, /driftRepairIntervalMs/, bad);
   }
 });
+
+test('kubelet client CSRs come from the node-bootstrapper account unless a bootstrap group is given', (t) => {
+  t.is(operatorConfig({ ...flags, registrationTimeout: '900' }, env).bootstrapGroup, undefined);
+  const c = operatorConfig(
+    { ...flags, registrationTimeout: '60', bootstrapGroup: 'system:bootstrappers:worker' },
+    env,
+  );
+  t.is(c.bootstrapGroup, 'system:bootstrappers:worker');
+  t.is(c.registrationTimeoutMs, 60_000);
+  const err = t.throws(() =>
+    operatorConfig({ ...flags, registrationTimeout: '900', bootstrapGroup: 'system:masters' }, env),
+  );
+  t.regex(err.message, /bootstrapGroup: must be system:bootstrappers/);
+});

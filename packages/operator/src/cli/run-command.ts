@@ -21,6 +21,8 @@ interface RunFlags {
   providerPackage?: string[];
   deleteLogsOnRemoval?: boolean;
   driftRepairInterval: string;
+  bootstrapGroup?: string;
+  registrationTimeout?: string;
 }
 
 /** Flags first, then the environment (upstream's names: WATCH_NAMESPACE, SERVICES_LOG_*, proxy variables). */
@@ -65,6 +67,8 @@ export function operatorConfig(flags: RunFlags, env: Env): OperatorConfig {
     proxyEnv: pick(env, ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY']),
     keepLogsOnRemoval: flags.deleteLogsOnRemoval !== true,
     driftRepairIntervalMs: Number(flags.driftRepairInterval) * 1000,
+    ...(flags.bootstrapGroup !== undefined ? { bootstrapGroup: flags.bootstrapGroup } : {}),
+    registrationTimeoutMs: Number(flags.registrationTimeout ?? '900') * 1000,
   };
   const problems = configProblems(candidate);
   if (candidate.namespace === '') problems.push('set WATCH_NAMESPACE or pass -n');
@@ -94,6 +98,15 @@ export function runCommand(ctx: CliContext): Command {
       '--drift-repair-interval <seconds>',
       'check Ready nodes for drift and repair it this often; 0 turns it off',
       '120',
+    )
+    .option(
+      '--bootstrap-group <group>',
+      'non-OpenShift clusters: approve kubelet client CSRs from bootstrap tokens in this group',
+    )
+    .option(
+      '--registration-timeout <seconds>',
+      'how long after a join decides its node name a client CSR may still be approved for it',
+      '900',
     )
     .option('--provider-package <name>', 'load a third-party provider package (repeatable)', collect)
     .action(async (flags: RunFlags) => {

@@ -29,6 +29,19 @@ export const operatorConfigSchema = z.object({
   keepLogsOnRemoval: z.boolean(),
   /** How often Ready nodes are checked for drift and repaired; 0 turns drift repair off (default 2 min). */
   driftRepairIntervalMs: z.number().int().min(0).optional(),
+  /**
+   * Non-OpenShift clusters: kubelet client CSRs come from bootstrap tokens in this group. Unset: OpenShift's
+   * node-bootstrapper service account (ADR 0008).
+   */
+  bootstrapGroup: z
+    .string()
+    .regex(
+      /^system:bootstrappers(:[\x21-\x7e]+)?$/,
+      'must be system:bootstrappers or system:bootstrappers:<name>',
+    )
+    .optional(),
+  /** How long a join's node-name registration may get its client CSR approved (default 15 min). */
+  registrationTimeoutMs: z.number().int().min(1000).optional(),
 });
 export type OperatorConfig = z.infer<typeof operatorConfigSchema>;
 

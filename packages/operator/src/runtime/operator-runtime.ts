@@ -13,7 +13,7 @@ import {
   KubeEventRecorder,
   KubeLeaseStore,
   LeaderElector,
-  NodeNameRegistry,
+  Registrations,
   SshWindowsHost,
   kubeWatch,
   kubernetesVersionProblem,
@@ -32,6 +32,9 @@ import {
   type SshHostOptions,
   type WmcoProvider,
   DEFAULT_LEADER_ELECTION,
+  DEFAULT_REGISTRATION_TTL_MS,
+  bootstrapTokenIdentity,
+  openShiftBootstrapIdentity,
 } from '@wmco/core';
 import { WMCO_VERSION } from '../cli/version-command.js';
 import type { OperatorConfig } from './operator-config.js';
@@ -136,6 +139,9 @@ export class OperatorRuntime {
       parallelJoins: this.p.config.parallelJoins,
       remove: { deleteLogs: !this.p.config.keepLogsOnRemoval, drainTimeoutMs: 10 * 60_000 },
       privateKeySecret: this.p.config.privateKeySecret,
+      bootstrap: this.p.config.bootstrapGroup
+        ? bootstrapTokenIdentity(this.p.config.bootstrapGroup)
+        : openShiftBootstrapIdentity,
       driftRepairIntervalMs: this.p.config.driftRepairIntervalMs ?? DEFAULT_DRIFT_REPAIR_INTERVAL_MS,
       metrics: {
         drift: (result) => this.p.metrics.driftChecks.inc({ result }),
@@ -211,7 +217,7 @@ export class OperatorRuntime {
       }),
       logger,
       status: new ConfigMapStatusStore(core, config.namespace),
-      names: new NodeNameRegistry(),
+      names: new Registrations({ ttlMs: config.registrationTimeoutMs ?? DEFAULT_REGISTRATION_TTL_MS }),
       debug: config.debug,
       logRotation,
       proxyEnv: config.proxyEnv,

@@ -1,0 +1,7 @@
+export * from './node-name.js';
+export * from './bootstrap-identity.js';
+export * from './registrations.js';
+export * from './node-ownership.js';
+export * from './name-decision.js';
+export * from './approval-record.js';
+export { instanceRef } from './instance-ref.js';

@@ -1,0 +1,69 @@
+import type { V1Node } from '@kubernetes/client-node';
+import { kubeletNodeName } from './node-name.js';
+import { nodeOwner } from './node-ownership.js';
+import {
+  NodeNameTakenError,
+  type InstanceRef,
+  type Registration,
+  type Registrations,
+} from './registrations.js';
+
+/** The host's answer, as its observe reported it. */
+export interface ReportedName {
+  /** The platform's `HOSTNAME_OVERRIDE` pre-script value, when the platform has one ('' = none). */
+  readonly hostnameOverride?: string | undefined;
+  /** The computer name. */
+  readonly hostname: string;
+}
+
+export interface NameDecisionFacts {
+  readonly registrations: Registrations;
+  /** The Node of that name, of any OS, read from the API server (not a cache of Windows nodes). */
+  node(name: string): Promise<V1Node | undefined>;
+  /** The client CSR this operator approved for that node and instance, if it still exists. */
+  approvedClientCsr(nodeName: string, address: string): string | undefined;
+}
+
+/** The host may not register under the name it reported; the message says why. */
+export class NodeNameError extends Error {
+  constructor(address: string, why: string) {
+    super(`instance ${address} cannot join: ${why}`);
+    this.name = 'NodeNameError';
+  }
+}
+
+/**
+ * Decides the node name of a joining instance and registers it (issue 10 item 1): the name the kubelet
+ * will really register (override or computer name, trimmed and lower-cased), valid, not the name of any
+ * existing Node unless that Node already belongs to this instance (or its kubelet got its certificate from
+ * this operator for this instance, when a join resumes), and not held by another instance.
+ */
+export async function decideNodeName(
+  ref: InstanceRef,
+  reported: ReportedName,
+  facts: NameDecisionFacts,
+): Promise<Registration> {
+  const override = reported.hostnameOverride ?? '';
+  const named = kubeletNodeName(override.trim() !== '' ? override : reported.hostname);
+  if (!named.ok) throw new NodeNameError(ref.address, named.reason);
+  const name = named.name;
+  const node = await facts.node(name);
+  let recovered: string | undefined;
+  if (node !== undefined) {
+    const owner = nodeOwner(node);
+    recovered = owner === undefined ? facts.approvedClientCsr(name, ref.address) : undefined;
+    if (owner !== ref.address && recovered === undefined) {
+      const whose = owner === undefined ? 'that this operator did not join' : `of instance ${owner}`;
+      throw new NodeNameError(
+        ref.address,
+        `the host reports node name ${name}, taken by an existing Node ${whose}`,
+      );
+    }
+  }
+  try {
+    return facts.registrations.register(ref, name, recovered);
+  } catch (err) {
+    if (err instanceof NodeNameTakenError) throw new NodeNameError(ref.address, err.message);
+    throw err;
+  }
+}
