@@ -119,3 +119,12 @@ test('nothing is applied when the host is no longer wanted by the time drift is 
   t.is(host.applied.length, 0);
   t.is(host.queries.length, 1, 'not even the effect scripts ran');
 });
+
+test('a node that is not owned by the instance is never looked at nor repaired', async (t) => {
+  const { host, deps, check } = setup((h) => handEdit(h, 'hybrid-overlay-node', ' --loglevel 5'));
+  const foreign = { ...check(), node: testNode('worker-0', '10.0.0.9') };
+  const outcome = await new DriftRepair(deps).check(foreign);
+  t.like(outcome, { result: 'skipped', why: 'the node is not owned by this instance' });
+  t.is(host.queries.length, 0, 'no SSH call at all');
+  t.is(host.applied.length, 0);
+});
