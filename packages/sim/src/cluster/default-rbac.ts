@@ -84,4 +84,12 @@ export const DEFAULT_CLUSTER_ROLE_BINDINGS: readonly JsonObject[] = [
   binding('system:basic-user', 'system:basic-user', [group('system:authenticated')]),
   binding('system:node-bootstrapper', 'system:node-bootstrapper', [group('system:bootstrappers')]),
   binding('system:node', 'system:node', [group('system:nodes')]),
+  // OpenShift's machine-config-operator binds its node-bootstrapper service account the same way.
+  binding('system-bootstrap-node-bootstrapper', 'system:node-bootstrapper', [
+    {
+      kind: 'ServiceAccount',
+      name: 'node-bootstrapper',
+      namespace: 'openshift-machine-config-operator',
+    },
+  ]),
 ];

@@ -20,7 +20,7 @@ const NAMESPACES = [
   'openshift-machine-config-operator',
 ];
 
-function put(server: SimApiServer, o: JsonObject): void {
+function put(server: SimApiServer, o: JsonObject): JsonObject {
   const t = server.registry.byKind(str(o['apiVersion']) ?? '', str(o['kind']) ?? '');
   if (!t) throw new Error(`seed: no served type for ${str(o['apiVersion']) ?? ''} ${str(o['kind']) ?? ''}`);
   const ns = str(meta(o)['namespace']);
@@ -32,13 +32,14 @@ function put(server: SimApiServer, o: JsonObject): void {
       { ...created, status: o['status'] },
     );
   }
+  return created;
 }
 
 /** Writes the bootstrap RBAC, namespaces, CRDs and OpenShift configuration of a fresh cluster. */
 export function seedCluster(
   server: SimApiServer,
   input: seed.SeedInput,
-  boot: { readonly id: string; readonly secret: string; readonly token: string },
+  boot: { readonly id: string; readonly secret: string; readonly nodeBootstrapperToken: string },
 ): void {
   [...DEFAULT_CLUSTER_ROLES, ...DEFAULT_CLUSTER_ROLE_BINDINGS].forEach((o) => put(server, o));
   NAMESPACES.forEach((name) => put(server, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }));
@@ -57,12 +58,15 @@ export function seedCluster(
     seed.controllerConfig(input),
     seed.renderedWorker(input),
     seed.pullSecret(),
+    // kubeadm-style bootstrap token: real Kubernetes behaviour, for clusters that are not OpenShift.
     bootstrapTokenSecret(boot.id, boot.secret, ['system:bootstrappers:worker']),
-    seed.nodeBootstrapperToken(server.caPem, boot.token),
     {
       apiVersion: 'v1',
       kind: 'ServiceAccount',
       metadata: { name: OPERATOR_SERVICE_ACCOUNT, namespace: OPERATOR_NAMESPACE },
     },
   ].forEach((o) => put(server, o));
+  const sa = put(server, seed.nodeBootstrapperServiceAccount());
+  const uid = str(meta(sa)['uid']) ?? '';
+  put(server, seed.nodeBootstrapperToken(server.caPem, boot.nodeBootstrapperToken, uid));
 }

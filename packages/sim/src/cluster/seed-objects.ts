@@ -162,12 +162,36 @@ export function pullSecret(): JsonObject {
   };
 }
 
-export function nodeBootstrapperToken(caPem: string, token: string): JsonObject {
+export const NODE_BOOTSTRAPPER_NAMESPACE = 'openshift-machine-config-operator';
+export const NODE_BOOTSTRAPPER = 'node-bootstrapper';
+
+/** The service account whose token Windows kubelets bootstrap with (the MCO ships it). */
+export function nodeBootstrapperServiceAccount(): JsonObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: NODE_BOOTSTRAPPER, namespace: NODE_BOOTSTRAPPER_NAMESPACE },
+  };
+}
+
+/**
+ * `openshift-machine-config-operator/node-bootstrapper-token` as OpenShift has it (reference §1.9): a
+ * `kubernetes.io/service-account-token` Secret of service account `node-bootstrapper`, populated
+ * (token, ca.crt, namespace) as the token controller populates it. Not a bootstrap-token Secret.
+ */
+export function nodeBootstrapperToken(caPem: string, token: string, serviceAccountUid: string): JsonObject {
   return {
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: { name: 'node-bootstrapper-token', namespace: 'openshift-machine-config-operator' },
-    type: 'Opaque',
-    data: { 'ca.crt': b64(caPem), token: b64(token), namespace: b64('openshift-machine-config-operator') },
+    metadata: {
+      name: 'node-bootstrapper-token',
+      namespace: NODE_BOOTSTRAPPER_NAMESPACE,
+      annotations: {
+        'kubernetes.io/service-account.name': NODE_BOOTSTRAPPER,
+        'kubernetes.io/service-account.uid': serviceAccountUid,
+      },
+    },
+    type: 'kubernetes.io/service-account-token',
+    data: { 'ca.crt': b64(caPem), token: b64(token), namespace: b64(NODE_BOOTSTRAPPER_NAMESPACE) },
   };
 }

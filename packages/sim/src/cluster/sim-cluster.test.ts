@@ -68,10 +68,26 @@ test.serial(
       rendered?.spec.config.systemd.units.find((u) => u.name === 'kubelet.service')?.contents ?? '',
       /ExecStart=.*kubelet/,
     );
+    // As OpenShift has it: a populated service-account token Secret of node-bootstrapper (reference §1.9).
     const secret = (
       await admin('/api/v1/namespaces/openshift-machine-config-operator/secrets/node-bootstrapper-token')
-    ).json<{ data: Record<string, string> }>();
-    t.is(Buffer.from(secret.data['token'] ?? '', 'base64').toString(), c.bootstrapToken);
+    ).json<{
+      type: string;
+      metadata: { annotations: Record<string, string> };
+      data: Record<string, string>;
+    }>();
+    t.is(secret.type, 'kubernetes.io/service-account-token');
+    const sa = (
+      await admin('/api/v1/namespaces/openshift-machine-config-operator/serviceaccounts/node-bootstrapper')
+    ).json<{ metadata: { uid: string } }>();
+    t.like(secret.metadata.annotations, {
+      'kubernetes.io/service-account.name': 'node-bootstrapper',
+      'kubernetes.io/service-account.uid': sa.metadata.uid,
+    });
+    const field = (k: string): string => Buffer.from(secret.data[k] ?? '', 'base64').toString();
+    t.is(field('token'), c.nodeBootstrapperToken);
+    t.is(field('ca.crt'), c.server.caPem);
+    t.is(field('namespace'), 'openshift-machine-config-operator');
     t.is(
       (
         await admin(
@@ -151,6 +167,27 @@ test.serial(
     t.is(created.code, 201, created.text);
     t.regex(created.json<{ spec: { username: string } }>().spec.username, /^system:bootstrap:[a-z0-9]{6}$/);
     t.true(created.json<{ spec: { groups: string[] } }>().spec.groups.includes('system:bootstrappers'));
+    // The node-bootstrapper service account may create CSRs too (bound to system:node-bootstrapper).
+    const sa = await as(c.nodeBootstrapperToken)('/apis/certificates.k8s.io/v1/certificatesigningrequests', {
+      method: 'POST',
+      body: {
+        metadata: { name: 'rbac-csr-sa' },
+        spec: {
+          request: Buffer.from(csrPem).toString('base64'),
+          signerName: 'kubernetes.io/kube-apiserver-client-kubelet',
+          usages: ['digital signature', 'client auth'],
+        },
+      },
+    });
+    t.is(sa.code, 201, sa.text);
+    t.like(sa.json<{ spec: { username: string; groups: string[] } }>().spec, {
+      username: 'system:serviceaccount:openshift-machine-config-operator:node-bootstrapper',
+      groups: [
+        'system:serviceaccounts',
+        'system:serviceaccounts:openshift-machine-config-operator',
+        'system:authenticated',
+      ],
+    });
     const rule = (resources: string[], verbs: string[], extra = {}) => ({
       apiGroups: ['certificates.k8s.io'],
       resources,

@@ -10,6 +10,7 @@ import { LinuxNodes } from './linux-nodes.js';
 import { NamespaceController } from './namespace-controller.js';
 import { NodeLifecycle } from './node-lifecycle.js';
 import { OPERATOR_NAMESPACE, OPERATOR_SERVICE_ACCOUNT, seedCluster } from './seed-cluster.js';
+import { NODE_BOOTSTRAPPER, NODE_BOOTSTRAPPER_NAMESPACE } from './seed-objects.js';
 import type * as seed from './seed-objects.js';
 
 export { OPERATOR_NAMESPACE, OPERATOR_SERVICE_ACCOUNT };
@@ -33,8 +34,13 @@ export interface SimCluster {
   readonly server: SimApiServer;
   readonly admin: SimUser;
   readonly operator: SimUser;
-  /** `<id>.<secret>`, authenticates as system:bootstrap:<id> in system:bootstrappers. */
+  /** `<id>.<secret>`, authenticates as system:bootstrap:<id> in system:bootstrappers (kubeadm style). */
   readonly bootstrapToken: string;
+  /**
+   * The `node-bootstrapper` service account's token, as in `node-bootstrapper-token`: authenticates as
+   * system:serviceaccount:openshift-machine-config-operator:node-bootstrapper (what OpenShift kubelets use).
+   */
+  readonly nodeBootstrapperToken: string;
   readonly infrastructureName: string;
   readonly platform: string;
   readonly controllers: readonly SimController[];
@@ -91,7 +97,7 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
   controllers.forEach((c) => c.start());
   server.authn.addLookup(bootstrapTokenLookup(w));
   const input = seedInput(opts, server);
-  const boot = newBootstrapToken();
+  const boot = { ...newBootstrapToken(), nodeBootstrapperToken: randomBytes(32).toString('base64url') };
   try {
     seedCluster(server, input, boot);
     linux.create();
@@ -102,11 +108,13 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
     throw e;
   }
   const operator = server.addServiceAccount(OPERATOR_NAMESPACE, OPERATOR_SERVICE_ACCOUNT);
+  server.addServiceAccount(NODE_BOOTSTRAPPER_NAMESPACE, NODE_BOOTSTRAPPER, boot.nodeBootstrapperToken);
   return {
     server,
     admin: server.admin,
     operator,
     bootstrapToken: boot.token,
+    nodeBootstrapperToken: boot.nodeBootstrapperToken,
     infrastructureName: input.infrastructureName,
     platform: input.platform,
     controllers,

@@ -42,7 +42,9 @@ const csrsOf = async (user: string, signer: string): Promise<k8s.V1CertificateSi
 const ready = (n: k8s.V1Node): string | undefined =>
   n.status?.conditions?.find((x) => x.type === 'Ready')?.status;
 
-const bootstrapUser = (): string => `system:bootstrap:${c.bootstrapToken.split('.')[0] ?? ''}`;
+// OpenShift's node-bootstrapper-token is a service-account token (reference §1.9).
+const bootstrapUser = (): string =>
+  'system:serviceaccount:openshift-machine-config-operator:node-bootstrapper';
 const CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
 
 async function startedHost(t: ExecutionContext): Promise<WindowsModel> {
@@ -70,7 +72,11 @@ async function approveClientCsr(t: ExecutionContext, m: WindowsModel): Promise<v
   });
   if (!csr) throw new Error('no client CSR');
   t.deepEqual(csr.spec.usages, ['digital signature', 'client auth']);
-  t.true(csr.spec.groups?.includes('system:bootstrappers'));
+  t.deepEqual([...(csr.spec.groups ?? [])].sort(), [
+    'system:authenticated',
+    'system:serviceaccounts',
+    'system:serviceaccounts:openshift-machine-config-operator',
+  ]);
   t.is(kubeletStatus(m)?.phase, 'waiting-for-approval');
   await t.throwsAsync(core.readNode({ name: 'win-node-1' }), undefined, 'no Node before approval');
   await approve(kc, csr.metadata?.name ?? '');
@@ -162,7 +168,7 @@ test('a bad bootstrap token keeps the node out: running service, Unauthorized la
   prepareHost(
     m,
     c,
-    { bootstrapKubeconfig: good.replace(c.bootstrapToken, 'abcdef.0123456789abcdef') },
+    { bootstrapKubeconfig: good.replace(c.nodeBootstrapperToken, 'not-a-valid-service-account-token') },
     operatorKubeletCommand(c.server.url, '10.0.0.31'),
   );
   await m.scm.start('kubelet');

@@ -17,6 +17,10 @@ export interface KubeletBehaviourOptions {
   readonly retryIntervalMs?: number;
   readonly kubeletVersion?: string;
   readonly osImage?: string;
+  /** Test staging: wait this long before sending the client CSR (a slow host). Default 0. */
+  readonly bootstrapDelayMs?: number;
+  /** Test staging: wait this long between getting the client certificate and registering the Node. */
+  readonly registerDelayMs?: number;
 }
 
 const DEFAULTS = {
@@ -25,11 +29,17 @@ const DEFAULTS = {
   retryIntervalMs: 2_000,
   kubeletVersion: 'v1.36.0',
   osImage: 'Windows Server 2022 Datacenter',
+  bootstrapDelayMs: 0,
+  registerDelayMs: 0,
 };
 
 const CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
 const SERVING_SIGNER = 'kubernetes.io/kubelet-serving';
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms > 0) await sleep(ms, undefined, { signal, ref: false }).catch(() => undefined);
+}
 
 /** Runs `step` until it succeeds or `signal` aborts, recording each failure; undefined when aborted. */
 async function retrying<T>(
@@ -69,6 +79,7 @@ class KubeletProcess {
     const client = new KubeClient(boot, this.signal);
     setPhase(this.status, 'bootstrapping');
     if (this.pendingCsr === undefined) {
+      await pause(this.o.bootstrapDelayMs, this.signal);
       this.pendingCsr = await submitCsr(client, {
         signerName: CLIENT_SIGNER,
         usages: ['digital signature', 'client auth'],
@@ -122,6 +133,7 @@ class KubeletProcess {
     status.lastError = undefined;
     if (!plan.config.registerNode) return setPhase(status, 'running');
     const client = new KubeClient({ server: creds.server, caPem: creds.caPem, ...pickCert(creds) }, signal);
+    await pause(this.o.registerDelayMs, signal);
     setPhase(status, 'registering');
     const node = await retrying(status, this.o.retryIntervalMs, signal, () =>
       registerNode(client, plan.identity),

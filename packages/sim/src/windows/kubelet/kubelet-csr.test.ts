@@ -106,3 +106,19 @@ test.serial('--hostname-override names the node; registerNode=false registers no
   const core = kc.makeApiClient(k8s.CoreV1Api);
   await t.throwsAsync(core.readNode({ name: 'custom-name' }));
 });
+
+test.serial('the node name is the computer name trimmed and lower-cased, as the kubelet does', async (t) => {
+  const m = newModel(' WIN-Trim\t', '10.0.0.43');
+  prepareHost(
+    m,
+    c,
+    { bootstrapKubeconfig: await operatorBootstrapKubeconfig(kc, c.server.url) },
+    operatorKubeletCommand(c.server.url, '10.0.0.43'),
+  );
+  await m.scm.start('kubelet');
+  t.teardown(() => m.scm.stop('kubelet'));
+  t.is(kubeletStatus(m)?.nodeName, 'win-trim');
+  await waitFor('client CSR', () =>
+    csrFor('system:node:win-trim', 'kubernetes.io/kube-apiserver-client-kubelet'),
+  );
+});

@@ -45,9 +45,12 @@ function credentials(ctx: ServiceStartContext, flags: KubeletFlags): KubeletPlan
   return { kind: 'standalone' };
 }
 
-/** `--hostname-override`, else the host name, lower-cased; it must be a DNS-1123 subdomain. */
+/**
+ * `--hostname-override`, else the host name, trimmed and lower-cased (the kubelet's
+ * `strings.ToLower(strings.TrimSpace(...))`); it must be a DNS-1123 subdomain.
+ */
 function nodeName(ctx: ServiceStartContext, flags: KubeletFlags): string {
-  const name = (flags.hostnameOverride ?? ctx.host.hostname).toLowerCase();
+  const name = (flags.hostnameOverride ?? ctx.host.hostname).trim().toLowerCase();
   if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name))
     throw new Error(`node name "${name}" is not a valid DNS-1123 subdomain (check --hostname-override)`);
   return name;
