@@ -12,13 +12,14 @@ import {
 import { parseCsr } from './csr-request.js';
 
 const SA = 'system:serviceaccount:openshift-machine-config-operator:node-bootstrapper';
+const BEGAN = new Date(Date.now() - 60_000);
 const registrations: Record<string, Registration> = {
-  'win-a': { address: '10.0.0.5', ipv4: '10.0.0.5', nodeName: 'win-a', createdAt: new Date() },
+  'win-a': { address: '10.0.0.5', ipv4: '10.0.0.5', nodeName: 'win-a', createdAt: BEGAN },
   'win-c': {
     address: '10.0.0.7',
     ipv4: '10.0.0.7',
     nodeName: 'win-c',
-    createdAt: new Date(),
+    createdAt: BEGAN,
     approvedClientCsr: 'csr-first',
   },
 };
@@ -45,6 +46,7 @@ const clientSpec: CsrSpec = {
   usages: ['digital signature', 'client auth'],
   username: SA,
   groups: ['system:serviceaccounts', 'system:serviceaccounts:openshift-machine-config-operator'],
+  created: new Date(),
 };
 const servingSpec = (node: string): CsrSpec => ({
   name: 'csr-s',
@@ -193,6 +195,13 @@ for (const [title, subject, spec, reason] of refused) {
     t.regex(d.reason, reason);
   });
 }
+
+test('refuses a client CSR sent before its registration began (a name guessed in advance)', async (t) => {
+  const early = new Date(BEGAN.getTime() - 2000);
+  const d = await decide(node('win-a'), { ...clientSpec, created: early });
+  t.like(d, { action: 'refuse', reason: 'created before the registration of instance 10.0.0.5 began' });
+  t.is((await decide(node('win-a'), { ...clientSpec, created: BEGAN })).action, 'approve', 'same second');
+});
 
 test('refuses a client CSR for a registered name whose Node exists', async (t) => {
   const d = await decide(node('win-a'), clientSpec, facts({ nodeExists: () => true }));

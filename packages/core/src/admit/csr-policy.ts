@@ -16,6 +16,8 @@ export interface CsrSpec {
   readonly usages: readonly string[];
   readonly username: string;
   readonly groups: readonly string[];
+  /** `metadata.creationTimestamp` (second precision). */
+  readonly created?: Date | undefined;
 }
 
 /** What the policy may ask about the cluster and the operator's registrations. */
@@ -69,10 +71,19 @@ function clientProblem(csr: ParsedCsr, spec: CsrSpec, facts: CsrFacts, r: Regist
   if (csr.dnsNames.length + csr.ipAddresses.length > 0) return 'a client certificate may not carry SANs';
   const requester = bootstrapRequesterProblem(facts.bootstrap, spec);
   if (requester) return requester;
+  // A CSR sent before the registration began (a guess at a name, waiting) never takes its place.
+  if (r.approvedClientCsr === undefined && createdBefore(spec.created, r.createdAt))
+    return `created before the registration of instance ${r.address} began`;
   if (r.approvedClientCsr !== undefined && r.approvedClientCsr !== spec.name)
     return `the registration of instance ${r.address} already has an approved client CSR (${r.approvedClientCsr})`;
   if (facts.nodeExists(r.nodeName)) return `node ${r.nodeName} already exists`;
   return usageProblem(spec.usages, CLIENT_USAGES, 'client auth');
+}
+
+/** Timestamps have second precision: compare whole seconds. */
+function createdBefore(created: Date | undefined, began: Date): boolean {
+  if (created === undefined) return true;
+  return Math.floor(created.getTime() / 1000) < Math.floor(began.getTime() / 1000);
 }
 
 /** SANs ⊆ {instance IPv4, its windows-instances DNS name, the node name}: never what the Node reports. */

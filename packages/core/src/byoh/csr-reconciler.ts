@@ -86,6 +86,7 @@ export class CsrReconciler implements Reconciler {
       usages: csr.spec.usages ?? [],
       username: csr.spec.username ?? '',
       groups: csr.spec.groups ?? [],
+      created: csr.metadata?.creationTimestamp,
     };
     return decideKubeletCsr(parsed, spec, {
       bootstrap: this.out.bootstrap,

@@ -106,5 +106,6 @@ test.serial('three BYOH hosts become Ready nodes, and one comes back out and in 
   for (const text of [logs.join('\n'), events]) {
     t.false(text.includes(keyBody), 'private key never logged');
     t.false(text.includes(world.cluster.bootstrapToken), 'bootstrap token never logged');
+    t.false(text.includes(world.cluster.nodeBootstrapperToken), 'node-bootstrapper token never logged');
   }
 });

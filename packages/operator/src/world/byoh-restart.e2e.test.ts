@@ -18,7 +18,7 @@ test.serial(
     const csrs = (await apis(world).certificates.listCertificateSigningRequest()).items.filter(
       (c) =>
         c.spec.signerName === 'kubernetes.io/kube-apiserver-client-kubelet' &&
-        c.spec.username?.startsWith('system:bootstrap:'),
+        c.spec.username === 'system:serviceaccount:openshift-machine-config-operator:node-bootstrapper',
     );
     t.is(csrs.length, 1, 'the kubelet bootstrapped once');
     const starts = world.hosts.hosts[0]!.sim.model.scm.events.filter(

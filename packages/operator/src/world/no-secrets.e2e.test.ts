@@ -28,6 +28,12 @@ function secrets(world: SimWorld): { name: string; value: string }[] {
   add('bootstrap token secret', secretPart);
   add('bootstrap token secret (base64)', Buffer.from(secretPart).toString('base64'));
   add('operator ServiceAccount token', world.cluster.operator.token);
+  // What node-bootstrapper-token holds on OpenShift (and in the sim): a service-account token.
+  add('node-bootstrapper token', world.cluster.nodeBootstrapperToken);
+  add(
+    'node-bootstrapper token (base64)',
+    Buffer.from(world.cluster.nodeBootstrapperToken).toString('base64'),
+  );
   // The user-data a Windows VM would run with this key, as the plain script and as the tagged form
   // (and each as the base64 a Secret stores it as); its key-installing line is checked on its own.
   const key = parseAuthorizedKey(world.publicKey);

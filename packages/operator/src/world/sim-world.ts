@@ -112,16 +112,22 @@ export class SimWorld {
     await api.createNamespacedSecret({ namespace: OPERATOR_NAMESPACE, body });
   }
 
-  /** Writes `windows-instances` with exactly these entries (key: address, value: username=...). */
+  /**
+   * Writes `windows-instances` with exactly these entries (key: address, value: username=...), in place
+   * when it exists (deleting and re-creating it would briefly list no entry at all, and the operator
+   * would start removing every node); `undefined` deletes it.
+   */
   async setInstances(data: Record<string, string> | undefined): Promise<void> {
     const api = this.admin();
     const name = 'windows-instances';
-    await api.deleteNamespacedConfigMap({ name, namespace: OPERATOR_NAMESPACE }).catch(() => undefined);
-    if (data)
-      await api.createNamespacedConfigMap({
-        namespace: OPERATOR_NAMESPACE,
-        body: { metadata: { name, namespace: OPERATOR_NAMESPACE }, data },
-      });
+    const namespace = OPERATOR_NAMESPACE;
+    if (!data) {
+      await api.deleteNamespacedConfigMap({ name, namespace }).catch(() => undefined);
+      return;
+    }
+    const existing = await api.readNamespacedConfigMap({ name, namespace }).catch(() => undefined);
+    if (existing) await api.replaceNamespacedConfigMap({ name, namespace, body: { ...existing, data } });
+    else await api.createNamespacedConfigMap({ namespace, body: { metadata: { name, namespace }, data } });
   }
 
   async startOperator(identity = 'wmco-0'): Promise<OperatorRuntime> {

@@ -1,8 +1,16 @@
-import { SimulatedWindowsHost, type HostCosts } from '@wmco/sim';
+import {
+  SimulatedWindowsHost,
+  defaultServiceBehaviours,
+  type HostCosts,
+  type KubeletBehaviourOptions,
+} from '@wmco/sim';
 
 /** One simulated host of the world. */
 export interface SimHostSpec {
-  /** The Windows computer name (the node name, lower-cased). */
+  /**
+   * The computer name the host reports (any text: a hostile host may report a Linux node's name or
+   * another host's); its kubelet registers it trimmed and lower-cased.
+   */
   readonly hostname: string;
   /** List this host in windows-instances by this DNS name instead of its address. */
   readonly dnsName?: string;
@@ -12,6 +20,8 @@ export interface SimHostSpec {
   readonly containersFeature?: boolean;
   /** Serve SSH on this port (0: ephemeral) instead of 22. */
   readonly sshPort?: number;
+  /** Tunes this host's simulated kubelet (e.g. a delay before it registers its Node). */
+  readonly kubelet?: KubeletBehaviourOptions;
 }
 
 let nextOctet = 10;
@@ -46,6 +56,7 @@ export class WorldHostSet {
         costs,
         ...(spec.defaultShell ? { defaultShell: spec.defaultShell } : {}),
         ...(spec.sshPort !== undefined ? { port: spec.sshPort } : {}),
+        ...(spec.kubelet ? { behaviours: defaultServiceBehaviours(spec.kubelet) } : {}),
       });
       hosts.push({ spec, sim, address: addr });
     }
