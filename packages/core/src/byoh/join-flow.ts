@@ -4,7 +4,7 @@ import type { HostKeyStore } from '../host/host-key-store.js';
 import type { UploadFile, WindowsHost } from '../host/windows-host.js';
 import { instanceRef } from '../identity/instance-ref.js';
 import { decideNodeName } from '../identity/name-decision.js';
-import { NodeNotOwnedError, nodeOwner, ownedBy } from '../identity/node-ownership.js';
+import { claimNode } from '../identity/node-claim.js';
 import { errorMessage } from '../kube/logger.js';
 import type { WindowsServiceSpec } from '../provider/types/windows-service-spec.js';
 import { Annotations, Labels } from '../join/node-metadata.js';
@@ -137,7 +137,7 @@ export class JoinFlow {
     s: JoinState,
     services: readonly WindowsServiceSpec[],
     node: V1Node | undefined,
-    beforeApply?: (values: Record<string, string>, hostname: string) => void,
+    beforeApply?: (values: Record<string, string>, hostname: string) => Promise<void>,
   ): Promise<RoundResult> {
     if (s.signal.aborted) throw new Error('the operator is stopping');
     const result = await convergeRound(s.host, {
@@ -152,27 +152,10 @@ export class JoinFlow {
     return result;
   }
 
-  /**
-   * Waits for the Node, then makes sure it is this instance's before anything touches it (issue 10 item
-   * 2): already owned, or registered through a client CSR this operator approved for this registration
-   * (now, or before a restart as the approval's message records); then records the ownership on it.
-   */
+  /** Waits for the Node, then claims it for the instance (identity/node-claim.ts) before touching it. */
   private async claim(req: JoinRequest, nodeName: string): Promise<V1Node> {
     const node = await this.awaitNode(nodeName, req.signal);
-    const ref = instanceRef(req.instance);
-    if (!ownedBy(node, ref.address)) {
-      const registration = this.deps.names.forAddress(ref.address);
-      const approved =
-        registration?.nodeName === nodeName
-          ? (registration.approvedClientCsr ?? this.deps.names.approvedClientCsr(nodeName, ref.address))
-          : undefined;
-      if (nodeOwner(node) !== undefined || approved === undefined)
-        throw new NodeNotOwnedError(nodeName, 'configure', nodeOwner(node), ref.address);
-      await patchNodeMetadata(this.deps.core, nodeName, {
-        annotations: { [Annotations.instanceAddress]: ref.address },
-      });
-    }
-    this.deps.names.own({ ...ref, nodeName });
+    await claimNode(this.deps.core, this.deps.names, instanceRef(req.instance), node);
     return node;
   }
 

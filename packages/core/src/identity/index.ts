@@ -5,3 +5,4 @@ export * from './node-ownership.js';
 export * from './name-decision.js';
 export * from './approval-record.js';
 export { instanceRef } from './instance-ref.js';
+export { claimNode } from './node-claim.js';

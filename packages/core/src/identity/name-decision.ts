@@ -33,6 +33,25 @@ export class NodeNameError extends Error {
 }
 
 /**
+ * When a Node of that name exists: undefined if it is this instance's own; the CSR this operator approved
+ * for it on this instance's behalf if it was never annotated (a join resumed after a restart); else throws.
+ */
+async function existingNodeClaim(
+  address: string,
+  name: string,
+  facts: NameDecisionFacts,
+): Promise<string | undefined> {
+  const node = await facts.node(name);
+  if (node === undefined) return undefined;
+  const owner = nodeOwner(node);
+  if (owner === address) return undefined;
+  const recovered = owner === undefined ? facts.approvedClientCsr(name, address) : undefined;
+  if (recovered !== undefined) return recovered;
+  const whose = owner === undefined ? 'that this operator did not join' : `of instance ${owner}`;
+  throw new NodeNameError(address, `the host reports node name ${name}, taken by an existing Node ${whose}`);
+}
+
+/**
  * Decides the node name of a joining instance and registers it (issue 10 item 1): the name the kubelet
  * will really register (override or computer name, trimmed and lower-cased), valid, not the name of any
  * existing Node unless that Node already belongs to this instance (or its kubelet got its certificate from
@@ -47,19 +66,7 @@ export async function decideNodeName(
   const named = kubeletNodeName(override.trim() !== '' ? override : reported.hostname);
   if (!named.ok) throw new NodeNameError(ref.address, named.reason);
   const name = named.name;
-  const node = await facts.node(name);
-  let recovered: string | undefined;
-  if (node !== undefined) {
-    const owner = nodeOwner(node);
-    recovered = owner === undefined ? facts.approvedClientCsr(name, ref.address) : undefined;
-    if (owner !== ref.address && recovered === undefined) {
-      const whose = owner === undefined ? 'that this operator did not join' : `of instance ${owner}`;
-      throw new NodeNameError(
-        ref.address,
-        `the host reports node name ${name}, taken by an existing Node ${whose}`,
-      );
-    }
-  }
+  const recovered = await existingNodeClaim(ref.address, name, facts);
   try {
     return facts.registrations.register(ref, name, recovered);
   } catch (err) {
