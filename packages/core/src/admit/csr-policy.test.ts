@@ -14,12 +14,19 @@ import { parseCsr } from './csr-request.js';
 const SA = 'system:serviceaccount:openshift-machine-config-operator:node-bootstrapper';
 const BEGAN = new Date(Date.now() - 60_000);
 const registrations: Record<string, Registration> = {
-  'win-a': { address: '10.0.0.5', ipv4: '10.0.0.5', nodeName: 'win-a', createdAt: BEGAN },
+  'win-a': {
+    address: '10.0.0.5',
+    ipv4: '10.0.0.5',
+    nodeName: 'win-a',
+    createdAt: BEGAN,
+    acceptsSince: BEGAN,
+  },
   'win-c': {
     address: '10.0.0.7',
     ipv4: '10.0.0.7',
     nodeName: 'win-c',
     createdAt: BEGAN,
+    acceptsSince: BEGAN,
     approvedClientCsr: 'csr-first',
   },
 };

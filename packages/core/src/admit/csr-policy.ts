@@ -72,7 +72,7 @@ function clientProblem(csr: ParsedCsr, spec: CsrSpec, facts: CsrFacts, r: Regist
   const requester = bootstrapRequesterProblem(facts.bootstrap, spec);
   if (requester) return requester;
   // A CSR sent before the registration began (a guess at a name, waiting) never takes its place.
-  if (r.approvedClientCsr === undefined && createdBefore(spec.created, r.createdAt))
+  if (r.approvedClientCsr === undefined && createdBefore(spec.created, r.acceptsSince))
     return `created before the registration of instance ${r.address} began`;
   if (r.approvedClientCsr !== undefined && r.approvedClientCsr !== spec.name)
     return `the registration of instance ${r.address} already has an approved client CSR (${r.approvedClientCsr})`;

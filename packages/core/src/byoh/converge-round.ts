@@ -74,14 +74,14 @@ export async function observeAndPlan(host: WindowsHost, input: ObserveInput): Pr
  */
 export interface RoundInput extends ObserveInput {
   readonly content: (sha256: string) => UploadFile['source'];
-  /** Sees the script values and the host name after observe, before anything changes; may refuse (throw). */
+  /** Sees the script values and the observed host after observe, before anything changes; may refuse (throw). */
   readonly beforeApply?:
-    ((values: Record<string, string>, hostname: string) => void | Promise<void>) | undefined;
+    ((values: Record<string, string>, state: HostState) => void | Promise<void>) | undefined;
 }
 
 export async function convergeRound(host: WindowsHost, input: RoundInput): Promise<RoundResult> {
   const observed = await observeAndPlan(host, input);
-  await input.beforeApply?.(observed.values, observed.state.hostname);
+  await input.beforeApply?.(observed.values, observed.state);
   const applied = await applyObserved(host, observed, input.content);
   if (applied.outcome.rebootRequired) await host.reboot();
   return { ...observed, ...applied };

@@ -79,7 +79,9 @@ export class CsrReconciler implements Reconciler {
     }
     const cn = parsed.commonName;
     const nodeName = cn.startsWith('system:node:') ? cn.slice('system:node:'.length) : '';
-    const exists = nodeName !== '' && (await this.out.nodeExists(nodeName));
+    // Read the Node only for names the operator holds (the CSRs of other nodes cost no API call).
+    const held = nodeName !== '' && this.registrations.holderOf(nodeName) !== undefined;
+    const exists = held && (await this.out.nodeExists(nodeName));
     const spec = {
       name,
       signerName: csr.spec.signerName,

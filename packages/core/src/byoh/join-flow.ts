@@ -1,6 +1,7 @@
 import type { V1Node } from '@kubernetes/client-node';
 import type { WindowsInstance } from '../desired/windows-instances.js';
 import type { HostKeyStore } from '../host/host-key-store.js';
+import type { HostState } from '../host/protocol/index.js';
 import type { UploadFile, WindowsHost } from '../host/windows-host.js';
 import { instanceRef } from '../identity/instance-ref.js';
 import { decideNodeName } from '../identity/name-decision.js';
@@ -115,12 +116,16 @@ export class JoinFlow {
     bootstrap: readonly WindowsServiceSpec[],
   ): Promise<string> {
     let nodeName = '';
-    await this.round(s, bootstrap, undefined, async (values, hostname) => {
+    await this.round(s, bootstrap, undefined, async (values, host) => {
       // The operator decides the name before the kubelet starts (ADR 0008): the one the kubelet will
       // register, free, or already this instance's. A refusal fails the join before anything starts.
       const registration = await decideNodeName(
         instanceRef(req.instance),
-        { hostnameOverride: values['HOSTNAME_OVERRIDE'], hostname },
+        {
+          hostnameOverride: values['HOSTNAME_OVERRIDE'],
+          hostname: host.hostname,
+          kubeletPresent: host.services.some((svc) => svc.name.toLowerCase() === 'kubelet'),
+        },
         {
           registrations: this.deps.names,
           node: (name) => readNode(this.deps.core, name),
@@ -137,7 +142,7 @@ export class JoinFlow {
     s: JoinState,
     services: readonly WindowsServiceSpec[],
     node: V1Node | undefined,
-    beforeApply?: (values: Record<string, string>, hostname: string) => Promise<void>,
+    beforeApply?: (values: Record<string, string>, host: HostState) => Promise<void>,
   ): Promise<RoundResult> {
     if (s.signal.aborted) throw new Error('the operator is stopping');
     const result = await convergeRound(s.host, {

@@ -74,3 +74,11 @@ test('invalid and non-ASCII reported names are refused', async (t) => {
     await t.throwsAsync(decideNodeName(A, { hostname }, facts([])), { instanceOf: NodeNameError }, hostname);
   }
 });
+
+test('a join that finds the kubelet already started registers as resumed', async (t) => {
+  const f = facts([]);
+  const fresh = await decideNodeName(A, { hostname: 'WIN-A' }, f);
+  t.is(fresh.acceptsSince.getTime(), fresh.createdAt.getTime());
+  const resumed = await decideNodeName(A, { hostname: 'WIN-A', kubeletPresent: true }, f);
+  t.true(resumed.acceptsSince < resumed.createdAt);
+});

@@ -14,6 +14,8 @@ export interface ReportedName {
   readonly hostnameOverride?: string | undefined;
   /** The computer name. */
   readonly hostname: string;
+  /** The host already has the kubelet service (an earlier attempt of this join started it). */
+  readonly kubeletPresent?: boolean;
 }
 
 export interface NameDecisionFacts {
@@ -68,7 +70,10 @@ export async function decideNodeName(
   const name = named.name;
   const recovered = await existingNodeClaim(ref.address, name, facts);
   try {
-    return facts.registrations.register(ref, name, recovered);
+    return facts.registrations.register(ref, name, {
+      approvedClientCsr: recovered,
+      resumed: reported.kubeletPresent === true,
+    });
   } catch (err) {
     if (err instanceof NodeNameTakenError) throw new NodeNameError(ref.address, err.message);
     throw err;

@@ -66,3 +66,11 @@ test('listeners hear of new registrations and owned nodes, so pending CSRs are l
   r.own({ ...A, nodeName: 'win-a' });
   t.is(heard, 2);
 });
+
+test('a resumed registration accepts the client CSR its kubelet sent under the earlier one', (t) => {
+  const c = clock();
+  const r = new Registrations({ ttlMs: 60_000, now: c.now });
+  t.is(r.register(A, 'win-a').acceptsSince.getTime(), c.now().getTime());
+  const resumed = r.register(A, 'win-a', { resumed: true });
+  t.is(resumed.acceptsSince.getTime(), c.now().getTime() - 60_000);
+});

@@ -15,7 +15,20 @@ export interface InstanceRef {
 export interface Registration extends InstanceRef {
   readonly nodeName: string;
   readonly createdAt: Date;
+  /**
+   * Client CSRs created before this are never approved for it (a CSR sent in advance for a guessed name).
+   * `createdAt` for a fresh join; `ttlMs` earlier when the join resumes with the kubelet already started
+   * (its pending CSR was sent under the previous leader's registration).
+   */
+  readonly acceptsSince: Date;
   readonly approvedClientCsr?: string;
+}
+
+export interface RegisterOptions {
+  /** The client CSR already approved for it (found after a restart). */
+  readonly approvedClientCsr?: string | undefined;
+  /** The join resumes: the host's kubelet was started by an earlier attempt. */
+  readonly resumed?: boolean;
 }
 
 /** A Node this operator joined (it carries the instance-address annotation the join wrote). */
@@ -48,14 +61,16 @@ export class Registrations {
   constructor(private readonly o: { readonly ttlMs: number; readonly now?: () => Date }) {}
 
   /** Claims `nodeName` for `ref`; throws NodeNameTakenError when another instance holds it. */
-  register(ref: InstanceRef, nodeName: string, approvedClientCsr?: string): Registration {
+  register(ref: InstanceRef, nodeName: string, o: RegisterOptions = {}): Registration {
     const holder = this.holderOf(nodeName);
     if (holder !== undefined && holder !== ref.address) throw new NodeNameTakenError(nodeName, holder);
+    const now = this.now();
     const r: Registration = {
       ...ref,
       nodeName,
-      createdAt: this.now(),
-      ...(approvedClientCsr !== undefined ? { approvedClientCsr } : {}),
+      createdAt: now,
+      acceptsSince: o.resumed ? new Date(now.getTime() - this.o.ttlMs) : now,
+      ...(o.approvedClientCsr !== undefined ? { approvedClientCsr: o.approvedClientCsr } : {}),
     };
     this.byAddress.set(ref.address, r);
     this.changed();
