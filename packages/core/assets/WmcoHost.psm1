@@ -22,6 +22,8 @@ $script:ManagedTag = 'OpenShift managed'
 $script:StagingDir = 'C:\ProgramData\wmco\staging'
 $script:EnvKey = 'HKLM:\SYSTEM\CurrentControlSet\Control\Session Manager\Environment'
 $script:ServiceTimeout = [TimeSpan]::FromMinutes(2)
+# The most characters one pre-script may return (EVALUATE_OUTPUT_MAX in host/protocol/evaluate.ts).
+$script:EvaluateOutputMax = 4096
 
 # ---------------------------------------------------------------------------------------------------
 # Services. Existence is decided by sc.exe error 1060 (ERROR_SERVICE_DOES_NOT_EXIST), which is the same
@@ -275,15 +277,28 @@ function Get-WmcoFirewallPorts {
 # print a non-terminating error and go on with an empty value, which would start a service with an empty
 # NODE_IP. Strict mode is off, as in a fresh powershell.exe. Warning, verbose, debug and information
 # streams are dropped so nothing but the result line reaches stdout.
+# Arguments (node values) arrive as data: each is bound to the variable $WmcoArg_<name> of this scope, which
+# the script's child scope reads. A variable in argument position is one value; PowerShell never parses it.
 function Invoke-WmcoScript {
     param(
-        [string] $CommandLine
+        [string] $CommandLine,
+        [object] $Arguments
     )
     Set-StrictMode -Off
     $ErrorActionPreference = 'Stop'
+    if ($null -ne $Arguments) {
+        foreach ($argument in $Arguments.PSObject.Properties) {
+            if ($argument.Name -notmatch '^[A-Za-z][A-Za-z0-9_]{0,63}$') { throw "bad argument name '$($argument.Name)'" }
+            Set-Variable -Name ('WmcoArg_' + $argument.Name) -Value ([string]$argument.Value)
+        }
+    }
     $block = [scriptblock]::Create($CommandLine)
     $lines = @(& $block 3>$null 4>$null 5>$null 6>$null | ForEach-Object { [string]$_ })
-    return ($lines -join "`n").Trim()
+    $output = ($lines -join "`n").Trim()
+    if ($output.Length -gt $script:EvaluateOutputMax) {
+        throw "the script printed $($output.Length) characters, more than the $($script:EvaluateOutputMax) a pre-script may return"
+    }
+    return $output
 }
 
 function Invoke-WmcoEvaluate {
@@ -293,7 +308,9 @@ function Invoke-WmcoEvaluate {
     $results = [ordered]@{}
     foreach ($entry in $Entries) {
         try {
-            $output = Invoke-WmcoScript ([string]$entry.script)
+            $arguments = $null
+            if ($entry.PSObject.Properties.Name -contains 'args') { $arguments = $entry.args }
+            $output = Invoke-WmcoScript ([string]$entry.script) $arguments
             $results[[string]$entry.name] = [ordered]@{ ok = $true; output = $output }
         } catch {
             $results[[string]$entry.name] = [ordered]@{ ok = $false; error = $_.Exception.Message }

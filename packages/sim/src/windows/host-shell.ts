@@ -20,6 +20,18 @@ export interface HostShellContext {
   readonly reboot: () => Promise<void>;
   /** Answers `observe`'s `evaluate` scripts. */
   readonly evaluators: EvaluatorRegistry;
+  /** Hears every host module operation the host ran, with the scripts it evaluated. */
+  readonly record: (invocation: HostInvocation) => void;
+}
+
+/** One host module operation as the host ran it; `scripts` are the `evaluate` entries of an observe. */
+export interface HostInvocation {
+  readonly op: string;
+  readonly scripts: readonly {
+    readonly name: string;
+    readonly script: string;
+    readonly args?: Readonly<Record<string, string>> | undefined;
+  }[];
 }
 
 const moduleNotLoaded = (path: string): string =>
@@ -52,6 +64,7 @@ export async function runCommand(ctx: HostShellContext, command: string, stdin: 
 async function runModule(ctx: HostShellContext, stdin: string): Promise<HostResult | undefined> {
   const request = parseRequest(stdin);
   if ('ok' in request) return request;
+  ctx.record({ op: request.op, scripts: request.op === 'observe' ? [...(request.evaluate ?? [])] : [] });
   switch (request.op) {
     case 'observe':
       return {
@@ -76,8 +89,13 @@ async function runModule(ctx: HostShellContext, stdin: string): Promise<HostResu
 /** Invoke-WmcoEvaluate: each script in order, before the state is collected; a failure is a result. */
 function evaluate(ctx: HostShellContext, request: ObserveRequest): Record<string, Evaluated> {
   const results: Record<string, Evaluated> = {};
-  for (const { name, script } of request.evaluate ?? []) {
-    results[name] = ctx.evaluators.evaluate(ctx.model, script, (s) => ctx.unsupported(`evaluate: ${s}`));
+  for (const { name, script, args } of request.evaluate ?? []) {
+    results[name] = ctx.evaluators.evaluate(
+      ctx.model,
+      script,
+      (s) => ctx.unsupported(`evaluate: ${s}`),
+      args ?? {},
+    );
   }
   return results;
 }
