@@ -16,6 +16,11 @@ function obj(v: unknown): JsonObject {
  */
 export class HybridOverlayAnnotator extends StoreEventController {
   readonly name = 'hybrid-overlay';
+  /**
+   * Fault: the value written for a node instead of the allocated subnet (undefined: allocate), standing
+   * for anyone who may patch Nodes (a node's own credentials, a compromised controller).
+   */
+  hostileSubnet: ((nodeName: string) => string | undefined) | undefined;
 
   private network(): { cidr: string; hostPrefix: number } | undefined {
     const t = this.writer.registry.find('operator.openshift.io', 'v1', 'networks');
@@ -49,8 +54,9 @@ export class HybridOverlayAnnotator extends StoreEventController {
       const sub = nthSubnet(base, net.hostPrefix, i);
       if (!sub)
         throw new Error(`hybrid cluster network ${net.cidr} has no free /${net.hostPrefix} subnet left`);
-      const s = formatCidr(sub);
-      if (used.has(s)) continue;
+      const allocated = formatCidr(sub);
+      if (used.has(allocated)) continue;
+      const s = this.hostileSubnet?.(str(m['name']) ?? '') ?? allocated;
       this.writer.mutate({ type: nodeType, namespace: undefined, name: str(m['name']) ?? '' }, (n) => {
         const nm = meta(n);
         nm['annotations'] = { ...strMap(nm['annotations']), [HYBRID_SUBNET_ANNOTATION]: s };
