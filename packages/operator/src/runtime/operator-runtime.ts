@@ -210,7 +210,7 @@ export class OperatorRuntime {
         logger,
       }),
       logger,
-      status: new ConfigMapStatusStore(core, config.namespace),
+      status: new ConfigMapStatusStore(core, config.namespace, (t) => this.p.redactor.scrubText(t)),
       names: new NodeNameRegistry(),
       debug: config.debug,
       logRotation,
