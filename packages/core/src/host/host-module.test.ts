@@ -1,6 +1,7 @@
 import test from 'ava';
 import Parser from 'tree-sitter';
 import { loadHostModule } from './host-module.js';
+import { hostInvocationScript } from './protocol/invocation.js';
 
 // The grammar's package types point at a directory, which NodeNext cannot resolve; its binding also uses
 // top-level await, so it must be loaded with import(), not require().
@@ -52,4 +53,18 @@ test('the module implements every operation and the safety rules', async (t) => 
   t.regex(text, /catch \{\s+\$results\[\[string\]\$entry\.name\] = \[ordered\]@\{ ok = \$false; error = /);
   t.true(text.indexOf('Invoke-WmcoEvaluate $evaluate') < text.indexOf('$wanted = @($Request.services)'));
   t.is(remotePath, `C:\\ProgramData\\wmco\\WmcoHost-${sha256.slice(0, 16)}.psm1`);
+});
+
+test('the invocation script parses and checks the module hash before running it', async (t) => {
+  const { remotePath, sha256 } = await loadHostModule();
+  const script = hostInvocationScript({ modulePath: remotePath, sha256 });
+  const parser = new Parser();
+  parser.setLanguage(PowerShell);
+  const tree = parser.parse(script);
+  t.deepEqual(problems(tree.rootNode as unknown as SyntaxNodeLike), []);
+  // Read once, hash, compare, then run the same bytes; no Import-Module of the file path.
+  t.true(script.indexOf('ReadAllBytes') < script.indexOf('ComputeHash($bytes)'));
+  t.true(script.indexOf(`-ne '${sha256}'`) < script.indexOf('New-Module'));
+  t.regex(script, /\[scriptblock\]::Create\(\$utf8\.GetString\(\$bytes\)/);
+  t.false(script.includes('Import-Module'));
 });

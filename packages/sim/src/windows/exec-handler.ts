@@ -20,7 +20,7 @@ export function notRecognized(shell: 'cmd' | 'powershell', command: string): str
 
 /** How the host should answer one exec. */
 export type ExecPlan =
-  | { readonly kind: 'module'; readonly modulePath: string }
+  | { readonly kind: 'module'; readonly modulePath: string; readonly sha256: string }
   | { readonly kind: 'error'; readonly stderr: string; readonly code: number };
 
 /**
@@ -39,7 +39,7 @@ export function classifyExec(command: string, shell: 'cmd' | 'powershell'): Exec
       code: 1,
     };
   }
-  return { kind: 'module', modulePath: invocation.modulePath };
+  return { kind: 'module', modulePath: invocation.modulePath, sha256: invocation.sha256 };
 }
 
 /** Parses a request the way Invoke-WmcoHost does; an error result for anything invalid. */

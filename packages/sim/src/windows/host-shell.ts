@@ -1,5 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadHostModule, type Evaluated, type HostResult, type ObserveRequest } from '@wmco/core';
+import { createHash } from 'node:crypto';
+import {
+  MODULE_HASH_MISMATCH,
+  loadHostModule,
+  type Evaluated,
+  type HostResult,
+  type ObserveRequest,
+} from '@wmco/core';
 import { deconfigure } from './deconfigure.js';
 import type { EvaluatorRegistry } from './evaluate/evaluator-registry.js';
 import { classifyExec, parseRequest } from './exec-handler.js';
@@ -34,9 +41,25 @@ export interface HostInvocation {
   }[];
 }
 
-const moduleNotLoaded = (path: string): string =>
-  `Import-Module : The specified module '${path}' was not loaded because no valid module file was found in ` +
-  'any module directory.\r\n';
+const moduleNotFound = (path: string): string =>
+  `Exception calling "ReadAllBytes" with "1" argument(s): "Could not find file '${path}'."\r\n`;
+
+/**
+ * The invocation's own check: the module file's SHA-256 must be the one the command line names (the
+ * simulator runs only the module this build ships; an older or newer version is not modelled).
+ */
+async function moduleCheck(ctx: HostShellContext, modulePath: string, sha256: string): Promise<ExecReply> {
+  const onDisk = ctx.model.files.read(modulePath);
+  if (onDisk === undefined) return { stderr: moduleNotFound(modulePath), code: 1 };
+  const actual = createHash('sha256').update(onDisk).digest('hex');
+  if (actual !== sha256) {
+    return { stderr: `${MODULE_HASH_MISMATCH}: ${modulePath} has SHA-256 ${actual}\r\n`, code: 1 };
+  }
+  if (sha256 !== (await loadHostModule()).sha256) {
+    return { stderr: 'the simulated host runs only the host module of this build\r\n', code: 1 };
+  }
+  return undefined;
+}
 
 /** Runs one command line with its stdin, as the simulated Windows host would. */
 export async function runCommand(ctx: HostShellContext, command: string, stdin: string): Promise<ExecReply> {
@@ -50,12 +73,11 @@ export async function runCommand(ctx: HostShellContext, command: string, stdin: 
     ctx.unsupported(command);
     return { stderr: plan.stderr, code: plan.code };
   }
-  // The module must be on disk, byte for byte the version this operator ships.
-  const module = await loadHostModule();
-  const onDisk = ctx.model.files.read(plan.modulePath);
-  if (!onDisk?.equals(module.bytes)) return { stderr: moduleNotLoaded(plan.modulePath), code: 1 };
   ctx.stats.powershellStarts++;
   if (ctx.costs.powershellStartMs > 0) await sleep(ctx.costs.powershellStartMs);
+  // Read once, hashed, and run from the same bytes: nothing can swap the file in between.
+  const refused = await moduleCheck(ctx, plan.modulePath, plan.sha256);
+  if (refused) return refused;
   const result = await runModule(ctx, stdin);
   return result === undefined ? undefined : { stdout: `${JSON.stringify(result)}\r\n`, code: 0 };
 }

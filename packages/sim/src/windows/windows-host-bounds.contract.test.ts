@@ -5,6 +5,7 @@ import {
   HYBRID_OVERLAY_NETWORK,
   HostOutputLimitError,
   InvalidHostRequestError,
+  loadHostModule,
   networkConfigScript,
 } from '@wmco/core';
 import { startHostWorld, type HostWorld } from './windows-host-fixture.js';
@@ -80,4 +81,20 @@ test('a host streaming endless output fails the call clearly and the operator ke
   const deadline = Date.now() + 5000;
   while (w.sim.stats.openExecs > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   t.is(w.sim.stats.openExecs, 0, 'the host saw the channel closed');
+});
+
+test('a tampered module of the same size is never run: the adapter uploads it again and goes on', async (t) => {
+  const w = await startHostWorld();
+  t.teardown(() => w.stop());
+  await w.host.observe(emptyQuery);
+  const module = await loadHostModule();
+  const tampered = Buffer.from(module.bytes);
+  tampered.write('#', tampered.length - 2);
+  w.sim.model.files.write(module.remotePath, tampered);
+  const before = w.sim.invocations.length;
+  const fresh = w.connect();
+  const state = await fresh.observe(emptyQuery);
+  t.is(state.v, HOST_PROTOCOL_VERSION);
+  t.true(w.sim.model.files.read(module.remotePath)?.equals(module.bytes), 'the shipped bytes are back');
+  t.is(w.sim.invocations.length - before, 1, 'only the verified module ran');
 });
