@@ -2,6 +2,7 @@ import test from 'ava';
 import Parser from 'tree-sitter';
 import { loadHostModule } from './host-module.js';
 import { hostInvocationScript } from './protocol/invocation.js';
+import { hostPrepareScript } from './protocol/prepare.js';
 
 // The grammar's package types point at a directory, which NodeNext cannot resolve; its binding also uses
 // top-level await, so it must be loaded with import(), not require().
@@ -67,4 +68,33 @@ test('the invocation script parses and checks the module hash before running it'
   t.true(script.indexOf(`-ne '${sha256}'`) < script.indexOf('New-Module'));
   t.regex(script, /\[scriptblock\]::Create\(\$utf8\.GetString\(\$bytes\)/);
   t.false(script.includes('Import-Module'));
+});
+
+test('host-side trust rules: protected folders first, verified copies, links never followed', async (t) => {
+  const { text } = await loadHostModule();
+  const apply = text.slice(text.indexOf('function Invoke-WmcoApply'));
+  t.true(apply.indexOf('Initialize-WmcoDirectories') < apply.indexOf('Invoke-WmcoStep $step'));
+  t.regex(text, /SetAccessRuleProtection\(\$true, \$false\)/);
+  t.regex(text, /'S-1-5-18'/);
+  t.regex(text, /'S-1-5-32-544'/);
+  // Staged files: copied, then the copy is hashed (Copy-WmcoVerifiedFile), then moved.
+  const copy = text.slice(text.indexOf('function Copy-WmcoVerifiedFile'));
+  t.true(copy.indexOf('Copy-Item') < copy.indexOf('Get-WmcoFileHash $Destination'));
+  // Deconfigure: own traversal that checks ReparsePoint; no recursive cmdlets that follow junctions.
+  const deconfigure = text.slice(
+    text.indexOf('function Invoke-WmcoDeconfigure'),
+    text.indexOf('function Invoke-WmcoReboot'),
+  );
+  t.false(/-Recurse/.test(deconfigure));
+  t.regex(text, /ReparsePoint/);
+  t.regex(text, /\[System\.IO\.Directory\]::Delete\(\$path, \$false\)/);
+});
+
+test('the prepare script parses and protects the working area before anything is uploaded', (t) => {
+  const script = hostPrepareScript();
+  const parser = new Parser();
+  parser.setLanguage(PowerShell);
+  t.deepEqual(problems(parser.parse(script).rootNode as unknown as SyntaxNodeLike), []);
+  t.true(script.includes("'C:\\ProgramData\\wmco', 'C:\\ProgramData\\wmco\\staging'"));
+  t.true(script.indexOf('icacls.exe') < script.indexOf('Set-Acl'));
 });

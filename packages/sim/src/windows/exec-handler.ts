@@ -1,5 +1,6 @@
 import {
   decodePowerShellCommand,
+  hostPrepareScript,
   hostRequestSchema,
   parseHostInvocation,
   type HostResult,
@@ -21,6 +22,7 @@ export function notRecognized(shell: 'cmd' | 'powershell', command: string): str
 /** How the host should answer one exec. */
 export type ExecPlan =
   | { readonly kind: 'module'; readonly modulePath: string; readonly sha256: string }
+  | { readonly kind: 'prepare' }
   | { readonly kind: 'error'; readonly stderr: string; readonly code: number };
 
 /**
@@ -30,6 +32,7 @@ export type ExecPlan =
 export function classifyExec(command: string, shell: 'cmd' | 'powershell'): ExecPlan {
   const script = decodePowerShellCommand(command);
   if (script === undefined) return { kind: 'error', stderr: notRecognized(shell, command), code: 1 };
+  if (script === hostPrepareScript()) return { kind: 'prepare' };
   const invocation = parseHostInvocation(script);
   if (invocation === undefined) {
     // powershell.exe started, but the script is not one the simulator models.

@@ -1,13 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createHash } from 'node:crypto';
 import {
+  HOST_PROTOCOL_VERSION,
   MODULE_HASH_MISMATCH,
+  PREPARED_MARKER,
+  type HostAction,
   loadHostModule,
   type Evaluated,
   type HostResult,
   type ObserveRequest,
 } from '@wmco/core';
 import { deconfigure } from './deconfigure.js';
+import { prepareWorkingArea, protectOperatorRoots } from './protected-folders.js';
 import type { EvaluatorRegistry } from './evaluate/evaluator-registry.js';
 import { classifyExec, parseRequest } from './exec-handler.js';
 import type { HostCosts, HostFaults } from './host-costs.js';
@@ -75,6 +79,11 @@ export async function runCommand(ctx: HostShellContext, command: string, stdin: 
   }
   ctx.stats.powershellStarts++;
   if (ctx.costs.powershellStartMs > 0) await sleep(ctx.costs.powershellStartMs);
+  if (plan.kind === 'prepare') {
+    ctx.record({ op: 'prepare', scripts: [] });
+    prepareWorkingArea(ctx.model);
+    return { stdout: `${PREPARED_MARKER}\r\n`, code: 0 };
+  }
   // Read once, hashed, and run from the same bytes: nothing can swap the file in between.
   const refused = await moduleCheck(ctx, plan.modulePath, plan.sha256);
   if (refused) return refused;
@@ -128,13 +137,22 @@ async function applyWithFaults(
   steps: Parameters<typeof apply>[1],
 ): Promise<HostResult | undefined> {
   const faults = ctx.faults();
+  // Initialize-WmcoDirectories: the operator's folders are protected before any step writes into them.
+  let protectedNow: HostAction[];
   try {
-    return await apply(ctx.model, steps, (i) => {
+    protectedNow = protectOperatorRoots(ctx.model);
+  } catch (err) {
+    const message = `protecting the operator's folders: ${err instanceof Error ? err.message : String(err)}`;
+    return { v: HOST_PROTOCOL_VERSION, op: 'apply', ok: false, done: [], rebootRequired: false, error: { message } };
+  }
+  try {
+    const result = await apply(ctx.model, steps, (i) => {
       if (faults.rebootDuringApplyAtStep !== i) return Promise.resolve();
       delete faults.rebootDuringApplyAtStep;
       void ctx.reboot();
       return Promise.reject(new Error('power lost'));
     });
+    return { ...result, done: [...protectedNow, ...result.done] };
   } catch {
     return undefined;
   }

@@ -14,6 +14,8 @@ import {
   HostPaths,
   encodePowerShellCommand,
   hostInvocationScript,
+  hostPrepareScript,
+  PREPARED_MARKER,
   hostRequestSchema,
   hostResultSchema,
   stagedPathFor,
@@ -92,8 +94,7 @@ export class SshWindowsHost implements WindowsHost {
     this.moduleReady ??= (async () => {
       const present = await session.size(module.remotePath);
       if (!replace && present === module.bytes.length) return;
-      await session.mkdir(HostPaths.root);
-      await session.mkdir(HostPaths.staging);
+      await this.prepare(session);
       // SFTP rename does not replace: a damaged or tampered copy goes first.
       if (present !== undefined) await session.remove(module.remotePath);
       await session.put(module.bytes, `${module.remotePath}.part`, module.remotePath);
@@ -103,6 +104,20 @@ export class SshWindowsHost implements WindowsHost {
       throw err;
     });
     return { modulePath: module.remotePath, sha256: module.sha256 };
+  }
+
+  /**
+   * Before the first upload: the operator's folders are created (or taken over) with an ACL for SYSTEM
+   * and Administrators only, so nothing is ever written into a folder someone else can change.
+   */
+  private async prepare(session: SshSession): Promise<void> {
+    const { code, stdout, stderr } = await session.exec(encodePowerShellCommand(hostPrepareScript()), '');
+    if (code !== 0 || !stdout.includes(PREPARED_MARKER)) {
+      throw new HostProtocolError(
+        this.address,
+        `cannot prepare ${HostPaths.root}: exit ${String(code)}; ${stderr.slice(0, 500)}`,
+      );
+    }
   }
 
   /** One PowerShell start: the request goes on stdin, one JSON result comes back on stdout. */
