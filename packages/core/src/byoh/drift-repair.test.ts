@@ -139,5 +139,8 @@ test('a hostile value patched onto a Ready node is refused with one event and no
     deps.events.events.map((e) => e.reason),
     ['NodeValueRefused'],
   );
-  t.regex(deps.events.events[0]!.message, /refusing NODE_SUBNET = "\$\(Invoke-WebRequest evil\)": not an IPv4 CIDR/);
+  t.regex(
+    deps.events.events[0]!.message,
+    /refusing NODE_SUBNET = "\$\(Invoke-WebRequest evil\)": not an IPv4 CIDR/,
+  );
 });

@@ -121,11 +121,18 @@ export class DriftRepair {
   private async refuse(c: DriftCheck, err: unknown): Promise<undefined> {
     if (!(err instanceof NodeValueError)) throw err;
     const name = c.node.metadata?.name ?? '';
-    const message = truncate(`Node ${name} (${c.target.address}): ${err.message}; nothing was run on the host`);
+    const message = truncate(
+      `Node ${name} (${c.target.address}): ${err.message}; nothing was run on the host`,
+    );
     if (this.warned.get(c.target.address) === message) return undefined;
     this.warned.set(c.target.address, message);
     this.deps.logger.warn({ node: name, address: c.target.address }, err.message);
-    await this.deps.events.record(instancesConfigMapRef(this.deps.namespace), 'Warning', 'NodeValueRefused', message);
+    await this.deps.events.record(
+      instancesConfigMapRef(this.deps.namespace),
+      'Warning',
+      'NodeValueRefused',
+      message,
+    );
     return undefined;
   }
 

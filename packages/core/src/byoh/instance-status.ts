@@ -160,7 +160,8 @@ export class MemoryStatusStore implements InstanceStatusStore {
   }
 
   retain(keep: (address: string, phase: InstancePhase | undefined) => boolean): Promise<void> {
-    for (const [address, status] of this.statuses) if (!keep(address, status.phase)) this.statuses.delete(address);
+    for (const [address, status] of this.statuses)
+      if (!keep(address, status.phase)) this.statuses.delete(address);
     return Promise.resolve();
   }
 }

@@ -39,9 +39,7 @@ const USERINFO = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)?[^/?#@\s]*@/;
  * the namespace sees): credentials in a proxy URL (`http://user:pass@proxy:3128`) are removed, leaving
  * `http://proxy:3128`. The hosts still get the full values; only the published record is stripped.
  */
-export function withoutProxyCredentials(
-  env: Readonly<Record<string, string>>,
-): Record<string, string> {
+export function withoutProxyCredentials(env: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(env).map(([name, value]) => [
       name,

@@ -2,14 +2,31 @@ import test from 'ava';
 import { checkNodeValue, isCanonicalIpv4, isIpv4Cidr, typedNodeVariables } from './node-values.js';
 
 test('IPv4: canonical dotted quads only', (t) => {
-  for (const ok of ['10.0.0.1', '0.0.0.0', '255.255.255.255', '192.168.1.20']) t.true(isCanonicalIpv4(ok), ok);
-  for (const bad of ['010.0.0.1', '2130706433', '0x7f.0.0.1', '127.1', '256.0.0.1', '1.2.3.4 ', '1.2.3.4;x', ''])
+  for (const ok of ['10.0.0.1', '0.0.0.0', '255.255.255.255', '192.168.1.20'])
+    t.true(isCanonicalIpv4(ok), ok);
+  for (const bad of [
+    '010.0.0.1',
+    '2130706433',
+    '0x7f.0.0.1',
+    '127.1',
+    '256.0.0.1',
+    '1.2.3.4 ',
+    '1.2.3.4;x',
+    '',
+  ])
     t.false(isCanonicalIpv4(bad), bad);
 });
 
 test('IPv4 CIDR: canonical address, prefix 0-32, network address', (t) => {
   for (const ok of ['10.132.2.0/24', '10.128.0.0/14', '0.0.0.0/0', '10.0.0.7/32']) t.true(isIpv4Cidr(ok), ok);
-  for (const bad of ['10.132.2.1/24', '10.132.2.0/33', '10.132.2.0', '10.132.2.0/024', '10.132.2.0/24/1', 'x/24'])
+  for (const bad of [
+    '10.132.2.1/24',
+    '10.132.2.0/33',
+    '10.132.2.0',
+    '10.132.2.0/024',
+    '10.132.2.0/24/1',
+    'x/24',
+  ])
     t.false(isIpv4Cidr(bad), bad);
 });
 
@@ -38,7 +55,7 @@ test('each variable is checked for its own type', (t) => {
 
 test('a refused value is shown escaped and shortened, never raw', (t) => {
   const err = t.throws(() => checkNodeValue('NODE_SUBNET', `\u001b[31m${'x'.repeat(200)}\n`));
-  t.false(/[\u0000-\u001f]/.test(err.message));
+  t.false(/\p{Cc}/u.test(err.message));
   t.true(err.message.includes('\\u001b'));
   t.true(err.message.length < 200);
 });

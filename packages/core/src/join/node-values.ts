@@ -16,10 +16,7 @@ export class NodeValueError extends Error {
 /** At most 80 characters, control and non-ASCII characters as \u escapes (the value is hostile). */
 function printable(value: string): string {
   const cut = value.length > 80 ? `${value.slice(0, 80)}…` : value;
-  return cut.replace(
-    /[^\x20-\x7e…]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return cut.replace(/[^\x20-\x7e…]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 const OCTET = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';

@@ -1,7 +1,12 @@
+const ESC = String.fromCharCode(0x1b);
+const BEL = String.fromCharCode(0x07);
 /** ANSI escape sequences: CSI (`ESC [ ... final`), OSC (`ESC ] ... BEL|ESC \`) and two-character escapes. */
-const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)?|\u001b[@-_]/g;
-/** C0 and C1 control characters, DEL, and the bidi overrides that reorder what a terminal shows. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const ANSI = new RegExp(
+  `${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}\\][^${BEL}${ESC}]*(${BEL}|${ESC}\\\\)?|${ESC}[@-_]`,
+  'g',
+);
+/** C0 and C1 control characters, DEL, and the bidi controls that reorder what a terminal shows. */
+const CONTROL = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
 
 /**
  * Text that came from a host or an error, made safe to store and show: ANSI sequences removed, line

@@ -57,7 +57,8 @@ function parseStatuses(data: Record<string, string>, warn: (s: string) => void):
       address: terminalSafe(s['address'] ?? key),
       phase: terminalSafe(s['phase']) as InstanceStatus['phase'],
       since: terminalSafe(s['since']),
-      phaseSeconds: typeof s['phaseSeconds'] === 'object' && s['phaseSeconds'] !== null ? s['phaseSeconds'] : {},
+      phaseSeconds:
+        typeof s['phaseSeconds'] === 'object' && s['phaseSeconds'] !== null ? s['phaseSeconds'] : {},
     });
   }
   return out.sort((a, b) => a.address.localeCompare(b.address));

@@ -1,5 +1,5 @@
 /** Control characters (C0, DEL, C1) and the bidi controls that reorder what a terminal shows. */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
 
 /**
  * Text as a terminal may print it: every control character (ESC of an ANSI sequence, CR, BEL, bidi

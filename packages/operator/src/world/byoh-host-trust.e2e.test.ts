@@ -5,46 +5,52 @@ import { eventsAbout, phaseIs, testWorld, until, windowsNodes } from './world-fi
 
 const HOSTILE = "10.132.0.0/24'; Remove-Item -Recurse -Force C:\\k; '";
 
-test.serial('a hostile hybrid-overlay subnet is refused with an event and nothing runs with it', async (t) => {
-  const { world } = await testWorld([{ hostname: 'WIN-EVIL' }, { hostname: 'WIN-GOOD' }]);
-  t.teardown(() => world.stop());
-  const annotator = world.cluster.controllers.find((c) => c instanceof HybridOverlayAnnotator);
-  if (!(annotator instanceof HybridOverlayAnnotator)) throw new Error('no hybrid-overlay annotator');
-  annotator.hostileSubnet = (node) => (node === 'win-evil' ? HOSTILE : undefined);
-  await world.createPrivateKeySecret();
-  await world.setInstances(Object.fromEntries([world.hosts.entry(0), world.hosts.entry(1)]));
-  await world.startOperator();
-  const [evil, good] = world.hosts.hosts;
-  await until('WIN-GOOD Ready', phaseIs(world, good!.address, 'Ready'), 90_000);
-  const failed = await until('WIN-EVIL Failed', phaseIs(world, evil!.address, 'Failed'), 90_000);
-  t.regex(failed.lastError ?? '', /refusing NODE_SUBNET = ".*": not an IPv4 CIDR/);
-  const events = (await eventsAbout(world)).filter(
-    (e) => e.reason === 'InstanceSetupFailure' && e.message.includes(evil!.address),
-  );
-  t.true(events.some((e) => /NODE_SUBNET/.test(e.message)), 'one clear event names the variable');
+test.serial(
+  'a hostile hybrid-overlay subnet is refused with an event and nothing runs with it',
+  async (t) => {
+    const { world } = await testWorld([{ hostname: 'WIN-EVIL' }, { hostname: 'WIN-GOOD' }]);
+    t.teardown(() => world.stop());
+    const annotator = world.cluster.controllers.find((c) => c instanceof HybridOverlayAnnotator);
+    if (!(annotator instanceof HybridOverlayAnnotator)) throw new Error('no hybrid-overlay annotator');
+    annotator.hostileSubnet = (node) => (node === 'win-evil' ? HOSTILE : undefined);
+    await world.createPrivateKeySecret();
+    await world.setInstances(Object.fromEntries([world.hosts.entry(0), world.hosts.entry(1)]));
+    await world.startOperator();
+    const [evil, good] = world.hosts.hosts;
+    await until('WIN-GOOD Ready', phaseIs(world, good!.address, 'Ready'), 90_000);
+    const failed = await until('WIN-EVIL Failed', phaseIs(world, evil!.address, 'Failed'), 90_000);
+    t.regex(failed.lastError ?? '', /refusing NODE_SUBNET = ".*": not an IPv4 CIDR/);
+    const events = (await eventsAbout(world)).filter(
+      (e) => e.reason === 'InstanceSetupFailure' && e.message.includes(evil!.address),
+    );
+    t.true(
+      events.some((e) => /NODE_SUBNET/.test(e.message)),
+      'one clear event names the variable',
+    );
 
-  // What ran on the host: no script ever carried the value, network-conf.ps1 never ran, and no service of
-  // the node levels (hybrid-overlay, kube-proxy) was created; only the bootstrap services were stopped.
-  const ran = evil!.sim.invocations;
-  const scripts = ran.flatMap((i) => i.scripts);
-  t.false(JSON.stringify(ran).includes('Remove-Item'), 'the value never reached the host');
-  t.false(
-    scripts.some((s) => s.script.includes('network-conf.ps1')),
-    'network-conf.ps1 never ran',
-  );
-  t.is(evil!.sim.model.scm.get('hybrid-overlay-node'), undefined);
-  t.is(evil!.sim.model.scm.get('kube-proxy'), undefined);
-  t.true(evil!.sim.model.files.isFile('C:\\k\\kubelet.exe'), 'nothing was removed');
-  t.deepEqual(evil!.sim.unsupportedCommands, []);
-  t.is(ran.at(-1)?.op, 'deconfigure', 'the last thing the operator did was stop what it had started');
+    // What ran on the host: no script ever carried the value, network-conf.ps1 never ran, and no service of
+    // the node levels (hybrid-overlay, kube-proxy) was created; only the bootstrap services were stopped.
+    const ran = evil!.sim.invocations;
+    const scripts = ran.flatMap((i) => i.scripts);
+    t.false(JSON.stringify(ran).includes('Remove-Item'), 'the value never reached the host');
+    t.false(
+      scripts.some((s) => s.script.includes('network-conf.ps1')),
+      'network-conf.ps1 never ran',
+    );
+    t.is(evil!.sim.model.scm.get('hybrid-overlay-node'), undefined);
+    t.is(evil!.sim.model.scm.get('kube-proxy'), undefined);
+    t.true(evil!.sim.model.files.isFile('C:\\k\\kubelet.exe'), 'nothing was removed');
+    t.deepEqual(evil!.sim.unsupportedCommands, []);
+    t.is(ran.at(-1)?.op, 'deconfigure', 'the last thing the operator did was stop what it had started');
 
-  // The good host ran kube-proxy's script with its values as data.
-  const goodScripts = good!.sim.invocations.flatMap((i) => i.scripts);
-  const network = goodScripts.find((s) => s.script.includes('network-conf.ps1'));
-  t.regex(network?.script ?? '', /-clusterCIDR \$WmcoArg_NODE_SUBNET /);
-  t.regex(network?.args?.['NODE_SUBNET'] ?? '', /^10\.132\.\d+\.0\/23$/);
-  t.is((await windowsNodes(world)).filter((n) => n.spec?.unschedulable !== true).length, 1);
-});
+    // The good host ran kube-proxy's script with its values as data.
+    const goodScripts = good!.sim.invocations.flatMap((i) => i.scripts);
+    const network = goodScripts.find((s) => s.script.includes('network-conf.ps1'));
+    t.regex(network?.script ?? '', /-clusterCIDR \$WmcoArg_NODE_SUBNET /);
+    t.regex(network?.args?.['NODE_SUBNET'] ?? '', /^10\.132\.\d+\.0\/23$/);
+    t.is((await windowsNodes(world)).filter((n) => n.spec?.unschedulable !== true).length, 1);
+  },
+);
 
 test.serial('a host streaming endless output fails its join clearly; memory stays bounded', async (t) => {
   const { world } = await testWorld([{ hostname: 'WIN-LOUD' }]);

@@ -38,6 +38,21 @@ export class HybridOverlayAnnotator extends StoreEventController {
       : { cidr, hostPrefix: typeof first?.['hostPrefix'] === 'number' ? first['hostPrefix'] : 23 };
   }
 
+  /** The first /hostPrefix of the network no Node holds. */
+  private freeSubnet(
+    net: { cidr: string; hostPrefix: number },
+    used: ReadonlySet<string | undefined>,
+  ): string {
+    const base = parseCidr(net.cidr);
+    for (let i = 0; ; i++) {
+      const sub = nthSubnet(base, net.hostPrefix, i);
+      if (!sub)
+        throw new Error(`hybrid cluster network ${net.cidr} has no free /${net.hostPrefix} subnet left`);
+      const s = formatCidr(sub);
+      if (!used.has(s)) return s;
+    }
+  }
+
   protected handle(e: StoreEvent): void {
     if (e.typeKey !== '/v1/nodes' || e.type === 'DELETED') return;
     const m = meta(e.object);
@@ -49,20 +64,12 @@ export class HybridOverlayAnnotator extends StoreEventController {
     const used = new Set(
       this.writer.store.all(nodeType).map((n) => strMap(meta(n)['annotations'])[HYBRID_SUBNET_ANNOTATION]),
     );
-    const base = parseCidr(net.cidr);
-    for (let i = 0; ; i++) {
-      const sub = nthSubnet(base, net.hostPrefix, i);
-      if (!sub)
-        throw new Error(`hybrid cluster network ${net.cidr} has no free /${net.hostPrefix} subnet left`);
-      const allocated = formatCidr(sub);
-      if (used.has(allocated)) continue;
-      const s = this.hostileSubnet?.(str(m['name']) ?? '') ?? allocated;
-      this.writer.mutate({ type: nodeType, namespace: undefined, name: str(m['name']) ?? '' }, (n) => {
-        const nm = meta(n);
-        nm['annotations'] = { ...strMap(nm['annotations']), [HYBRID_SUBNET_ANNOTATION]: s };
-        return n;
-      });
-      return;
-    }
+    const name = str(m['name']) ?? '';
+    const s = this.hostileSubnet?.(name) ?? this.freeSubnet(net, used);
+    this.writer.mutate({ type: nodeType, namespace: undefined, name }, (n) => {
+      const nm = meta(n);
+      nm['annotations'] = { ...strMap(nm['annotations']), [HYBRID_SUBNET_ANNOTATION]: s };
+      return n;
+    });
   }
 }

@@ -59,7 +59,10 @@ export class FileSystem {
   /** The path with every link among its parents (and itself) replaced by the link's target. */
   private follow(n: string, hops = 0): string {
     if (hops > 31) throw new Error(`The name of the file cannot be resolved by the system: ${n}`);
-    const parts = n.slice(3).split('\\').filter((p) => p !== '');
+    const parts = n
+      .slice(3)
+      .split('\\')
+      .filter((p) => p !== '');
     for (let i = 1; i <= parts.length; i++) {
       const prefix = `${n.slice(0, 3)}${parts.slice(0, i).join('\\')}`;
       const link = this.entries.get(pathKey(prefix))?.link;

@@ -85,7 +85,11 @@ export function observe(
 }
 
 /** Copy-WmcoVerifiedFile: the copy is hashed, so a staged file swapped after the copy cannot matter. */
-function copyVerified(m: WindowsModel, source: string, destination: string, sha: string, path: string): void {
+function copyVerified(
+  m: WindowsModel,
+  copy: { source: string; destination: string; sha: string; path: string },
+): void {
+  const { source, destination, sha, path } = copy;
   const data = m.files.read(source);
   if (data === undefined) throw new Error(`staged file for '${path}' is missing from the staging folder`);
   m.files.write(destination, data);
@@ -110,7 +114,7 @@ function sameFile(m: WindowsModel, a: string | undefined, b: string): boolean {
 function placeFile(m: WindowsModel, path: string, sha: string): void {
   const temporary = `${path}.wmco-new`;
   m.files.mkdirp(m.files.resolve(path).replace(/\\[^\\]*$/, '') || 'C:\\');
-  copyVerified(m, stagedPathFor(sha), temporary, sha, path);
+  copyVerified(m, { source: stagedPathFor(sha), destination: temporary, sha, path });
   const busy = m.scm
     .all()
     .find((svc) => svc.state !== 'stopped' && sameFile(m, splitCommandLine(svc.commandLine)[0], path));

@@ -143,7 +143,14 @@ async function applyWithFaults(
     protectedNow = protectOperatorRoots(ctx.model);
   } catch (err) {
     const message = `protecting the operator's folders: ${err instanceof Error ? err.message : String(err)}`;
-    return { v: HOST_PROTOCOL_VERSION, op: 'apply', ok: false, done: [], rebootRequired: false, error: { message } };
+    return {
+      v: HOST_PROTOCOL_VERSION,
+      op: 'apply',
+      ok: false,
+      done: [],
+      rebootRequired: false,
+      error: { message },
+    };
   }
   try {
     const result = await apply(ctx.model, steps, (i) => {

@@ -1,5 +1,10 @@
 import test from 'ava';
-import { MODULE_HASH_MISMATCH, encodePowerShellCommand, hostInvocationScript, loadHostModule } from '@wmco/core';
+import {
+  MODULE_HASH_MISMATCH,
+  encodePowerShellCommand,
+  hostInvocationScript,
+  loadHostModule,
+} from '@wmco/core';
 import ssh2 from 'ssh2';
 import { FREE_HOST_COSTS } from './host-costs.js';
 import { ServiceBehaviourRegistry, type ServiceBehaviour } from './service-behaviour.js';
@@ -79,7 +84,10 @@ test('the invocation refuses a missing module and a module whose SHA-256 differs
   );
   const missing = await rawExec(sim, key.private, line);
   t.is(missing.code, 1);
-  t.regex(missing.stderr, /^Exception calling "ReadAllBytes" .*Could not find file '.*WmcoHost-[0-9a-f]{16}\.psm1'/);
+  t.regex(
+    missing.stderr,
+    /^Exception calling "ReadAllBytes" .*Could not find file '.*WmcoHost-[0-9a-f]{16}\.psm1'/,
+  );
   // Same size, other bytes: a size check would take it; the hash check does not.
   sim.model.files.mkdirp('C:\\ProgramData\\wmco');
   const tampered = Buffer.from(module.bytes);

@@ -38,7 +38,10 @@ test('script arguments are bound as data: a hostile value is one literal argumen
     KUBE_CONFIG_PATH: 'C:\\k\\kubeconfig',
     VERBOSITY: '2',
   };
-  const state = await w.host.observe({ ...emptyQuery, evaluate: [{ name: 'kp', script: NETWORK_CONF, args }] });
+  const state = await w.host.observe({
+    ...emptyQuery,
+    evaluate: [{ name: 'kp', script: NETWORK_CONF, args }],
+  });
   t.deepEqual(state.evaluated['kp'], { ok: true, output: '' });
   const conf = JSON.parse(w.sim.model.files.read(KUBE_PROXY)!.toString('latin1')) as {
     clusterCIDR: string;
@@ -48,7 +51,11 @@ test('script arguments are bound as data: a hostile value is one literal argumen
   t.is(conf.hostnameOverride, 'win-a');
   t.deepEqual(w.sim.unsupportedCommands, [], 'nothing in the value was run');
   const observed = w.sim.invocations.filter((i) => i.op === 'observe').at(-1);
-  t.deepEqual(observed?.scripts, [{ name: 'kp', script: NETWORK_CONF, args }], 'the host recorded what it ran');
+  t.deepEqual(
+    observed?.scripts,
+    [{ name: 'kp', script: NETWORK_CONF, args }],
+    'the host recorded what it ran',
+  );
 });
 
 test('script arguments: names and values are checked before anything is sent', async (t) => {

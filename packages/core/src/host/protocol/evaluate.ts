@@ -60,7 +60,9 @@ export const evaluateListSchema = z
 export const evaluatedSchema = z.discriminatedUnion('ok', [
   z.object({
     ok: z.literal(true),
-    output: z.string().max(EVALUATE_OUTPUT_MAX, `a script's output is at most ${EVALUATE_OUTPUT_MAX} characters`),
+    output: z
+      .string()
+      .max(EVALUATE_OUTPUT_MAX, `a script's output is at most ${EVALUATE_OUTPUT_MAX} characters`),
   }),
   z.object({ ok: z.literal(false), error: z.string() }),
 ]);

@@ -32,7 +32,11 @@ test('the decoder accepts only the exact form', (t) => {
 });
 
 test('a module path outside the wmco folder is refused', (t) => {
-  t.throws(() => hostInvocationScript({ modulePath: "C:\\x'; evil; '.psm1", sha256 }), { message: /not under/ });
+  t.throws(() => hostInvocationScript({ modulePath: "C:\\x'; evil; '.psm1", sha256 }), {
+    message: /not under/,
+  });
   t.throws(() => hostInvocationScript({ modulePath, sha256: 'f'.repeat(64) }), { message: /does not name/ });
-  t.throws(() => hostInvocationScript({ modulePath, sha256: `${sha256}'; evil` }), { message: /does not name/ });
+  t.throws(() => hostInvocationScript({ modulePath, sha256: `${sha256}'; evil` }), {
+    message: /does not name/,
+  });
 });

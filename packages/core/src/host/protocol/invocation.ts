@@ -67,7 +67,9 @@ export function parseHostInvocation(script: string): ModuleRef | undefined {
   const sha256 = /if \(\$hash -ne '([0-9a-f]{64})'\)/.exec(script)?.[1];
   if (path === undefined || sha256 === undefined || !MODULE_PATH.test(path)) return undefined;
   try {
-    return hostInvocationScript({ modulePath: path, sha256 }) === script ? { modulePath: path, sha256 } : undefined;
+    return hostInvocationScript({ modulePath: path, sha256 }) === script
+      ? { modulePath: path, sha256 }
+      : undefined;
   } catch {
     return undefined;
   }

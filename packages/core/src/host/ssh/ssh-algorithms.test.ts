@@ -1,7 +1,7 @@
 import test from 'ava';
 import { generateKeyPairSync } from 'node:crypto';
 import ssh2, { type ParsedKey } from 'ssh2';
-import { AuthenticationError, HostUnreachableError } from '../errors.js';
+import { HostUnreachableError } from '../errors.js';
 import { InMemoryHostKeyStore } from '../host-key-store.js';
 import { SSH_ALGORITHMS, sha2OnlyKey } from './ssh-algorithms.js';
 import { SshWindowsHost } from './ssh-windows-host.js';

@@ -26,12 +26,7 @@ export const SSH_ALGORITHMS = {
     'rsa-sha2-512',
     'rsa-sha2-256',
   ],
-  hmac: [
-    'hmac-sha2-256-etm@openssh.com',
-    'hmac-sha2-512-etm@openssh.com',
-    'hmac-sha2-256',
-    'hmac-sha2-512',
-  ],
+  hmac: ['hmac-sha2-256-etm@openssh.com', 'hmac-sha2-512-etm@openssh.com', 'hmac-sha2-256', 'hmac-sha2-512'],
 } as const;
 
 /** The message of the error ssh2 reports when the only signature left would be SHA-1. */

@@ -145,7 +145,10 @@ function collect(
     channel.close();
     reject(e);
   };
-  const timer = setTimeout(() => fail(new HostCommandTimeoutError(o.address, o.commandTimeoutMs)), o.commandTimeoutMs);
+  const timer = setTimeout(
+    () => fail(new HostCommandTimeoutError(o.address, o.commandTimeoutMs)),
+    o.commandTimeoutMs,
+  );
   const onData = (into: Buffer[]) => (d: Buffer) => {
     if (!failed && !output.add(into, d)) fail(new HostOutputLimitError(o.address, o.maxOutputBytes));
   };

@@ -11,11 +11,8 @@ import { loadHostModule } from '../host-module.js';
 import { silentHostLogger } from '../host-logger.js';
 import {
   HOST_PROTOCOL_VERSION,
-  HostPaths,
   encodePowerShellCommand,
   hostInvocationScript,
-  hostPrepareScript,
-  PREPARED_MARKER,
   hostRequestSchema,
   hostResultSchema,
   stagedPathFor,
@@ -32,6 +29,7 @@ import type {
   WindowsHost,
 } from '../windows-host.js';
 import { connectWithRetry } from './connect.js';
+import { prepareHost } from './prepare-host.js';
 import { loadPrivateKey, type LoadedPrivateKey } from './private-key.js';
 import { SshSession, type SessionStats } from './ssh-session.js';
 import { resolveSshOptions, type ResolvedSshOptions, type SshHostOptions } from './ssh-options.js';
@@ -89,12 +87,15 @@ export class SshWindowsHost implements WindowsHost {
    * Uploads the module unless a file of its size is already at its hash-named path (`replace`: always).
    * The size is only a cheap guess: every call checks the module's SHA-256 on the host before using it.
    */
-  private async ensureModule(session: SshSession, replace = false): Promise<{ modulePath: string; sha256: string }> {
+  private async ensureModule(
+    session: SshSession,
+    replace = false,
+  ): Promise<{ modulePath: string; sha256: string }> {
     const module = await loadHostModule();
     this.moduleReady ??= (async () => {
       const present = await session.size(module.remotePath);
       if (!replace && present === module.bytes.length) return;
-      await this.prepare(session);
+      await prepareHost(session, this.address);
       // SFTP rename does not replace: a damaged or tampered copy goes first.
       if (present !== undefined) await session.remove(module.remotePath);
       await session.put(module.bytes, `${module.remotePath}.part`, module.remotePath);
@@ -104,20 +105,6 @@ export class SshWindowsHost implements WindowsHost {
       throw err;
     });
     return { modulePath: module.remotePath, sha256: module.sha256 };
-  }
-
-  /**
-   * Before the first upload: the operator's folders are created (or taken over) with an ACL for SYSTEM
-   * and Administrators only, so nothing is ever written into a folder someone else can change.
-   */
-  private async prepare(session: SshSession): Promise<void> {
-    const { code, stdout, stderr } = await session.exec(encodePowerShellCommand(hostPrepareScript()), '');
-    if (code !== 0 || !stdout.includes(PREPARED_MARKER)) {
-      throw new HostProtocolError(
-        this.address,
-        `cannot prepare ${HostPaths.root}: exit ${String(code)}; ${stderr.slice(0, 500)}`,
-      );
-    }
   }
 
   /** One PowerShell start: the request goes on stdin, one JSON result comes back on stdout. */

@@ -43,7 +43,12 @@ test('the recent map keeps at most max entries, least recently used out first', 
 
 test('event de-duplication memory stays bounded under many distinct messages', async (t) => {
   const f = fakeEvents();
-  const recorder = new KubeEventRecorder(f.api, { namespace: 'ns', component: 'c', scrub: (s) => s, dedupLimit: 10 });
+  const recorder = new KubeEventRecorder(f.api, {
+    namespace: 'ns',
+    component: 'c',
+    scrub: (s) => s,
+    dedupLimit: 10,
+  });
   for (let i = 0; i < 100; i++) await recorder.record(ref, 'Warning', 'R', `message ${i}`);
   t.is(f.created.length, 100);
   const seen = (recorder as unknown as { seen: BoundedRecentMap<unknown> }).seen;
