@@ -1,6 +1,6 @@
 // Values from the Node never become script text, and a host cannot exhaust the operator's memory.
 import test from 'ava';
-import { HybridOverlayAnnotator } from '@wmco/sim';
+import { HybridOverlayAnnotator, OPERATOR_NAMESPACE } from '@wmco/sim';
 import { eventsAbout, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
 
 const HOSTILE = "10.132.0.0/24'; Remove-Item -Recurse -Force C:\\k; '";
@@ -81,3 +81,34 @@ test.serial('a host streaming endless output fails its join clearly; memory stay
   await until('WIN-LOUD Ready after the retry', phaseIs(world, loud!.address, 'Ready'), 90_000);
   t.pass();
 });
+
+test.serial(
+  'windows-instances-status keeps only current instances; lastError has no control characters',
+  async (t) => {
+    const { world } = await testWorld([{ hostname: 'WIN-S' }]);
+    t.teardown(() => world.stop());
+    await world.createPrivateKeySecret();
+    const [host] = world.hosts.hosts;
+    const bad = { 'bad-entry.invalid': 'username=adm\u001b[31min' };
+    await world.setInstances({ ...Object.fromEntries([world.hosts.entry(0)]), ...bad });
+    await world.startOperator();
+    await until('WIN-S Ready', phaseIs(world, host!.address, 'Ready'), 90_000);
+    const failed = await until('the bad entry Failed', phaseIs(world, 'bad-entry.invalid', 'Failed'));
+    t.false(/\p{Cc}/u.test(failed.lastError ?? ''), 'no control character in lastError');
+    t.regex(failed.lastError ?? '', /username "admin" is not a valid/, 'the ANSI sequence is gone');
+
+    await world.setInstances({});
+    await until('the node removed', async () =>
+      (await windowsNodes(world)).length === 0 ? true : undefined,
+    );
+    const data = await until('every status entry deleted', async () => {
+      const cm = await world
+        .admin()
+        .readNamespacedConfigMap({ name: 'windows-instances-status', namespace: OPERATOR_NAMESPACE });
+      return Object.keys(cm.data ?? {}).length === 0 ? (cm.data ?? {}) : undefined;
+    });
+    t.deepEqual(data, {});
+    const teardown = (await eventsAbout(world)).filter((e) => e.reason === 'InstanceTeardown');
+    t.is(teardown.length, 1, 'the removal is still on record as an event');
+  },
+);
