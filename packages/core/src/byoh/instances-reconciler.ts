@@ -71,7 +71,9 @@ export class InstancesReconciler implements Reconciler {
   ): Promise<ReconcileOutcome | undefined> {
     const value = this.view.instances()?.[entry];
     if (value === undefined) {
-      // The entry is gone: so is its status (a BYOH Node of it keeps its status until removed).
+      // The entry is gone: so are its status (a BYOH Node of it keeps its status until removed) and what
+      // was reported about it.
+      this.reported.delete(`entry/${entry}`);
       await pruneInstanceStatuses(this.deps.status, {
         instances: this.view.instances(),
         nodes: this.view.windowsNodes(),
