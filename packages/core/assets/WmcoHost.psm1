@@ -20,8 +20,14 @@ Set-StrictMode -Version 3.0
 $script:ProtocolVersion = 1
 $script:ManagedTag = 'OpenShift managed'
 $script:StagingDir = 'C:\ProgramData\wmco\staging'
+# The operator's folders: SYSTEM and Administrators only, before anything is written (HostPaths.protectedRoots).
+$script:ProtectedRoots = @('C:\ProgramData\wmco', 'C:\k', 'C:\Temp')
+$script:SystemSid = 'S-1-5-18'
+$script:AdministratorsSid = 'S-1-5-32-544'
 $script:EnvKey = 'HKLM:\SYSTEM\CurrentControlSet\Control\Session Manager\Environment'
 $script:ServiceTimeout = [TimeSpan]::FromMinutes(2)
+# The most characters one pre-script may return (EVALUATE_OUTPUT_MAX in host/protocol/evaluate.ts).
+$script:EvaluateOutputMax = 4096
 
 # ---------------------------------------------------------------------------------------------------
 # Services. Existence is decided by sc.exe error 1060 (ERROR_SERVICE_DOES_NOT_EXIST), which is the same
@@ -156,6 +162,59 @@ function Remove-WmcoService {
 }
 
 # ---------------------------------------------------------------------------------------------------
+# The operator's folders: owner Administrators, no inheritance from the parent, full control for SYSTEM
+# and Administrators only, inherited below. Identities are SIDs, the same in every display language.
+# ---------------------------------------------------------------------------------------------------
+
+# True when the folder already has exactly that ACL.
+function Test-WmcoProtected {
+    param(
+        [string] $Path
+    )
+    $acl = Get-Acl -LiteralPath $Path
+    if (-not $acl.AreAccessRulesProtected) { return $false }
+    $owner = $acl.GetOwner([System.Security.Principal.SecurityIdentifier]).Value
+    if ($owner -ne $script:AdministratorsSid) { return $false }
+    $rules = @($acl.GetAccessRules($true, $true, [System.Security.Principal.SecurityIdentifier]))
+    foreach ($rule in $rules) {
+        if (@($script:SystemSid, $script:AdministratorsSid) -notcontains $rule.IdentityReference.Value) { return $false }
+        if ($rule.AccessControlType -ne 'Allow') { return $false }
+    }
+    return ($rules.Count -gt 0)
+}
+
+# Creates the folder, or takes it over: children lose their explicit entries, the folder gets the ACL.
+function Protect-WmcoDirectory {
+    param(
+        [string] $Path
+    )
+    $null = New-Item -ItemType Directory -Force -Path $Path
+    if (Test-WmcoProtected $Path) { return $false }
+    $ErrorActionPreference = 'Continue'
+    $null = & icacls.exe $Path /reset /t /c /q 2>&1
+    $ErrorActionPreference = 'Stop'
+    $acl = New-Object System.Security.AccessControl.DirectorySecurity
+    $acl.SetOwner((New-Object System.Security.Principal.SecurityIdentifier $script:AdministratorsSid))
+    $acl.SetAccessRuleProtection($true, $false)
+    foreach ($sid in @($script:SystemSid, $script:AdministratorsSid)) {
+        $identity = New-Object System.Security.Principal.SecurityIdentifier $sid
+        $acl.AddAccessRule((New-Object System.Security.AccessControl.FileSystemAccessRule ($identity, 'FullControl',
+                    'ContainerInherit, ObjectInherit', 'None', 'Allow')))
+    }
+    Set-Acl -LiteralPath $Path -AclObject $acl
+    return $true
+}
+
+# Before any apply step: every operator root exists with its ACL (a loosened one is put back).
+function Initialize-WmcoDirectories {
+    $done = @()
+    foreach ($root in $script:ProtectedRoots) {
+        if (Protect-WmcoDirectory $root) { $done += [ordered]@{ kind = 'protectDirectory'; target = $root } }
+    }
+    return $done
+}
+
+# ---------------------------------------------------------------------------------------------------
 # Files, environment, network.
 # ---------------------------------------------------------------------------------------------------
 
@@ -167,23 +226,46 @@ function Get-WmcoFileHash {
     return (Get-FileHash -LiteralPath $Path -Algorithm SHA256).Hash.ToLowerInvariant()
 }
 
-# Copies the staged file next to its destination, checks the hash, then renames it into place, so a
-# destination is only ever the old file or the complete new one.
+# Copies $Source to $Destination, then checks the hash of the copy (not of the source): whatever happens
+# to the source after the copy, the copy is what was verified. A wrong copy is deleted.
+function Copy-WmcoVerifiedFile {
+    param(
+        [string] $Source,
+        [string] $Destination,
+        [string] $Sha256
+    )
+    if (-not (Test-Path -LiteralPath $Source -PathType Leaf)) { throw 'is missing from the staging folder' }
+    Copy-Item -LiteralPath $Source -Destination $Destination -Force
+    $actual = Get-WmcoFileHash $Destination
+    if ($actual -ne $Sha256) {
+        Remove-Item -LiteralPath $Destination -Force -ErrorAction SilentlyContinue
+        Remove-Item -LiteralPath $Source -Force -ErrorAction SilentlyContinue
+        throw "has SHA-256 '$actual', expected '$Sha256'"
+    }
+}
+
+# Copies the staged file next to its destination (inside the operator's protected folders), verifies the
+# copy, then renames it into place, so a destination is only ever the old file or the complete new one,
+# and a staged file swapped between verification and use cannot reach it.
 function Install-WmcoStagedFile {
     param(
         [string] $Path,
         [string] $Sha256
     )
     $staged = Join-Path $script:StagingDir $Sha256
-    $actual = Get-WmcoFileHash $staged
-    if ($actual -ne $Sha256) {
-        Remove-Item -LiteralPath $staged -Force -ErrorAction SilentlyContinue
-        throw "staged file for '$Path' has SHA-256 '$actual', expected '$Sha256'"
-    }
     $null = New-Item -ItemType Directory -Force -Path ([System.IO.Path]::GetDirectoryName($Path))
     $temporary = "$Path.wmco-new"
-    Copy-Item -LiteralPath $staged -Destination $temporary -Force
-    Move-Item -LiteralPath $temporary -Destination $Path -Force
+    try {
+        Copy-WmcoVerifiedFile $staged $temporary $Sha256
+    } catch {
+        throw "staged file for '$Path' $($_.Exception.Message)"
+    }
+    try {
+        Move-Item -LiteralPath $temporary -Destination $Path -Force
+    } catch {
+        Remove-Item -LiteralPath $temporary -Force -ErrorAction SilentlyContinue
+        throw
+    }
 }
 
 function Get-WmcoEnvVars {
@@ -275,15 +357,28 @@ function Get-WmcoFirewallPorts {
 # print a non-terminating error and go on with an empty value, which would start a service with an empty
 # NODE_IP. Strict mode is off, as in a fresh powershell.exe. Warning, verbose, debug and information
 # streams are dropped so nothing but the result line reaches stdout.
+# Arguments (node values) arrive as data: each is bound to the variable $WmcoArg_<name> of this scope, which
+# the script's child scope reads. A variable in argument position is one value; PowerShell never parses it.
 function Invoke-WmcoScript {
     param(
-        [string] $CommandLine
+        [string] $CommandLine,
+        [object] $Arguments
     )
     Set-StrictMode -Off
     $ErrorActionPreference = 'Stop'
+    if ($null -ne $Arguments) {
+        foreach ($argument in $Arguments.PSObject.Properties) {
+            if ($argument.Name -notmatch '^[A-Za-z][A-Za-z0-9_]{0,63}$') { throw "bad argument name '$($argument.Name)'" }
+            Set-Variable -Name ('WmcoArg_' + $argument.Name) -Value ([string]$argument.Value)
+        }
+    }
     $block = [scriptblock]::Create($CommandLine)
     $lines = @(& $block 3>$null 4>$null 5>$null 6>$null | ForEach-Object { [string]$_ })
-    return ($lines -join "`n").Trim()
+    $output = ($lines -join "`n").Trim()
+    if ($output.Length -gt $script:EvaluateOutputMax) {
+        throw "the script printed $($output.Length) characters, more than the $($script:EvaluateOutputMax) a pre-script may return"
+    }
+    return $output
 }
 
 function Invoke-WmcoEvaluate {
@@ -293,7 +388,9 @@ function Invoke-WmcoEvaluate {
     $results = [ordered]@{}
     foreach ($entry in $Entries) {
         try {
-            $output = Invoke-WmcoScript ([string]$entry.script)
+            $arguments = $null
+            if ($entry.PSObject.Properties.Name -contains 'args') { $arguments = $entry.args }
+            $output = Invoke-WmcoScript ([string]$entry.script) $arguments
             $results[[string]$entry.name] = [ordered]@{ ok = $true; output = $output }
         } catch {
             $results[[string]$entry.name] = [ordered]@{ ok = $false; error = $_.Exception.Message }
@@ -425,6 +522,13 @@ function Invoke-WmcoApply {
     $done = @()
     $reboot = $false
     $used = @()
+    try {
+        $done += @(Initialize-WmcoDirectories)
+    } catch {
+        $message = "protecting the operator's folders: $($_.Exception.Message)"
+        return [ordered]@{ v = $script:ProtocolVersion; op = 'apply'; ok = $false; done = $done
+            rebootRequired = $reboot; error = [ordered]@{ message = $message } }
+    }
     for ($i = 0; $i -lt $Steps.Count; $i++) {
         $step = $Steps[$i]
         try {
@@ -442,6 +546,42 @@ function Invoke-WmcoApply {
         Remove-Item -LiteralPath (Join-Path $script:StagingDir $sha) -Force -ErrorAction SilentlyContinue
     }
     return [ordered]@{ v = $script:ProtocolVersion; op = 'apply'; ok = $true; done = $done; rebootRequired = $reboot }
+}
+
+# True when the item is a junction, a symbolic link or another reparse point.
+function Test-WmcoLink {
+    param(
+        [System.IO.FileSystemInfo] $Item
+    )
+    return (($Item.Attributes -band [System.IO.FileAttributes]::ReparsePoint) -ne 0)
+}
+
+# Removes $Item and everything under it, deepest first, except the $Keep paths and the folders that hold
+# them. Never follows a junction or symbolic link: a link is removed as a link (Directory.Delete without
+# recursion removes the link, not its target), so deconfigure cannot reach outside the operator's folders.
+# Get-ChildItem -Recurse and Remove-Item -Recurse of Windows PowerShell 5.1 follow junctions; they are not used.
+function Remove-WmcoTree {
+    param(
+        [System.IO.FileSystemInfo] $Item,
+        [string[]] $Keep
+    )
+    $path = $Item.FullName
+    if ($Keep | Where-Object { $_ -eq $path }) { return }
+    $isDirectory = $Item -is [System.IO.DirectoryInfo]
+    $isLink = Test-WmcoLink $Item
+    if ($isDirectory -and -not $isLink) {
+        # A child that cannot go (a locked log) stays; this folder's own delete then reports it.
+        foreach ($child in @($Item.EnumerateFileSystemInfos())) {
+            try { Remove-WmcoTree $child $Keep } catch { $null = $_ }
+        }
+        if ($Keep | Where-Object { $_.StartsWith("$path\") }) { return }
+    }
+    if ($isDirectory) {
+        [System.IO.Directory]::Delete($path, $false)
+        return
+    }
+    if (-not $isLink) { $Item.Attributes = [System.IO.FileAttributes]::Normal }
+    [System.IO.File]::Delete($path)
 }
 
 function Invoke-WmcoDeconfigure {
@@ -476,11 +616,7 @@ function Invoke-WmcoDeconfigure {
     $keep = @($Request.keep)
     foreach ($dir in $Request.directories) {
         if (-not (Test-Path -LiteralPath $dir)) { continue }
-        # Deepest entries first; keep the listed files and the folders that hold them.
-        Get-ChildItem -LiteralPath $dir -Recurse -Force | Sort-Object { $_.FullName.Length } -Descending |
-            Where-Object { $f = $_.FullName; -not ($keep | Where-Object { $_ -eq $f -or $_.StartsWith("$f\") }) } |
-            Remove-Item -Force -Recurse -ErrorAction SilentlyContinue
-        if (-not ($keep | Where-Object { $_.StartsWith("$dir\") })) { Remove-Item -LiteralPath $dir -Force -Recurse }
+        Remove-WmcoTree (Get-Item -LiteralPath $dir -Force) $keep
         $done += [ordered]@{ kind = 'removeDirectory'; target = $dir }
     }
     return [ordered]@{ v = $script:ProtocolVersion; op = 'deconfigure'; ok = $true; done = $done; rebootRequired = $reboot }

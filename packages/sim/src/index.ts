@@ -14,6 +14,6 @@ export {
   type SimCluster,
   type SimClusterOptions,
 } from './cluster/sim-cluster.js';
-export { HYBRID_SUBNET_ANNOTATION } from './cluster/hybrid-overlay.js';
+export { HYBRID_SUBNET_ANNOTATION, HybridOverlayAnnotator } from './cluster/hybrid-overlay.js';
 export * from './windows/index.js';
 export { ensureKubectl, Kubectl, type KubectlResult } from './scenario/kubectl-runner.js';

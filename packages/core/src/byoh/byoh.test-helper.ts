@@ -67,7 +67,12 @@ export function testDeps(
     providerFiles: [],
     facts: () => Promise.resolve(FACTS),
     logger: silentLogger,
-    status: { get: () => undefined, set: () => Promise.resolve(), remove: () => Promise.resolve() },
+    status: {
+      get: () => undefined,
+      set: () => Promise.resolve(),
+      remove: () => Promise.resolve(),
+      retain: () => Promise.resolve(),
+    },
     names: new Registrations({ ttlMs: 60_000 }),
     debug: false,
     logRotation: {},

@@ -3,6 +3,7 @@ import type { HostSpec } from '../converge/host-spec.js';
 import { plan, type Plan } from '../converge/plan.js';
 import type { HostState } from '../host/protocol/index.js';
 import type { ChangeOutcome, UploadFile, WindowsHost } from '../host/windows-host.js';
+import { checkNodeValue } from '../join/node-values.js';
 import type { HostScript } from '../join/service-scripts.js';
 
 /** A pre-script that failed on the host. */
@@ -36,7 +37,11 @@ function scriptValues(
     const r = evaluated[s.name];
     if (!r) throw new HostScriptError(s.name, s.script, 'the host returned no result');
     if (!r.ok) throw new HostScriptError(s.name, s.script, r.error);
-    if (s.variable) out[s.variable] = r.output.trim();
+    if (!s.variable) continue;
+    // Host output fills a service command line: it must have its variable's type (NODE_IP an IPv4, ...).
+    const value = r.output.trim();
+    checkNodeValue(s.variable, value);
+    out[s.variable] = value;
   }
   return out;
 }
@@ -59,7 +64,7 @@ export async function observeAndPlan(host: WindowsHost, input: ObserveInput): Pr
   );
   const query = {
     ...observeQueryFor(provisional),
-    evaluate: scripts.map((s) => ({ name: s.name, script: s.script })),
+    evaluate: scripts.map((s) => ({ name: s.name, script: s.script, ...(s.args ? { args: s.args } : {}) })),
   };
   const state = await host.observe(query);
   const values = scriptValues(scripts, state.evaluated);

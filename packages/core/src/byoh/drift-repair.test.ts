@@ -128,3 +128,28 @@ test('a node that is not owned by the instance is never looked at nor repaired',
   t.is(host.queries.length, 0, 'no SSH call at all');
   t.is(host.applied.length, 0);
 });
+
+test('a hostile value patched onto a Ready node is refused with one event and nothing runs', async (t) => {
+  const { host, deps } = setup();
+  const node = testNode();
+  node.metadata!.annotations!['k8s.ovn.org/hybrid-overlay-node-subnet'] = '$(Invoke-WebRequest evil)';
+  const c: DriftCheck = {
+    node,
+    target: { address: '10.0.0.5', ipv4: '10.0.0.5', username: 'Administrator', privateKeyPem: 'k' },
+    signal: new AbortController().signal,
+    stillWanted: () => true,
+  };
+  const repair = new DriftRepair(deps);
+  t.deepEqual(await repair.check(c), { result: 'skipped', steps: [], why: 'a node value was refused' });
+  await repair.check(c);
+  t.is(host.queries.length, 0, 'no observe: nothing ran on the host');
+  t.is(host.applied.length, 0);
+  t.deepEqual(
+    deps.events.events.map((e) => e.reason),
+    ['NodeValueRefused'],
+  );
+  t.regex(
+    deps.events.events[0]!.message,
+    /refusing NODE_SUBNET = "\$\(Invoke-WebRequest evil\)": not an IPv4 CIDR/,
+  );
+});

@@ -6,6 +6,7 @@ import type { WindowsHost } from '../host/windows-host.js';
 import { ownedBy } from '../identity/node-ownership.js';
 import { applyObserved, observeAndPlan } from './converge-round.js';
 import { instancesConfigMapRef, type HostTarget, type JoinDeps } from './join-deps.js';
+import { NodeValueError } from '../join/node-values.js';
 import { planNode } from './node-plan.js';
 import { publishServicesConfigMap } from './services-configmap-publisher.js';
 import { designContent, designNode, nodeHostSpec, nodeScripts, type NodeDesign } from './node-spec.js';
@@ -61,7 +62,10 @@ export class DriftRepair {
     await this.publish(design);
     const host = this.deps.openHost(c.target);
     try {
-      const look = await planNode(host, design, c.node);
+      const look = await Promise.resolve()
+        .then(() => planNode(host, design, c.node))
+        .catch((err: unknown) => this.refuse(c, err));
+      if (look === undefined) return { result: 'skipped', steps: [], why: 'a node value was refused' };
       if (look.plan.steps.length === 0) {
         this.warned.delete(c.target.address);
         return { result: 'clean' };
@@ -111,6 +115,28 @@ export class DriftRepair {
     if (key === this.published) return;
     await publishServicesConfigMap(this.deps.core, this.deps.namespace, this.deps.version, content);
     this.published = key;
+  }
+
+  /**
+   * A Node value of the wrong type (someone patched the hybrid-overlay subnet): nothing ran on the host;
+   * one warning per distinct refusal, and the node is left as it is until the value is fixed.
+   */
+  private async refuse(c: DriftCheck, err: unknown): Promise<undefined> {
+    if (!(err instanceof NodeValueError)) throw err;
+    const name = c.node.metadata?.name ?? '';
+    const message = truncate(
+      `Node ${name} (${c.target.address}): ${err.message}; nothing was run on the host`,
+    );
+    if (this.warned.get(c.target.address) === message) return undefined;
+    this.warned.set(c.target.address, message);
+    this.deps.logger.warn({ node: name, address: c.target.address }, err.message);
+    await this.deps.events.record(
+      instancesConfigMapRef(this.deps.namespace),
+      'Warning',
+      'NodeValueRefused',
+      message,
+    );
+    return undefined;
   }
 
   private async skipReboot(c: DriftCheck, steps: readonly string[]): Promise<DriftOutcome> {

@@ -1,6 +1,7 @@
 import type { CoreV1Api } from '@kubernetes/client-node';
 import { isConflict, isNotFound } from '../kube/client/api-errors.js';
 import { STATUS_CONFIGMAP } from '../join/node-metadata.js';
+import { printableText } from '../kube/printable-text.js';
 
 export type InstancePhase =
   'Pending' | 'Connecting' | 'Configuring' | 'WaitingForNode' | 'Ready' | 'Failed' | 'Removing' | 'Removed';
@@ -25,6 +26,8 @@ export interface InstanceStatus {
 export interface InstanceStatusStore {
   get(address: string): InstanceStatus | undefined;
   set(status: InstanceStatus): Promise<void>;
+  /** Deletes every status `keep` refuses (also those written by earlier operator runs). */
+  retain(keep: (address: string, phase: InstancePhase | undefined) => boolean): Promise<void>;
   remove(address: string): Promise<void>;
 }
 
@@ -55,13 +58,20 @@ export class ConfigMapStatusStore implements InstanceStatusStore {
   constructor(
     private readonly api: CoreV1Api,
     private readonly namespace: string,
+    /** Removes secrets from `lastError` (the operator's redactor); nothing is removed by default. */
+    private readonly scrub: (text: string) => string = (t) => t,
   ) {}
 
   get(address: string): InstanceStatus | undefined {
     return this.cache.get(address);
   }
 
-  set(status: InstanceStatus): Promise<void> {
+  set(given: InstanceStatus): Promise<void> {
+    // Errors quote hosts and the API: redacted, one line, no control characters, bounded.
+    const status =
+      given.lastError === undefined
+        ? given
+        : { ...given, lastError: printableText(this.scrub(given.lastError)) };
     this.cache.set(status.address, status);
     return this.write((data) => ({ ...data, [status.address]: JSON.stringify(status) }));
   }
@@ -69,6 +79,13 @@ export class ConfigMapStatusStore implements InstanceStatusStore {
   remove(address: string): Promise<void> {
     this.cache.delete(address);
     return this.write((data) => Object.fromEntries(Object.entries(data).filter(([k]) => k !== address)));
+  }
+
+  retain(keep: (address: string, phase: InstancePhase | undefined) => boolean): Promise<void> {
+    for (const [address, status] of this.cache) if (!keep(address, status.phase)) this.cache.delete(address);
+    return this.write((data) =>
+      Object.fromEntries(Object.entries(data).filter(([address, json]) => keep(address, phaseOf(json)))),
+    );
   }
 
   /** Writes are serialised so that concurrent joins never lose each other's updates. */
@@ -113,6 +130,15 @@ export class ConfigMapStatusStore implements InstanceStatusStore {
   }
 }
 
+function phaseOf(json: string): InstancePhase | undefined {
+  try {
+    const parsed = JSON.parse(json) as { phase?: InstancePhase };
+    return parsed.phase;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Keeps statuses in memory only; for tests and embedders. */
 export class MemoryStatusStore implements InstanceStatusStore {
   readonly statuses = new Map<string, InstanceStatus>();
@@ -130,6 +156,12 @@ export class MemoryStatusStore implements InstanceStatusStore {
 
   remove(address: string): Promise<void> {
     this.statuses.delete(address);
+    return Promise.resolve();
+  }
+
+  retain(keep: (address: string, phase: InstancePhase | undefined) => boolean): Promise<void> {
+    for (const [address, status] of this.statuses)
+      if (!keep(address, status.phase)) this.statuses.delete(address);
     return Promise.resolve();
   }
 }

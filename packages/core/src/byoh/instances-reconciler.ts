@@ -19,6 +19,7 @@ import type { JoinFlow } from './join-flow.js';
 import type { KeyRotation } from './key-rotation.js';
 import { isNodeReady, nodeInternalIp } from './node-ops.js';
 import type { RemoveFlow, RemoveOptions } from './remove-flow.js';
+import { pruneInstanceStatuses } from './status-pruner.js';
 
 export interface InstanceFlows {
   readonly join: JoinFlow;
@@ -71,7 +72,17 @@ export class InstancesReconciler implements Reconciler {
     signal: AbortSignal,
   ): Promise<ReconcileOutcome | undefined> {
     const value = this.view.instances()?.[entry];
-    if (value === undefined) return undefined;
+    if (value === undefined) {
+      // The entry is gone: so are its status (a BYOH Node of it keeps its status until removed) and what
+      // was reported about it.
+      this.reported.delete(`entry/${entry}`);
+      await pruneInstanceStatuses(this.deps.status, {
+        instances: this.view.instances(),
+        nodes: this.view.windowsNodes(),
+        resolve: this.resolver,
+      });
+      return undefined;
+    }
     const [result] = await parseWindowsInstances(
       { [entry]: value },
       [...this.view.windowsNodes()].map(nodeRef),

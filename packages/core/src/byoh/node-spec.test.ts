@@ -40,7 +40,15 @@ test('a missing pre-script value is an error naming the service and the variable
 test('variable scripts leave out the scripts run for their effect', (t) => {
   const design = designNode(deps, FACTS);
   const all = nodeScripts(design, testNode());
-  t.true(all.some((s) => s.script.includes('network-conf.ps1 -hostnameOverride win-a')));
+  const network = all.find((s) => s.script.includes('network-conf.ps1'));
+  t.is(
+    network?.script,
+    'C:\\Temp\\network-conf.ps1 -hostnameOverride $WmcoArg_NODE_NAME -clusterCIDR $WmcoArg_NODE_SUBNET' +
+      ' -kubeConfigPath $WmcoArg_KUBE_CONFIG_PATH -kubeProxyConfigPath $WmcoArg_KUBE_PROXY_CONFIG_PATH' +
+      ' -verbosity $WmcoArg_VERBOSITY',
+    'node values are referenced, never spliced in',
+  );
+  t.like(network?.args, { NODE_NAME: 'win-a', NODE_SUBNET: '10.132.1.0/24', VERBOSITY: '0' });
   t.true(all.some((s) => s.script.includes('windows-defender-exclusion.ps1')));
   t.deepEqual(
     variableScripts(all).map((s) => s.variable),
@@ -58,4 +66,15 @@ test('the design follows the operator settings: proxy variables and debug loggin
   );
   t.deepEqual(design.envVars, { HTTP_PROXY: 'http://proxy:3128' });
   t.true(design.services.some((s) => s.command.includes('--loglevel 5')));
+});
+
+test('a hostile hybrid-overlay subnet stops the spec of any level before anything reaches the host', (t) => {
+  const design = designNode(deps, FACTS);
+  const node = testNode();
+  node.metadata!.annotations!['k8s.ovn.org/hybrid-overlay-node-subnet'] = '10.132.1.0/24; Remove-Item C:\\';
+  const hybridOnly = design.services.filter((s) => s.priority <= 2);
+  const err = t.throws(() => hostSpecWith(design, hybridOnly, { NODE_IP: '10.0.0.5' }, node));
+  t.is(err.name, 'NodeValueError');
+  t.regex(err.message, /NODE_SUBNET .*not an IPv4 CIDR/);
+  t.throws(() => nodeScripts(design, node), { name: 'NodeValueError' });
 });

@@ -6,7 +6,12 @@ import type { UploadFile } from '../host/windows-host.js';
 import type { ClusterFacts } from '../join/cluster-facts.js';
 import { generatedFiles, type GeneratedFile } from '../join/generated-files.js';
 import { buildHostSpec } from '../join/host-spec-builder.js';
-import { resolveServices, scriptsFor, type HostScript } from '../join/service-scripts.js';
+import {
+  checkServiceNodeValues,
+  resolveServices,
+  scriptsFor,
+  type HostScript,
+} from '../join/service-scripts.js';
 import type { PersistentRoute } from '../provider/types/route.js';
 import type { WindowsServiceSpec } from '../provider/types/windows-service-spec.js';
 import type { JoinDeps } from './join-deps.js';
@@ -58,6 +63,9 @@ export function hostSpecWith(
   values: Readonly<Record<string, string>>,
   node?: unknown,
 ): HostSpec {
+  // Every node value of the whole design is typed as soon as there is a Node, so a hostile value stops
+  // the round before its observe: not even the services of earlier levels start with it around.
+  if (node !== undefined) checkServiceNodeValues(design.services, node);
   return buildHostSpec({
     payload: design.payload,
     generated: design.generated,

@@ -69,7 +69,8 @@ export class RemoveFlow {
       throw err;
     }
     this.deps.names.disown(node.metadata?.annotations?.[Annotations.instanceAddress] ?? ipv4);
-    await this.phase(ipv4, 'Removed', { node: name });
+    // Removed: its status goes too, so windows-instances-status only ever lists current instances.
+    await this.deps.status.remove(ipv4);
     await this.deps.events.record(
       instancesConfigMapRef(this.deps.namespace),
       'Normal',

@@ -1,5 +1,5 @@
 import type { CoreV1Api, V1ConfigMap } from '@kubernetes/client-node';
-import { PROXY_VARIABLES } from '../desired/proxy-env.js';
+import { PROXY_VARIABLES, withoutProxyCredentials } from '../desired/proxy-env.js';
 import { renderServicesData, servicesConfigMap } from '../desired/services-configmap.js';
 import type { WindowsServiceSpec } from '../provider/types/windows-service-spec.js';
 import { isConflict, isNotFound } from '../kube/client/api-errors.js';
@@ -15,10 +15,12 @@ export async function publishServicesConfigMap(
   version: string,
   content: { services: readonly WindowsServiceSpec[]; environmentVars: Readonly<Record<string, string>> },
 ): Promise<void> {
+  // Proxy credentials go to the hosts, never into this readable record.
+  const environmentVars = withoutProxyCredentials(content.environmentVars);
   const body = servicesConfigMap(version, namespace, {
     services: content.services,
     files: [],
-    environmentVars: { ...content.environmentVars },
+    environmentVars,
     watchedEnvironmentVars: [...PROXY_VARIABLES],
   }) as V1ConfigMap;
   const name = body.metadata?.name ?? '';
@@ -26,7 +28,7 @@ export async function publishServicesConfigMap(
     renderServicesData({
       services: content.services,
       files: [],
-      environmentVars: { ...content.environmentVars },
+      environmentVars,
       watchedEnvironmentVars: [...PROXY_VARIABLES],
     }),
   );

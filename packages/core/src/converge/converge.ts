@@ -25,7 +25,15 @@ export function observeQueryFor(
     envVars: [...new Set([...Object.keys(spec.envVars), ...extraEnvVars])],
     firewallRules: spec.firewallRules.map((r) => r.name),
     // Left out when empty, so a query without scripts is the same request as before the field existed.
-    ...(evaluate.length > 0 ? { evaluate: evaluate.map((e) => ({ name: e.name, script: e.script })) } : {}),
+    ...(evaluate.length > 0
+      ? {
+          evaluate: evaluate.map((e) => ({
+            name: e.name,
+            script: e.script,
+            ...(e.args ? { args: e.args } : {}),
+          })),
+        }
+      : {}),
   };
 }
 

@@ -93,3 +93,16 @@ export class InvalidHostRequestError extends WmcoError {
     super('InvalidHostRequest', `refusing to send an invalid request to ${address}: ${why}`);
   }
 }
+
+/** The host printed more than the operator reads from one command; the channel was closed. */
+export class HostOutputLimitError extends WmcoError {
+  constructor(
+    readonly address: string,
+    readonly limitBytes: number,
+  ) {
+    super(
+      'HostOutputLimit',
+      `host ${address} printed more than ${limitBytes} bytes for one command; stopped reading and closed it`,
+    );
+  }
+}

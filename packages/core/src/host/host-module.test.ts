@@ -1,6 +1,8 @@
 import test from 'ava';
 import Parser from 'tree-sitter';
 import { loadHostModule } from './host-module.js';
+import { hostInvocationScript } from './protocol/invocation.js';
+import { hostPrepareScript } from './protocol/prepare.js';
 
 // The grammar's package types point at a directory, which NodeNext cannot resolve; its binding also uses
 // top-level await, so it must be loaded with import(), not require().
@@ -52,4 +54,47 @@ test('the module implements every operation and the safety rules', async (t) => 
   t.regex(text, /catch \{\s+\$results\[\[string\]\$entry\.name\] = \[ordered\]@\{ ok = \$false; error = /);
   t.true(text.indexOf('Invoke-WmcoEvaluate $evaluate') < text.indexOf('$wanted = @($Request.services)'));
   t.is(remotePath, `C:\\ProgramData\\wmco\\WmcoHost-${sha256.slice(0, 16)}.psm1`);
+});
+
+test('the invocation script parses and checks the module hash before running it', async (t) => {
+  const { remotePath, sha256 } = await loadHostModule();
+  const script = hostInvocationScript({ modulePath: remotePath, sha256 });
+  const parser = new Parser();
+  parser.setLanguage(PowerShell);
+  const tree = parser.parse(script);
+  t.deepEqual(problems(tree.rootNode as unknown as SyntaxNodeLike), []);
+  // Read once, hash, compare, then run the same bytes; no Import-Module of the file path.
+  t.true(script.indexOf('ReadAllBytes') < script.indexOf('ComputeHash($bytes)'));
+  t.true(script.indexOf(`-ne '${sha256}'`) < script.indexOf('New-Module'));
+  t.regex(script, /\[scriptblock\]::Create\(\$utf8\.GetString\(\$bytes\)/);
+  t.false(script.includes('Import-Module'));
+});
+
+test('host-side trust rules: protected folders first, verified copies, links never followed', async (t) => {
+  const { text } = await loadHostModule();
+  const apply = text.slice(text.indexOf('function Invoke-WmcoApply'));
+  t.true(apply.indexOf('Initialize-WmcoDirectories') < apply.indexOf('Invoke-WmcoStep $step'));
+  t.regex(text, /SetAccessRuleProtection\(\$true, \$false\)/);
+  t.regex(text, /'S-1-5-18'/);
+  t.regex(text, /'S-1-5-32-544'/);
+  // Staged files: copied, then the copy is hashed (Copy-WmcoVerifiedFile), then moved.
+  const copy = text.slice(text.indexOf('function Copy-WmcoVerifiedFile'));
+  t.true(copy.indexOf('Copy-Item') < copy.indexOf('Get-WmcoFileHash $Destination'));
+  // Deconfigure: own traversal that checks ReparsePoint; no recursive cmdlets that follow junctions.
+  const deconfigure = text.slice(
+    text.indexOf('function Invoke-WmcoDeconfigure'),
+    text.indexOf('function Invoke-WmcoReboot'),
+  );
+  t.false(/-Recurse/.test(deconfigure));
+  t.regex(text, /ReparsePoint/);
+  t.regex(text, /\[System\.IO\.Directory\]::Delete\(\$path, \$false\)/);
+});
+
+test('the prepare script parses and protects the working area before anything is uploaded', (t) => {
+  const script = hostPrepareScript();
+  const parser = new Parser();
+  parser.setLanguage(PowerShell);
+  t.deepEqual(problems(parser.parse(script).rootNode as unknown as SyntaxNodeLike), []);
+  t.true(script.includes("'C:\\ProgramData\\wmco', 'C:\\ProgramData\\wmco\\staging'"));
+  t.true(script.indexOf('icacls.exe') < script.indexOf('Set-Acl'));
 });

@@ -12,3 +12,4 @@ export { SupervisedInformer, type SupervisedInformerOptions } from './supervised
 export type { ObjectHandler } from './object-cache.js';
 export * from './event-recorder.js';
 export * from './client/index.js';
+export { printableText } from './printable-text.js';

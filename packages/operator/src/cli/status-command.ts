@@ -5,9 +5,12 @@ import type { CliContext } from './cli-context.js';
 import { kubeConfigFrom, namespaceFrom, withKubeFlags, type KubeFlags } from './kube-flags.js';
 import { parseOutputFormat, renderStructured } from './output-format.js';
 import { renderTable } from './table.js';
+import { terminalSafe } from './terminal-safe.js';
 
 function age(since: string): string {
-  const s = Math.max(0, Math.round((Date.now() - Date.parse(since)) / 1000));
+  const t = Date.parse(since);
+  if (!Number.isFinite(t)) return '-';
+  const s = Math.max(0, Math.round((Date.now() - t) / 1000));
   return s < 120 ? `${s}s` : s < 7200 ? `${Math.round(s / 60)}m` : `${Math.round(s / 3600)}h`;
 }
 
@@ -15,20 +18,50 @@ function rows(statuses: readonly InstanceStatus[], wide: boolean): string[][] {
   return statuses.map((s) => {
     const r = [
       s.address,
-      s.node ?? '-',
+      s.node === undefined ? '-' : terminalSafe(s.node),
       s.phase,
       age(s.since),
-      s.joinSeconds === undefined ? '-' : `${s.joinSeconds}s`,
+      s.joinSeconds === undefined ? '-' : `${terminalSafe(s.joinSeconds)}s`,
     ];
     if (wide)
       r.push(
         Object.entries(s.phaseSeconds)
-          .map(([p, v]) => `${p}=${v}s`)
+          .map(([p, v]) => `${p}=${terminalSafe(v)}s`)
           .join(' ') || '-',
       );
-    r.push(s.lastError ?? '');
+    r.push(terminalSafe(s.lastError));
     return r;
   });
+}
+
+/**
+ * The statuses in the ConfigMap's data. Anyone who may edit it can write anything there: an entry that is
+ * not a status object is reported (escaped) and skipped, and every field is shown as text.
+ */
+function parseStatuses(data: Record<string, string>, warn: (s: string) => void): InstanceStatus[] {
+  const out: InstanceStatus[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      parsed = undefined;
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      warn(`skipping entry "${terminalSafe(key)}": not a status object`);
+      continue;
+    }
+    const s = parsed as Record<string, unknown>;
+    out.push({
+      ...(s as unknown as InstanceStatus),
+      address: terminalSafe(s['address'] ?? key),
+      phase: terminalSafe(s['phase']) as InstanceStatus['phase'],
+      since: terminalSafe(s['since']),
+      phaseSeconds:
+        typeof s['phaseSeconds'] === 'object' && s['phaseSeconds'] !== null ? s['phaseSeconds'] : {},
+    });
+  }
+  return out.sort((a, b) => a.address.localeCompare(b.address));
 }
 
 /** `wmco status`: each Windows instance's phase, timings and last error, from `windows-instances-status`. */
@@ -49,9 +82,7 @@ export function statusCommand(ctx: CliContext): Command {
             cause: err,
           });
       }
-      const statuses = Object.values(data)
-        .map((v) => JSON.parse(v) as InstanceStatus)
-        .sort((a, b) => a.address.localeCompare(b.address));
+      const statuses = parseStatuses(data, ctx.stderr);
       if (format === 'json' || format === 'yaml')
         return ctx.stdout(renderStructured(format, { instances: statuses }));
       if (statuses.length === 0) return ctx.stderr(`No Windows instances in ${namespace}.`);

@@ -216,7 +216,7 @@ export class OperatorRuntime {
         logger,
       }),
       logger,
-      status: new ConfigMapStatusStore(core, config.namespace),
+      status: new ConfigMapStatusStore(core, config.namespace, (t) => this.p.redactor.scrubText(t)),
       names: new Registrations({ ttlMs: config.registrationTimeoutMs ?? DEFAULT_REGISTRATION_TTL_MS }),
       debug: config.debug,
       logRotation,

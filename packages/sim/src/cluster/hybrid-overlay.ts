@@ -16,6 +16,11 @@ function obj(v: unknown): JsonObject {
  */
 export class HybridOverlayAnnotator extends StoreEventController {
   readonly name = 'hybrid-overlay';
+  /**
+   * Fault: the value written for a node instead of the allocated subnet (undefined: allocate), standing
+   * for anyone who may patch Nodes (a node's own credentials, a compromised controller).
+   */
+  hostileSubnet: ((nodeName: string) => string | undefined) | undefined;
 
   private network(): { cidr: string; hostPrefix: number } | undefined {
     const t = this.writer.registry.find('operator.openshift.io', 'v1', 'networks');
@@ -33,6 +38,21 @@ export class HybridOverlayAnnotator extends StoreEventController {
       : { cidr, hostPrefix: typeof first?.['hostPrefix'] === 'number' ? first['hostPrefix'] : 23 };
   }
 
+  /** The first /hostPrefix of the network no Node holds. */
+  private freeSubnet(
+    net: { cidr: string; hostPrefix: number },
+    used: ReadonlySet<string | undefined>,
+  ): string {
+    const base = parseCidr(net.cidr);
+    for (let i = 0; ; i++) {
+      const sub = nthSubnet(base, net.hostPrefix, i);
+      if (!sub)
+        throw new Error(`hybrid cluster network ${net.cidr} has no free /${net.hostPrefix} subnet left`);
+      const s = formatCidr(sub);
+      if (!used.has(s)) return s;
+    }
+  }
+
   protected handle(e: StoreEvent): void {
     if (e.typeKey !== '/v1/nodes' || e.type === 'DELETED') return;
     const m = meta(e.object);
@@ -44,19 +64,12 @@ export class HybridOverlayAnnotator extends StoreEventController {
     const used = new Set(
       this.writer.store.all(nodeType).map((n) => strMap(meta(n)['annotations'])[HYBRID_SUBNET_ANNOTATION]),
     );
-    const base = parseCidr(net.cidr);
-    for (let i = 0; ; i++) {
-      const sub = nthSubnet(base, net.hostPrefix, i);
-      if (!sub)
-        throw new Error(`hybrid cluster network ${net.cidr} has no free /${net.hostPrefix} subnet left`);
-      const s = formatCidr(sub);
-      if (used.has(s)) continue;
-      this.writer.mutate({ type: nodeType, namespace: undefined, name: str(m['name']) ?? '' }, (n) => {
-        const nm = meta(n);
-        nm['annotations'] = { ...strMap(nm['annotations']), [HYBRID_SUBNET_ANNOTATION]: s };
-        return n;
-      });
-      return;
-    }
+    const name = str(m['name']) ?? '';
+    const s = this.hostileSubnet?.(name) ?? this.freeSubnet(net, used);
+    this.writer.mutate({ type: nodeType, namespace: undefined, name }, (n) => {
+      const nm = meta(n);
+      nm['annotations'] = { ...strMap(nm['annotations']), [HYBRID_SUBNET_ANNOTATION]: s };
+      return n;
+    });
   }
 }

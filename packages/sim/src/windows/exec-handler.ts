@@ -1,5 +1,6 @@
 import {
   decodePowerShellCommand,
+  hostPrepareScript,
   hostRequestSchema,
   parseHostInvocation,
   type HostResult,
@@ -20,7 +21,8 @@ export function notRecognized(shell: 'cmd' | 'powershell', command: string): str
 
 /** How the host should answer one exec. */
 export type ExecPlan =
-  | { readonly kind: 'module'; readonly modulePath: string }
+  | { readonly kind: 'module'; readonly modulePath: string; readonly sha256: string }
+  | { readonly kind: 'prepare' }
   | { readonly kind: 'error'; readonly stderr: string; readonly code: number };
 
 /**
@@ -30,6 +32,7 @@ export type ExecPlan =
 export function classifyExec(command: string, shell: 'cmd' | 'powershell'): ExecPlan {
   const script = decodePowerShellCommand(command);
   if (script === undefined) return { kind: 'error', stderr: notRecognized(shell, command), code: 1 };
+  if (script === hostPrepareScript()) return { kind: 'prepare' };
   const invocation = parseHostInvocation(script);
   if (invocation === undefined) {
     // powershell.exe started, but the script is not one the simulator models.
@@ -39,7 +42,7 @@ export function classifyExec(command: string, shell: 'cmd' | 'powershell'): Exec
       code: 1,
     };
   }
-  return { kind: 'module', modulePath: invocation.modulePath };
+  return { kind: 'module', modulePath: invocation.modulePath, sha256: invocation.sha256 };
 }
 
 /** Parses a request the way Invoke-WmcoHost does; an error result for anything invalid. */

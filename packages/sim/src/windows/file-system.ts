@@ -3,11 +3,80 @@ import { baseName, normalizeWindowsPath, parentPath, pathKey } from './windows-p
 interface Entry {
   readonly path: string;
   data?: Buffer;
+  /** A junction (to a directory) or a symbolic link: the entry is the link itself. */
+  link?: FileLink;
+  /** The ACL the operator sets on its folders: SYSTEM and Administrators only, not inherited. */
+  restricted?: boolean;
 }
 
-/** An in-memory NTFS stand-in: case-insensitive, case-preserving, files and directories. */
+export interface FileLink {
+  readonly target: string;
+  readonly kind: 'junction' | 'symlink';
+}
+
+/**
+ * An in-memory NTFS stand-in: case-insensitive, case-preserving, files and directories, junctions and
+ * symbolic links (reads and writes go through them; `remove` of a link removes only the link), and one
+ * ACL property: whether a folder is restricted to SYSTEM and Administrators (inherited below).
+ */
 export class FileSystem {
   private readonly entries = new Map<string, Entry>([['c:\\', { path: 'C:\\' }]]);
+  /** Files written under a `watched` folder while that folder was not restricted (the last 100). */
+  readonly unrestrictedWrites: string[] = [];
+  /** Folders whose writes are checked against their ACL (the operator's folders). */
+  watched: readonly string[] = [];
+
+  /** Creates a junction or symbolic link at `path` (the parent must exist). */
+  link(path: string, target: string, kind: FileLink['kind']): void {
+    const n = this.resolve(path);
+    if (!this.isDirectory(parentPath(n))) throw new Error(`Could not find a part of the path '${n}'.`);
+    this.entries.set(pathKey(n), { path: n, link: { target: this.resolve(target), kind } });
+  }
+
+  /** The link at exactly `path` (not through a parent link), if it is one. */
+  linkAt(path: string): FileLink | undefined {
+    return this.entries.get(pathKey(this.resolve(path)))?.link;
+  }
+
+  /** Restricts a folder to SYSTEM and Administrators (Protect-WmcoDirectory). */
+  restrict(path: string): void {
+    const e = this.entries.get(pathKey(this.follow(this.resolve(path))));
+    if (!e || e.data !== undefined) throw new Error(`Cannot find path '${path}' because it does not exist.`);
+    e.restricted = true;
+  }
+
+  /** True when the folder or one of its parents is restricted (the ACL is inherited). */
+  isRestricted(path: string): boolean {
+    let n = this.follow(this.resolve(path));
+    for (;;) {
+      if (this.entries.get(pathKey(n))?.restricted) return true;
+      const up = parentPath(n);
+      if (up === n) return false;
+      n = up;
+    }
+  }
+
+  /** The path with every link among its parents (and itself) replaced by the link's target. */
+  private follow(n: string, hops = 0): string {
+    if (hops > 31) throw new Error(`The name of the file cannot be resolved by the system: ${n}`);
+    const parts = n
+      .slice(3)
+      .split('\\')
+      .filter((p) => p !== '');
+    for (let i = 1; i <= parts.length; i++) {
+      const prefix = `${n.slice(0, 3)}${parts.slice(0, i).join('\\')}`;
+      const link = this.entries.get(pathKey(prefix))?.link;
+      if (link) return this.follow([link.target, ...parts.slice(i)].join('\\'), hops + 1);
+    }
+    return n;
+  }
+
+  private noteWrite(n: string): void {
+    const root = this.watched.find((w) => pathKey(n).startsWith(`${pathKey(w)}\\`));
+    if (root === undefined || this.isRestricted(root)) return;
+    this.unrestrictedWrites.push(n);
+    if (this.unrestrictedWrites.length > 100) this.unrestrictedWrites.shift();
+  }
 
   resolve(path: string): string {
     const n = normalizeWindowsPath(path);
@@ -17,7 +86,7 @@ export class FileSystem {
   }
 
   private get(path: string): Entry | undefined {
-    return this.entries.get(pathKey(this.resolve(path)));
+    return this.entries.get(pathKey(this.follow(this.resolve(path))));
   }
 
   isFile(path: string): boolean {
@@ -35,7 +104,7 @@ export class FileSystem {
 
   /** Creates a directory and its parents (`New-Item -Force`). */
   mkdirp(path: string): void {
-    const n = this.resolve(path);
+    const n = this.follow(this.resolve(path));
     if (this.isFile(n)) throw new Error(`An item with the specified name ${n} already exists.`);
     if (this.entries.has(pathKey(n))) return;
     this.mkdirp(parentPath(n));
@@ -44,9 +113,10 @@ export class FileSystem {
 
   /** Writes a file; the parent directory must exist. */
   write(path: string, data: Buffer): void {
-    const n = this.resolve(path);
+    const n = this.follow(this.resolve(path));
     if (!this.isDirectory(parentPath(n))) throw new Error(`Could not find a part of the path '${n}'.`);
     if (this.isDirectory(n)) throw new Error(`Access to the path '${n}' is denied.`);
+    this.noteWrite(n);
     const existing = this.entries.get(pathKey(n));
     this.entries.set(pathKey(n), { path: existing?.path ?? n, data });
   }

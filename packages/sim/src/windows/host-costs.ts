@@ -40,6 +40,8 @@ export interface HostFaults {
   refuseAuthentication?: boolean;
   /** The next exec never answers. */
   hangNextCommand?: boolean;
+  /** The next exec prints without end (a hostile or broken host) until the client closes the channel. */
+  endlessOutput?: boolean;
 }
 
 /** Serialises bytes on a link of the given bandwidth: when would a write of `bytes` finish? */

@@ -84,6 +84,23 @@ export function observe(
   };
 }
 
+/** Copy-WmcoVerifiedFile: the copy is hashed, so a staged file swapped after the copy cannot matter. */
+function copyVerified(
+  m: WindowsModel,
+  copy: { source: string; destination: string; sha: string; path: string },
+): void {
+  const { source, destination, sha, path } = copy;
+  const data = m.files.read(source);
+  if (data === undefined) throw new Error(`staged file for '${path}' is missing from the staging folder`);
+  m.files.write(destination, data);
+  const actual = sha256(m.files.read(destination)!);
+  if (actual !== sha) {
+    m.files.remove(destination);
+    m.files.remove(source);
+    throw new Error(`staged file for '${path}' has SHA-256 '${actual}', expected '${sha}'`);
+  }
+}
+
 function sameFile(m: WindowsModel, a: string | undefined, b: string): boolean {
   if (a === undefined) return false;
   try {
@@ -93,27 +110,22 @@ function sameFile(m: WindowsModel, a: string | undefined, b: string): boolean {
   }
 }
 
-/** Install-WmcoStagedFile: verify the staged hash, then replace the destination in one move. */
+/** Install-WmcoStagedFile: copy next to the destination, verify the copy, then move it into place. */
 function placeFile(m: WindowsModel, path: string, sha: string): void {
-  const staged = stagedPathFor(sha);
-  const data = m.files.read(staged);
-  const actual = data ? sha256(data) : '';
-  if (actual !== sha) {
-    m.files.remove(staged);
-    throw new Error(`staged file for '${path}' has SHA-256 '${actual}', expected '${sha}'`);
-  }
+  const temporary = `${path}.wmco-new`;
+  m.files.mkdirp(m.files.resolve(path).replace(/\\[^\\]*$/, '') || 'C:\\');
+  copyVerified(m, { source: stagedPathFor(sha), destination: temporary, sha, path });
   const busy = m.scm
     .all()
     .find((svc) => svc.state !== 'stopped' && sameFile(m, splitCommandLine(svc.commandLine)[0], path));
   if (busy) {
     // Windows locks a running service's image: replacing it fails until the service stops.
+    m.files.remove(temporary);
     throw new Error(
       `The process cannot access the file '${path}' because it is being used by another process (${busy.name}).`,
     );
   }
-  m.files.mkdirp(m.files.resolve(path).replace(/\\[^\\]*$/, '') || 'C:\\');
-  m.files.write(`${path}.wmco-new`, data!);
-  m.files.rename(`${path}.wmco-new`, path, true);
+  m.files.rename(temporary, path, true);
 }
 
 function setService(

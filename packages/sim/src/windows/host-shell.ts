@@ -1,6 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadHostModule, type Evaluated, type HostResult, type ObserveRequest } from '@wmco/core';
+import { createHash } from 'node:crypto';
+import {
+  HOST_PROTOCOL_VERSION,
+  MODULE_HASH_MISMATCH,
+  PREPARED_MARKER,
+  type HostAction,
+  loadHostModule,
+  type Evaluated,
+  type HostResult,
+  type ObserveRequest,
+} from '@wmco/core';
 import { deconfigure } from './deconfigure.js';
+import { prepareWorkingArea, protectOperatorRoots } from './protected-folders.js';
 import type { EvaluatorRegistry } from './evaluate/evaluator-registry.js';
 import { classifyExec, parseRequest } from './exec-handler.js';
 import type { HostCosts, HostFaults } from './host-costs.js';
@@ -20,11 +31,39 @@ export interface HostShellContext {
   readonly reboot: () => Promise<void>;
   /** Answers `observe`'s `evaluate` scripts. */
   readonly evaluators: EvaluatorRegistry;
+  /** Hears every host module operation the host ran, with the scripts it evaluated. */
+  readonly record: (invocation: HostInvocation) => void;
 }
 
-const moduleNotLoaded = (path: string): string =>
-  `Import-Module : The specified module '${path}' was not loaded because no valid module file was found in ` +
-  'any module directory.\r\n';
+/** One host module operation as the host ran it; `scripts` are the `evaluate` entries of an observe. */
+export interface HostInvocation {
+  readonly op: string;
+  readonly scripts: readonly {
+    readonly name: string;
+    readonly script: string;
+    readonly args?: Readonly<Record<string, string>> | undefined;
+  }[];
+}
+
+const moduleNotFound = (path: string): string =>
+  `Exception calling "ReadAllBytes" with "1" argument(s): "Could not find file '${path}'."\r\n`;
+
+/**
+ * The invocation's own check: the module file's SHA-256 must be the one the command line names (the
+ * simulator runs only the module this build ships; an older or newer version is not modelled).
+ */
+async function moduleCheck(ctx: HostShellContext, modulePath: string, sha256: string): Promise<ExecReply> {
+  const onDisk = ctx.model.files.read(modulePath);
+  if (onDisk === undefined) return { stderr: moduleNotFound(modulePath), code: 1 };
+  const actual = createHash('sha256').update(onDisk).digest('hex');
+  if (actual !== sha256) {
+    return { stderr: `${MODULE_HASH_MISMATCH}: ${modulePath} has SHA-256 ${actual}\r\n`, code: 1 };
+  }
+  if (sha256 !== (await loadHostModule()).sha256) {
+    return { stderr: 'the simulated host runs only the host module of this build\r\n', code: 1 };
+  }
+  return undefined;
+}
 
 /** Runs one command line with its stdin, as the simulated Windows host would. */
 export async function runCommand(ctx: HostShellContext, command: string, stdin: string): Promise<ExecReply> {
@@ -38,12 +77,16 @@ export async function runCommand(ctx: HostShellContext, command: string, stdin: 
     ctx.unsupported(command);
     return { stderr: plan.stderr, code: plan.code };
   }
-  // The module must be on disk, byte for byte the version this operator ships.
-  const module = await loadHostModule();
-  const onDisk = ctx.model.files.read(plan.modulePath);
-  if (!onDisk?.equals(module.bytes)) return { stderr: moduleNotLoaded(plan.modulePath), code: 1 };
   ctx.stats.powershellStarts++;
   if (ctx.costs.powershellStartMs > 0) await sleep(ctx.costs.powershellStartMs);
+  if (plan.kind === 'prepare') {
+    ctx.record({ op: 'prepare', scripts: [] });
+    prepareWorkingArea(ctx.model);
+    return { stdout: `${PREPARED_MARKER}\r\n`, code: 0 };
+  }
+  // Read once, hashed, and run from the same bytes: nothing can swap the file in between.
+  const refused = await moduleCheck(ctx, plan.modulePath, plan.sha256);
+  if (refused) return refused;
   const result = await runModule(ctx, stdin);
   return result === undefined ? undefined : { stdout: `${JSON.stringify(result)}\r\n`, code: 0 };
 }
@@ -52,6 +95,7 @@ export async function runCommand(ctx: HostShellContext, command: string, stdin: 
 async function runModule(ctx: HostShellContext, stdin: string): Promise<HostResult | undefined> {
   const request = parseRequest(stdin);
   if ('ok' in request) return request;
+  ctx.record({ op: request.op, scripts: request.op === 'observe' ? [...(request.evaluate ?? [])] : [] });
   switch (request.op) {
     case 'observe':
       return {
@@ -76,8 +120,13 @@ async function runModule(ctx: HostShellContext, stdin: string): Promise<HostResu
 /** Invoke-WmcoEvaluate: each script in order, before the state is collected; a failure is a result. */
 function evaluate(ctx: HostShellContext, request: ObserveRequest): Record<string, Evaluated> {
   const results: Record<string, Evaluated> = {};
-  for (const { name, script } of request.evaluate ?? []) {
-    results[name] = ctx.evaluators.evaluate(ctx.model, script, (s) => ctx.unsupported(`evaluate: ${s}`));
+  for (const { name, script, args } of request.evaluate ?? []) {
+    results[name] = ctx.evaluators.evaluate(
+      ctx.model,
+      script,
+      (s) => ctx.unsupported(`evaluate: ${s}`),
+      args ?? {},
+    );
   }
   return results;
 }
@@ -88,13 +137,29 @@ async function applyWithFaults(
   steps: Parameters<typeof apply>[1],
 ): Promise<HostResult | undefined> {
   const faults = ctx.faults();
+  // Initialize-WmcoDirectories: the operator's folders are protected before any step writes into them.
+  let protectedNow: HostAction[];
   try {
-    return await apply(ctx.model, steps, (i) => {
+    protectedNow = protectOperatorRoots(ctx.model);
+  } catch (err) {
+    const message = `protecting the operator's folders: ${err instanceof Error ? err.message : String(err)}`;
+    return {
+      v: HOST_PROTOCOL_VERSION,
+      op: 'apply',
+      ok: false,
+      done: [],
+      rebootRequired: false,
+      error: { message },
+    };
+  }
+  try {
+    const result = await apply(ctx.model, steps, (i) => {
       if (faults.rebootDuringApplyAtStep !== i) return Promise.resolve();
       delete faults.rebootDuringApplyAtStep;
       void ctx.reboot();
       return Promise.reject(new Error('power lost'));
     });
+    return { ...result, done: [...protectedNow, ...result.done] };
   } catch {
     return undefined;
   }

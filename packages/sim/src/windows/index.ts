@@ -1,5 +1,6 @@
 export { SimulatedWindowsHost, type SimulatedWindowsHostOptions } from './simulated-windows-host.js';
 export { WindowsModel, type WindowsModelOptions } from './windows-model.js';
+export type { HostInvocation } from './host-shell.js';
 export { FileSystem } from './file-system.js';
 export { ServiceControlManager, type ScmEvent, type ServiceRecord } from './service-control-manager.js';
 export {

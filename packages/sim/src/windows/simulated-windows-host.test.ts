@@ -1,5 +1,10 @@
 import test from 'ava';
-import { encodePowerShellCommand, hostInvocationScript, loadHostModule } from '@wmco/core';
+import {
+  MODULE_HASH_MISMATCH,
+  encodePowerShellCommand,
+  hostInvocationScript,
+  loadHostModule,
+} from '@wmco/core';
 import ssh2 from 'ssh2';
 import { FREE_HOST_COSTS } from './host-costs.js';
 import { ServiceBehaviourRegistry, type ServiceBehaviour } from './service-behaviour.js';
@@ -15,7 +20,7 @@ interface Raw {
 }
 
 /** Runs one command with a plain ssh2 client (no wmco adapter). */
-function rawExec(sim: SimulatedWindowsHost, privateKey: string, command: string): Promise<Raw> {
+function rawExec(sim: SimulatedWindowsHost, privateKey: string, command: string, stdin = ''): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const client = new ssh2.Client();
     client.on('error', reject);
@@ -32,7 +37,7 @@ function rawExec(sim: SimulatedWindowsHost, privateKey: string, command: string)
           client.end();
           resolve({ code, stdout, stderr });
         });
-        ch.end();
+        ch.end(stdin);
       });
     });
     client.connect({ host: sim.host, port: sim.port, username: 'Administrator', privateKey });
@@ -65,7 +70,7 @@ for (const shell of ['cmd', 'powershell'] as const) {
   });
 }
 
-test('the invocation fails like Import-Module when the module is not on the host', async (t) => {
+test('the invocation refuses a missing module and a module whose SHA-256 differs', async (t) => {
   const key = generateEd25519KeyPair();
   const sim = await SimulatedWindowsHost.start({
     address: nextLoopbackAddress(),
@@ -74,14 +79,28 @@ test('the invocation fails like Import-Module when the module is not on the host
   });
   t.teardown(() => sim.stop());
   const module = await loadHostModule();
-  const out = await rawExec(
-    sim,
-    key.private,
-    encodePowerShellCommand(hostInvocationScript(module.remotePath)),
+  const line = encodePowerShellCommand(
+    hostInvocationScript({ modulePath: module.remotePath, sha256: module.sha256 }),
   );
-  t.is(out.code, 1);
-  t.regex(out.stderr, /^Import-Module : The specified module '.*WmcoHost-[0-9a-f]{16}\.psm1' was not loaded/);
-  t.is(sim.stats.powershellStarts, 0);
+  const missing = await rawExec(sim, key.private, line);
+  t.is(missing.code, 1);
+  t.regex(
+    missing.stderr,
+    /^Exception calling "ReadAllBytes" .*Could not find file '.*WmcoHost-[0-9a-f]{16}\.psm1'/,
+  );
+  // Same size, other bytes: a size check would take it; the hash check does not.
+  sim.model.files.mkdirp('C:\\ProgramData\\wmco');
+  const tampered = Buffer.from(module.bytes);
+  tampered[tampered.length - 2] = 0x23;
+  sim.model.files.write(module.remotePath, tampered);
+  const altered = await rawExec(sim, key.private, line);
+  t.is(altered.code, 1);
+  t.true(altered.stderr.startsWith(`${MODULE_HASH_MISMATCH}: ${module.remotePath} has SHA-256 `));
+  t.deepEqual(sim.invocations, [], 'the module never ran');
+  sim.model.files.write(module.remotePath, module.bytes);
+  const ok = await rawExec(sim, key.private, line, JSON.stringify({ v: 1, op: 'nope' }));
+  t.is(ok.code, 0, 'the right bytes run');
+  t.regex(ok.stdout, /"ok":false/);
 });
 
 test('a second host on a taken address and port gets a port of its own', async (t) => {

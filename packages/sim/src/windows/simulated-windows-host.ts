@@ -6,7 +6,8 @@ const { Server } = ssh2;
 import { defaultEvaluators } from './evaluate/default-evaluators.js';
 import type { EvaluatorRegistry } from './evaluate/evaluator-registry.js';
 import { DEFAULT_HOST_COSTS, LinkClock, type HostCosts, type HostFaults } from './host-costs.js';
-import { runCommand, type HostShellContext } from './host-shell.js';
+import { runCommand, type HostInvocation, type HostShellContext } from './host-shell.js';
+import { streamEndlessOutput } from './endless-output.js';
 import { serveSftp } from './sftp-server.js';
 import { authenticate, generateEd25519KeyPair, parseKeyOrThrow, type AuthPolicy } from './ssh-auth.js';
 import { WindowsModel, type WindowsModelOptions } from './windows-model.js';
@@ -41,6 +42,11 @@ export class SimulatedWindowsHost {
   readonly costs: HostCosts;
   faults: HostFaults = {};
   readonly unsupportedCommands: string[] = [];
+  /**
+   * Every host module operation this host ran, oldest first, with the scripts each observe evaluated
+   * (the last 1000), so a test can assert on exactly what ran on the host.
+   */
+  readonly invocations: HostInvocation[] = [];
   /** Every distinct exec command line received (the adapter sends one form per module version). */
   readonly commandLines = new Set<string>();
   /** Counters: PowerShell starts, exec round trips, SFTP requests, bytes uploaded. */
@@ -87,6 +93,10 @@ export class SimulatedWindowsHost {
       },
       reboot: () => this.reboot(),
       evaluators: o.evaluators ?? defaultEvaluators(),
+      record: (invocation) => {
+        this.invocations.push(invocation);
+        if (this.invocations.length > 1000) this.invocations.shift();
+      },
     };
   }
 
@@ -236,6 +246,11 @@ export class SimulatedWindowsHost {
     this.stats.openExecs++;
     this.stats.maxOpenExecs = Math.max(this.stats.maxOpenExecs, this.stats.openExecs);
     channel.once('close', () => this.stats.openExecs--);
+    if (this.faults.endlessOutput) {
+      delete this.faults.endlessOutput;
+      streamEndlessOutput(channel);
+      return;
+    }
     const input: Buffer[] = [];
     channel.on('data', (d: Buffer) => input.push(d));
     channel.on('end', () => {

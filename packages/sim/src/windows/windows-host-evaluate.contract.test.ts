@@ -39,6 +39,7 @@ test('evaluate: NODE_IP and the platforms hostname commands, in the same PowerSh
   const w = await startHostWorld({ model: { dnsSuffix: 'example.com', metadataHostname: long } });
   t.teardown(() => w.stop());
   writeFile(w, 'C:\\Temp\\gcp-get-hostname.ps1', '# prints the node name');
+  await w.host.observe(emptyQuery); // first contact: prepare, upload the module
   const starts = w.sim.stats.powershellStarts;
   const state = await w.host.observe({
     ...emptyQuery,
@@ -184,6 +185,7 @@ test('evaluate: converge passes its scripts to the observe it starts with (befor
   const w = await startHostWorld();
   t.teardown(() => w.stop());
   const payload = new Payload();
+  await w.host.observe(emptyQuery); // first contact: prepare, upload the module
   const starts = w.sim.stats.powershellStarts;
   const first = await converge(w.host, nodeSpec(payload), payload.content, {
     evaluate: [{ name: 'NODE_IP', script: NODE_IP_SCRIPT }],

@@ -1,4 +1,4 @@
-import type { FirewallRuleState, HnsNetwork, RouteState } from '@wmco/core';
+import { HostPaths, type FirewallRuleState, type HnsNetwork, type RouteState } from '@wmco/core';
 import { FileSystem } from './file-system.js';
 import { defaultServiceBehaviours, type ServiceBehaviourRegistry } from './service-behaviour.js';
 import { ServiceControlManager } from './service-control-manager.js';
@@ -103,6 +103,8 @@ export class WindowsModel {
     for (const dir of ['C:\\Windows\\System32', 'C:\\ProgramData', 'C:\\Users\\Administrator']) {
       this.files.mkdirp(dir);
     }
+    // Writes into the operator's folders are checked against their ACL (tests assert none was early).
+    this.files.watched = HostPaths.protectedRoots;
   }
 
   /** What the cloud's metadata service reports as this instance's hostname. */

@@ -7,6 +7,12 @@ export const HostPaths = {
   root: 'C:\\ProgramData\\wmco',
   /** Uploaded payload files wait here, named by SHA-256, until `apply` verifies and moves them. */
   staging: 'C:\\ProgramData\\wmco\\staging',
+  /**
+   * The operator's folders, created (or taken over) with an ACL for SYSTEM and Administrators only, not
+   * inherited, before anything is written into them: its working area (module, staging), the node's files
+   * (`C:\k`) and the scripts the services run as Administrator (`C:\Temp`, as upstream). Sub-folders inherit.
+   */
+  protectedRoots: ['C:\\ProgramData\\wmco', 'C:\\k', 'C:\\Temp'],
 } as const;
 
 /** The module's path on the host for a given module content hash (uploaded once per version). */

@@ -7,3 +7,4 @@ export * from './request.js';
 export * from './result.js';
 export * from './host-paths.js';
 export * from './invocation.js';
+export * from './prepare.js';

@@ -8,20 +8,40 @@ export const POWERSHELL_PREFIX =
   'powershell.exe -NoProfile -NonInteractive -ExecutionPolicy Bypass -EncodedCommand ';
 
 const MODULE_PATH = /^C:\\ProgramData\\wmco\\WmcoHost-[0-9a-f]{16}\.psm1$/;
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/** The module a call runs: its hash-named path and its full SHA-256, checked on the host on every use. */
+export interface ModuleRef {
+  readonly modulePath: string;
+  readonly sha256: string;
+}
+
+/** What the invocation throws (on stderr) when the module file is not the expected bytes. */
+export const MODULE_HASH_MISMATCH = 'wmco host module hash mismatch';
 
 /**
- * The script behind the encoded command: import the module by its hash-named path and hand it the request,
- * which arrives on stdin (never on the command line). The module writes one JSON line to stdout.
+ * The script behind the encoded command. It reads the module's bytes once, checks their SHA-256 against the
+ * hash this operator ships, and runs the module from those same bytes (a dynamic module), so the file can
+ * be neither tampered with before nor swapped after the check. The request arrives on stdin (never on the
+ * command line) and the module writes one JSON line to stdout.
  */
-export function hostInvocationScript(modulePath: string): string {
+export function hostInvocationScript(module: ModuleRef): string {
+  const { modulePath, sha256 } = module;
   if (!MODULE_PATH.test(modulePath)) {
     throw new Error(`module path '${modulePath}' is not under ${HostPaths.root}`);
+  }
+  if (!SHA256.test(sha256) || !modulePath.includes(`-${sha256.slice(0, 16)}.`)) {
+    throw new Error(`module hash '${sha256}' does not name ${modulePath}`);
   }
   return (
     "$ErrorActionPreference = 'Stop'; $ProgressPreference = 'SilentlyContinue'; " +
     // UTF-8 both ways: Windows PowerShell 5.1 otherwise uses the OEM code page for stdin and stdout.
-    '[Console]::InputEncoding = [Console]::OutputEncoding = New-Object System.Text.UTF8Encoding $false; ' +
-    `Import-Module -Force -DisableNameChecking '${modulePath}'; ` +
+    '$utf8 = New-Object System.Text.UTF8Encoding $false; ' +
+    '[Console]::InputEncoding = [Console]::OutputEncoding = $utf8; ' +
+    `$bytes = [System.IO.File]::ReadAllBytes('${modulePath}'); ` +
+    "$hash = -join ([System.Security.Cryptography.SHA256]::Create().ComputeHash($bytes) | ForEach-Object { $_.ToString('x2') }); " +
+    `if ($hash -ne '${sha256}') { throw "${MODULE_HASH_MISMATCH}: ${modulePath} has SHA-256 $hash" }; ` +
+    '$null = New-Module -Name WmcoHost -ScriptBlock ([scriptblock]::Create($utf8.GetString($bytes).TrimStart([char]0xFEFF))); ' +
     'Invoke-WmcoHost -RequestJson ([Console]::In.ReadToEnd())'
   );
 }
@@ -41,10 +61,16 @@ export function decodePowerShellCommand(commandLine: string): string | undefined
   return bytes.toString('utf16le');
 }
 
-/** The module path named by a script of exactly `hostInvocationScript`'s form, or undefined. */
-export function parseHostInvocation(script: string): { modulePath: string } | undefined {
-  const m = /Import-Module -Force -DisableNameChecking '([^']*)'; /.exec(script);
-  const modulePath = m?.[1];
-  if (modulePath === undefined || !MODULE_PATH.test(modulePath)) return undefined;
-  return hostInvocationScript(modulePath) === script ? { modulePath } : undefined;
+/** The module named by a script of exactly `hostInvocationScript`'s form, or undefined. */
+export function parseHostInvocation(script: string): ModuleRef | undefined {
+  const path = /ReadAllBytes\('([^']*)'\); /.exec(script)?.[1];
+  const sha256 = /if \(\$hash -ne '([0-9a-f]{64})'\)/.exec(script)?.[1];
+  if (path === undefined || sha256 === undefined || !MODULE_PATH.test(path)) return undefined;
+  try {
+    return hostInvocationScript({ modulePath: path, sha256 }) === script
+      ? { modulePath: path, sha256 }
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

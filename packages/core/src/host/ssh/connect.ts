@@ -5,10 +5,13 @@ const { Client } = ssh2;
 import { AuthenticationError, HostKeyMismatchError, HostUnreachableError } from '../errors.js';
 import { pinningHostVerifier, type HostKeyCheck } from './host-key-verifier.js';
 import type { LoadedPrivateKey } from './private-key.js';
+import { SHA1_SIGNATURE_REFUSED, SSH_ALGORITHMS, sha2OnlyKey } from './ssh-algorithms.js';
 import type { ResolvedSshOptions } from './ssh-options.js';
 
 /** One handshake attempt. Resolves with a ready client or rejects with what went wrong. */
 function attempt(o: ResolvedSshOptions, key: LoadedPrivateKey, check: HostKeyCheck): Promise<SshClient> {
+  let offered = false;
+  const first = (): boolean => !offered && (offered = true);
   return new Promise((resolve, reject) => {
     const client = new Client();
     let settled = false;
@@ -33,9 +36,19 @@ function attempt(o: ResolvedSshOptions, key: LoadedPrivateKey, check: HostKeyChe
       host: o.host,
       port: o.port,
       username: o.username,
-      privateKey: key.pem,
-      // Public key only: no password, keyboard-interactive or agent.
-      authHandler: ['publickey'],
+      // Public key only (no password, keyboard-interactive or agent), one attempt, never an SHA-1 signature.
+      // `false` ends authentication ("All configured authentication methods failed"); @types/ssh2 omits it.
+      authHandler: (_methods, _partial, next) =>
+        next(
+          first()
+            ? { type: 'publickey', username: o.username, key: sha2OnlyKey(key.key) }
+            : (false as unknown as 'none'),
+        ),
+      algorithms: {
+        kex: [...SSH_ALGORITHMS.kex],
+        serverHostKey: [...SSH_ALGORITHMS.serverHostKey],
+        hmac: [...SSH_ALGORITHMS.hmac],
+      },
       hostVerifier: pinningHostVerifier(o.hostKeys, o.address, check),
       keepaliveInterval: o.keepaliveIntervalMs,
       keepaliveCountMax: 3,
@@ -65,6 +78,9 @@ export async function connectWithRetry(o: ResolvedSshOptions, key: LoadedPrivate
       const err = caught instanceof Error ? caught : new Error(String(caught));
       if (check.mismatch)
         throw new HostKeyMismatchError(o.address, check.mismatch.pinned, check.mismatch.presented);
+      if (err.message.includes(SHA1_SIGNATURE_REFUSED)) {
+        throw new AuthenticationError(o.address, o.username, err.message);
+      }
       const elapsed = Date.now() - start;
       if (isAuthFailure(err) && elapsed + delay > o.authRetryMs) {
         throw new AuthenticationError(o.address, o.username, `${err.message} (key ${key.fingerprint})`);

@@ -66,12 +66,12 @@ test('an RSA key under 2048 bits works but warns', (t) => {
   t.deepEqual(log.warnings, ['the SSH private key is RSA with 1024 bits; use at least 2048']);
 });
 
-test('a DSA key works but warns', (t) => {
-  const log = recorder();
+test('a DSA key is refused: DSA signs only with SHA-1', (t) => {
   const dsa = readFileSync(new URL('../../../testdata/dsa-1024.openssh.key', import.meta.url));
-  t.is(loadPrivateKey(dsa, log).type, 'ssh-dss');
-  t.is(log.warnings.length, 1);
-  t.regex(log.warnings[0]!, /DSA/);
+  t.throws(() => loadPrivateKey(dsa, recorder()), {
+    instanceOf: PrivateKeyError,
+    message: /DSA keys are not supported \(SHA256:.*\)/,
+  });
 });
 
 test('garbage and public keys are refused with PrivateKeyError', (t) => {

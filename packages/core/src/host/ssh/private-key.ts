@@ -17,6 +17,8 @@ const SUPPORTED = new Set([
 /** A usable private key: the PEM/OpenSSH text for ssh2, its type, and its public key fingerprint. */
 export interface LoadedPrivateKey {
   readonly pem: Buffer;
+  /** The parsed key, for user authentication (never an SHA-1 signature: see sha2OnlyKey). */
+  readonly key: ParsedKey;
   readonly type: string;
   readonly fingerprint: string;
 }
@@ -41,7 +43,9 @@ function rsaBits(publicSsh: Buffer): number {
 
 function checkStrength(type: string, publicSsh: Buffer, fingerprint: string, logger: HostLogger): void {
   if (type === 'ssh-dss') {
-    logger.warn('the SSH private key is DSA, which is weak and disabled by modern OpenSSH', { fingerprint });
+    throw new PrivateKeyError(
+      `DSA keys are not supported (${fingerprint}): DSA signs with SHA-1 and OpenSSH disabled it; use Ed25519, ECDSA or RSA`,
+    );
   } else if (!SUPPORTED.has(type)) {
     throw new PrivateKeyError(`unsupported key type '${type}' (use RSA, ECDSA or Ed25519)`);
   } else if (type === 'ssh-rsa' && rsaBits(publicSsh) < 2048) {
@@ -53,7 +57,7 @@ function checkStrength(type: string, publicSsh: Buffer, fingerprint: string, log
 
 /**
  * Parses an RSA, ECDSA or Ed25519 private key in PEM (PKCS#1, SEC1, PKCS#8) or OpenSSH format, without a passphrase (as upstream).
- * A DSA key or an RSA key under 2048 bits still works but is weak: the logger gets a warning.
+ * A DSA key is refused (SHA-1 only); an RSA key under 2048 bits still works but the logger gets a warning.
  */
 export function loadPrivateKey(data: string | Buffer, logger: HostLogger): LoadedPrivateKey {
   let pem: Buffer;
@@ -70,5 +74,5 @@ export function loadPrivateKey(data: string | Buffer, logger: HostLogger): Loade
   const publicSsh = key.getPublicSSH();
   const fingerprint = `SHA256:${createHash('sha256').update(publicSsh).digest('base64').replace(/=+$/, '')}`;
   checkStrength(key.type, publicSsh, fingerprint, logger);
-  return { pem, type: key.type, fingerprint };
+  return { pem, key, type: key.type, fingerprint };
 }

@@ -30,6 +30,11 @@ export interface SshHostOptions {
   readonly sftpChunkSize?: number;
   /** How long `reboot()` waits for the host to come back (default 15 min). */
   readonly rebootTimeoutMs?: number;
+  /**
+   * The most bytes read from one command's stdout plus stderr (default 8 MiB; an observe of a busy host is
+   * well under 1 MiB). A host that prints more fails the call with HostOutputLimitError.
+   */
+  readonly maxOutputBytes?: number;
 }
 
 export type ResolvedSshOptions = Required<Omit<SshHostOptions, 'logger'>> & {
@@ -51,6 +56,7 @@ export function resolveSshOptions(o: SshHostOptions, logger: HostLogger): Resolv
     sftpConcurrency: 64,
     sftpChunkSize: 32 * 1024,
     rebootTimeoutMs: 15 * 60_000,
+    maxOutputBytes: 8 * 1024 * 1024,
     ...o,
     port,
     logger,

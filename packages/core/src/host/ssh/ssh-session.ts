@@ -1,6 +1,6 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Client, ClientChannel, SFTPWrapper } from 'ssh2';
-import { HostCommandTimeoutError, HostUnreachableError } from '../errors.js';
+import { HostCommandTimeoutError, HostOutputLimitError, HostUnreachableError } from '../errors.js';
 import { sftpUpload, type UploadSource } from './sftp-upload.js';
 import type { ResolvedSshOptions } from './ssh-options.js';
 
@@ -110,34 +110,64 @@ export class SshSession {
   }
 }
 
+/** Output of one command, bounded: past `limit` bytes it stops keeping anything and reports overflow. */
+class BoundedOutput {
+  readonly out: Buffer[] = [];
+  readonly err: Buffer[] = [];
+  private bytes = 0;
+  constructor(private readonly limit: number) {}
+
+  /** False once the total passed the limit (the chunk is dropped). */
+  add(into: Buffer[], chunk: Buffer): boolean {
+    this.bytes += chunk.length;
+    if (this.bytes > this.limit) return false;
+    into.push(chunk);
+    return true;
+  }
+}
+
 function collect(
   channel: ClientChannel,
   o: ResolvedSshOptions,
   resolve: (r: ExecResult) => void,
   reject: (e: Error) => void,
 ): void {
-  const out: Buffer[] = [];
-  const errOut: Buffer[] = [];
+  const output = new BoundedOutput(o.maxOutputBytes);
   let code: number | undefined;
-  const timer = setTimeout(() => {
+  let failed: Error | undefined;
+  const fail = (e: Error): void => {
+    if (failed) return;
+    failed = e;
+    clearTimeout(timer);
+    // Stop reading: pause the streams, close the channel, and keep nothing more of what arrives.
+    channel.pause();
+    channel.stderr.pause();
     channel.close();
-    reject(new HostCommandTimeoutError(o.address, o.commandTimeoutMs));
-  }, o.commandTimeoutMs);
-  channel.on('data', (d: Buffer) => out.push(d));
-  channel.stderr.on('data', (d: Buffer) => errOut.push(d));
+    reject(e);
+  };
+  const timer = setTimeout(
+    () => fail(new HostCommandTimeoutError(o.address, o.commandTimeoutMs)),
+    o.commandTimeoutMs,
+  );
+  const onData = (into: Buffer[]) => (d: Buffer) => {
+    if (!failed && !output.add(into, d)) fail(new HostOutputLimitError(o.address, o.maxOutputBytes));
+  };
+  channel.on('data', onData(output.out));
+  channel.stderr.on('data', onData(output.err));
   channel.on('exit', (c: number | null) => {
     code = c ?? undefined;
   });
   channel.on('close', () => {
     clearTimeout(timer);
+    if (failed) return;
     // No exit status: the connection went away under the command (a reboot, a dropped link).
     if (code === undefined) {
       return reject(new HostUnreachableError(o.address, 'the connection closed before the command finished'));
     }
     resolve({
       code,
-      stdout: Buffer.concat(out).toString('utf8'),
-      stderr: Buffer.concat(errOut).toString('utf8'),
+      stdout: Buffer.concat(output.out).toString('utf8'),
+      stderr: Buffer.concat(output.err).toString('utf8'),
     });
   });
 }

@@ -11,7 +11,6 @@ import { loadHostModule } from '../host-module.js';
 import { silentHostLogger } from '../host-logger.js';
 import {
   HOST_PROTOCOL_VERSION,
-  HostPaths,
   encodePowerShellCommand,
   hostInvocationScript,
   hostRequestSchema,
@@ -30,6 +29,7 @@ import type {
   WindowsHost,
 } from '../windows-host.js';
 import { connectWithRetry } from './connect.js';
+import { prepareHost } from './prepare-host.js';
 import { loadPrivateKey, type LoadedPrivateKey } from './private-key.js';
 import { SshSession, type SessionStats } from './ssh-session.js';
 import { resolveSshOptions, type ResolvedSshOptions, type SshHostOptions } from './ssh-options.js';
@@ -83,20 +83,28 @@ export class SshWindowsHost implements WindowsHost {
     return this.session;
   }
 
-  /** Uploads the module unless this exact version (hash-named path) is already on the host. */
-  private async ensureModule(session: SshSession): Promise<string> {
+  /**
+   * Uploads the module unless a file of its size is already at its hash-named path (`replace`: always).
+   * The size is only a cheap guess: every call checks the module's SHA-256 on the host before using it.
+   */
+  private async ensureModule(
+    session: SshSession,
+    replace = false,
+  ): Promise<{ modulePath: string; sha256: string }> {
     const module = await loadHostModule();
     this.moduleReady ??= (async () => {
-      if ((await session.size(module.remotePath)) === module.bytes.length) return;
-      await session.mkdir(HostPaths.root);
-      await session.mkdir(HostPaths.staging);
+      const present = await session.size(module.remotePath);
+      if (!replace && present === module.bytes.length) return;
+      await prepareHost(session, this.address);
+      // SFTP rename does not replace: a damaged or tampered copy goes first.
+      if (present !== undefined) await session.remove(module.remotePath);
       await session.put(module.bytes, `${module.remotePath}.part`, module.remotePath);
     })();
     await this.moduleReady.catch((err: unknown) => {
       this.moduleReady = undefined;
       throw err;
     });
-    return module.remotePath;
+    return { modulePath: module.remotePath, sha256: module.sha256 };
   }
 
   /** One PowerShell start: the request goes on stdin, one JSON result comes back on stdout. */
@@ -104,9 +112,9 @@ export class SshWindowsHost implements WindowsHost {
     const checked = hostRequestSchema.safeParse(request);
     if (!checked.success) throw new InvalidHostRequestError(this.address, checked.error.message);
     const session = await this.connection();
-    const modulePath = await this.ensureModule(session);
+    const module = await this.ensureModule(session, retried);
     const { code, stdout, stderr } = await session.exec(
-      encodePowerShellCommand(hostInvocationScript(modulePath)),
+      encodePowerShellCommand(hostInvocationScript(module)),
       JSON.stringify(checked.data),
     );
     const line = stdout.trim().split(/\r?\n/).pop() ?? '';
@@ -114,8 +122,8 @@ export class SshWindowsHost implements WindowsHost {
     try {
       json = JSON.parse(line);
     } catch {
-      if (!retried && stderr.includes(modulePath)) {
-        // The module vanished from the host since this connection checked (someone cleaned the folder).
+      if (!retried && stderr.includes(module.modulePath)) {
+        // The module vanished or was altered since this connection checked: upload it again, once.
         this.moduleReady = undefined;
         return this.call(request, true);
       }

@@ -1,6 +1,7 @@
 import { PatchStrategy, setHeaderOptions, type CoreV1Api, type CoreV1Event } from '@kubernetes/client-node';
 import { describeApiError } from './api-errors.js';
-import type { EventRecorder, EventType, ObjectRef } from '../event-recorder.js';
+import { BoundedRecentMap, type EventRecorder, type EventType, type ObjectRef } from '../event-recorder.js';
+import { printableText } from '../printable-text.js';
 import { silentLogger, type Logger } from '../logger.js';
 
 export interface KubeEventRecorderOptions {
@@ -11,6 +12,8 @@ export interface KubeEventRecorderOptions {
   readonly scrub: (text: string) => string;
   readonly logger?: Logger;
   readonly now?: () => Date;
+  /** How many distinct events are remembered for aggregation (default 4096, least recently used first out). */
+  readonly dedupLimit?: number;
 }
 
 /**
@@ -18,16 +21,19 @@ export interface KubeEventRecorderOptions {
  * process bump `count` and `lastTimestamp` on one Event instead of creating another.
  */
 export class KubeEventRecorder implements EventRecorder {
-  private readonly seen = new Map<string, { name: string; namespace: string; count: number }>();
+  private readonly seen: BoundedRecentMap<{ name: string; namespace: string; count: number }>;
   private sequence = 0;
 
   constructor(
     private readonly api: CoreV1Api,
     private readonly options: KubeEventRecorderOptions,
-  ) {}
+  ) {
+    this.seen = new BoundedRecentMap(options.dedupLimit ?? 4096);
+  }
 
   async record(object: ObjectRef, type: EventType, reason: string, message: string): Promise<void> {
-    const text = this.options.scrub(message).slice(0, 1024);
+    // Messages quote hosts and errors: redacted, one line, no control or ANSI characters, bounded.
+    const text = printableText(this.options.scrub(message), 1024);
     const namespace = object.namespace ?? this.options.namespace;
     const key = `${object.kind}/${namespace}/${object.name}/${object.uid ?? ''}/${type}/${reason}/${text}`;
     const now = (this.options.now ?? (() => new Date()))();

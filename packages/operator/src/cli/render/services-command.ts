@@ -4,6 +4,7 @@ import { stringify } from 'yaml';
 import {
   parseLogRotation,
   proxyEnvironment,
+  withoutProxyCredentials,
   servicesConfigMap,
   ServicesPlanner,
   WATCHED_ENVIRONMENT_VARS,
@@ -54,7 +55,7 @@ export function servicesCommand(ctx: CliContext): Command {
         const cm = servicesConfigMap(opts.wmcoVersion ?? operatorVersion(), opts.namespace, {
           services,
           files: [],
-          environmentVars: proxyEnvironment(ctx.env),
+          environmentVars: withoutProxyCredentials(proxyEnvironment(ctx.env)),
           watchedEnvironmentVars: WATCHED_ENVIRONMENT_VARS,
         });
         ctx.stdout(stringify(cm, { lineWidth: 0 }).trimEnd());

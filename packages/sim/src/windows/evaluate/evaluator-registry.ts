@@ -1,4 +1,4 @@
-import type { Evaluated } from '@wmco/core';
+import { EVALUATE_OUTPUT_MAX, type Evaluated } from '@wmco/core';
 import type { WindowsModel } from '../windows-model.js';
 import { baseName } from '../windows-path.js';
 import { bindParameters, type BoundArgs, type ParamSpec } from './parameter-binding.js';
@@ -33,6 +33,21 @@ const tokenText = (t: PsToken | undefined): string =>
 const modelledTokens = (tokens: readonly PsToken[]): boolean =>
   tokens.every((t) => t.kind === 'parameter' || (t.kind === 'word' ? !t.expandable : t.text === ';'));
 
+const ARG_VARIABLE = /^\$WmcoArg_([A-Za-z][A-Za-z0-9_]*)$/i;
+
+/**
+ * A word that is exactly `$WmcoArg_<name>` becomes the argument's value as one literal word, as PowerShell
+ * binds a variable in argument position (no re-parsing). Any other variable stays expandable (unmodelled).
+ */
+function bindArgumentVariables(tokens: PsToken[], args: Readonly<Record<string, string>>): PsToken[] {
+  const byName = new Map(Object.entries(args).map(([k, v]) => [k.toLowerCase(), v]));
+  return tokens.map((t) => {
+    if (t.kind !== 'word' || !t.expandable) return t;
+    const value = byName.get(ARG_VARIABLE.exec(t.text)?.[1]?.toLowerCase() ?? '');
+    return value === undefined ? t : { kind: 'word', text: value, expandable: false };
+  });
+}
+
 const looksLikePath = (name: string): boolean => /[\\/]/.test(name) || /\.ps1$/i.test(name);
 
 /**
@@ -60,22 +75,37 @@ export class EvaluatorRegistry {
     return this;
   }
 
-  /** Runs one script against the model; `unsupported` hears about every line it could not model. */
-  evaluate(m: WindowsModel, script: string, unsupported: (script: string) => void): Evaluated {
+  /**
+   * Runs one script against the model; `unsupported` hears about every line it could not model. `args` are
+   * the request's script arguments, bound as `$WmcoArg_<name>` (a variable is one value, never parsed).
+   */
+  evaluate(
+    m: WindowsModel,
+    script: string,
+    unsupported: (script: string) => void,
+    args: Readonly<Record<string, string>> = {},
+  ): Evaluated {
     try {
-      return { ok: true, output: this.run(m, script) };
+      const output = this.run(m, script, args);
+      // Invoke-WmcoScript's cap: a pre-script returns at most EVALUATE_OUTPUT_MAX characters.
+      if (output.length > EVALUATE_OUTPUT_MAX) {
+        throw new PowerShellError(
+          `the script printed ${output.length} characters, more than the ${EVALUATE_OUTPUT_MAX} a pre-script may return`,
+        );
+      }
+      return { ok: true, output };
     } catch (err) {
       if (err instanceof UnsupportedScriptError) unsupported(script);
       return { ok: false, error: err instanceof Error ? err.message : String(err) };
     }
   }
 
-  private run(m: WindowsModel, script: string): string {
+  private run(m: WindowsModel, script: string, args: Readonly<Record<string, string>>): string {
     const known = this.exact.get(script.trim());
     if (known) return known.run(m).trim();
     let tokens: PsToken[];
     try {
-      tokens = tokenizePowerShell(script);
+      tokens = bindArgumentVariables(tokenizePowerShell(script), args);
     } catch (err) {
       throw new PowerShellError((err as Error).message);
     }

@@ -1,0 +1,34 @@
+import test from 'ava';
+import { fakeConfigMaps } from '../byoh/byoh.test-helper.js';
+import { publishServicesConfigMap } from '../byoh/services-configmap-publisher.js';
+import { withoutProxyCredentials } from './proxy-env.js';
+
+test('credentials in proxy URLs are removed from what is published', (t) => {
+  t.deepEqual(
+    withoutProxyCredentials({
+      HTTP_PROXY: 'http://user:p%40ss@proxy.example:3128',
+      HTTPS_PROXY: 'user:secret@proxy.example:3129',
+      NO_PROXY: '.cluster.local,10.0.0.0/8,user@example.com',
+    }),
+    {
+      HTTP_PROXY: 'http://proxy.example:3128',
+      HTTPS_PROXY: 'proxy.example:3129',
+      NO_PROXY: '.cluster.local,10.0.0.0/8,user@example.com',
+    },
+  );
+  t.deepEqual(withoutProxyCredentials({ HTTP_PROXY: 'http://proxy:3128/path@x' }), {
+    HTTP_PROXY: 'http://proxy:3128/path@x',
+  });
+});
+
+test('the services ConfigMap never holds proxy credentials', async (t) => {
+  const { api, created } = fakeConfigMaps();
+  await publishServicesConfigMap(api, 'ns', 'v1', {
+    services: [],
+    environmentVars: { HTTP_PROXY: 'http://alice:hunter2@proxy:3128', NO_PROXY: '.svc' },
+  });
+  const data = JSON.stringify(created[0]?.data);
+  t.false(data.includes('hunter2'));
+  t.false(data.includes('alice'));
+  t.true(data.includes('http://proxy:3128'));
+});

@@ -1,0 +1,29 @@
+import type { ServerChannel } from 'ssh2';
+
+/** 64 KiB of printable noise, written again and again. */
+const CHUNK = Buffer.alloc(64 * 1024, 'A');
+
+/**
+ * A host that prints without end: writes as fast as the SSH window allows (respecting back-pressure, so
+ * the simulator itself stays bounded) until the client closes the channel or the connection drops.
+ */
+export function streamEndlessOutput(channel: ServerChannel): void {
+  let open = true;
+  const stop = (): void => {
+    open = false;
+  };
+  channel.once('close', stop);
+  channel.once('error', stop);
+  channel.on('data', () => undefined);
+  const pump = (): void => {
+    for (let i = 0; open && i < 16; i++) {
+      if (!channel.write(CHUNK)) {
+        channel.once('drain', pump);
+        return;
+      }
+    }
+    // Yield to the event loop between bursts, so the host's other connections keep being served.
+    if (open) setImmediate(pump);
+  };
+  pump();
+}
