@@ -6,7 +6,8 @@ const { Server } = ssh2;
 import { defaultEvaluators } from './evaluate/default-evaluators.js';
 import type { EvaluatorRegistry } from './evaluate/evaluator-registry.js';
 import { DEFAULT_HOST_COSTS, LinkClock, type HostCosts, type HostFaults } from './host-costs.js';
-import { runCommand, type HostShellContext } from './host-shell.js';
+import { classifyExec } from './exec-handler.js';
+import { runCommand, type ExecReply, type HostShellContext } from './host-shell.js';
 import { serveSftp } from './sftp-server.js';
 import { authenticate, generateEd25519KeyPair, parseKeyOrThrow, type AuthPolicy } from './ssh-auth.js';
 import { WindowsModel, type WindowsModelOptions } from './windows-model.js';
@@ -238,20 +239,30 @@ export class SimulatedWindowsHost {
     channel.once('close', () => this.stats.openExecs--);
     const input: Buffer[] = [];
     channel.on('data', (d: Buffer) => input.push(d));
-    channel.on('end', () => {
-      runCommand(this.shell, command, Buffer.concat(input).toString('utf8'))
-        .then((reply) => {
-          if (reply === undefined) return;
-          const finish = (): void => {
-            if (reply.stdout) channel.write(reply.stdout);
-            if (reply.stderr) channel.stderr.write(reply.stderr);
-            channel.exit(reply.code);
-            channel.end();
-          };
-          if (this.costs.latencyMs > 0) setTimeout(finish, this.costs.latencyMs);
-          else finish();
-        })
+    const run = (stdin: string): void => {
+      runCommand(this.shell, command, stdin)
+        .then((reply) => this.answer(channel, reply))
         .catch(() => channel.close());
-    });
+    };
+    // Only the host module's invocation reads its request from stdin up to the client's EOF; anything
+    // else ends at once, as on Windows, where sshd closes the channel when the process exits.
+    if (classifyExec(command, this.model.defaultShell).kind !== 'module') {
+      run('');
+      return;
+    }
+    channel.on('end', () => run(Buffer.concat(input).toString('utf8')));
+  }
+
+  /** Output, exit-status, EOF and CLOSE (ssh2 sends the last two on end()), after one latency. */
+  private answer(channel: ServerChannel, reply: ExecReply): void {
+    if (reply === undefined) return;
+    const finish = (): void => {
+      if (reply.stdout) channel.write(reply.stdout);
+      if (reply.stderr) channel.stderr.write(reply.stderr);
+      channel.exit(reply.code);
+      channel.end();
+    };
+    if (this.costs.latencyMs > 0) setTimeout(finish, this.costs.latencyMs);
+    else finish();
   }
 }
