@@ -6,6 +6,8 @@ import {
   now,
   type DeleteOptions,
 } from './delete-rules.js';
+import { dryRunResult } from './dry-run.js';
+import type { EventType } from './event-log.js';
 import { clone, deepEqual, isObject, meta, str, type Json, type JsonObject } from './json.js';
 import type { ObjectStore } from './object-store.js';
 import { pruneCustomResource } from './prune.js';
@@ -34,13 +36,37 @@ export interface WriteTarget {
  * status split), delete with finalizers, and the namespace/CRD lifecycle checks.
  */
 export class ObjectWriter {
-  private readonly hooks = new Map<string, TypeHooks[]>();
-  private readonly terminatingCrds = new Set<string>();
+  private readonly hooks: Map<string, TypeHooks[]>;
+  private readonly terminatingCrds: Set<string>;
+  private dryRunTwin: ObjectWriter | undefined;
 
   constructor(
     readonly store: ObjectStore,
     readonly registry: TypeRegistry,
-  ) {}
+    shared?: { hooks: Map<string, TypeHooks[]>; terminatingCrds: Set<string> },
+    /** Validate and admit, store nothing (`dryRun=All`). */
+    readonly dryRun = false,
+  ) {
+    this.hooks = shared?.hooks ?? new Map<string, TypeHooks[]>();
+    this.terminatingCrds = shared?.terminatingCrds ?? new Set<string>();
+  }
+
+  /** A writer with the same hooks and state that runs every check of a write and stores nothing. */
+  forDryRun(): ObjectWriter {
+    if (this.dryRun) return this;
+    this.dryRunTwin ??= new ObjectWriter(
+      this.store,
+      this.registry,
+      { hooks: this.hooks, terminatingCrds: this.terminatingCrds },
+      true,
+    );
+    return this.dryRunTwin;
+  }
+
+  /** Stores (or, dry run, only shapes) the result of a write. */
+  private commit(t: ResourceType, type: EventType, next: JsonObject, old?: JsonObject): JsonObject {
+    return this.dryRun ? dryRunResult(next, old) : this.store.commit(t, type, next, old);
+  }
 
   addHooks(t: ResourceType, h: TypeHooks): void {
     this.hooks.set(typeKey(t), [...this.hooksFor(t), h]);
@@ -123,7 +149,7 @@ export class ObjectWriter {
     if (t.generation) m['generation'] = 1;
     const ctx: WriteContext = { type: t, user, subresource: '' };
     for (const h of this.hooksFor(t)) h.create?.(next, ctx);
-    return this.store.commit(t, 'ADDED', next);
+    return this.commit(t, 'ADDED', next);
   }
 
   /** Full replacement (PUT) of the main resource or a subresource. */
@@ -140,7 +166,7 @@ export class ObjectWriter {
     // A no-op keeps the resourceVersion and sends no event (row 4).
     if (deepEqual(old, next)) return old;
     const gone = meta(next)['deletionTimestamp'] !== undefined && removalBlockers(t, next).length === 0;
-    return this.store.commit(t, gone ? 'DELETED' : 'MODIFIED', next, old);
+    return this.commit(t, gone ? 'DELETED' : 'MODIFIED', next, old);
   }
 
   /** Read-modify-write used by PATCH and by controllers. */
@@ -164,7 +190,7 @@ export class ObjectWriter {
     const next = clone(old);
     addPropagationFinalizer(next, opts.propagationPolicy);
     if (removalBlockers(t, next).length === 0) {
-      this.store.commit(t, 'DELETED', next, old);
+      this.commit(t, 'DELETED', next, old);
       return statusBody(200, undefined, '', {
         name,
         group: t.group,
@@ -175,6 +201,6 @@ export class ObjectWriter {
     markDeleting(t, next);
     if (deepEqual(old, next)) return old;
     // With finalizers: 200 with the object and a MODIFIED event carrying deletionTimestamp (row 5).
-    return this.store.commit(t, 'MODIFIED', next, old);
+    return this.commit(t, 'MODIFIED', next, old);
   }
 }
