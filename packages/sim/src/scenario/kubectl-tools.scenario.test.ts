@@ -1,4 +1,5 @@
 import test from 'ava';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,7 +49,23 @@ test.serial('apply --dry-run=server -f deploy/: every object validated, nothing 
   t.is(sim.server.store.currentRv, rv, 'no write, no new resourceVersion');
   const get = await k.run(['get', 'clusterrole', OP_SA]);
   t.regex(get.stderr, /NotFound/);
+  // The project's own check (docs/install.md) now passes against the simulated server.
+  const check = await runScript(
+    join(DEPLOY, '../scripts/kubectl-apply-check.sh'),
+    join(dir, 'admin.kubeconfig'),
+  );
+  t.is(check.code, 0, check.out);
+  t.regex(check.out, /every file of deploy\/ applied cleanly \(--dry-run=server\)/);
+  t.is(sim.server.store.currentRv, rv);
 });
+
+function runScript(script: string, kubeconfig: string): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile('bash', [script, '--kubeconfig', kubeconfig], { timeout: 60_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, out: stdout + stderr });
+    });
+  });
+}
 
 test.serial(
   'diff -f deploy/: everything new, then nothing after apply, then exactly the changed field',
