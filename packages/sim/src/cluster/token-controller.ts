@@ -58,15 +58,11 @@ export class ServiceAccountTokenController extends StoreEventController {
     return sa && (uid === undefined || uid === '' || uid === str(meta(sa)['uid'])) ? sa : undefined;
   }
 
-  /** generateTokenIfNeeded's checks: CA, namespace and token present and current, uid recorded. */
-  private populated(secret: JsonObject, saUid: string): boolean {
+  /** secretUpdateNeeded: the CA differs, or the namespace or the token is empty. */
+  private populated(secret: JsonObject): boolean {
     const data = isObject(secret['data']) ? secret['data'] : {};
-    const m = meta(secret);
     return (
-      unb64(data['ca.crt']) === this.caPem &&
-      unb64(data['namespace']) === str(m['namespace']) &&
-      str(data['token']) !== undefined &&
-      strMap(m['annotations'])[SA_UID_ANNOTATION] === saUid
+      unb64(data['ca.crt']) === this.caPem && unb64(data['namespace']) !== '' && unb64(data['token']) !== ''
     );
   }
 
@@ -81,16 +77,21 @@ export class ServiceAccountTokenController extends StoreEventController {
       return;
     }
     const saUid = str(meta(sa)['uid']) ?? '';
-    if (this.populated(secret, saUid)) return;
+    if (this.populated(secret)) return;
     this.writer.mutate({ type: this.secrets, namespace: ns, name }, (cur) => {
       const d = isObject(cur['data']) ? cur['data'] : {};
       d['ca.crt'] = b64(this.caPem);
-      d['namespace'] = b64(ns);
+      if (unb64(d['namespace']) === '') d['namespace'] = b64(ns);
       const claims = { namespace: ns, secretName: name, serviceAccountName: str(meta(sa)['name']) ?? '' };
-      d['token'] ??= b64(this.signer.sign({ ...claims, serviceAccountUid: saUid }));
+      if (unb64(d['token']) === '')
+        d['token'] = b64(this.signer.sign({ ...claims, serviceAccountUid: saUid }));
       cur['data'] = d;
       const cm = meta(cur);
-      cm['annotations'] = { ...strMap(cm['annotations']), [SA_UID_ANNOTATION]: saUid };
+      cm['annotations'] = {
+        ...strMap(cm['annotations']),
+        [SA_NAME_ANNOTATION]: str(meta(sa)['name']) ?? '',
+        [SA_UID_ANNOTATION]: saUid,
+      };
       return cur;
     });
   }
