@@ -31,36 +31,31 @@ export interface WriteTarget {
   readonly user?: RequestUser;
 }
 
+interface WriterState {
+  readonly hooks: Map<string, TypeHooks[]>;
+  readonly terminatingCrds: Set<string>;
+}
+
 /**
  * The write semantics of kube-apiserver's generic registry over an ObjectStore: create, update (with the
  * status split), delete with finalizers, and the namespace/CRD lifecycle checks.
  */
 export class ObjectWriter {
-  private readonly hooks: Map<string, TypeHooks[]>;
-  private readonly terminatingCrds: Set<string>;
   private dryRunTwin: ObjectWriter | undefined;
 
   constructor(
     readonly store: ObjectStore,
     readonly registry: TypeRegistry,
-    shared?: { hooks: Map<string, TypeHooks[]>; terminatingCrds: Set<string> },
+    /** Hooks and CRD state, shared with the dry-run twin. */
+    private readonly shared: WriterState = { hooks: new Map(), terminatingCrds: new Set() },
     /** Validate and admit, store nothing (`dryRun=All`). */
     readonly dryRun = false,
-  ) {
-    this.hooks = shared?.hooks ?? new Map<string, TypeHooks[]>();
-    this.terminatingCrds = shared?.terminatingCrds ?? new Set<string>();
-  }
+  ) {}
 
   /** A writer with the same hooks and state that runs every check of a write and stores nothing. */
   forDryRun(): ObjectWriter {
     if (this.dryRun) return this;
-    this.dryRunTwin ??= new ObjectWriter(
-      this.store,
-      this.registry,
-      { hooks: this.hooks, terminatingCrds: this.terminatingCrds },
-      true,
-    );
-    return this.dryRunTwin;
+    return (this.dryRunTwin ??= new ObjectWriter(this.store, this.registry, this.shared, true));
   }
 
   /** Stores (or, dry run, only shapes) the result of a write. */
@@ -69,16 +64,16 @@ export class ObjectWriter {
   }
 
   addHooks(t: ResourceType, h: TypeHooks): void {
-    this.hooks.set(typeKey(t), [...this.hooksFor(t), h]);
+    this.shared.hooks.set(typeKey(t), [...this.hooksFor(t), h]);
   }
 
   setCrdTerminating(crdName: string, on: boolean): void {
-    if (on) this.terminatingCrds.add(crdName);
-    else this.terminatingCrds.delete(crdName);
+    if (on) this.shared.terminatingCrds.add(crdName);
+    else this.shared.terminatingCrds.delete(crdName);
   }
 
   private hooksFor(t: ResourceType): TypeHooks[] {
-    return this.hooks.get(typeKey(t)) ?? [];
+    return this.shared.hooks.get(typeKey(t)) ?? [];
   }
 
   private mustGet(t: ResourceType, ns: string | undefined, name: string): JsonObject {
@@ -120,7 +115,7 @@ export class ObjectWriter {
 
   /** The object a create stores before server-set fields: pruned, placed, named, validated. */
   private prepareCreate(t: ResourceType, ns: string | undefined, body: JsonObject): JsonObject {
-    if (t.crdName !== undefined && this.terminatingCrds.has(t.crdName)) {
+    if (t.crdName !== undefined && this.shared.terminatingCrds.has(t.crdName)) {
       throw errors.methodNotAllowed('create not allowed while custom resource definition is terminating');
     }
     checkKind(t, body);

@@ -1,6 +1,13 @@
 import test from 'ava';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  encodePowerShellCommand,
+  HOST_MODULE_FILE,
+  HOST_PROTOCOL_VERSION,
+  hostInvocationScript,
+  loadHostModule,
+} from '@wmco/core';
 import { FREE_HOST_COSTS } from './host-costs.js';
 import { ensureOpenSshClient, OpenSshClient } from './openssh-client.test-helper.js';
 import { SimulatedWindowsHost } from './simulated-windows-host.js';
@@ -67,4 +74,29 @@ test('ssh exec of a command the host does not run ends at once with the shell er
   t.is(r.code, 1);
   t.true(r.ms < PROMPT_MS, `ssh took ${Math.round(r.ms)} ms`);
   t.regex(r.stderr, /'hostname' is not recognized as an internal or external command/);
+});
+
+test('the host module run by hand: put with sftp, then ssh with the request on stdin answers one JSON line', async (t) => {
+  const { sim, client } = await startHost();
+  t.teardown(() => sim.stop());
+  const module = await loadHostModule();
+  const remote = `/${module.remotePath.replace(/\\/g, '/')}`;
+  const put = await client.sftp(`mkdir /C:/ProgramData/wmco\nput ${HOST_MODULE_FILE} ${remote}\nbye\n`);
+  t.is(put.code, 0, put.stderr);
+  t.true(sim.model.files.read(module.remotePath)?.equals(module.bytes));
+  const request = {
+    v: HOST_PROTOCOL_VERSION,
+    op: 'observe',
+    directories: ['C:\\k'],
+    files: ['C:\\k\\kubelet.log'],
+    services: [],
+    envVars: [],
+    firewallRules: [],
+  };
+  const command = encodePowerShellCommand(hostInvocationScript(module.remotePath));
+  const r = await client.ssh(command, JSON.stringify(request));
+  t.is(r.code, 0, r.stderr);
+  t.true(r.ms < PROMPT_MS, `ssh took ${Math.round(r.ms)} ms`);
+  const result = JSON.parse(r.stdout) as { ok: boolean; op: string };
+  t.like(result, { ok: true, op: 'observe' });
 });
