@@ -1,13 +1,13 @@
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import ssh2, { type ParsedKey, type Connection, type Server as SshServer, type ServerChannel } from 'ssh2';
+import ssh2, { type ParsedKey, type Connection, type Server as SshServer } from 'ssh2';
 
 const { Server } = ssh2;
 import { defaultEvaluators } from './evaluate/default-evaluators.js';
 import type { EvaluatorRegistry } from './evaluate/evaluator-registry.js';
 import { DEFAULT_HOST_COSTS, LinkClock, type HostCosts, type HostFaults } from './host-costs.js';
-import { classifyExec } from './exec-handler.js';
-import { runCommand, type ExecReply, type HostShellContext } from './host-shell.js';
+import { serveExec } from './exec-session.js';
+import type { HostShellContext } from './host-shell.js';
 import { serveSftp } from './sftp-server.js';
 import { authenticate, generateEd25519KeyPair, parseKeyOrThrow, type AuthPolicy } from './ssh-auth.js';
 import { WindowsModel, type WindowsModelOptions } from './windows-model.js';
@@ -203,7 +203,10 @@ export class SimulatedWindowsHost {
     conn.on('ready', () => {
       conn.on('session', (acceptSession) => {
         const session = acceptSession();
-        session.on('exec', (acceptExec, _reject, info) => this.exec(acceptExec(), info.command));
+        session.on('exec', (acceptExec, _reject, info) => {
+          this.commandLines.add(info.command);
+          serveExec(acceptExec(), info.command, { shell: this.shell, stats: this.stats, costs: this.costs });
+        });
         session.on('sftp', (acceptSftp) => {
           serveSftp(acceptSftp(), this.model.files, {
             delay: (bytes) => {
@@ -229,40 +232,5 @@ export class SimulatedWindowsHost {
       return;
     }
     this.faults.dropAfterUploadBytes = left - bytes;
-  }
-
-  private exec(channel: ServerChannel, command: string): void {
-    this.stats.execs++;
-    this.commandLines.add(command);
-    this.stats.openExecs++;
-    this.stats.maxOpenExecs = Math.max(this.stats.maxOpenExecs, this.stats.openExecs);
-    channel.once('close', () => this.stats.openExecs--);
-    const input: Buffer[] = [];
-    channel.on('data', (d: Buffer) => input.push(d));
-    const run = (stdin: string): void => {
-      runCommand(this.shell, command, stdin)
-        .then((reply) => this.answer(channel, reply))
-        .catch(() => channel.close());
-    };
-    // Only the host module's invocation reads its request from stdin up to the client's EOF; anything
-    // else ends at once, as on Windows, where sshd closes the channel when the process exits.
-    if (classifyExec(command, this.model.defaultShell).kind !== 'module') {
-      run('');
-      return;
-    }
-    channel.on('end', () => run(Buffer.concat(input).toString('utf8')));
-  }
-
-  /** Output, exit-status, EOF and CLOSE (ssh2 sends the last two on end()), after one latency. */
-  private answer(channel: ServerChannel, reply: ExecReply): void {
-    if (reply === undefined) return;
-    const finish = (): void => {
-      if (reply.stdout) channel.write(reply.stdout);
-      if (reply.stderr) channel.stderr.write(reply.stderr);
-      channel.exit(reply.code);
-      channel.end();
-    };
-    if (this.costs.latencyMs > 0) setTimeout(finish, this.costs.latencyMs);
-    else finish();
   }
 }
