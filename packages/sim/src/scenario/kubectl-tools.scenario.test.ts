@@ -161,6 +161,14 @@ test.serial(
       /^\s+Warning\s+NodeRebooted\s+\d+s \(x2 over 10m\)\s+windows-machine-config-operator\s+rebooted twice$/m,
     );
     t.notRegex(d.stdout, /OldNode/);
+    // `kubectl events --for` selects by involvedObject kind, apiVersion and name.
+    const withVersion = `{apiVersion: v1, kind: Node, name: master-0, uid: ${uid}}`;
+    await k.run(['apply', '-f', '-'], eventYaml('n3', withVersion, 'Versioned', 'has an apiVersion'));
+    const forNode = await k.run(['events', '-n', 'default', '--for', 'node/master-0']);
+    t.is(forNode.code, 0, forNode.stderr);
+    t.regex(forNode.stdout, /^LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE$/m);
+    t.regex(forNode.stdout, /Versioned\s+Node\/master-0\s+has an apiVersion/);
+    t.notRegex(forNode.stdout, /NodeRebooted/);
   },
 );
 
