@@ -87,6 +87,16 @@ test.serial(
     t.regex(d.stdout, /^- {2}replicas: 1$/m);
     t.regex(d.stdout, /^\+ {2}replicas: 2$/m);
     t.is((await k.run(['get', 'deploy', '-n', OP_NS, OP_SA, '-o', 'jsonpath={.spec.replicas}'])).stdout, '1');
+    // A custom resource takes the other path (apply patch, no strategic merge).
+    const ms = (replicas: number): string =>
+      `apiVersion: machine.openshift.io/v1beta1\nkind: MachineSet\nmetadata: {name: win, namespace: openshift-machine-api}\nspec: {replicas: ${replicas}, selector: {matchLabels: {a: b}}}\n`;
+    writeFileSync(join(dir, 'ms.yaml'), ms(1));
+    t.is((await k.run(['apply', '-f', join(dir, 'ms.yaml')])).code, 0);
+    writeFileSync(join(dir, 'ms.yaml'), ms(3));
+    const crDiff = await k.run(['diff', '-f', join(dir, 'ms.yaml')]);
+    t.is(crDiff.code, 1, crDiff.stderr);
+    t.regex(crDiff.stdout, /^- {2}replicas: 1$/m);
+    t.regex(crDiff.stdout, /^\+ {2}replicas: 3$/m);
   },
 );
 
