@@ -51,6 +51,16 @@ function podStatus(o: JsonObject): string {
   return str(s['reason']) ?? str(s['phase']) ?? '';
 }
 
+/** `<ready>/<total>` readiness gates (their condition types True), `<none>` without gates. */
+function readinessGates(o: JsonObject): string {
+  const gates = list(obj(o, 'spec')['readinessGates']);
+  if (gates.length === 0) return '<none>';
+  const ready = gates.filter((g) =>
+    conditions(o).some((c) => c['type'] === g['conditionType'] && c['status'] === 'True'),
+  ).length;
+  return `${ready}/${gates.length}`;
+}
+
 const statuses = (o: JsonObject): JsonObject[] => list(obj(o, 'status')['containerStatuses']);
 
 const POD: readonly Column[] = [
@@ -65,7 +75,7 @@ const POD: readonly Column[] = [
   col('IP', (o) => str(obj(o, 'status')['podIP']) || '<none>', 1),
   col('Node', (o) => str(obj(o, 'spec')['nodeName']) || '<none>', 1),
   col('Nominated Node', (o) => str(obj(o, 'status')['nominatedNodeName']) || '<none>', 1),
-  col('Readiness Gates', (o) => (list(obj(o, 'spec')['readinessGates']).length > 0 ? '' : '<none>'), 1),
+  col('Readiness Gates', readinessGates, 1),
 ];
 
 const dataCount = (o: JsonObject): number =>

@@ -225,4 +225,10 @@ test('pods: ready containers, restarts summed, Terminating while deleting, wide 
     row('', 'Pod', { ...pod, metadata: { ...pod.metadata, deletionTimestamp: ago(0) } })[2],
     'Terminating',
   );
+  const gated = {
+    ...pod,
+    spec: { ...pod.spec, readinessGates: [{ conditionType: 'a' }, { conditionType: 'b' }] },
+    status: { ...pod.status, conditions: [{ type: 'a', status: 'True' }] },
+  };
+  t.is(row('', 'Pod', gated)[8], '1/2');
 });
