@@ -30,10 +30,25 @@ function foldStringData(o: JsonObject): void {
 
 export const configMapHooks: TypeHooks = { update: immutableCheck };
 
+/** ValidateSecret: a service-account token Secret must name its ServiceAccount (the controller fills the rest). */
+function requireServiceAccountName(o: JsonObject): void {
+  if (o['type'] !== 'kubernetes.io/service-account-token') return;
+  const m = meta(o);
+  if ((strMap(m['annotations'])['kubernetes.io/service-account.name'] ?? '') !== '') return;
+  throw errors.invalid('Secret', '', str(m['name']) ?? '', [
+    {
+      reason: 'FieldValueRequired',
+      field: 'metadata.annotations[kubernetes.io/service-account.name]',
+      message: 'Required value',
+    },
+  ]);
+}
+
 export const secretHooks: TypeHooks = {
   create(next) {
     foldStringData(next);
     next['type'] ??= 'Opaque';
+    requireServiceAccountName(next);
   },
   update(old, next, ctx) {
     foldStringData(next);
@@ -43,6 +58,7 @@ export const secretHooks: TypeHooks = {
       ]);
     }
     next['type'] = old['type'] ?? 'Opaque';
+    requireServiceAccountName(next);
     immutableCheck(old, next, ctx);
   },
 };

@@ -5,6 +5,8 @@ import { errors } from './status.js';
 export interface DeleteOptions {
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
   readonly propagationPolicy?: string;
+  /** `dryRun: ["All"]` (body or query): every check runs, nothing is deleted. */
+  readonly dryRun?: boolean;
 }
 
 function failed(t: ResourceType, name: string, what: string, values: readonly [string, unknown]): Error {

@@ -25,11 +25,9 @@ export async function evict(c: ResourceCall, name: string): Promise<void> {
   if (str(status['phase']) === 'Running' && meta(pod)['deletionTimestamp'] === undefined) {
     checkBudgets(c, pod);
   }
-  const opts = deleteOptions(
-    isObject(body['deleteOptions']) ? body['deleteOptions'] : {},
-    new URLSearchParams(),
-  );
-  c.ctx.writer.delete(podType, ns, name, opts);
+  const opts = deleteOptions(isObject(body['deleteOptions']) ? body['deleteOptions'] : {}, c.query);
+  // A dry-run eviction (drain --dry-run=server) checks the budget and deletes nothing.
+  (opts.dryRun ? c.ctx.writer.forDryRun() : c.ctx.writer).delete(podType, ns, name, opts);
   sendJson(c.res, 201, statusBody(201, undefined, ''));
 }
 

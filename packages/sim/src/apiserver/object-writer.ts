@@ -6,6 +6,8 @@ import {
   now,
   type DeleteOptions,
 } from './delete-rules.js';
+import { dryRunResult } from './dry-run.js';
+import type { EventType } from './event-log.js';
 import { clone, deepEqual, isObject, meta, str, type Json, type JsonObject } from './json.js';
 import type { ObjectStore } from './object-store.js';
 import { pruneCustomResource } from './prune.js';
@@ -29,30 +31,49 @@ export interface WriteTarget {
   readonly user?: RequestUser;
 }
 
+interface WriterState {
+  readonly hooks: Map<string, TypeHooks[]>;
+  readonly terminatingCrds: Set<string>;
+}
+
 /**
  * The write semantics of kube-apiserver's generic registry over an ObjectStore: create, update (with the
  * status split), delete with finalizers, and the namespace/CRD lifecycle checks.
  */
 export class ObjectWriter {
-  private readonly hooks = new Map<string, TypeHooks[]>();
-  private readonly terminatingCrds = new Set<string>();
+  private dryRunTwin: ObjectWriter | undefined;
 
   constructor(
     readonly store: ObjectStore,
     readonly registry: TypeRegistry,
+    /** Hooks and CRD state, shared with the dry-run twin. */
+    private readonly shared: WriterState = { hooks: new Map(), terminatingCrds: new Set() },
+    /** Validate and admit, store nothing (`dryRun=All`). */
+    readonly dryRun = false,
   ) {}
 
+  /** A writer with the same hooks and state that runs every check of a write and stores nothing. */
+  forDryRun(): ObjectWriter {
+    if (this.dryRun) return this;
+    return (this.dryRunTwin ??= new ObjectWriter(this.store, this.registry, this.shared, true));
+  }
+
+  /** Stores (or, dry run, only shapes) the result of a write. */
+  private commit(t: ResourceType, type: EventType, next: JsonObject, old?: JsonObject): JsonObject {
+    return this.dryRun ? dryRunResult(next, old) : this.store.commit(t, type, next, old);
+  }
+
   addHooks(t: ResourceType, h: TypeHooks): void {
-    this.hooks.set(typeKey(t), [...this.hooksFor(t), h]);
+    this.shared.hooks.set(typeKey(t), [...this.hooksFor(t), h]);
   }
 
   setCrdTerminating(crdName: string, on: boolean): void {
-    if (on) this.terminatingCrds.add(crdName);
-    else this.terminatingCrds.delete(crdName);
+    if (on) this.shared.terminatingCrds.add(crdName);
+    else this.shared.terminatingCrds.delete(crdName);
   }
 
   private hooksFor(t: ResourceType): TypeHooks[] {
-    return this.hooks.get(typeKey(t)) ?? [];
+    return this.shared.hooks.get(typeKey(t)) ?? [];
   }
 
   private mustGet(t: ResourceType, ns: string | undefined, name: string): JsonObject {
@@ -94,7 +115,7 @@ export class ObjectWriter {
 
   /** The object a create stores before server-set fields: pruned, placed, named, validated. */
   private prepareCreate(t: ResourceType, ns: string | undefined, body: JsonObject): JsonObject {
-    if (t.crdName !== undefined && this.terminatingCrds.has(t.crdName)) {
+    if (t.crdName !== undefined && this.shared.terminatingCrds.has(t.crdName)) {
       throw errors.methodNotAllowed('create not allowed while custom resource definition is terminating');
     }
     checkKind(t, body);
@@ -123,7 +144,7 @@ export class ObjectWriter {
     if (t.generation) m['generation'] = 1;
     const ctx: WriteContext = { type: t, user, subresource: '' };
     for (const h of this.hooksFor(t)) h.create?.(next, ctx);
-    return this.store.commit(t, 'ADDED', next);
+    return this.commit(t, 'ADDED', next);
   }
 
   /** Full replacement (PUT) of the main resource or a subresource. */
@@ -140,7 +161,7 @@ export class ObjectWriter {
     // A no-op keeps the resourceVersion and sends no event (row 4).
     if (deepEqual(old, next)) return old;
     const gone = meta(next)['deletionTimestamp'] !== undefined && removalBlockers(t, next).length === 0;
-    return this.store.commit(t, gone ? 'DELETED' : 'MODIFIED', next, old);
+    return this.commit(t, gone ? 'DELETED' : 'MODIFIED', next, old);
   }
 
   /** Read-modify-write used by PATCH and by controllers. */
@@ -164,7 +185,7 @@ export class ObjectWriter {
     const next = clone(old);
     addPropagationFinalizer(next, opts.propagationPolicy);
     if (removalBlockers(t, next).length === 0) {
-      this.store.commit(t, 'DELETED', next, old);
+      this.commit(t, 'DELETED', next, old);
       return statusBody(200, undefined, '', {
         name,
         group: t.group,
@@ -175,6 +196,6 @@ export class ObjectWriter {
     markDeleting(t, next);
     if (deepEqual(old, next)) return old;
     // With finalizers: 200 with the object and a MODIFIED event carrying deletionTimestamp (row 5).
-    return this.store.commit(t, 'MODIFIED', next, old);
+    return this.commit(t, 'MODIFIED', next, old);
   }
 }

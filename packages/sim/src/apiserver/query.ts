@@ -18,9 +18,3 @@ export function resourceVersionParam(q: URLSearchParams): string | undefined {
   }
   return v;
 }
-
-/** dryRun is not simulated: refuse it rather than write for real. */
-export function rejectDryRun(q: URLSearchParams): void {
-  if (q.getAll('dryRun').length > 0)
-    throw errors.badRequest('dryRun is not supported by the simulated API server');
-}

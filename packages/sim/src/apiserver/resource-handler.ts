@@ -12,7 +12,9 @@ import { groupVersion, type ResourceType } from './resource-type.js';
 import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { ServerContext } from './server-context.js';
 import { errors } from './status.js';
-import { optionalInt, rejectDryRun, resourceVersionParam } from './query.js';
+import { optionalInt, resourceVersionParam } from './query.js';
+import { isDryRun } from './dry-run.js';
+import type { ObjectWriter } from './object-writer.js';
 import { deleteOptions } from './delete-options.js';
 import { includeObject, toTable, wantsTable } from './table.js';
 import { serveWatch } from './watch-stream.js';
@@ -84,27 +86,28 @@ function get(c: ResourceCall, name: string): void {
   );
 }
 
+/** The writer for this request: `dryRun=All` validates and admits but stores nothing. */
+function writerFor(c: ResourceCall, optionsKind: string): ObjectWriter {
+  return isDryRun(c.query, optionsKind) ? c.ctx.writer.forDryRun() : c.ctx.writer;
+}
+
 async function create(c: ResourceCall): Promise<void> {
-  rejectDryRun(c.query);
+  const writer = writerFor(c, 'CreateOptions');
   const body = parseObjectBody(c.req, await readBody(c.req));
   checkFieldValidation(c.type, c.query, c.res, body);
-  sendJson(c.res, 201, c.ctx.writer.create(c.type, c.info.namespace, body, c.user));
+  sendJson(c.res, 201, writer.create(c.type, c.info.namespace, body, c.user));
 }
 
 async function update(c: ResourceCall, name: string): Promise<void> {
-  rejectDryRun(c.query);
+  const writer = writerFor(c, 'UpdateOptions');
   const body = parseObjectBody(c.req, await readBody(c.req));
   checkFieldValidation(c.type, c.query, c.res, body);
   const opts = { subresource: c.info.subresource, user: c.user };
-  sendJson(
-    c.res,
-    200,
-    c.ctx.writer.update({ type: c.type, namespace: c.info.namespace, name, ...opts }, body),
-  );
+  sendJson(c.res, 200, writer.update({ type: c.type, namespace: c.info.namespace, name, ...opts }, body));
 }
 
 async function patch(c: ResourceCall, name: string): Promise<void> {
-  rejectDryRun(c.query);
+  const writer = writerFor(c, 'PatchOptions');
   const kind = patchKind(mediaType(c.req), c.type);
   const body = parseBody(c.req, await readBody(c.req));
   requirePatchBody(body);
@@ -112,14 +115,14 @@ async function patch(c: ResourceCall, name: string): Promise<void> {
   if (kind === 'apply' && !c.ctx.store.get(c.type, ns, name)) {
     if (!isObject(body)) throw errors.badRequest('an apply patch must be a JSON object');
     meta(body)['name'] = name;
-    sendJson(c.res, 201, c.ctx.writer.create(c.type, ns, body, c.user));
+    sendJson(c.res, 201, writer.create(c.type, ns, body, c.user));
     return;
   }
   const opts = { subresource: c.info.subresource, user: c.user };
   sendJson(
     c.res,
     200,
-    c.ctx.writer.mutate({ type: c.type, namespace: ns, name, ...opts }, (cur) => {
+    writer.mutate({ type: c.type, namespace: ns, name, ...opts }, (cur) => {
       const next = applyPatch(kind, cur, body);
       checkFieldValidation(c.type, c.query, c.res, next);
       return next;
@@ -128,16 +131,16 @@ async function patch(c: ResourceCall, name: string): Promise<void> {
 }
 
 async function remove(c: ResourceCall, name: string): Promise<void> {
-  rejectDryRun(c.query);
   const opts = deleteOptions(parseBody(c.req, await readBody(c.req)), c.query);
-  sendJson(c.res, 200, c.ctx.writer.delete(c.type, c.info.namespace, name, opts));
+  const writer = opts.dryRun ? c.ctx.writer.forDryRun() : c.ctx.writer;
+  sendJson(c.res, 200, writer.delete(c.type, c.info.namespace, name, opts));
 }
 
 async function removeCollection(c: ResourceCall): Promise<void> {
-  rejectDryRun(c.query);
   const opts = deleteOptions(parseBody(c.req, await readBody(c.req)), c.query);
+  const writer = opts.dryRun ? c.ctx.writer.forDryRun() : c.ctx.writer;
   const page = c.ctx.store.list(c.type, selection(c));
-  for (const o of page.items) c.ctx.writer.delete(c.type, c.info.namespace, str(meta(o)['name']) ?? '', opts);
+  for (const o of page.items) writer.delete(c.type, c.info.namespace, str(meta(o)['name']) ?? '', opts);
   sendJson(c.res, 200, {
     kind: `${c.type.kind}List`,
     apiVersion: groupVersion(c.type),

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors.js';
+import { BUILTIN_TYPES } from './builtin-types.js';
 import { ApiError } from './status.js';
 
 test('label selectors: =, ==, !=, in, notin, exists, !key', (t) => {
@@ -35,4 +36,25 @@ test('field selectors: supported fields only, = and !=', (t) => {
     instanceOf: ApiError,
   });
   t.regex(e.message, /field label not supported: spec\.bogus/);
+});
+
+test('event field selectors kubectl and client-go send: involvedObject.*, source (the component), reportingComponent', (t) => {
+  const events = BUILTIN_TYPES.find((x) => x.group === '' && x.kind === 'Event')!.fieldSelectors;
+  const ev = {
+    metadata: { name: 'e', namespace: 'default' },
+    involvedObject: { kind: 'Node', name: 'n1', namespace: '', uid: 'u1', apiVersion: 'v1', fieldPath: '' },
+    source: { component: 'kubelet', host: 'n1' },
+    reportingComponent: 'kubelet',
+    reason: 'Rebooted',
+    type: 'Warning',
+  };
+  const sel = (s: string): boolean => matchesFields(parseFieldSelector(s, events, 'Event'), ev);
+  // kubectl describe's selector (GetFieldSelector with name, namespace, kind, uid).
+  t.true(
+    sel('involvedObject.name=n1,involvedObject.namespace=,involvedObject.kind=Node,involvedObject.uid=u1'),
+  );
+  t.false(sel('involvedObject.uid=other'));
+  t.true(sel('source=kubelet,reportingComponent=kubelet,involvedObject.apiVersion=v1'));
+  t.false(sel('source=n1'));
+  t.true(sel('type!=Normal,reason=Rebooted'));
 });

@@ -122,6 +122,9 @@ export function fieldValue(obj: unknown, path: string): string {
   return '';
 }
 
+/** Field labels that name something other than their own path (an Event's `source` is its component). */
+const FIELD_PATHS: Readonly<Record<string, string>> = { source: 'source.component' };
+
 export function matchesFields(reqs: readonly FieldRequirement[], obj: unknown): boolean {
-  return reqs.every((r) => (fieldValue(obj, r.field) === r.value) !== r.negate);
+  return reqs.every((r) => (fieldValue(obj, FIELD_PATHS[r.field] ?? r.field) === r.value) !== r.negate);
 }

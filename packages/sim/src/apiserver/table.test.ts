@@ -32,7 +32,18 @@ test('a node table row: status with SchedulingDisabled, roles, version; metadata
   };
   t.deepEqual(
     table.columnDefinitions.map((c) => c.name),
-    ['Name', 'Status', 'Roles', 'Age', 'Version', 'Internal-IP'],
+    [
+      'Name',
+      'Status',
+      'Roles',
+      'Age',
+      'Version',
+      'Internal-IP',
+      'External-IP',
+      'OS-Image',
+      'Kernel-Version',
+      'Container-Runtime',
+    ],
   );
   t.deepEqual(table.rows[0]?.cells.slice(0, 3), ['n1', 'Ready,SchedulingDisabled', 'worker']);
   t.is(table.rows[0]?.object.kind, 'PartialObjectMetadata');

@@ -9,6 +9,7 @@ import { HybridOverlayAnnotator } from './hybrid-overlay.js';
 import { LinuxNodes } from './linux-nodes.js';
 import { NamespaceController } from './namespace-controller.js';
 import { NodeLifecycle } from './node-lifecycle.js';
+import { ServiceAccountTokenController } from './token-controller.js';
 import { OPERATOR_NAMESPACE, OPERATOR_SERVICE_ACCOUNT, seedCluster } from './seed-cluster.js';
 import { NODE_BOOTSTRAPPER, NODE_BOOTSTRAPPER_NAMESPACE } from './seed-objects.js';
 import type * as seed from './seed-objects.js';
@@ -94,8 +95,11 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
     ),
     linux,
   ];
+  const saTokens = new ServiceAccountTokenController(w, server.caPem, onError);
+  controllers.push(saTokens);
   controllers.forEach((c) => c.start());
   server.authn.addLookup(bootstrapTokenLookup(w));
+  server.authn.addLookup(saTokens.lookup());
   const input = seedInput(opts, server);
   const boot = { ...newBootstrapToken(), nodeBootstrapperToken: randomBytes(32).toString('base64url') };
   try {

@@ -38,7 +38,13 @@ export function rawCall(
         ca: caPem,
         headers: {
           ...(r.token ? { Authorization: `Bearer ${r.token}` } : {}),
-          ...(payload !== undefined ? { 'Content-Type': r.contentType ?? 'application/json' } : {}),
+          ...(payload !== undefined
+            ? {
+                'Content-Type': r.contentType ?? 'application/json',
+                // Node frames a DELETE body only when told its length (kubectl sends it too).
+                'Content-Length': String(Buffer.byteLength(payload)),
+              }
+            : {}),
           ...r.headers,
         },
       },

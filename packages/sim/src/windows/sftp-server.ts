@@ -1,6 +1,7 @@
 import type { Attributes, SFTPWrapper } from 'ssh2';
 import ssh2 from 'ssh2';
 import type { FileSystem } from './file-system.js';
+import { endSftpSession, longName } from './sftp-session.js';
 
 const { STATUS_CODE, OPEN_MODE } = ssh2.utils.sftp;
 
@@ -169,13 +170,18 @@ export function serveSftp(sftp: SFTPWrapper, fs: FileSystem, hooks: SftpHooks): 
       d.done = true;
       sftp.name(
         reqid,
-        fs.list(d.path).map((e) => ({ filename: e.name, longname: e.name, attrs: attrs(fs, e.path)! })),
+        fs.list(d.path).map((e) => {
+          const a = attrs(fs, e.path)!;
+          return { filename: e.name, longname: longName(e.name, a), attrs: a };
+        }),
       );
     }),
   );
+  // The client's EOF ends sftp-server, and sshd closes the channel (what `sftp`'s `bye` waits for).
   sftp.on('end', () => {
     for (const f of open.values()) flush(fs, f);
     open.clear();
+    endSftpSession(sftp);
   });
   sftp.on('close', () => {
     for (const f of open.values()) flush(fs, f);

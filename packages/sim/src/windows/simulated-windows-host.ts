@@ -1,12 +1,13 @@
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import ssh2, { type ParsedKey, type Connection, type Server as SshServer, type ServerChannel } from 'ssh2';
+import ssh2, { type ParsedKey, type Connection, type ServerChannel, type Server as SshServer } from 'ssh2';
 
 const { Server } = ssh2;
 import { defaultEvaluators } from './evaluate/default-evaluators.js';
 import type { EvaluatorRegistry } from './evaluate/evaluator-registry.js';
 import { DEFAULT_HOST_COSTS, LinkClock, type HostCosts, type HostFaults } from './host-costs.js';
-import { runCommand, type HostInvocation, type HostShellContext } from './host-shell.js';
+import { serveExec } from './exec-session.js';
+import type { HostInvocation, HostShellContext } from './host-shell.js';
 import { streamEndlessOutput } from './endless-output.js';
 import { serveSftp } from './sftp-server.js';
 import { authenticate, generateEd25519KeyPair, parseKeyOrThrow, type AuthPolicy } from './ssh-auth.js';
@@ -241,32 +242,13 @@ export class SimulatedWindowsHost {
   }
 
   private exec(channel: ServerChannel, command: string): void {
-    this.stats.execs++;
     this.commandLines.add(command);
-    this.stats.openExecs++;
-    this.stats.maxOpenExecs = Math.max(this.stats.maxOpenExecs, this.stats.openExecs);
-    channel.once('close', () => this.stats.openExecs--);
     if (this.faults.endlessOutput) {
       delete this.faults.endlessOutput;
+      this.stats.execs++;
       streamEndlessOutput(channel);
       return;
     }
-    const input: Buffer[] = [];
-    channel.on('data', (d: Buffer) => input.push(d));
-    channel.on('end', () => {
-      runCommand(this.shell, command, Buffer.concat(input).toString('utf8'))
-        .then((reply) => {
-          if (reply === undefined) return;
-          const finish = (): void => {
-            if (reply.stdout) channel.write(reply.stdout);
-            if (reply.stderr) channel.stderr.write(reply.stderr);
-            channel.exit(reply.code);
-            channel.end();
-          };
-          if (this.costs.latencyMs > 0) setTimeout(finish, this.costs.latencyMs);
-          else finish();
-        })
-        .catch(() => channel.close());
-    });
+    serveExec(channel, command, { shell: this.shell, stats: this.stats, costs: this.costs });
   }
 }
