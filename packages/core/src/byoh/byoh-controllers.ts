@@ -1,4 +1,5 @@
 import type { CertificatesV1Api, V1Node } from '@kubernetes/client-node';
+import type { InstanceAddressPolicy } from '../desired/instance-address.js';
 import type { Ipv4Resolver } from '../desired/windows-instances.js';
 import type { HostKeyStore } from '../host/host-key-store.js';
 import { systemClock } from '../kube/clock.js';
@@ -11,6 +12,7 @@ import { byohInformers } from './byoh-informers.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
 import { DriftRepair } from './drift-repair.js';
 import { CsrReconciler, type CsrMetrics } from './csr-reconciler.js';
+import type { EntryAddressing } from './entry-admission.js';
 import { InstancesReconciler } from './instances-reconciler.js';
 import type { JoinDeps } from './join-deps.js';
 import { JoinFlow } from './join-flow.js';
@@ -24,6 +26,8 @@ export interface ByohControllersOptions {
   readonly watch: WatchPort;
   readonly hostKeys: HostKeyStore;
   readonly resolver: Ipv4Resolver;
+  /** Which addresses `windows-instances` keys may not reach (default: loopback and the other refused ranges). */
+  readonly addressPolicy?: () => Promise<InstanceAddressPolicy>;
   /** Hosts configured at once (default 5; upstream configures one after another). */
   readonly parallelJoins: number;
   readonly remove: RemoveOptions;
@@ -115,7 +119,7 @@ export class ByohControllers implements ByohView {
       ...(this.o.metrics?.csr ? { metrics: this.o.metrics.csr } : {}),
     };
     return [
-      new Controller(new InstancesReconciler(deps, this, flows, this.o.resolver), this.instanceQueue, {
+      new Controller(new InstancesReconciler(deps, this, flows, this.addressing()), this.instanceQueue, {
         workers: this.o.parallelJoins,
         logger: deps.logger,
         ...metrics,
@@ -126,6 +130,11 @@ export class ByohControllers implements ByohView {
         ...metrics,
       }),
     ];
+  }
+
+  private addressing(): EntryAddressing {
+    const policy = this.o.addressPolicy;
+    return { resolve: this.o.resolver, ...(policy ? { policy } : {}) };
   }
 
   instances(): Readonly<Record<string, string>> | undefined {

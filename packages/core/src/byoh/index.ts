@@ -5,6 +5,7 @@ export { RemoveFlow, type RemoveOptions } from './remove-flow.js';
 export type { JoinDeps, HostTarget, JoinTimings } from './join-deps.js';
 export * from './instance-status.js';
 export { ConfigMapHostKeyStore } from './kube-host-key-store.js';
+export { ClusterAddresses, type ClusterAddressesOptions } from './cluster-addresses.js';
 export { NodeNameRegistry } from './node-name-registry.js';
 export { CsrReconciler } from './csr-reconciler.js';
 export { InstancesReconciler } from './instances-reconciler.js';

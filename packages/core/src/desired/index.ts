@@ -3,6 +3,7 @@ export { parseAuthorizedKey, publicKeyHash, type AuthorizedKey } from './authori
 export { buildUserData } from './user-data.js';
 export { findNodeByAddress, type NodeAddress, type NodeRef } from './node-ref.js';
 export * from './windows-instances.js';
+export * from './instance-address.js';
 export { systemIpv4Resolver } from './system-ipv4-resolver.js';
 export * from './log-rotation.js';
 export { coreServices, NODE_IP_SCRIPT, type CoreServiceOptions } from './core-services.js';

@@ -29,6 +29,11 @@ export const operatorConfigSchema = z.object({
   keepLogsOnRemoval: z.boolean(),
   /** How often Ready nodes are checked for drift and repaired; 0 turns drift repair off (default 2 min). */
   driftRepairIntervalMs: z.number().int().min(0).optional(),
+  /**
+   * Accept `windows-instances` keys that reach 127.0.0.0/8. Off unless set: only the simulated world
+   * (`wmco sim`, the test world), whose hosts live on loopback addresses, sets it; `wmco run` has no flag.
+   */
+  allowLoopbackInstances: z.boolean().optional(),
 });
 export type OperatorConfig = z.infer<typeof operatorConfigSchema>;
 

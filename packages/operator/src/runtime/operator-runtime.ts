@@ -8,11 +8,13 @@ import {
 } from '@kubernetes/client-node';
 import {
   ByohControllers,
+  ClusterAddresses,
   ConfigMapHostKeyStore,
   ConfigMapStatusStore,
   KubeEventRecorder,
   KubeLeaseStore,
   LeaderElector,
+  NamePinnedHostKeyStore,
   NodeNameRegistry,
   SshWindowsHost,
   kubeWatch,
@@ -127,12 +129,20 @@ export class OperatorRuntime {
     const custom = this.kc.makeApiClient(CustomObjectsApi);
     const facts = await this.validate(core, custom);
     const deps = await this.joinDeps(core, custom, facts);
+    const resolver = this.p.hooks?.resolver ?? systemIpv4Resolver;
+    const apiUrls = [this.kc.getCurrentCluster()?.server ?? '', facts.apiServerInternalUrl];
     this.controllers = new ByohControllers({
       deps,
       certificates: this.kc.makeApiClient(CertificatesV1Api),
       watch: kubeWatch(this.kc),
       hostKeys: new ConfigMapHostKeyStore(core, this.p.config.namespace),
-      resolver: this.p.hooks?.resolver ?? systemIpv4Resolver,
+      resolver,
+      addressPolicy: new ClusterAddresses({
+        core,
+        apiUrls: () => Promise.resolve(apiUrls),
+        resolve: resolver,
+        allowLoopback: this.p.config.allowLoopbackInstances === true,
+      }).policy,
       parallelJoins: this.p.config.parallelJoins,
       remove: { deleteLogs: !this.p.config.keepLogsOnRemoval, drainTimeoutMs: 10 * 60_000 },
       privateKeySecret: this.p.config.privateKeySecret,
@@ -186,11 +196,13 @@ export class OperatorRuntime {
       version: WMCO_VERSION,
       openHost: (t) => {
         this.p.redactor.register(t.privateKeyPem);
+        const pins = new ConfigMapHostKeyStore(core, config.namespace);
         return new SshWindowsHost({
           host: t.ipv4,
           username: t.username,
           privateKey: t.privateKeyPem,
-          hostKeys: new ConfigMapHostKeyStore(core, config.namespace),
+          // A host listed by DNS name is pinned by that name too: a name moved to another machine is a mismatch.
+          hostKeys: t.address === t.ipv4 ? pins : new NamePinnedHostKeyStore(pins, t.address),
           logger: { debug: (m, f) => logger.debug(f ?? {}, m), warn: (m, f) => logger.warn(f ?? {}, m) },
           ...(t.quickAuth ? { authRetryMs: 0 } : {}),
           ...hooks.sshOverrides?.(t.ipv4),
