@@ -4,8 +4,10 @@ import { SimulatedWindowsHost, type HostCosts } from '@wmco/sim';
 export interface SimHostSpec {
   /** The Windows computer name (the node name, lower-cased). */
   readonly hostname: string;
-  /** List this host in windows-instances by this DNS name instead of its address. */
+  /** A DNS name the world's resolver answers with the host's address. */
   readonly dnsName?: string;
+  /** How windows-instances lists the host (default: by `dnsName` when it has one, else by address). */
+  readonly listAs?: 'ipv4' | 'dns';
   readonly defaultShell?: 'cmd' | 'powershell';
   readonly username?: string;
   /** The Containers feature is already enabled (default true; false makes the join install it and reboot). */
@@ -52,11 +54,11 @@ export class WorldHostSet {
     return new WorldHostSet(hosts);
   }
 
-  /** The `windows-instances` key for a host: its DNS name when it has one, else its address. */
+  /** The `windows-instances` key for a host: its DNS name when listed by it, else its address. */
   key(i: number): string {
     const h = this.hosts[i];
     if (!h) throw new Error(`no host ${i}`);
-    return h.spec.dnsName ?? h.address;
+    return h.spec.listAs === 'ipv4' ? h.address : (h.spec.dnsName ?? h.address);
   }
 
   entry(i: number): [string, string] {
