@@ -27,6 +27,7 @@ export * from './ca-bundle.js';
 export { parseSha256Sums } from './sha256sum-file.js';
 export * from './payload-manifest.js';
 export * from './mirror-sets.js';
+export * from './mirror-entry-check.js';
 export * from './pull-secret.js';
 export * from './hosts-toml.js';
 export { logFileSizeMB } from './log-file-size.js';

@@ -14,6 +14,7 @@ import {
   KubeEventRecorder,
   KubeLeaseStore,
   LeaderElector,
+  MirrorProblemReporter,
   NamePinnedHostKeyStore,
   NodeNameRegistry,
   SshWindowsHost,
@@ -190,6 +191,14 @@ export class OperatorRuntime {
       SERVICES_LOG_FLUSH_INTERVAL: config.servicesLog.flushInterval,
     });
     const hooks = this.p.hooks ?? {};
+    const events = new KubeEventRecorder(core, {
+      namespace: config.namespace,
+      component: 'windows-machine-config-operator',
+      scrub: (t) => this.p.redactor.scrubText(t),
+      logger,
+    });
+    const mirrorProblems = new MirrorProblemReporter(events);
+    await mirrorProblems.report(facts);
     return {
       core,
       namespace: config.namespace,
@@ -213,14 +222,10 @@ export class OperatorRuntime {
       facts: async () => {
         const f = await readClusterFacts(core, custom);
         this.p.redactor.register(f.bootstrap.token);
+        await mirrorProblems.report(f);
         return f;
       },
-      events: new KubeEventRecorder(core, {
-        namespace: config.namespace,
-        component: 'windows-machine-config-operator',
-        scrub: (t) => this.p.redactor.scrubText(t),
-        logger,
-      }),
+      events,
       logger,
       status: new ConfigMapStatusStore(core, config.namespace),
       names: new NodeNameRegistry(),
