@@ -14,6 +14,7 @@ import { DriftRepair } from './drift-repair.js';
 import { CsrReconciler, type CsrMetrics } from './csr-reconciler.js';
 import type { EntryAddressing } from './entry-admission.js';
 import { InstancesReconciler } from './instances-reconciler.js';
+import { MAINTAIN_WORKERS, REMOVE_WORKERS, instanceLanes } from './instance-lanes.js';
 import type { JoinDeps } from './join-deps.js';
 import { JoinFlow } from './join-flow.js';
 import { KeyRotation } from './key-rotation.js';
@@ -28,7 +29,7 @@ export interface ByohControllersOptions {
   readonly resolver: Ipv4Resolver;
   /** Which addresses `windows-instances` keys may not reach (default: loopback and the other refused ranges). */
   readonly addressPolicy?: () => Promise<InstanceAddressPolicy>;
-  /** Hosts configured at once (default 5; upstream configures one after another). */
+  /** Hosts joined at once (default 5; upstream one after another); drift checks and removals have their own workers. */
   readonly parallelJoins: number;
   readonly remove: RemoveOptions;
   readonly privateKeySecret?: string;
@@ -56,8 +57,9 @@ function nodeSignature(n: V1Node): string {
 }
 
 /**
- * The BYOH controllers: `windows-instances` entries and BYOH nodes on one work queue (N hosts at once,
- * never one host twice at once), kubelet CSRs on another. `start` resolves once every informer synced.
+ * The BYOH controllers: `windows-instances` entries and BYOH nodes on one work queue (never one host
+ * twice at once) whose lanes keep joins (N at once), drift checks and removals from starving each other;
+ * kubelet CSRs on another. `start` resolves once every informer synced.
  */
 export class ByohControllers implements ByohView {
   private readonly informers: ReturnType<typeof byohInformers>;
@@ -71,6 +73,7 @@ export class ByohControllers implements ByohView {
       systemClock,
       defaultControllerRateLimiter(systemClock),
       o.metrics?.queue?.('windows-instances'),
+      instanceLanes(this, o.deps.version, o.parallelJoins),
     );
     this.csrQueue = new WorkQueue(
       systemClock,
@@ -120,7 +123,7 @@ export class ByohControllers implements ByohView {
     };
     return [
       new Controller(new InstancesReconciler(deps, this, flows, this.addressing()), this.instanceQueue, {
-        workers: this.o.parallelJoins,
+        workers: this.o.parallelJoins + MAINTAIN_WORKERS + REMOVE_WORKERS,
         logger: deps.logger,
         ...metrics,
       }),

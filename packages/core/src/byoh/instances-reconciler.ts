@@ -9,7 +9,7 @@ import type { DriftOutcome, DriftRepair } from './drift-repair.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
 import { EntryAdmission, type EntryAddressing } from './entry-admission.js';
 import { enterPhase } from './instance-status.js';
-import { instancesConfigMapRef, type JoinDeps } from './join-deps.js';
+import { MAINTAIN_CONNECT_DEADLINE_MS, instancesConfigMapRef, type JoinDeps } from './join-deps.js';
 import type { JoinFlow } from './join-flow.js';
 import type { KeyRotation } from './key-rotation.js';
 import { isNodeReady, nodeInternalIp } from './node-ops.js';
@@ -180,6 +180,7 @@ export class InstancesReconciler implements Reconciler {
       ipv4: instance.ipv4Address,
       username: instance.username,
       privateKeyPem: privateKey,
+      connectDeadlineMs: MAINTAIN_CONNECT_DEADLINE_MS,
     };
     const stillWanted = (): boolean =>
       this.view.instances()?.[entry] !== undefined && this.view.privateKey() === privateKey;

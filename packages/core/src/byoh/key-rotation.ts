@@ -3,7 +3,7 @@ import type { WindowsInstance } from '../desired/windows-instances.js';
 import { AuthenticationError } from '../host/errors.js';
 import { Annotations } from '../join/node-metadata.js';
 import { encryptUsername } from '../join/username-crypto.js';
-import type { JoinDeps } from './join-deps.js';
+import { MAINTAIN_CONNECT_DEADLINE_MS, type JoinDeps } from './join-deps.js';
 import { patchNodeMetadata } from './node-ops.js';
 
 const NOTHING = { directories: [], files: [], services: [], envVars: [], firewallRules: [] };
@@ -24,11 +24,12 @@ export class KeyRotation {
     hash: string,
   ): Promise<'rotated' | 'not-accepted'> {
     const host = this.deps.openHost({
-      address: instance.ipv4Address,
+      address: instance.address,
       ipv4: instance.ipv4Address,
       username: instance.username,
       privateKeyPem,
       quickAuth: true,
+      connectDeadlineMs: MAINTAIN_CONNECT_DEADLINE_MS,
     });
     try {
       await host.observe(NOTHING);

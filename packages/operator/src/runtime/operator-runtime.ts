@@ -15,9 +15,7 @@ import {
   KubeLeaseStore,
   LeaderElector,
   MirrorProblemReporter,
-  NamePinnedHostKeyStore,
   NodeNameRegistry,
-  SshWindowsHost,
   kubeWatch,
   kubernetesVersionProblem,
   networkProblems,
@@ -38,6 +36,7 @@ import {
 } from '@wmco/core';
 import { WMCO_VERSION } from '../cli/version-command.js';
 import type { OperatorConfig } from './operator-config.js';
+import { hostOpener } from './host-opener.js';
 import { platformParts } from './platform-parts.js';
 import type { OperatorMetrics } from './metrics.js';
 import type { Redactor } from './redactor.js';
@@ -203,20 +202,13 @@ export class OperatorRuntime {
       core,
       namespace: config.namespace,
       version: WMCO_VERSION,
-      openHost: (t) => {
-        this.p.redactor.register(t.privateKeyPem);
-        const pins = new ConfigMapHostKeyStore(core, config.namespace);
-        return new SshWindowsHost({
-          host: t.ipv4,
-          username: t.username,
-          privateKey: t.privateKeyPem,
-          // A host listed by DNS name is pinned by that name too: a name moved to another machine is a mismatch.
-          hostKeys: t.address === t.ipv4 ? pins : new NamePinnedHostKeyStore(pins, t.address),
-          logger: { debug: (m, f) => logger.debug(f ?? {}, m), warn: (m, f) => logger.warn(f ?? {}, m) },
-          ...(t.quickAuth ? { authRetryMs: 0 } : {}),
-          ...hooks.sshOverrides?.(t.ipv4),
-        });
-      },
+      openHost: hostOpener({
+        core,
+        namespace: config.namespace,
+        redactor: this.p.redactor,
+        logger,
+        sshOverrides: hooks.sshOverrides,
+      }),
       ...parts,
       payloadDir: config.payloadDir,
       facts: async () => {
