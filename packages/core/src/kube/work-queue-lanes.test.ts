@@ -17,7 +17,7 @@ function takeAll(q: WorkQueue): string[] {
   return out;
 }
 
-test('a full lane does not block keys of other lanes queued behind it', async (t) => {
+test('a full lane does not block keys of other lanes queued behind it', (t) => {
   const q = make();
   for (const k of ['join:a', 'join:b', 'join:c', 'join:d', 'remove:x', 'drift:y']) q.add(k);
   t.deepEqual(takeAll(q), ['join:a', 'join:b', 'remove:x', 'drift:y']);
@@ -64,7 +64,7 @@ test('the lane is the one a key was handed out in, even if its classification ch
   t.is(q.busyIn('drift'), 0);
 });
 
-test('without lanes the queue is first in, first out as before', async (t) => {
+test('without lanes the queue is first in, first out as before', (t) => {
   const q = new WorkQueue(new FakeClock(), new ExponentialFailureRateLimiter(10, 1000));
   ['join:a', 'join:b', 'join:c'].forEach((k) => q.add(k));
   t.deepEqual(takeAll(q), ['join:a', 'join:b', 'join:c']);
