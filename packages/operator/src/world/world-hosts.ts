@@ -26,6 +26,8 @@ function address(): string {
 
 /** The world's Windows hosts, each on its own loopback address (its IPv4 as the node sees it too). */
 export class WorldHostSet {
+  private readonly renamed = new Map<string, string>();
+
   private constructor(
     readonly hosts: readonly { spec: SimHostSpec; sim: SimulatedWindowsHost; address: string }[],
   ) {}
@@ -96,7 +98,14 @@ export class WorldHostSet {
     };
   }
 
+  /** Makes the world's resolver answer `name` with `address` from now on (a DNS record changed). */
+  pointName(name: string, address: string): void {
+    this.renamed.set(name.toLowerCase(), address);
+  }
+
   resolve(name: string): Promise<readonly string[]> {
+    const moved = this.renamed.get(name.toLowerCase());
+    if (moved !== undefined) return Promise.resolve([moved]);
     const h = this.hosts.find((x) => x.spec.dnsName?.toLowerCase() === name.toLowerCase());
     return h ? Promise.resolve([h.address]) : Promise.reject(new Error(`${name}: no such host (NXDOMAIN)`));
   }
