@@ -38,7 +38,7 @@ test.serial(
     );
     const took = Date.now() - asked;
     t.true(await trying(), 'the join to the dead host has not given up yet');
-    t.true(took < 8000, `removal took ${took} ms`);
+    t.true(took < 45_000, `removal took ${took} ms`);
     t.false(leaving.sim.model.files.isDirectory('C:\\k'), 'the leaving host was deconfigured');
   },
 );

@@ -27,6 +27,7 @@ function address(): string {
 /** The world's Windows hosts, each on its own loopback address (its IPv4 as the node sees it too). */
 export class WorldHostSet {
   private readonly renamed = new Map<string, string>();
+  private readonly connectDeadlines = new Map<string, number>();
 
   private constructor(
     readonly hosts: readonly { spec: SimHostSpec; sim: SimulatedWindowsHost; address: string }[],
@@ -91,11 +92,16 @@ export class WorldHostSet {
       ...(sim && sim.port !== 22 ? { port: sim.port } : {}),
       retryInitialMs: 50,
       retryMaxMs: 500,
-      connectDeadlineMs: 10_000,
+      connectDeadlineMs: this.connectDeadlines.get(address) ?? 10_000,
       authRetryMs: 0,
       commandTimeoutMs: 60_000,
       rebootTimeoutMs: 30_000,
     };
+  }
+
+  /** How long the operator keeps trying to connect to `address` (default 10 s in this world). */
+  setConnectDeadline(address: string, ms: number): void {
+    this.connectDeadlines.set(address, ms);
   }
 
   /** Makes the world's resolver answer `name` with `address` from now on (a DNS record changed). */
