@@ -1,4 +1,5 @@
 import type { CertificatesV1Api, V1Node } from '@kubernetes/client-node';
+import type { InstanceAddressPolicy } from '../desired/instance-address.js';
 import type { Ipv4Resolver } from '../desired/windows-instances.js';
 import type { HostKeyStore } from '../host/host-key-store.js';
 import { approvedClientCsr } from '../identity/approval-record.js';
@@ -13,7 +14,9 @@ import { byohInformers } from './byoh-informers.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
 import { DriftRepair } from './drift-repair.js';
 import { CsrReconciler, type CsrMetrics } from './csr-reconciler.js';
+import type { EntryAddressing } from './entry-admission.js';
 import { InstancesReconciler } from './instances-reconciler.js';
+import { MAINTAIN_WORKERS, REMOVE_WORKERS, instanceLanes } from './instance-lanes.js';
 import type { JoinDeps } from './join-deps.js';
 import { JoinFlow } from './join-flow.js';
 import { KeyRotation } from './key-rotation.js';
@@ -26,7 +29,9 @@ export interface ByohControllersOptions {
   readonly watch: WatchPort;
   readonly hostKeys: HostKeyStore;
   readonly resolver: Ipv4Resolver;
-  /** Hosts configured at once (default 5; upstream configures one after another). */
+  /** Which addresses `windows-instances` keys may not reach (default: loopback and the other refused ranges). */
+  readonly addressPolicy?: () => Promise<InstanceAddressPolicy>;
+  /** Hosts joined at once (default 5; upstream one after another); drift checks and removals have their own workers. */
   readonly parallelJoins: number;
   readonly remove: RemoveOptions;
   readonly privateKeySecret?: string;
@@ -56,8 +61,9 @@ function nodeSignature(n: V1Node): string {
 }
 
 /**
- * The BYOH controllers: `windows-instances` entries and BYOH nodes on one work queue (N hosts at once,
- * never one host twice at once), kubelet CSRs on another. `start` resolves once every informer synced.
+ * The BYOH controllers: `windows-instances` entries and BYOH nodes on one work queue (never one host
+ * twice at once) whose lanes keep joins (N at once), drift checks and removals from starving each other;
+ * kubelet CSRs on another. `start` resolves once every informer synced.
  */
 export class ByohControllers implements ByohView {
   private readonly informers: ReturnType<typeof byohInformers>;
@@ -72,6 +78,7 @@ export class ByohControllers implements ByohView {
       systemClock,
       defaultControllerRateLimiter(systemClock),
       o.metrics?.queue?.('windows-instances'),
+      instanceLanes(this, o.deps.version, o.parallelJoins),
     );
     this.csrQueue = new WorkQueue(
       systemClock,
@@ -115,8 +122,8 @@ export class ByohControllers implements ByohView {
     };
     const metrics = this.o.metrics?.controller ? { metrics: this.o.metrics.controller } : {};
     return [
-      new Controller(new InstancesReconciler(deps, this, flows, this.o.resolver), this.instanceQueue, {
-        workers: this.o.parallelJoins,
+      new Controller(new InstancesReconciler(deps, this, flows, this.addressing()), this.instanceQueue, {
+        workers: this.o.parallelJoins + MAINTAIN_WORKERS + REMOVE_WORKERS,
         logger: deps.logger,
         ...metrics,
       }),
@@ -138,6 +145,11 @@ export class ByohControllers implements ByohView {
       nodeExists: async (name) => (await readNode(deps.core, name)) !== undefined,
       ...(this.o.metrics?.csr ? { metrics: this.o.metrics.csr } : {}),
     });
+  }
+
+  private addressing(): EntryAddressing {
+    const policy = this.o.addressPolicy;
+    return { resolve: this.o.resolver, ...(policy ? { policy } : {}) };
   }
 
   instances(): Readonly<Record<string, string>> | undefined {

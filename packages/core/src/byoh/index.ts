@@ -6,6 +6,7 @@ export type { JoinDeps, HostTarget, JoinTimings } from './join-deps.js';
 export * from './instance-status.js';
 export { ConfigMapHostKeyStore } from './kube-host-key-store.js';
 export { CsrReconciler, type CsrReconcilerOptions } from './csr-reconciler.js';
+export { ClusterAddresses, type ClusterAddressesOptions } from './cluster-addresses.js';
 export { InstancesReconciler } from './instances-reconciler.js';
 export { DriftRepair, type DriftCheck, type DriftOutcome } from './drift-repair.js';
 export { planNode } from './node-plan.js';

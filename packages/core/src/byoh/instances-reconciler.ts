@@ -1,10 +1,6 @@
 import type { V1Node } from '@kubernetes/client-node';
 import { publicKeyHash } from '../desired/authorized-key.js';
-import {
-  parseWindowsInstances,
-  type Ipv4Resolver,
-  type WindowsInstance,
-} from '../desired/windows-instances.js';
+import type { Ipv4Resolver, WindowsInstance } from '../desired/windows-instances.js';
 import { instanceRef } from '../identity/instance-ref.js';
 import { nodeOwner, ownedBy } from '../identity/node-ownership.js';
 import { publicKeyOf } from '../join/public-key.js';
@@ -13,8 +9,9 @@ import { errorMessage } from '../kube/logger.js';
 import { Annotations, Labels, PRIVATE_KEY_SECRET } from '../join/node-metadata.js';
 import type { DriftOutcome, DriftRepair } from './drift-repair.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
+import { EntryAdmission, type EntryAddressing } from './entry-admission.js';
 import { enterPhase } from './instance-status.js';
-import { instancesConfigMapRef, type JoinDeps } from './join-deps.js';
+import { MAINTAIN_CONNECT_DEADLINE_MS, instancesConfigMapRef, type JoinDeps } from './join-deps.js';
 import type { JoinFlow } from './join-flow.js';
 import type { KeyRotation } from './key-rotation.js';
 import { isNodeReady, nodeInternalIp } from './node-ops.js';
@@ -42,13 +39,18 @@ export interface InstanceFlows {
 export class InstancesReconciler implements Reconciler {
   readonly name = 'windows-instances';
   private readonly reported = new Map<string, string>();
+  private readonly admission: EntryAdmission;
+  private readonly resolve: Ipv4Resolver;
 
   constructor(
     private readonly deps: JoinDeps,
     private readonly view: ByohView,
     private readonly flows: InstanceFlows,
-    private readonly resolver: Ipv4Resolver,
-  ) {}
+    addressing: EntryAddressing,
+  ) {
+    this.admission = new EntryAdmission(view, addressing);
+    this.resolve = addressing.resolve;
+  }
 
   async reconcile(key: string, signal: AbortSignal): Promise<ReconcileOutcome | undefined> {
     const privateKey = this.view.privateKey();
@@ -79,23 +81,20 @@ export class InstancesReconciler implements Reconciler {
       await pruneInstanceStatuses(this.deps.status, {
         instances: this.view.instances(),
         nodes: this.view.windowsNodes(),
-        resolve: this.resolver,
+        resolve: this.resolve,
       });
       return undefined;
     }
-    const [result] = await parseWindowsInstances(
-      { [entry]: value },
-      [...this.view.windowsNodes()].map(nodeRef),
-      this.resolver,
-    );
-    if (!result?.ok) {
-      const why = result?.error ?? 'unparseable entry';
+    const result = await this.admission.admit(entry, value);
+    if (!result.ok) {
+      const why = result.error;
       await this.reportOnce(
         `entry/${entry}`,
         'Warning',
         'InstanceSetupFailure',
         `windows-instances entry "${entry}": ${why}`,
       );
+      if ('keepStatus' in result) return undefined;
       await this.deps.status.set(
         enterPhase(this.deps.status.get(entry), {
           address: entry,
@@ -198,6 +197,7 @@ export class InstancesReconciler implements Reconciler {
       ipv4: instance.ipv4Address,
       username: instance.username,
       privateKeyPem: privateKey,
+      connectDeadlineMs: MAINTAIN_CONNECT_DEADLINE_MS,
     };
     const stillWanted = (): boolean =>
       this.view.instances()?.[entry] !== undefined && this.view.privateKey() === privateKey;
@@ -243,11 +243,4 @@ export class InstancesReconciler implements Reconciler {
     this.deps.logger.warn({ reason }, message);
     await this.deps.events.record(instancesConfigMapRef(this.deps.namespace), type, reason, message);
   }
-}
-
-function nodeRef(n: V1Node): { name: string; addresses: { type: string; address: string }[] } {
-  return {
-    name: n.metadata?.name ?? '',
-    addresses: (n.status?.addresses ?? []).map((a) => ({ type: a.type, address: a.address })),
-  };
 }

@@ -19,7 +19,18 @@ export interface HostTarget {
   readonly privateKeyPem: string;
   /** Fail at once on an authentication error instead of retrying while sshd may still be set up. */
   readonly quickAuth?: boolean;
+  /**
+   * Give up connecting after this long (default: the SSH adapter's 10 min, for joins, where a host may
+   * still be booting). Drift checks, key rotation and removals use shorter deadlines, so a host that does
+   * not answer holds a worker of their lane only briefly.
+   */
+  readonly connectDeadlineMs?: number;
 }
+
+/** Connect deadline of drift checks and key rotation: a Ready node answers at once or is looked at later. */
+export const MAINTAIN_CONNECT_DEADLINE_MS = 60_000;
+/** Connect deadline of a removal's deconfigure. */
+export const REMOVE_CONNECT_DEADLINE_MS = 2 * 60_000;
 
 export interface JoinTimings {
   /** How long to wait for the kubelet to register its Node (upstream: 10 min). */

@@ -55,7 +55,7 @@ export class JoinFlow {
     const started = this.now();
     await this.phase(instance.ipv4Address, 'Connecting');
     const host = this.deps.openHost({
-      address: instance.ipv4Address,
+      address: instance.address, // a DNS name here pins the host key by name too
       ipv4: instance.ipv4Address,
       username: instance.username,
       privateKeyPem: req.privateKeyPem,

@@ -4,7 +4,7 @@ import { AuthenticationError } from '../host/errors.js';
 import { assertOwned } from '../identity/node-ownership.js';
 import { Annotations } from '../join/node-metadata.js';
 import { encryptUsername } from '../join/username-crypto.js';
-import type { JoinDeps } from './join-deps.js';
+import { MAINTAIN_CONNECT_DEADLINE_MS, type JoinDeps } from './join-deps.js';
 import { patchNodeMetadata } from './node-ops.js';
 
 const NOTHING = { directories: [], files: [], services: [], envVars: [], firewallRules: [] };
@@ -26,11 +26,12 @@ export class KeyRotation {
   ): Promise<'rotated' | 'not-accepted'> {
     assertOwned(node, 're-key', instance.address);
     const host = this.deps.openHost({
-      address: instance.ipv4Address,
+      address: instance.address,
       ipv4: instance.ipv4Address,
       username: instance.username,
       privateKeyPem,
       quickAuth: true,
+      connectDeadlineMs: MAINTAIN_CONNECT_DEADLINE_MS,
     });
     try {
       await host.observe(NOTHING);

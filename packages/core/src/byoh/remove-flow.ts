@@ -7,7 +7,7 @@ import { errorMessage } from '../kube/logger.js';
 import { Annotations } from '../join/node-metadata.js';
 import { decryptUsername } from '../join/username-crypto.js';
 import { enterPhase, type InstancePhase, type InstanceStatus } from './instance-status.js';
-import { instancesConfigMapRef, type JoinDeps } from './join-deps.js';
+import { REMOVE_CONNECT_DEADLINE_MS, instancesConfigMapRef, type JoinDeps } from './join-deps.js';
 import { nodeInternalIp, setUnschedulable } from './node-ops.js';
 
 /** Services a node may run, most dependent first (reference §1.4 RequiredServices plus providers'). */
@@ -89,7 +89,13 @@ export class RemoveFlow {
     if (!encrypted)
       throw new Error('the node has no username annotation: it was not joined by this operator');
     const username = decryptUsername(encrypted, privateKeyPem);
-    const host = this.deps.openHost({ address: ipv4, ipv4, username, privateKeyPem });
+    const host = this.deps.openHost({
+      address: ipv4,
+      ipv4,
+      username,
+      privateKeyPem,
+      connectDeadlineMs: REMOVE_CONNECT_DEADLINE_MS,
+    });
     try {
       await host.deconfigure({
         services: MANAGED_SERVICES,

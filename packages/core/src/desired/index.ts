@@ -3,6 +3,7 @@ export { parseAuthorizedKey, publicKeyHash, type AuthorizedKey } from './authori
 export { buildUserData } from './user-data.js';
 export { findNodeByAddress, type NodeAddress, type NodeRef } from './node-ref.js';
 export * from './windows-instances.js';
+export * from './instance-address.js';
 export { systemIpv4Resolver } from './system-ipv4-resolver.js';
 export * from './log-rotation.js';
 export { coreServices, NODE_IP_SCRIPT, type CoreServiceOptions } from './core-services.js';
@@ -26,6 +27,7 @@ export * from './ca-bundle.js';
 export { parseSha256Sums } from './sha256sum-file.js';
 export * from './payload-manifest.js';
 export * from './mirror-sets.js';
+export * from './mirror-entry-check.js';
 export * from './pull-secret.js';
 export * from './hosts-toml.js';
 export { logFileSizeMB } from './log-file-size.js';

@@ -1,4 +1,9 @@
 import ipaddr from 'ipaddr.js';
+import {
+  instanceAddressProblem,
+  nonCanonicalNumericProblem,
+  type InstanceAddressPolicy,
+} from './instance-address.js';
 import { findNodeByAddress, type NodeRef } from './node-ref.js';
 
 /** Resolves a DNS name to its IPv4 addresses (may be empty); rejects when the name does not resolve. */
@@ -52,6 +57,8 @@ async function ipv4For(address: string, resolve: Ipv4Resolver): Promise<string> 
   if (ipaddr.IPv6.isValid(address))
     throw new Error('IPv6 addresses are not supported; use IPv4 or a DNS name');
   if (!DNS_NAME.test(address)) throw new Error('key is neither an IPv4 address nor a valid DNS name');
+  const numeric = nonCanonicalNumericProblem(address);
+  if (numeric !== undefined) throw new Error(`key ${numeric}`);
   let found: readonly string[];
   try {
     found = await resolve(address);
@@ -63,15 +70,20 @@ async function ipv4For(address: string, resolve: Ipv4Resolver): Promise<string> 
   return first;
 }
 
-async function parseEntry(
-  key: string,
-  value: string,
-  nodes: readonly NodeRef[],
-  resolve: Ipv4Resolver,
-): Promise<WindowsInstanceResult> {
+interface ParseContext {
+  readonly nodes: readonly NodeRef[];
+  readonly resolve: Ipv4Resolver;
+  readonly policy: InstanceAddressPolicy | undefined;
+}
+
+async function parseEntry(key: string, value: string, c: ParseContext): Promise<WindowsInstanceResult> {
+  const { nodes, resolve, policy } = c;
   try {
     const username = parseInstanceUsername(value);
     const ipv4Address = await ipv4For(key, resolve);
+    const refused =
+      policy && instanceAddressProblem(ipv4Address, policy, key === ipv4Address ? undefined : key);
+    if (refused !== undefined) throw new Error(refused);
     const node = findNodeByAddress(nodes, [ipv4Address, key]);
     return { key, ok: true, instance: { address: key, ipv4Address, username, ...(node ? { node } : {}) } };
   } catch (err) {
@@ -83,15 +95,18 @@ async function parseEntry(
  * Parses the `windows-instances` ConfigMap data. Unlike upstream, which fails the whole map on the first
  * bad entry (QUIRK 18), every key gets its own result, so one typo does not block the other hosts. Results
  * are sorted by key, so the order is stable. `nodes` must be given (upstream: "nodes cannot be nil").
+ * Numeric keys must be canonical dotted quads (`010.0.0.1`, `2130706433`, `0x7f.1`, `127.1` are refused).
+ * With a `policy`, an address it refuses (loopback, link-local, the cluster's own, ...) is an error too.
  */
 export async function parseWindowsInstances(
   data: Readonly<Record<string, string>>,
   nodes: readonly NodeRef[] | undefined,
   resolve: Ipv4Resolver,
+  policy?: InstanceAddressPolicy,
 ): Promise<WindowsInstanceResult[]> {
   if (!nodes) throw new Error('nodes cannot be undefined');
   const keys = Object.keys(data).sort();
-  return Promise.all(keys.map((k) => parseEntry(k, data[k] ?? '', nodes, resolve)));
+  return Promise.all(keys.map((k) => parseEntry(k, data[k] ?? '', { nodes, resolve, policy })));
 }
 
 /** The username configured for `node`'s host, or a clear error when no valid entry matches the node. */

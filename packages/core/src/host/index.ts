@@ -8,6 +8,7 @@ export {
   type HostKeyStore,
   type PinnedHostKey,
 } from './host-key-store.js';
+export { NamePinnedHostKeyStore } from './name-pinned-host-key-store.js';
 export { silentHostLogger, type HostLogger } from './host-logger.js';
 export { loadHostModule, HOST_MODULE_FILE, type HostModule } from './host-module.js';
 export { SshWindowsHost, type SshHostStats } from './ssh/ssh-windows-host.js';

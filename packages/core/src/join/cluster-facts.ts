@@ -1,4 +1,5 @@
 import type { ClusterNetworkFacts } from '../cluster/cluster-validation.js';
+import type { MirrorProblem } from '../desired/mirror-entry-check.js';
 import type { ImageMirrorEntry } from '../desired/mirror-sets.js';
 
 /**
@@ -24,6 +25,8 @@ export interface ClusterFacts {
   readonly pullSecret?: string;
   readonly digestMirrors: readonly ImageMirrorEntry[];
   readonly tagMirrors: readonly ImageMirrorEntry[];
+  /** IDMS/ITMS entries that were skipped (each is reported once as an event). */
+  readonly mirrorProblems?: readonly MirrorProblem[];
   /** `--cloud-provider` of the Linux workers' kubelet, when they set one. */
   readonly cloudProvider?: string;
 }

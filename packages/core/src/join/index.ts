@@ -6,3 +6,4 @@ export * from './node-metadata.js';
 export { encryptUsername, decryptUsername } from './username-crypto.js';
 export { publicKeyOf } from './public-key.js';
 export { scriptsFor, resolveServices, type HostScript } from './service-scripts.js';
+export { MirrorProblemReporter } from './mirror-problem-reporter.js';

@@ -1,5 +1,6 @@
 import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { ClusterNetworkFacts } from '../cluster/cluster-validation.js';
+import { checkMirrorEntries, type MirrorProblem } from '../desired/mirror-entry-check.js';
 import type { ImageMirrorEntry } from '../desired/mirror-sets.js';
 import { isNotFound } from '../kube/client/api-errors.js';
 import type { ClusterFacts } from './cluster-facts.js';
@@ -31,16 +32,23 @@ async function getCluster(
   }
 }
 
-async function listMirrors(
-  api: CustomObjectsApi,
-  plural: string,
-  field: string,
-): Promise<ImageMirrorEntry[]> {
+type MirrorList = { entries: ImageMirrorEntry[]; problems: MirrorProblem[] };
+
+/** Every usable entry of every IDMS (or ITMS); an unusable entry is skipped with a problem, not thrown. */
+async function listMirrors(api: CustomObjectsApi, kind: string, field: string): Promise<MirrorList> {
+  const plural = `${kind.toLowerCase()}s`;
   const list = obj(
     await api.listClusterCustomObject({ group: 'config.openshift.io', version: 'v1', plural }),
   );
-  const items = (list['items'] as unknown[] | undefined) ?? [];
-  return items.flatMap((i) => (obj(obj(i)['spec'])[field] as ImageMirrorEntry[] | undefined) ?? []);
+  const out: MirrorList = { entries: [], problems: [] };
+  for (const item of (list['items'] as unknown[] | undefined) ?? []) {
+    const raw = obj(obj(item)['spec'])[field];
+    const name = str(obj(obj(item)['metadata'])['name']) ?? '?';
+    const { valid, problems } = checkMirrorEntries(Array.isArray(raw) ? raw : [], { kind, name });
+    out.entries.push(...valid);
+    out.problems.push(...problems);
+  }
+  return out;
 }
 
 async function secretData(
@@ -88,6 +96,18 @@ async function bootstrapFacts(core: CoreV1Api): Promise<{ caCrt: string; token: 
   return { caCrt: b64(boot['ca.crt']), token: b64(boot['token']) };
 }
 
+async function mirrorFacts(
+  custom: CustomObjectsApi,
+): Promise<Pick<ClusterFacts, 'digestMirrors' | 'tagMirrors' | 'mirrorProblems'>> {
+  const digest = await listMirrors(custom, 'ImageDigestMirrorSet', 'imageDigestMirrors');
+  const tag = await listMirrors(custom, 'ImageTagMirrorSet', 'imageTagMirrors');
+  return {
+    digestMirrors: digest.entries,
+    tagMirrors: tag.entries,
+    mirrorProblems: [...digest.problems, ...tag.problems],
+  };
+}
+
 /** Reads every cluster object a join needs (reference §1.2, §1.6 step 2). */
 export async function readClusterFacts(core: CoreV1Api, custom: CustomObjectsApi): Promise<ClusterFacts> {
   const [infra, netConfig, netOperator, controllerConfig] = await Promise.all([
@@ -116,7 +136,6 @@ export async function readClusterFacts(core: CoreV1Api, custom: CustomObjectsApi
     kubeletCaPem,
     bootstrap: await bootstrapFacts(core),
     ...(pull?.['.dockerconfigjson'] ? { pullSecret: b64(pull['.dockerconfigjson']) } : {}),
-    digestMirrors: await listMirrors(custom, 'imagedigestmirrorsets', 'imageDigestMirrors'),
-    tagMirrors: await listMirrors(custom, 'imagetagmirrorsets', 'imageTagMirrors'),
+    ...(await mirrorFacts(custom)),
   };
 }

@@ -11,6 +11,17 @@ export interface WorkQueueMetrics {
 }
 
 /**
+ * Per-kind limits: every key belongs to a lane (`laneOf`, asked when the key is handed out), and at most
+ * `limits[lane]` keys of a lane are processed at once (a lane without a limit has none). Keys of a full
+ * lane wait while keys behind them in other lanes are handed out, so one kind of slow work (joins to hosts
+ * that do not answer) cannot hold every worker.
+ */
+export interface WorkQueueLanes {
+  laneOf(key: string): string;
+  readonly limits: Readonly<Record<string, number>>;
+}
+
+/**
  * A de-duplicating work queue with client-go semantics. A key waits in the queue at most once; a key
  * being processed is never handed out again until `done`, and if it was added meanwhile it is queued once
  * more at `done`. Retries go through a rate limiter (per-key backoff plus a global bucket).
@@ -23,12 +34,16 @@ export class WorkQueue {
   private readonly delayed = new Map<string, { at: number; handle: TimerHandle }>();
   private readonly waiters: ((key: string | undefined) => void)[] = [];
   private readonly drained: (() => void)[] = [];
+  /** The lane each key being processed was handed out in, and how many keys each lane processes now. */
+  private readonly laneOfTaken = new Map<string, string>();
+  private readonly busy = new Map<string, number>();
   private shuttingDown = false;
 
   constructor(
     private readonly clock: Clock,
     private readonly limiter: RateLimiter,
     private readonly metrics: WorkQueueMetrics = {},
+    private readonly lanes?: WorkQueueLanes,
   ) {}
 
   add(key: string): void {
@@ -70,8 +85,14 @@ export class WorkQueue {
   }
 
   /** The next key, or undefined once the queue is shut down. */
+  /** The next key if one can be handed out now, without waiting. */
+  tryGet(): string | undefined {
+    const key = this.nextTakeable();
+    return key === undefined ? undefined : this.take(key);
+  }
+
   get(): Promise<string | undefined> {
-    const key = this.queue.shift();
+    const key = this.nextTakeable();
     if (key !== undefined) return Promise.resolve(this.take(key));
     if (this.shuttingDown) return Promise.resolve(undefined);
     return new Promise((resolve) => this.waiters.push(resolve));
@@ -81,9 +102,18 @@ export class WorkQueue {
     const started = this.processing.get(key);
     if (started === undefined) return;
     this.processing.delete(key);
+    const lane = this.laneOfTaken.get(key);
+    this.laneOfTaken.delete(key);
+    if (lane !== undefined) this.busy.set(lane, (this.busy.get(lane) ?? 1) - 1);
     this.metrics.workDurationMs?.(this.clock.now() - started);
-    if (this.dirty.has(key) && !this.shuttingDown) this.enqueue(key);
+    if (this.dirty.has(key) && !this.shuttingDown) this.queue.push(key);
+    this.dispatch();
     if (this.processing.size === 0) this.drained.splice(0).forEach((fn) => fn());
+  }
+
+  /** Keys of `lane` being processed now. */
+  busyIn(lane: string): number {
+    return this.busy.get(lane) ?? 0;
   }
 
   get length(): number {
@@ -110,13 +140,40 @@ export class WorkQueue {
   }
 
   private enqueue(key: string): void {
-    const waiter = this.waiters.shift();
-    if (waiter) waiter(this.take(key));
-    else this.queue.push(key);
+    this.queue.push(key);
+    this.dispatch();
     this.metrics.depth?.(this.queue.length);
   }
 
+  /** Hands queued keys to waiting workers while some key's lane has room. */
+  private dispatch(): void {
+    while (this.waiters.length > 0 && !this.shuttingDown) {
+      const key = this.nextTakeable();
+      if (key === undefined) return;
+      this.waiters.shift()?.(this.take(key));
+    }
+  }
+
+  /** Removes and returns the first queued key whose lane has room (without lanes: the first key). */
+  private nextTakeable(): string | undefined {
+    const i = this.lanes ? this.queue.findIndex((k) => this.hasRoom(k)) : 0;
+    if (i < 0 || i >= this.queue.length) return undefined;
+    return this.queue.splice(i, 1)[0];
+  }
+
+  private hasRoom(key: string): boolean {
+    if (!this.lanes) return true;
+    const lane = this.lanes.laneOf(key);
+    const limit = this.lanes.limits[lane];
+    return limit === undefined || this.busyIn(lane) < limit;
+  }
+
   private take(key: string): string {
+    if (this.lanes) {
+      const lane = this.lanes.laneOf(key);
+      this.laneOfTaken.set(key, lane);
+      this.busy.set(lane, this.busyIn(lane) + 1);
+    }
     this.dirty.delete(key);
     this.processing.set(key, this.clock.now());
     const added = this.addedAt.get(key);

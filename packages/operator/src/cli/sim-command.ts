@@ -2,13 +2,18 @@ import { writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { OPERATOR_NAMESPACE, startSimCluster, type SimCluster } from '@wmco/sim';
 import type { CliContext } from './cli-context.js';
+import { demoHosts } from '../world/demo-hosts.js';
+import { readHostsFile } from '../world/hosts-file.js';
 import { runDemo } from '../world/run-demo.js';
+import type { SimHostSpec } from '../world/world-hosts.js';
 
 interface SimOptions {
   readonly keep?: boolean;
   readonly kubeconfigOut?: string;
   readonly platform: string;
   readonly hosts?: string;
+  readonly hostsFile?: string;
+  readonly timeout: string;
 }
 
 function summary(cluster: SimCluster, opts: SimOptions): string {
@@ -57,14 +62,30 @@ function hostCount(raw: string): number {
   return n;
 }
 
-/** `wmco sim --hosts N`: the whole world and the operator; progress, a summary, optionally kept running. */
+function timeoutMs(raw: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 3600)
+    throw new Error(`--timeout: "${raw}" is not a number of seconds from 1 to 3600`);
+  return n * 1000;
+}
+
+/** The hosts of `--hosts N` (the demo's) or of `--hosts-file FILE`; not both. */
+async function worldHosts(opts: SimOptions): Promise<readonly SimHostSpec[]> {
+  if (opts.hosts !== undefined && opts.hostsFile !== undefined)
+    throw new Error('--hosts and --hosts-file cannot be used together');
+  if (opts.hostsFile !== undefined) return readHostsFile(opts.hostsFile);
+  return demoHosts(hostCount(opts.hosts ?? ''));
+}
+
+/** `wmco sim --hosts N|--hosts-file FILE`: the world and the operator; progress, a summary, optionally kept running. */
 async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Promise<void> {
+  const hosts = await worldHosts(opts);
   const ok = await runDemo({
-    hosts: hostCount(opts.hosts ?? ''),
+    hosts,
     platform,
     providers: ctx.builtinProviders,
     out: ctx.stdout,
-    timeoutMs: 180_000,
+    timeoutMs: timeoutMs(opts.timeout),
     whileRunning: async (world) => {
       if (opts.kubeconfigOut !== undefined) {
         await writeFile(opts.kubeconfigOut, world.cluster.server.kubeconfig(world.cluster.admin), {
@@ -100,9 +121,18 @@ export function simCommand(ctx: CliContext): Command {
     .option('--kubeconfig-out <file>', 'write an admin kubeconfig for kubectl to this file')
     .option('--platform <type>', 'Infrastructure platform type', 'None')
     .option('--hosts <n>', 'also start N simulated Windows hosts and the operator, and join them (the demo)')
+    .option(
+      '--hosts-file <file>',
+      'like --hosts, with the hosts described in a YAML file (hostname, listAs, dnsName, shell)',
+    )
+    .option(
+      '--timeout <seconds>',
+      'with --hosts/--hosts-file: stop waiting for the hosts after this long',
+      '180',
+    )
     .action(async (opts: SimOptions) => {
       const platform = checkPlatform(opts.platform);
-      if (opts.hosts !== undefined) return runWorld(ctx, platform, opts);
+      if (opts.hosts !== undefined || opts.hostsFile !== undefined) return runWorld(ctx, platform, opts);
       const cluster = await startSimCluster({ platform });
       try {
         if (opts.kubeconfigOut !== undefined)

@@ -42,6 +42,11 @@ export const operatorConfigSchema = z.object({
     .optional(),
   /** How long a join's node-name registration may get its client CSR approved (default 15 min). */
   registrationTimeoutMs: z.number().int().min(1000).optional(),
+  /**
+   * Accept `windows-instances` keys that reach 127.0.0.0/8. Off unless set: only the simulated world
+   * (`wmco sim`, the test world), whose hosts live on loopback addresses, sets it; `wmco run` has no flag.
+   */
+  allowLoopbackInstances: z.boolean().optional(),
 });
 export type OperatorConfig = z.infer<typeof operatorConfigSchema>;
 

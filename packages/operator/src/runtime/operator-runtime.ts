@@ -8,13 +8,14 @@ import {
 } from '@kubernetes/client-node';
 import {
   ByohControllers,
+  ClusterAddresses,
   ConfigMapHostKeyStore,
   ConfigMapStatusStore,
   KubeEventRecorder,
   KubeLeaseStore,
   LeaderElector,
+  MirrorProblemReporter,
   Registrations,
-  SshWindowsHost,
   kubeWatch,
   kubernetesVersionProblem,
   networkProblems,
@@ -38,6 +39,7 @@ import {
 } from '@wmco/core';
 import { WMCO_VERSION } from '../cli/version-command.js';
 import type { OperatorConfig } from './operator-config.js';
+import { hostOpener } from './host-opener.js';
 import { platformParts } from './platform-parts.js';
 import type { OperatorMetrics } from './metrics.js';
 import type { Redactor } from './redactor.js';
@@ -130,12 +132,20 @@ export class OperatorRuntime {
     const custom = this.kc.makeApiClient(CustomObjectsApi);
     const facts = await this.validate(core, custom);
     const deps = await this.joinDeps(core, custom, facts);
+    const resolver = this.p.hooks?.resolver ?? systemIpv4Resolver;
+    const apiUrls = [this.kc.getCurrentCluster()?.server ?? '', facts.apiServerInternalUrl];
     this.controllers = new ByohControllers({
       deps,
       certificates: this.kc.makeApiClient(CertificatesV1Api),
       watch: kubeWatch(this.kc),
       hostKeys: new ConfigMapHostKeyStore(core, this.p.config.namespace),
-      resolver: this.p.hooks?.resolver ?? systemIpv4Resolver,
+      resolver,
+      addressPolicy: new ClusterAddresses({
+        core,
+        apiUrls: () => Promise.resolve(apiUrls),
+        resolve: resolver,
+        allowLoopback: this.p.config.allowLoopbackInstances === true,
+      }).policy,
       parallelJoins: this.p.config.parallelJoins,
       remove: { deleteLogs: !this.p.config.keepLogsOnRemoval, drainTimeoutMs: 10 * 60_000 },
       privateKeySecret: this.p.config.privateKeySecret,
@@ -186,35 +196,34 @@ export class OperatorRuntime {
       SERVICES_LOG_FLUSH_INTERVAL: config.servicesLog.flushInterval,
     });
     const hooks = this.p.hooks ?? {};
+    const events = new KubeEventRecorder(core, {
+      namespace: config.namespace,
+      component: 'windows-machine-config-operator',
+      scrub: (t) => this.p.redactor.scrubText(t),
+      logger,
+    });
+    const mirrorProblems = new MirrorProblemReporter(events);
+    await mirrorProblems.report(facts);
     return {
       core,
       namespace: config.namespace,
       version: WMCO_VERSION,
-      openHost: (t) => {
-        this.p.redactor.register(t.privateKeyPem);
-        return new SshWindowsHost({
-          host: t.ipv4,
-          username: t.username,
-          privateKey: t.privateKeyPem,
-          hostKeys: new ConfigMapHostKeyStore(core, config.namespace),
-          logger: { debug: (m, f) => logger.debug(f ?? {}, m), warn: (m, f) => logger.warn(f ?? {}, m) },
-          ...(t.quickAuth ? { authRetryMs: 0 } : {}),
-          ...hooks.sshOverrides?.(t.ipv4),
-        });
-      },
+      openHost: hostOpener({
+        core,
+        namespace: config.namespace,
+        redactor: this.p.redactor,
+        logger,
+        sshOverrides: hooks.sshOverrides,
+      }),
       ...parts,
       payloadDir: config.payloadDir,
       facts: async () => {
         const f = await readClusterFacts(core, custom);
         this.p.redactor.register(f.bootstrap.token);
+        await mirrorProblems.report(f);
         return f;
       },
-      events: new KubeEventRecorder(core, {
-        namespace: config.namespace,
-        component: 'windows-machine-config-operator',
-        scrub: (t) => this.p.redactor.scrubText(t),
-        logger,
-      }),
+      events,
       logger,
       status: new ConfigMapStatusStore(core, config.namespace, (t) => this.p.redactor.scrubText(t)),
       names: new Registrations({ ttlMs: config.registrationTimeoutMs ?? DEFAULT_REGISTRATION_TTL_MS }),

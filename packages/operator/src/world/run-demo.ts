@@ -1,11 +1,12 @@
 import type { InstanceStatus, WmcoProvider } from '@wmco/core';
 import { DEFAULT_HOST_COSTS } from '@wmco/sim';
-import { demoHosts } from './demo-hosts.js';
 import { progressLine, summaryTable } from './progress.js';
 import { SimWorld } from './sim-world.js';
+import type { SimHostSpec } from './world-hosts.js';
 
 export interface DemoOptions {
-  readonly hosts: number;
+  /** The hosts to start (`demoHosts(n)` for `--hosts N`, or a hosts file's). */
+  readonly hosts: readonly SimHostSpec[];
   readonly platform: string;
   readonly providers: readonly WmcoProvider[];
   readonly out: (line: string) => void;
@@ -36,20 +37,20 @@ async function follow(world: SimWorld, o: DemoOptions, t0: number): Promise<Stat
 }
 
 /**
- * The demo: a simulated cluster and N Windows hosts at the default simulated costs, the operator
+ * The demo: a simulated cluster and the given Windows hosts at the default simulated costs, the operator
  * against them, live progress per host, then a summary. Resolves true when every host became Ready.
  */
 export async function runDemo(o: DemoOptions): Promise<boolean> {
   const t0 = Date.now();
   const world = await SimWorld.start({
-    hosts: demoHosts(o.hosts),
+    hosts: o.hosts,
     platform: o.platform,
     providers: o.providers,
     costs: DEFAULT_HOST_COSTS,
   });
   try {
     o.out(
-      `simulated cluster ${world.cluster.server.url} (platform ${world.cluster.platform}), ${o.hosts} Windows hosts over SSH`,
+      `simulated cluster ${world.cluster.server.url} (platform ${world.cluster.platform}), ${o.hosts.length} Windows hosts over SSH`,
     );
     await world.createPrivateKeySecret();
     const entries = Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i)));

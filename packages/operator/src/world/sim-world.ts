@@ -31,6 +31,8 @@ export interface SimWorldOptions {
   readonly payloadBytesPerFile?: number;
   /** Drift repair period of the operators (default 1 s here; 2 min in `wmco run`); 0 turns it off. */
   readonly driftRepairIntervalMs?: number;
+  /** The operators accept loopback instances (the world's hosts are on 127.0.0.0/8); default true here. */
+  readonly allowLoopbackInstances?: boolean;
 }
 
 /**
@@ -150,6 +152,7 @@ export class SimWorld {
         proxyEnv: {},
         keepLogsOnRemoval: true,
         driftRepairIntervalMs: this.o.driftRepairIntervalMs ?? 1000,
+        allowLoopbackInstances: this.o.allowLoopbackInstances ?? true,
       },
       providers: this.o.providers,
       container: newRootContainer(),

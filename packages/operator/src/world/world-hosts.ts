@@ -12,8 +12,10 @@ export interface SimHostSpec {
    * another host's); its kubelet registers it trimmed and lower-cased.
    */
   readonly hostname: string;
-  /** List this host in windows-instances by this DNS name instead of its address. */
+  /** A DNS name the world's resolver answers with the host's address. */
   readonly dnsName?: string;
+  /** How windows-instances lists the host (default: by `dnsName` when it has one, else by address). */
+  readonly listAs?: 'ipv4' | 'dns';
   readonly defaultShell?: 'cmd' | 'powershell';
   readonly username?: string;
   /** The Containers feature is already enabled (default true; false makes the join install it and reboot). */
@@ -34,6 +36,9 @@ function address(): string {
 
 /** The world's Windows hosts, each on its own loopback address (its IPv4 as the node sees it too). */
 export class WorldHostSet {
+  private readonly renamed = new Map<string, string>();
+  private readonly connectDeadlines = new Map<string, number>();
+
   private constructor(
     readonly hosts: readonly { spec: SimHostSpec; sim: SimulatedWindowsHost; address: string }[],
   ) {}
@@ -63,11 +68,11 @@ export class WorldHostSet {
     return new WorldHostSet(hosts);
   }
 
-  /** The `windows-instances` key for a host: its DNS name when it has one, else its address. */
+  /** The `windows-instances` key for a host: its DNS name when listed by it, else its address. */
   key(i: number): string {
     const h = this.hosts[i];
     if (!h) throw new Error(`no host ${i}`);
-    return h.spec.dnsName ?? h.address;
+    return h.spec.listAs === 'ipv4' ? h.address : (h.spec.dnsName ?? h.address);
   }
 
   entry(i: number): [string, string] {
@@ -98,14 +103,26 @@ export class WorldHostSet {
       ...(sim && sim.port !== 22 ? { port: sim.port } : {}),
       retryInitialMs: 50,
       retryMaxMs: 500,
-      connectDeadlineMs: 10_000,
+      connectDeadlineMs: this.connectDeadlines.get(address) ?? 10_000,
       authRetryMs: 0,
       commandTimeoutMs: 60_000,
       rebootTimeoutMs: 30_000,
     };
   }
 
+  /** How long the operator keeps trying to connect to `address` (default 10 s in this world). */
+  setConnectDeadline(address: string, ms: number): void {
+    this.connectDeadlines.set(address, ms);
+  }
+
+  /** Makes the world's resolver answer `name` with `address` from now on (a DNS record changed). */
+  pointName(name: string, address: string): void {
+    this.renamed.set(name.toLowerCase(), address);
+  }
+
   resolve(name: string): Promise<readonly string[]> {
+    const moved = this.renamed.get(name.toLowerCase());
+    if (moved !== undefined) return Promise.resolve([moved]);
     const h = this.hosts.find((x) => x.spec.dnsName?.toLowerCase() === name.toLowerCase());
     return h ? Promise.resolve([h.address]) : Promise.reject(new Error(`${name}: no such host (NXDOMAIN)`));
   }

@@ -52,6 +52,8 @@ export class SimulatedWindowsHost {
   readonly commandLines = new Set<string>();
   /** Counters: PowerShell starts, exec round trips, SFTP requests, bytes uploaded. */
   readonly stats = {
+    /** TCP connections the SSH server accepted (before any handshake). */
+    connectionsAccepted: 0,
     powershellStarts: 0,
     execs: 0,
     openExecs: 0,
@@ -204,6 +206,7 @@ export class SimulatedWindowsHost {
   }
 
   private accept(conn: Connection): void {
+    this.stats.connectionsAccepted++;
     this.connections.add(conn);
     // Nagle off on the server end too (simulated-world notes §C.2: 88 ms vs 0.4 ms per exec).
     (conn as unknown as { setNoDelay(on: boolean): void }).setNoDelay(true);

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { parseWindowsInstances, systemIpv4Resolver } from '@wmco/core';
+import { STRICT_ADDRESS_POLICY, parseWindowsInstances, systemIpv4Resolver } from '@wmco/core';
 import type { CliContext } from '../cli-context.js';
 import { renderTable } from '../table.js';
 import { isRecord, readYamlDocuments } from './read-input.js';
@@ -26,10 +26,12 @@ export function instancesCommand(ctx: CliContext): Command {
     .description('Parse a windows-instances ConfigMap and print each entry or its error')
     .requiredOption('--configmap <file>', 'the windows-instances ConfigMap (YAML)')
     .action(async (opts: { configmap: string }) => {
+      // The operator's address rules, except the cluster's own addresses (not known here).
       const results = await parseWindowsInstances(
         await readInstancesData(opts.configmap),
         [],
         systemIpv4Resolver,
+        STRICT_ADDRESS_POLICY,
       );
       const rows = results.map((r) =>
         r.ok ? [r.key, r.instance.ipv4Address, r.instance.username, ''] : [r.key, '-', '-', r.error],

@@ -272,6 +272,15 @@ test('render instances prints each entry or its error, and fails when any is bad
   t.regex(r.error!.message, /2 of 3 windows-instances entries are invalid/);
   await writeFile(file, 'kind: ConfigMap\ndata:\n  10.1.2.3: username=core\n');
   t.is((await wmco(['instances', '--configmap', file])).error, undefined);
+  await writeFile(
+    file,
+    'kind: ConfigMap\ndata:\n  010.1.2.3: username=core\n  169.254.169.254: username=core\n  127.0.0.1: username=core\n',
+  );
+  const refused = await wmco(['instances', '--configmap', file]);
+  t.regex(refused.out, /010\.1\.2\.3 .*non-canonical form/);
+  t.regex(refused.out, /169\.254\.169\.254 .*link-local/);
+  t.regex(refused.out, /127\.0\.0\.1 .*loopback/);
+  t.regex(refused.error!.message, /3 of 3 windows-instances entries are invalid/);
   await writeFile(file, 'kind: ConfigMap\ndata: [1, 2\n');
   t.regex((await wmco(['instances', '--configmap', file])).error!.message, /is not valid YAML/);
 });

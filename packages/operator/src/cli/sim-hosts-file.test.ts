@@ -1,0 +1,102 @@
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Runs the built CLI as a child process on the example hosts files: `wmco sim --hosts-file FILE`.
+
+const here = dirname(fileURLToPath(import.meta.url));
+const main = join(here, '..', 'main.js');
+const examples = join(here, '..', '..', '..', '..', 'examples', 'hosts-files');
+
+function wmcoSim(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [main, 'sim', ...args], { timeout: 120_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** The summary rows: host label → [node, phase]. */
+function summary(stdout: string): Map<string, [string, string]> {
+  const lines = stdout.split('\n');
+  const start = lines.findIndex((l) => l.startsWith('HOST '));
+  const rows = new Map<string, [string, string]>();
+  for (const l of lines.slice(start + 1)) {
+    const cols = l.trim().split(/\s{2,}/);
+    if (cols.length >= 3) rows.set(cols[0] ?? '', [cols[1] ?? '', cols[2] ?? '']);
+  }
+  return rows;
+}
+
+const run = (file: string): Promise<{ code: number; stdout: string; stderr: string }> =>
+  wmcoSim(['--hosts-file', join(examples, file), '--timeout', '60']);
+
+test.serial('dns-listed.yaml: the DNS-listed host and the IPv4-listed host both join', async (t) => {
+  const r = await run('dns-listed.yaml');
+  t.is(r.code, 0, r.stderr);
+  t.regex(r.stdout, /windows-instances: win-dns\.sim\.internal, 127\.[\d.]+\n/);
+  const rows = [...summary(r.stdout)];
+  t.deepEqual(
+    rows.map(([host, [node, phase]]) => [
+      host.replace(/\(127\.[\d.]+\)/, '(ip)').replace(/^127\.[\d.]+$/, 'ip'),
+      node,
+      phase,
+    ]),
+    [
+      ['win-dns.sim.internal (ip)', 'win-dns', 'Ready'],
+      ['ip', 'win-ip', 'Ready'],
+    ],
+  );
+});
+
+test.serial('powershell-shell.yaml: a host whose default shell is PowerShell joins', async (t) => {
+  const r = await run('powershell-shell.yaml');
+  t.is(r.code, 0, r.stderr);
+  t.deepEqual([...summary(r.stdout).values()], [['win-ps', 'Ready']]);
+});
+
+// Each host really reports the computer name the file gives it; the operator refuses the impostor and
+// the second claimant of one name (issue 10), and the honest host still joins.
+test.serial(
+  'linux-node-impostor.yaml: the impostor is refused; the honest host joins and worker-0 stays the Linux node',
+  async (t) => {
+    const r = await run('linux-node-impostor.yaml');
+    t.is(r.code, 1, 'not every host became Ready');
+    const rows = [...summary(r.stdout).values()];
+    t.deepEqual(rows, [
+      ['win-honest', 'Ready'],
+      ['-', 'Failed'],
+    ]);
+    t.regex(
+      r.stdout,
+      /reports node name worker-0, taken by an existing Node that this operator did not join/,
+    );
+    t.notRegex(r.stdout, /WaitingForNode \(worker-0\)/, 'the impostor never got to wait for a node');
+  },
+);
+
+test.serial('duplicate-names.yaml: one host becomes win-twin, the other is refused', async (t) => {
+  const r = await run('duplicate-names.yaml');
+  t.is(r.code, 1);
+  const phases = [...summary(r.stdout).values()].map(([node, phase]) => `${node} ${phase}`).sort();
+  t.deepEqual(phases, ['- Failed', 'win-twin Ready'], r.stdout);
+  t.regex(r.stdout, /reports node name win-twin, taken by an existing Node of instance 127\.[\d.]+/);
+});
+
+test.serial('a bad hosts file is refused with a clear message naming the file and the problem', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'wmco-hosts-file-'));
+  const bad = join(dir, 'bad.yaml');
+  writeFileSync(bad, 'hosts:\n  - hostname: WIN-A\n    shell: bash\n  - listAs: dns\n');
+  const r = await wmcoSim(['--hosts-file', bad]);
+  t.is(r.code, 1);
+  t.regex(r.stderr, /bad\.yaml: hosts\.0\.shell: .*"cmd"|"powershell"/);
+  t.regex(r.stderr, /hosts\.1\.hostname/);
+  const both = await wmcoSim(['--hosts', '2', '--hosts-file', bad]);
+  t.is(both.code, 1);
+  t.regex(both.stderr, /--hosts and --hosts-file cannot be used together/);
+  const missing = await wmcoSim(['--hosts-file', join(dir, 'nope.yaml')]);
+  t.regex(missing.stderr, /nope\.yaml: cannot read/);
+});

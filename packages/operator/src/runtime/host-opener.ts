@@ -1,0 +1,50 @@
+import type { CoreV1Api } from '@kubernetes/client-node';
+import {
+  ConfigMapHostKeyStore,
+  NamePinnedHostKeyStore,
+  SshWindowsHost,
+  type HostTarget,
+  type Logger,
+  type SshHostOptions,
+  type WindowsHost,
+} from '@wmco/core';
+import type { Redactor } from './redactor.js';
+
+export interface HostOpenerParts {
+  readonly core: CoreV1Api;
+  readonly namespace: string;
+  readonly redactor: Redactor;
+  readonly logger: Logger;
+  /** Test hooks: SSH options per host address. */
+  readonly sshOverrides?: ((address: string) => Partial<SshHostOptions>) | undefined;
+}
+
+/** The hooks' SSH options, with the shorter of the two connect deadlines. */
+export function withConnectDeadline(
+  target: number | undefined,
+  o: Partial<SshHostOptions> = {},
+): Partial<SshHostOptions> {
+  const deadline = Math.min(target ?? Infinity, o.connectDeadlineMs ?? Infinity);
+  return Number.isFinite(deadline) ? { ...o, connectDeadlineMs: deadline } : o;
+}
+
+/**
+ * How the operator reaches a host: SSH with host keys pinned in the host-keys ConfigMap. A host listed
+ * by DNS name is pinned by that name too, so a name moved to another machine is a key mismatch.
+ */
+export function hostOpener(p: HostOpenerParts): (t: HostTarget) => WindowsHost {
+  const { logger } = p;
+  return (t) => {
+    p.redactor.register(t.privateKeyPem);
+    const pins = new ConfigMapHostKeyStore(p.core, p.namespace);
+    return new SshWindowsHost({
+      host: t.ipv4,
+      username: t.username,
+      privateKey: t.privateKeyPem,
+      hostKeys: t.address === t.ipv4 ? pins : new NamePinnedHostKeyStore(pins, t.address),
+      logger: { debug: (m, f) => logger.debug(f ?? {}, m), warn: (m, f) => logger.warn(f ?? {}, m) },
+      ...(t.quickAuth ? { authRetryMs: 0 } : {}),
+      ...withConnectDeadline(t.connectDeadlineMs, p.sshOverrides?.(t.ipv4)),
+    });
+  };
+}
