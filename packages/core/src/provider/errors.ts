@@ -66,3 +66,26 @@ export class PlatformConflictError extends WmcoError {
     );
   }
 }
+
+/** A cloud capability was called but the cluster has no (usable) credentials for the cloud. */
+export class CloudNotConfiguredError extends WmcoError {
+  constructor(providerId: string, why: string) {
+    super('CloudNotConfigured', `${providerId}: cloud access not configured: ${why}`);
+  }
+}
+
+/**
+ * The cloud API refused a call (unauthorized, throttled after the SDK's retries, a server error). The
+ * message names the provider, the operation and the cloud's error code, never a credential.
+ */
+export class CloudApiError extends WmcoError {
+  constructor(
+    providerId: string,
+    readonly operation: string,
+    readonly cloudCode: string,
+    readonly kind: 'unauthorized' | 'throttled' | 'not-found' | 'conflict' | 'other',
+    detail: string,
+  ) {
+    super('CloudApi', `${providerId}: ${operation} failed: ${cloudCode} (${kind}): ${detail}`);
+  }
+}
