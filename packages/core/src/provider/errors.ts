@@ -74,18 +74,31 @@ export class CloudNotConfiguredError extends WmcoError {
   }
 }
 
+/** What a cloud API call failed with. */
+export interface CloudFailure {
+  readonly operation: string;
+  /** The cloud's own error code (`RequestLimitExceeded`, `AuthorizationFailed`, HTTP 403 reason...). */
+  readonly cloudCode: string;
+  readonly kind: 'unauthorized' | 'throttled' | 'not-found' | 'conflict' | 'other';
+  readonly detail: string;
+}
+
 /**
  * The cloud API refused a call (unauthorized, throttled after the SDK's retries, a server error). The
  * message names the provider, the operation and the cloud's error code, never a credential.
  */
 export class CloudApiError extends WmcoError {
-  constructor(
-    providerId: string,
-    readonly operation: string,
-    readonly cloudCode: string,
-    readonly kind: 'unauthorized' | 'throttled' | 'not-found' | 'conflict' | 'other',
-    detail: string,
-  ) {
-    super('CloudApi', `${providerId}: ${operation} failed: ${cloudCode} (${kind}): ${detail}`);
+  readonly operation: string;
+  readonly cloudCode: string;
+  readonly kind: CloudFailure['kind'];
+
+  constructor(providerId: string, failure: CloudFailure) {
+    super(
+      'CloudApi',
+      `${providerId}: ${failure.operation} failed: ${failure.cloudCode} (${failure.kind}): ${failure.detail}`,
+    );
+    this.operation = failure.operation;
+    this.cloudCode = failure.cloudCode;
+    this.kind = failure.kind;
   }
 }

@@ -5,12 +5,7 @@ export { HostRename } from './host-rename.js';
 export { CloudNodeManager } from './cloud-node-manager.js';
 export { ImageCredentialProvider } from './image-credential-provider.js';
 export { MetadataRoutes } from './metadata-routes.js';
-export {
-  InstanceTagging,
-  type CloudTag,
-  type TagMode,
-  type TagResult,
-} from './instance-tagging.js';
+export { InstanceTagging, type CloudTag, type TagMode, type TagResult } from './instance-tagging.js';
 export { InstanceIdentity, type CloudInstance } from './instance-identity.js';
 export { FirewallFacts, type PortReach } from './firewall-facts.js';
 export { CloudContext } from './cloud-context.js';
