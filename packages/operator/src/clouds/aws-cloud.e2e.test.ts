@@ -83,7 +83,7 @@ test('an unknown address is undefined; a vanished instance is a not-found CloudA
   ec2.state.instances.delete(sim.id);
   const error = await t.throwsAsync(caps.tagging.ensureTag(found, 'apply'));
   t.true(error instanceof CloudApiError);
-  t.like(error as CloudApiError, { cloudCode: 'InvalidInstanceID.NotFound', kind: 'not-found' });
+  t.like(error, { cloudCode: 'InvalidInstanceID.NotFound', kind: 'not-found' });
 });
 
 test('RequestLimitExceeded is retried by the SDK; a persistent throttle surfaces as throttled', async (t) => {
@@ -94,7 +94,7 @@ test('RequestLimitExceeded is retried by the SDK; a persistent throttle surfaces
   t.is(ec2.faults.count('DescribeInstances'), 3);
   ec2.faults.inject('throttle', { times: 50 });
   const error = await t.throwsAsync(caps.identity.identify('127.0.0.7'));
-  t.like(error as CloudApiError, { cloudCode: 'RequestLimitExceeded', kind: 'throttled' });
+  t.like(error, { cloudCode: 'RequestLimitExceeded', kind: 'throttled' });
   t.is(ec2.faults.count('DescribeInstances'), 3 + 5, 'five attempts in all (AWS_MAX_ATTEMPTS)');
 });
 
@@ -113,7 +113,7 @@ test('wrong credentials and a missing IAM permission are unauthorized, with no s
     ],
   });
   const error = await t.throwsAsync(cloudCapabilities(awsProvider, wrong).identity.identify('127.0.0.7'));
-  t.like(error as CloudApiError, { cloudCode: 'AuthFailure', kind: 'unauthorized' });
+  t.like(error, { cloudCode: 'AuthFailure', kind: 'unauthorized' });
   t.false(error?.message.includes('not-the-secret'));
   const { caps, ec2: ec2b } = await world(t);
   const inst = ec2b.addInstance({ privateIp: '127.0.0.7', name: 'a' });
@@ -121,7 +121,7 @@ test('wrong credentials and a missing IAM permission are unauthorized, with no s
   if (!found) return t.fail('not found');
   ec2b.faults.inject('unauthorized', { operation: 'CreateTags' });
   const denied = await t.throwsAsync(caps.tagging.ensureTag(found, 'apply'));
-  t.like(denied as CloudApiError, { cloudCode: 'UnauthorizedOperation', kind: 'unauthorized' });
+  t.like(denied, { cloudCode: 'UnauthorizedOperation', kind: 'unauthorized' });
   t.is(inst.tags.size, 0);
   t.false(denied?.message.includes(ec2b.credentials.secretAccessKey));
 });

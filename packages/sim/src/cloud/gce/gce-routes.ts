@@ -91,6 +91,7 @@ const routes: readonly Route[] = [
       const zone = req.params[1] ?? '';
       const i = instanceAt(state, zone, req.params[2] ?? '');
       const { labels, fingerprint } = validLabels(req.body);
+      state.beforeSetLabels?.(i);
       if (fingerprint !== GceState.fingerprint(i))
         throw new GceError(
           412,

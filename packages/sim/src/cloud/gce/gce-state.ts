@@ -28,6 +28,8 @@ export class GceState {
   readonly instances = new Map<string, SimCloudInstance>();
   readonly firewalls: SimFirewall[] = [];
   readonly operations = new Map<string, GceOperation>();
+  /** Runs as a setLabels request arrives, before its fingerprint is checked: a concurrent writer. */
+  beforeSetLabels: ((instance: SimCloudInstance) => void) | undefined;
 
   constructor(
     readonly project: string,

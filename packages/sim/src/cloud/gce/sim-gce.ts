@@ -89,7 +89,7 @@ export class SimGce {
     return {
       projectID: this.state.project,
       region: this.state.region,
-      serviceEndpoints: [{ name: 'Compute', url: `${this.url}/compute/v1/` }],
+      serviceEndpoints: [{ name: 'Compute', url: this.url }],
     };
   }
 
