@@ -92,7 +92,9 @@ const routes: readonly Route[] = [
       const i = instanceAt(state, zone, req.params[2] ?? '');
       const { labels, fingerprint } = validLabels(req.body);
       state.beforeSetLabels?.(i);
-      if (fingerprint !== GceState.fingerprint(i))
+      // The fingerprint is a bytes field: clients send it back in standard or URL-safe base64 (gcloud's
+      // apitools re-encodes it URL-safe), so compare the bytes, as GCE does.
+      if (!Buffer.from(fingerprint, 'base64').equals(Buffer.from(GceState.fingerprint(i), 'base64')))
         throw new GceError(
           412,
           'conditionNotMet',
