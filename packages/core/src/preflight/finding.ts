@@ -9,6 +9,9 @@ export const PREFLIGHT_CHECKS = [
   'hostname',
   'disk',
   'firewall',
+  'cloud-instance',
+  'cloud-tag',
+  'cloud-firewall',
 ] as const;
 export type PreflightCheck = (typeof PREFLIGHT_CHECKS)[number];
 
