@@ -7,3 +7,4 @@ export { verifySigV4, type SigV4Refusal } from './ec2/sigv4-verifier.js';
 export { SimGce, type SimGceOptions } from './gce/sim-gce.js';
 export type { SimFirewall } from './gce/gce-state.js';
 export type { ServiceAccountKey } from './gce/gce-token.js';
+export { SimArm, type SimArmOptions } from './arm/sim-arm.js';
