@@ -38,10 +38,16 @@ export function azureApiError(operation: string, error: unknown): CloudApiError 
   const e = (error ?? {}) as AzureishError;
   const message = typeof e.message === 'string' ? e.message : String(error);
   const aad = aadCode(e, message);
-  if (aad) return new CloudApiError('azure', { operation, cloudCode: aad, kind: 'unauthorized', detail: message });
+  if (aad)
+    return new CloudApiError('azure', { operation, cloudCode: aad, kind: 'unauthorized', detail: message });
   const code = typeof e.code === 'string' ? e.code : 'Unknown';
   const status = typeof e.statusCode === 'number' ? e.statusCode : 0;
-  return new CloudApiError('azure', { operation, cloudCode: code, kind: kindOf(code, status), detail: message });
+  return new CloudApiError('azure', {
+    operation,
+    cloudCode: code,
+    kind: kindOf(code, status),
+    detail: message,
+  });
 }
 
 export async function azureCall<T>(operation: string, call: () => Promise<T>): Promise<T> {

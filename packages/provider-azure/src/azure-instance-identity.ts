@@ -27,7 +27,9 @@ export function toCloudInstance(vm: VirtualMachine, privateIp: string): CloudIns
 }
 
 interface NicBody {
-  readonly properties?: { readonly ipConfigurations?: { readonly properties?: { readonly privateIPAddress?: string } }[] };
+  readonly properties?: {
+    readonly ipConfigurations?: { readonly properties?: { readonly privateIPAddress?: string } }[];
+  };
 }
 
 /** One NIC's private IPs, read through the compute client's authenticated pipeline (a Microsoft.Network resource). */

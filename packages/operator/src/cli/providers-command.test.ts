@@ -47,7 +47,14 @@ const BUILTIN_CAPABILITIES: Record<string, string[]> = {
     'instance-tagging',
     'firewall-facts',
   ],
-  azure: ['machine-access', 'user-data-format', 'cloud-node-manager', 'platform-prerequisites'],
+  azure: [
+    'machine-access',
+    'user-data-format',
+    'cloud-node-manager',
+    'platform-prerequisites',
+    'instance-identity',
+    'instance-tagging',
+  ],
   gcp: [
     'machine-access',
     'user-data-format',

@@ -65,10 +65,8 @@ test('429 with Retry-After is retried; 403, 404 and a wrong client secret map to
   t.true(denied instanceof CloudApiError);
   t.like(denied, { kind: 'unauthorized', cloudCode: 'AuthorizationFailed' });
   arm.state.vms.clear();
-  t.like((await t.throwsAsync(caps.tagging.ensureTag(found, 'apply'))) as CloudApiError, {
-    kind: 'not-found',
-    cloudCode: 'ResourceNotFound',
-  });
+  const gone = await t.throwsAsync(caps.tagging.ensureTag(found, 'apply'));
+  t.like(gone, { kind: 'not-found', cloudCode: 'ResourceNotFound' });
   const wrong = await world(t, { azure_client_secret: 'not-the-secret' });
   const refused = await t.throwsAsync(wrong.caps.identity.identify('127.0.0.7'));
   t.like(refused, { kind: 'unauthorized', cloudCode: 'invalid_client' });

@@ -1,4 +1,4 @@
-import { SimEc2, SimGce } from '@wmco/sim';
+import { SimArm, SimEc2, SimGce } from '@wmco/sim';
 
 /** One running simulated cloud, whatever the platform, as `wmco sim` and the world use it. */
 export interface SimCloud {
@@ -62,8 +62,37 @@ async function gcpCloud(): Promise<SimCloud> {
   };
 }
 
+async function azureCloud(): Promise<SimCloud> {
+  const arm = await SimArm.start({ resourceGroup: 'wmco-sim-rg', location: 'eastus' });
+  return {
+    platform: 'Azure',
+    url: arm.url,
+    caPem: arm.caPem,
+    platformStatus: () => arm.platformStatus(),
+    credentialsSecret: () => arm.credentialsSecret(),
+    // The cloud's instance ID on Azure is the VM's resource ID.
+    addHost: (address, hostname) => arm.state.vmId(arm.addInstance({ privateIp: address, name: hostname })),
+    cloudFileFields: () => ({
+      region: arm.state.location,
+      credentials: {
+        tenantId: arm.tenant.tenantId,
+        clientId: arm.tenant.clientId,
+        clientSecret: arm.tenant.clientSecret,
+        subscriptionId: arm.state.subscriptionId,
+        resourceGroup: arm.state.resourceGroup,
+        authorityHost: arm.url,
+      },
+    }),
+    close: () => arm.close(),
+  };
+}
+
 /** The simulated clouds by Infrastructure platform type. */
-const SIM_CLOUDS: Readonly<Record<string, () => Promise<SimCloud>>> = { AWS: awsCloud, GCP: gcpCloud };
+const SIM_CLOUDS: Readonly<Record<string, () => Promise<SimCloud>>> = {
+  AWS: awsCloud,
+  Azure: azureCloud,
+  GCP: gcpCloud,
+};
 
 /** Starts the simulated cloud of a platform, or resolves undefined when the platform has none. */
 export async function startSimCloud(platform: string): Promise<SimCloud | undefined> {
