@@ -2,7 +2,7 @@ import type { FirewallFacts } from '../provider/capabilities/firewall-facts.js';
 import type { CloudInstance, InstanceIdentity } from '../provider/capabilities/instance-identity.js';
 import type { InstanceTagging } from '../provider/capabilities/instance-tagging.js';
 import { CloudApiError, CloudNotConfiguredError } from '../provider/errors.js';
-import { pass, skip, warn, type Finding } from './finding.js';
+import { CLOUD_PREFLIGHT_CHECKS, pass, skip, warn, type Finding } from './finding.js';
 
 /** The cloud capabilities the platform's provider registered (any may be absent). */
 export interface CloudCheckInput {
@@ -14,7 +14,7 @@ export interface CloudCheckInput {
   readonly firewall?: FirewallFacts | undefined;
 }
 
-const CLOUD_CHECKS = ['cloud-instance', 'cloud-tag', 'cloud-firewall'] as const;
+const CLOUD_CHECKS = CLOUD_PREFLIGHT_CHECKS;
 
 function unavailable(error: unknown): Finding[] | undefined {
   if (error instanceof CloudNotConfiguredError)
