@@ -45,18 +45,17 @@ function validTag(k: string, v: string): boolean {
 
 function tagsOf(body: unknown): Record<string, string> {
   const tags = (body as { tags?: unknown } | undefined)?.tags;
-  if (tags === undefined || tags === null || typeof tags !== 'object')
+  if (typeof tags !== 'object' || tags === null)
     throw new ArmError(400, 'InvalidRequestContent', 'The request content was invalid: tags expected.');
   const entries = Object.entries(tags as Record<string, unknown>);
   if (entries.length > 50) throw new ArmError(400, 'InvalidTagCount', 'A resource can have at most 50 tags.');
-  for (const [k, v] of entries) {
-    if (typeof v !== 'string' || k.length > 512 || v.length > 256 || /[<>%&\\?/]/.test(k))
-      throw new ArmError(
-        400,
-        'InvalidTagNameCharacters',
-        `The tag name '${k}' has invalid characters or length.`,
-      );
-  }
+  const bad = entries.find(([k, v]) => typeof v !== 'string' || !validTag(k, v));
+  if (bad)
+    throw new ArmError(
+      400,
+      'InvalidTagNameCharacters',
+      `The tag name '${bad[0]}' has invalid characters or length.`,
+    );
   return tags as Record<string, string>;
 }
 
