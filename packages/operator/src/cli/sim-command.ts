@@ -42,13 +42,13 @@ function summary(cluster: SimCluster, opts: SimOptions): string {
 async function attachCloud(
   ctx: CliContext,
   cluster: SimCluster,
-  hosts: readonly { address: string; hostname: string }[],
+  hosts: readonly { address: string; hostname: string; metadataHostname?: string }[],
   kubeconfigOut: string | undefined,
 ): Promise<SimCloud | undefined> {
   const cloud = await startSimCloud(cluster.platform);
   if (!cloud) return undefined;
   try {
-    for (const h of hosts) cloud.addHost(h.address, h.hostname);
+    for (const h of hosts) cloud.addHost(h.address, h.hostname, h.metadataHostname);
     const kc = new KubeConfig();
     kc.loadFromString(cluster.server.kubeconfig(cluster.admin));
     await publishSimCloud(kc, cloud);
@@ -98,7 +98,11 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
     out: ctx.stdout,
     timeoutMs: 180_000,
     beforeOperator: async (world) => {
-      const hosts = world.hosts.hosts.map((h) => ({ address: h.address, hostname: h.spec.hostname }));
+      const hosts = world.hosts.hosts.map((h) => ({
+        address: h.address,
+        hostname: h.spec.hostname,
+        metadataHostname: h.sim.model.metadataHostname,
+      }));
       cloud = await attachCloud(ctx, world.cluster, hosts, opts.kubeconfigOut);
     },
     whileRunning: async (world) => {

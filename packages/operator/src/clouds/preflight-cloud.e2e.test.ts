@@ -15,6 +15,8 @@ interface Run {
   readonly out: string;
   readonly report: PreflightReport;
   readonly instanceId: string;
+  /** What the host's simulated metadata service answers as its hostname. */
+  readonly metadataHostname: string;
 }
 
 /** A simulated cluster of `platform`, one Windows host that is an instance of its simulated cloud, and `wmco preflight --kubeconfig`. */
@@ -44,7 +46,7 @@ async function preflightOnCloud(t: ExecutionContext, platform: string, publish: 
     await sim.stop();
     await rm(dir, { recursive: true, force: true });
   });
-  const instanceId = cloud.addHost(address, 'win-cloud');
+  const instanceId = cloud.addHost(address, 'win-cloud', sim.model.metadataHostname);
   const kubeconfig = join(dir, 'admin.kubeconfig');
   await writeFile(kubeconfig, cluster.server.kubeconfig(cluster.admin), { mode: 0o600 });
   if (publish) {
@@ -84,6 +86,7 @@ async function preflightOnCloud(t: ExecutionContext, platform: string, publish: 
       out: text,
       report: output.length > 0 ? (JSON.parse(text) as PreflightReport) : ({} as PreflightReport),
       instanceId,
+      metadataHostname: sim.model.metadataHostname,
     });
   }
   return runs;
@@ -104,6 +107,12 @@ for (const [platform, tag] of [
     if (!table || !json) return t.fail('no runs');
     t.regex(table.out, new RegExp(`PASS {2}cloud-instance +${json.instanceId} `));
     t.regex(table.out, tag);
+    const dns: Readonly<Record<string, string>> = {
+      AWS: json.metadataHostname, // EC2: privateDnsName = IMDS local-hostname
+      GCP: 'win-cloud.us-central1-a.c.wmco-sim-project.internal',
+      Azure: 'win-cloud',
+    };
+    t.true(table.out.includes(`private DNS ${dns[platform] ?? '?'}`), table.out);
     t.deepEqual(cloudRows(json.report), {
       'cloud-instance': 'pass',
       'cloud-tag': 'warn',

@@ -9,8 +9,12 @@ export interface SimCloud {
   platformStatus(): Record<string, unknown>;
   /** The credentials Secret as OpenShift's installer writes it. */
   credentialsSecret(): { namespace: string; name: string; data: Record<string, string> };
-  /** Makes a simulated Windows host an instance of this cloud; returns the cloud's instance id. */
-  addHost(address: string, hostname: string): string;
+  /**
+   * Makes a simulated Windows host an instance of this cloud; returns the cloud's instance id.
+   * `metadataHostname` is what the host's simulated metadata service answers (EC2 `local-hostname`), so
+   * the cloud's private DNS name and the host's own view agree as on EC2.
+   */
+  addHost(address: string, hostname: string, metadataHostname?: string): string;
   /** The `region`/`zone` and `credentials` members of F.cloud.json (files it needs go into `files`). */
   cloudFileFields(files: { write(name: string, content: string): string }): Record<string, unknown>;
   close(): Promise<void>;
@@ -24,8 +28,13 @@ async function awsCloud(): Promise<SimCloud> {
     caPem: ec2.caPem,
     platformStatus: () => ec2.platformStatus(),
     credentialsSecret: () => ec2.credentialsSecret(),
-    addHost: (address, hostname) =>
-      ec2.addInstance({ privateIp: address, name: hostname, tags: { Name: hostname } }).id,
+    addHost: (address, hostname, metadataHostname) =>
+      ec2.addInstance({
+        privateIp: address,
+        name: hostname,
+        tags: { Name: hostname },
+        ...(metadataHostname ? { privateDnsName: metadataHostname } : {}),
+      }).id,
     cloudFileFields: () => ({
       region: ec2.region,
       credentials: {
