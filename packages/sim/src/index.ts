@@ -17,3 +17,4 @@ export {
 export { HYBRID_SUBNET_ANNOTATION, HybridOverlayAnnotator } from './cluster/hybrid-overlay.js';
 export * from './windows/index.js';
 export { ensureKubectl, Kubectl, type KubectlResult } from './scenario/kubectl-runner.js';
+export * from './cloud/index.js';

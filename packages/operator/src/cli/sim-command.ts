@@ -1,6 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
+import { KubeConfig } from '@kubernetes/client-node';
 import { OPERATOR_NAMESPACE, startSimCluster, type SimCluster } from '@wmco/sim';
+import { publishSimCloud, writeCloudFile } from '../clouds/publish-sim-cloud.js';
+import { startSimCloud, type SimCloud } from '../clouds/sim-clouds.js';
 import type { CliContext } from './cli-context.js';
 import { demoHosts } from '../world/demo-hosts.js';
 import { readHostsFile } from '../world/hosts-file.js';
@@ -34,6 +37,34 @@ function summary(cluster: SimCluster, opts: SimOptions): string {
     );
   }
   return lines.join('\n');
+}
+
+/**
+ * Starts the platform's simulated cloud (AWS, GCP), makes the given hosts its instances, points the
+ * cluster at it (credentials Secret, platform status, trusted CA) and, with --kubeconfig-out F, writes
+ * F.cloud.json. Resolves undefined on a platform without a simulated cloud.
+ */
+async function attachCloud(
+  ctx: CliContext,
+  cluster: SimCluster,
+  hosts: readonly { address: string; hostname: string; metadataHostname?: string }[],
+  kubeconfigOut: string | undefined,
+): Promise<SimCloud | undefined> {
+  const cloud = await startSimCloud(cluster.platform);
+  if (!cloud) return undefined;
+  try {
+    for (const h of hosts) cloud.addHost(h.address, h.hostname, h.metadataHostname);
+    const kc = new KubeConfig();
+    kc.loadFromString(cluster.server.kubeconfig(cluster.admin));
+    await publishSimCloud(kc, cloud);
+    ctx.stdout(`simulated ${cloud.platform} cloud: ${cloud.url} (${hosts.length} instances)`);
+    if (kubeconfigOut !== undefined)
+      ctx.stdout(`  cloud file: ${await writeCloudFile(kubeconfigOut, cloud, cluster.infrastructureName)}`);
+    return cloud;
+  } catch (error) {
+    await cloud.close();
+    throw error;
+  }
 }
 
 /** Resolves with the signal's name on the first SIGTERM or SIGINT. */
@@ -80,12 +111,21 @@ async function worldHosts(opts: SimOptions): Promise<readonly SimHostSpec[]> {
 /** `wmco sim --hosts N|--hosts-file FILE`: the world and the operator; progress, a summary, optionally kept running. */
 async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Promise<void> {
   const hosts = await worldHosts(opts);
+  let cloud: SimCloud | undefined;
   const ok = await runDemo({
     hosts,
     platform,
     providers: ctx.builtinProviders,
     out: ctx.stdout,
     timeoutMs: timeoutMs(opts.timeout),
+    beforeOperator: async (world) => {
+      const hosts = world.hosts.hosts.map((h) => ({
+        address: h.address,
+        hostname: h.spec.hostname,
+        metadataHostname: h.sim.model.metadataHostname,
+      }));
+      cloud = await attachCloud(ctx, world.cluster, hosts, opts.kubeconfigOut);
+    },
     whileRunning: async (world) => {
       if (opts.kubeconfigOut !== undefined) {
         await writeFile(opts.kubeconfigOut, world.cluster.server.kubeconfig(world.cluster.admin), {
@@ -107,7 +147,7 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
         ctx.stdout(`received ${await nextShutdownSignal()}, stopping`);
       }
     },
-  });
+  }).finally(() => cloud?.close());
   if (!ok) throw new Error('not every host became Ready (see the table above)');
 }
 
@@ -134,16 +174,19 @@ export function simCommand(ctx: CliContext): Command {
       const platform = checkPlatform(opts.platform);
       if (opts.hosts !== undefined || opts.hostsFile !== undefined) return runWorld(ctx, platform, opts);
       const cluster = await startSimCluster({ platform });
+      let cloud: SimCloud | undefined;
       try {
         if (opts.kubeconfigOut !== undefined)
           await writeFile(opts.kubeconfigOut, cluster.server.kubeconfig(cluster.admin), { mode: 0o600 });
         ctx.stdout(summary(cluster, opts));
+        cloud = await attachCloud(ctx, cluster, [], opts.kubeconfigOut);
         if (opts.keep === true) {
           ctx.stdout('running; stop with SIGTERM or Ctrl-C');
           const signal = await nextShutdownSignal();
           ctx.stdout(`received ${signal}, stopping`);
         }
       } finally {
+        await cloud?.close();
         await cluster.stop();
       }
       for (const e of cluster.errors) ctx.stderr(`controller ${e.controller} failed: ${String(e.error)}`);

@@ -11,6 +11,8 @@ export interface DemoOptions {
   readonly providers: readonly WmcoProvider[];
   readonly out: (line: string) => void;
   readonly timeoutMs: number;
+  /** Called once the hosts are listed in windows-instances, before the operator starts. */
+  readonly beforeOperator?: (world: SimWorld) => Promise<void>;
   /** Called once every host is Ready (or failed), with the world still running. */
   readonly whileRunning?: (world: SimWorld) => Promise<void>;
 }
@@ -56,6 +58,7 @@ export async function runDemo(o: DemoOptions): Promise<boolean> {
     const entries = Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i)));
     await world.setInstances(entries);
     o.out(`windows-instances: ${Object.keys(entries).join(', ')}`);
+    await o.beforeOperator?.(world);
     await world.startOperator();
     const statuses = await follow(world, o, t0);
     o.out('');
