@@ -134,6 +134,35 @@ test.serial(
 );
 
 test.serial(
+  'wmco sim --cluster --seed --bootstrap-group: kubelets bootstrap with a token in that group',
+  async (t) => {
+    const o = await startOutside();
+    t.teardown(() => stopOutside(o));
+    const group = 'system:bootstrappers:windows';
+    const r = await wmcoSim([
+      '--cluster',
+      o.kubeconfig,
+      '--hosts',
+      '1',
+      '--seed',
+      '--bootstrap-group',
+      group,
+    ]);
+    t.is(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    t.regex(r.stdout, /Secret\/kube-system\/bootstrap-token-[a-z0-9]{6}/);
+    t.notRegex(r.stdout, /ServiceAccount\/openshift-machine-config-operator\/node-bootstrapper/);
+    const csrs = (await o.kc.makeApiClient(CertificatesV1Api).listCertificateSigningRequest()).items;
+    const client = csrs.filter((c) => c.spec.signerName === 'kubernetes.io/kube-apiserver-client-kubelet');
+    t.true(client.length >= 1);
+    for (const c of client) {
+      t.regex(c.spec.username ?? '', /^system:bootstrap:[a-z0-9]{6}$/);
+      t.true(c.spec.groups?.includes(group));
+      t.truthy(c.status?.certificate);
+    }
+  },
+);
+
+test.serial(
   'wmco sim --cluster without --seed on a cluster lacking OpenShift says what is missing and changes nothing',
   async (t) => {
     const o = await startOutside();

@@ -36,12 +36,17 @@ async function established(target: AttachTarget, crds: readonly KubernetesObject
  * `--seed`: the OpenShift CRDs and configuration objects the simulated cluster starts with, created where
  * the cluster lacks them (never overwriting); returns one line per stand-in created and per object kept.
  */
-export async function seedOpenShift(target: AttachTarget, platform: string): Promise<string[]> {
+export async function seedOpenShift(
+  target: AttachTarget,
+  platform: string,
+  bootstrapGroup?: string,
+): Promise<string[]> {
   const seed = attachSeed({
     platform,
     apiServerUrl: target.server,
     caPem: target.caPem,
     infrastructureName: `attach-${randomBytes(3).toString('hex').slice(0, 5)}`,
+    ...(bootstrapGroup !== undefined ? { bootstrapGroup } : {}),
   });
   const crds = seed.crds as readonly KubernetesObject[];
   const crdReport = await createIfAbsent(target.kc, crds);
@@ -61,10 +66,10 @@ export async function seedOpenShift(target: AttachTarget, platform: string): Pro
  */
 export async function ensureOpenShift(
   target: AttachTarget,
-  seed: boolean,
-  platform: string,
+  o: { readonly seed: boolean; readonly platform: string; readonly bootstrapGroup?: string | undefined },
 ): Promise<string[]> {
-  const report = seed ? await seedOpenShift(target, platform) : [];
+  const seed = o.seed;
+  const report = seed ? await seedOpenShift(target, o.platform, o.bootstrapGroup) : [];
   if (seed) {
     await waitFor(
       'the node-bootstrapper token to be filled',

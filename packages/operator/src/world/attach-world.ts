@@ -48,7 +48,7 @@ export class AttachWorld {
   static async start(o: AttachWorldOptions): Promise<AttachWorld> {
     const target = await loadAttachTarget(o.kubeconfig);
     o.out(`attached to ${target.server} (no API server started)`);
-    (await ensureOpenShift(target, o.seed, o.platform)).forEach((l) => o.out(l));
+    (await ensureOpenShift(target, o)).forEach((l) => o.out(l));
     const rbac = await applyDeployRbac(target);
     o.out(`deploy/ RBAC: created ${rbac.created.length}, kept ${rbac.kept.length} existing`);
     const dir = await mkdtemp(join(tmpdir(), 'wmco-attach-'));
