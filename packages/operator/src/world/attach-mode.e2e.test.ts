@@ -194,3 +194,23 @@ test.serial('wmco sim --cluster names an unreadable kubeconfig and an unreachabl
   t.not(gone.code, 0);
   t.regex(gone.stderr, /cannot reach the API server at https:\/\/127\.0\.0\.1:\d+/);
 });
+
+test.serial(
+  'wmco sim --cluster never replaces a windows-instances ConfigMap that is not its own',
+  async (t) => {
+    const o = await startOutside();
+    t.teardown(() => stopOutside(o));
+    const core = o.kc.makeApiClient(CoreV1Api);
+    const namespace = 'openshift-windows-machine-config-operator';
+    await core.createNamespace({ body: { metadata: { name: namespace } } });
+    const data = { '10.0.0.9': 'username=Administrator' };
+    await core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: 'windows-instances' }, data },
+    });
+    const r = await wmcoSim(['--cluster', o.kubeconfig, '--hosts', '1', '--seed']);
+    t.not(r.code, 0);
+    t.regex(r.stderr, /windows-instances exists and is not attach mode's .* delete it first/);
+    t.deepEqual((await core.readNamespacedConfigMap({ name: 'windows-instances', namespace })).data, data);
+  },
+);

@@ -15,6 +15,9 @@ import { HybridOverlayStandIn, realOvnKube } from './hybrid-overlay-standin.js';
 import { writeSimPayload } from './sim-payload.js';
 import { WorldHostSet, type SimHostSpec } from './world-hosts.js';
 
+/** Marks the Secret and ConfigMap attach mode wrote, so a later run may replace them (and only them). */
+export const ATTACH_LABEL = 'wmco.openshift.io/sim-attach';
+
 export interface AttachWorldOptions {
   /** The kubeconfig of the cluster to attach to (`--cluster`); its user must be a cluster admin. */
   readonly kubeconfig: string;
@@ -82,20 +85,39 @@ export class AttachWorld {
     o.out('hybrid-overlay: stand-in on (no Node carries k8s.ovn.org/node-subnets: no ovnkube)');
   }
 
-  /** The SSH key Secret and the windows-instances ConfigMap, as the cluster admin puts them. */
+  /**
+   * The SSH key Secret and the windows-instances ConfigMap, as the cluster admin puts them, labelled as
+   * attach mode's; ones that exist without that label (a real cluster's own) are never replaced.
+   */
   private async instances(privateKey: string): Promise<void> {
     const core = this.target.kc.makeApiClient(CoreV1Api);
     const namespace = OPERATOR_NAMESPACE;
+    const metadata = (name: string): object => ({ name, namespace, labels: { [ATTACH_LABEL]: 'true' } });
     const key = { 'private-key.pem': Buffer.from(privateKey).toString('base64') };
-    await core.deleteNamespacedSecret({ name: 'cloud-private-key', namespace }).catch(() => undefined);
+    const data = Object.fromEntries(this.hosts.hosts.map((_, i) => this.hosts.entry(i)));
+    const secret = await core
+      .readNamespacedSecret({ name: 'cloud-private-key', namespace })
+      .catch(() => undefined);
+    const cm = await core
+      .readNamespacedConfigMap({ name: 'windows-instances', namespace })
+      .catch(() => undefined);
+    for (const o of [secret, cm]) {
+      if (o && o.metadata?.labels?.[ATTACH_LABEL] !== 'true')
+        throw new Error(
+          `${namespace}/${o.metadata?.name ?? ''} exists and is not attach mode's (no label ${ATTACH_LABEL}); ` +
+            "attach mode does not replace a cluster's own Windows instances or SSH key: delete it first, or use another cluster",
+        );
+    }
+    if (secret) await core.deleteNamespacedSecret({ name: 'cloud-private-key', namespace });
     await core.createNamespacedSecret({
       namespace,
-      body: { metadata: { name: 'cloud-private-key', namespace }, data: key },
+      body: { metadata: metadata('cloud-private-key'), data: key },
     });
-    const data = Object.fromEntries(this.hosts.hosts.map((_, i) => this.hosts.entry(i)));
-    const body = { metadata: { name: 'windows-instances', namespace }, data };
-    await core.deleteNamespacedConfigMap({ name: 'windows-instances', namespace }).catch(() => undefined);
-    await core.createNamespacedConfigMap({ namespace, body });
+    if (cm) await core.deleteNamespacedConfigMap({ name: 'windows-instances', namespace });
+    await core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: metadata('windows-instances'), data },
+    });
   }
 
   private async startOperator(o: AttachWorldOptions): Promise<void> {
