@@ -214,3 +214,12 @@ test.serial(
     t.deepEqual((await core.readNamespacedConfigMap({ name: 'windows-instances', namespace })).data, data);
   },
 );
+
+test('attach-only options are refused without --cluster, and --keep with it', async (t) => {
+  const seed = await wmcoSim(['--hosts', '1', '--seed']);
+  t.not(seed.code, 0);
+  t.regex(seed.stderr, /--seed and --bootstrap-group apply only with --cluster/);
+  const keep = await wmcoSim(['--cluster', '/nonexistent', '--hosts', '1', '--keep']);
+  t.not(keep.code, 0);
+  t.regex(keep.stderr, /--cluster starts no API server: --keep and --kubeconfig-out do not apply/);
+});
