@@ -223,3 +223,29 @@ test('attach-only options are refused without --cluster, and --keep with it', as
   t.not(keep.code, 0);
   t.regex(keep.stderr, /--cluster starts no API server: --keep and --kubeconfig-out do not apply/);
 });
+
+test.serial(
+  'wmco sim --cluster without --seed joins a cluster that has the OpenShift objects (`wmco sim --keep`)',
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'wmco-attach-ocp-'));
+    const kubeconfig = join(dir, 'admin.kubeconfig');
+    const proc = spawn(process.execPath, [main, 'sim', '--keep', '--kubeconfig-out', kubeconfig], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    t.teardown(async () => {
+      proc.kill('SIGTERM');
+      await exited;
+    });
+    await new Promise<void>((resolve) => {
+      proc.stdout.on('data', (d: Buffer) => {
+        if (d.toString().includes('running; stop with SIGTERM')) resolve();
+      });
+    });
+    const r = await wmcoSim(['--cluster', kubeconfig, '--hosts', '1']);
+    t.is(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    t.notRegex(r.stdout, /seed:/);
+    t.regex(r.stdout, /deploy\/ RBAC: created \d+, kept 2 existing/);
+    t.regex(r.stdout, /Ready \(win-byoh-01\)/);
+  },
+);
