@@ -8,6 +8,7 @@ import type { CliContext } from './cli-context.js';
 import { demoHosts } from '../world/demo-hosts.js';
 import { readHostsFile } from '../world/hosts-file.js';
 import { runDemo } from '../world/run-demo.js';
+import { runAttached } from './sim-attach.js';
 import type { SimHostSpec } from '../world/world-hosts.js';
 
 interface SimOptions {
@@ -17,6 +18,9 @@ interface SimOptions {
   readonly hosts?: string;
   readonly hostsFile?: string;
   readonly timeout: string;
+  readonly cluster?: string;
+  readonly seed?: boolean;
+  readonly bootstrapGroup?: string;
 }
 
 function summary(cluster: SimCluster, opts: SimOptions): string {
@@ -151,6 +155,20 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
   if (!ok) throw new Error('not every host became Ready (see the table above)');
 }
 
+/** `wmco sim --cluster KUBECONFIG`: hosts and operator against that cluster (attach mode, sim-attach.ts). */
+async function attach(ctx: CliContext, platform: string, opts: SimOptions): Promise<void> {
+  if (opts.keep === true || opts.kubeconfigOut !== undefined)
+    throw new Error('--cluster starts no API server: --keep and --kubeconfig-out do not apply');
+  await runAttached(ctx, {
+    cluster: opts.cluster ?? '',
+    seed: opts.seed === true,
+    hosts: await worldHosts(opts),
+    platform,
+    timeoutMs: timeoutMs(opts.timeout),
+    ...(opts.bootstrapGroup !== undefined ? { bootstrapGroup: opts.bootstrapGroup } : {}),
+  });
+}
+
 /** `wmco sim`: the simulated world on this machine (first version: API server, controllers, seeded cluster). */
 export function simCommand(ctx: CliContext): Command {
   return new Command('sim')
@@ -170,8 +188,20 @@ export function simCommand(ctx: CliContext): Command {
       'with --hosts/--hosts-file: stop waiting for the hosts after this long',
       '180',
     )
+    .option(
+      '--cluster <kubeconfig>',
+      'attach mode: start no API server; run the hosts (--hosts/--hosts-file) and the operator against this cluster',
+    )
+    .option('--seed', 'with --cluster: create OpenShift stand-ins the cluster lacks (never overwriting)')
+    .option(
+      '--bootstrap-group <group>',
+      'with --cluster: kubelet client CSRs come from bootstrap tokens in this group (non-OpenShift)',
+    )
     .action(async (opts: SimOptions) => {
       const platform = checkPlatform(opts.platform);
+      if (opts.cluster !== undefined) return attach(ctx, platform, opts);
+      if (opts.seed === true || opts.bootstrapGroup !== undefined)
+        throw new Error('--seed and --bootstrap-group apply only with --cluster');
       if (opts.hosts !== undefined || opts.hostsFile !== undefined) return runWorld(ctx, platform, opts);
       const cluster = await startSimCluster({ platform });
       let cloud: SimCloud | undefined;
