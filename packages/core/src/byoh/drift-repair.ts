@@ -5,7 +5,7 @@ import type { PlanStep } from '../host/protocol/index.js';
 import type { WindowsHost } from '../host/windows-host.js';
 import { ownedBy } from '../identity/node-ownership.js';
 import { applyObserved, observeAndPlan } from './converge-round.js';
-import { instancesConfigMapRef, type HostTarget, type JoinDeps } from './join-deps.js';
+import { nodeEventRef, type HostTarget, type JoinDeps } from './join-deps.js';
 import { NodeValueError } from '../join/node-values.js';
 import { planNode } from './node-plan.js';
 import { publishServicesConfigMap } from './services-configmap-publisher.js';
@@ -97,7 +97,7 @@ export class DriftRepair {
       'repaired drift',
     );
     await this.deps.events.record(
-      instancesConfigMapRef(this.deps.namespace),
+      nodeEventRef(c.node),
       'Normal',
       'DriftRepaired',
       truncate(`Repaired node ${name} (${c.target.address}): ${steps.join('; ')}`),
@@ -130,12 +130,7 @@ export class DriftRepair {
     if (this.warned.get(c.target.address) === message) return undefined;
     this.warned.set(c.target.address, message);
     this.deps.logger.warn({ node: name, address: c.target.address }, err.message);
-    await this.deps.events.record(
-      instancesConfigMapRef(this.deps.namespace),
-      'Warning',
-      'NodeValueRefused',
-      message,
-    );
+    await this.deps.events.record(nodeEventRef(c.node), 'Warning', 'NodeValueRefused', message);
     return undefined;
   }
 
@@ -148,12 +143,7 @@ export class DriftRepair {
     if (this.warned.get(c.target.address) !== message) {
       this.warned.set(c.target.address, message);
       this.deps.logger.warn({ node: name, address: c.target.address, steps }, 'drift needs a reboot');
-      await this.deps.events.record(
-        instancesConfigMapRef(this.deps.namespace),
-        'Warning',
-        'DriftNeedsReboot',
-        message,
-      );
+      await this.deps.events.record(nodeEventRef(c.node), 'Warning', 'DriftNeedsReboot', message);
     }
     return { result: 'skipped', steps, why: 'needs a reboot' };
   }

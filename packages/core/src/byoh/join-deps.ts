@@ -65,3 +65,11 @@ export function instancesConfigMapRef(namespace: string): {
 } {
   return { apiVersion: 'v1', kind: 'ConfigMap', name: 'windows-instances', namespace };
 }
+
+/** Where events about one node go: the Node itself (listed by `kubectl describe node`). */
+export function nodeEventRef(node: {
+  readonly metadata?: { readonly name?: string; readonly uid?: string };
+}): { apiVersion: string; kind: string; name: string; uid?: string } {
+  const uid = node.metadata?.uid;
+  return { apiVersion: 'v1', kind: 'Node', name: node.metadata?.name ?? '', ...(uid ? { uid } : {}) };
+}
