@@ -10,7 +10,8 @@
 #   observe      runs the request's "evaluate" scripts (service pre-scripts) first, then reports hashes of
 #                managed files, services, env vars, routes, HNS networks, firewall rules, hostname, OS
 #                build, Containers feature, last boot time, free disk, default shell, script results, and
-#                (when asked) the inbound Allow rules covering given ports
+#                (when asked) the inbound Allow rules covering given ports and the sub-folders of the
+#                prunable roots
 #   apply        one ordered plan of steps; stops at the first failing step
 #   deconfigure  delete services, env vars, HNS networks and directories (revert before joining)
 #   reboot       schedule a restart a few seconds out and report the current boot time
@@ -22,6 +23,8 @@ $script:ManagedTag = 'OpenShift managed'
 $script:StagingDir = 'C:\ProgramData\wmco\staging'
 # The operator's folders: SYSTEM and Administrators only, before anything is written (HostPaths.protectedRoots).
 $script:ProtectedRoots = @('C:\ProgramData\wmco', 'C:\k', 'C:\Temp')
+# Folders whose sub-folders the operator owns outright and may remove (HostPaths.prunableRoots).
+$script:PrunableRoots = @('C:\k\containerd\registries')
 $script:SystemSid = 'S-1-5-18'
 $script:AdministratorsSid = 'S-1-5-32-544'
 $script:EnvKey = 'HKLM:\SYSTEM\CurrentControlSet\Control\Session Manager\Environment'
@@ -399,6 +402,38 @@ function Invoke-WmcoEvaluate {
     return $results
 }
 
+# The sub-folder names of each requested prunable root that exists (links listed as themselves).
+function Get-WmcoChildFolders {
+    param(
+        [string[]] $Directories
+    )
+    $children = [ordered]@{}
+    foreach ($dir in $Directories) {
+        if (-not ($script:PrunableRoots | Where-Object { $_ -eq $dir })) { throw "'$dir' is not a prunable root" }
+        if (-not (Test-Path -LiteralPath $dir -PathType Container)) { continue }
+        $names = @([System.IO.DirectoryInfo]::new($dir).EnumerateDirectories() | ForEach-Object { $_.Name } |
+                Sort-Object)
+        $children[$dir] = [string[]]$names
+    }
+    return $children
+}
+
+# Removes one folder directly under a prunable root (a mirror set's registry folder that left the
+# cluster), never following a link (Remove-WmcoTree). A folder that is already gone is fine.
+function Remove-WmcoPrunedFolder {
+    param(
+        [string] $Path
+    )
+    $parent = Split-Path -Parent $Path
+    $name = Split-Path -Leaf $Path
+    $allowed = ($script:PrunableRoots | Where-Object { $_ -eq $parent }) -and
+        ($name -match '^[A-Za-z0-9._-]+$') -and ($name -ne '.') -and ($name -ne '..')
+    if (-not $allowed) { throw "'$Path' is not a folder directly under a prunable root" }
+    $item = Get-Item -LiteralPath $Path -Force -ErrorAction SilentlyContinue
+    if ($null -eq $item) { return }
+    Remove-WmcoTree $item @()
+}
+
 # ---------------------------------------------------------------------------------------------------
 # Operations.
 # ---------------------------------------------------------------------------------------------------
@@ -456,6 +491,9 @@ function Get-WmcoHostState {
     if ($Request.PSObject.Properties.Name -contains 'firewallPorts') {
         $state['firewallPorts'] = @(Get-WmcoFirewallPorts @($Request.firewallPorts))
     }
+    if ($Request.PSObject.Properties.Name -contains 'listDirectories') {
+        $state['children'] = Get-WmcoChildFolders @($Request.listDirectories)
+    }
     return $state
 }
 
@@ -500,6 +538,7 @@ function Invoke-WmcoStep {
             Rename-Computer -NewName $Step.name -Force -WarningAction SilentlyContinue
             return $true
         }
+        'removeDirectory' { Remove-WmcoPrunedFolder $Step.path }
         default { throw "unknown plan step kind '$($Step.kind)'" }
     }
     return $false

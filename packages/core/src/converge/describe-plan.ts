@@ -22,6 +22,7 @@ const describers: Describers = {
     `allow ${s.direction.toLowerCase()} ${s.protocol} ${s.localPort} (firewall rule ${s.name})`,
   installFeature: (s) => `install Windows feature ${s.name} (reboot)`,
   setHostname: (s) => `rename host to ${s.name} (reboot)`,
+  removeDirectory: (s) => `remove directory ${s.path}`,
 };
 
 /** One line per step, in words a person reads in `wmco plan`. Stable: no times, no ids. */

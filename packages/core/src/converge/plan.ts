@@ -29,6 +29,7 @@ export function plan(state: HostState, spec: HostSpec): Plan {
       ...directorySteps(state, spec),
       ...stops,
       ...files,
+      ...pruneSteps(state, spec),
       ...configs,
       ...envVarSteps(state, spec),
       ...routeSteps(state, spec),
@@ -52,6 +53,22 @@ function fileSteps(state: HostState, spec: HostSpec): Extract<PlanStep, { kind: 
   return spec.files
     .filter((f) => present.get(lower(f.path)) !== f.sha256.toLowerCase())
     .map((f) => ({ kind: 'placeFile', path: f.path, sha256: f.sha256.toLowerCase() }));
+}
+
+/** Sub-folders of a pruned folder that no spec file or directory lives in: removed. */
+function pruneSteps(state: HostState, spec: HostSpec): PlanStep[] {
+  const wanted = [...spec.directories, ...spec.files.map((f) => f.path)].map(lower);
+  const steps: PlanStep[] = [];
+  for (const root of spec.prunedDirectories ?? []) {
+    const observed = Object.entries(state.children ?? {}).find(([k]) => lower(k) === lower(root))?.[1];
+    for (const name of [...(observed ?? [])].sort()) {
+      const path = `${root}\\${name}`;
+      const inside = lower(`${path}\\`);
+      if (!wanted.some((w) => w === lower(path) || w.startsWith(inside)))
+        steps.push({ kind: 'removeDirectory', path });
+    }
+  }
+  return steps;
 }
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {

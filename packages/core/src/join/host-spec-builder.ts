@@ -1,4 +1,5 @@
 import type { HostSpec } from '../converge/host-spec.js';
+import { HostPaths } from '../host/protocol/host-paths.js';
 import type { PayloadEntry } from '../desired/payload-manifest.js';
 import type { PersistentRoute, WindowsServiceSpec } from '../provider/index.js';
 import type { GeneratedFile } from './generated-files.js';
@@ -63,5 +64,7 @@ export function buildHostSpec(input: HostSpecInput): HostSpec {
     routes: input.routes,
     firewallRules: NODE_FIREWALL_RULES,
     features: ['Containers'],
+    // The registry folder holds exactly the current mirror sets' hosts.toml folders (reference §1.15).
+    prunedDirectories: [...HostPaths.prunableRoots],
   };
 }

@@ -12,6 +12,7 @@ import {
 } from '@wmco/core';
 import { splitCommandLine } from './command-line.js';
 import { firewallPorts } from './firewall-ports.js';
+import { childFolders, removePrunedFolder } from './pruned-folders.js';
 import type { WindowsModel } from './windows-model.js';
 
 const MANAGED_TAG = 'OpenShift managed';
@@ -63,6 +64,7 @@ export function observe(
     if (v) envVars[name] = v.value;
   }
   const rules = new Set(req.firewallRules);
+  const children = childFolders(m, req);
   return {
     v: HOST_PROTOCOL_VERSION,
     hostname: m.hostname,
@@ -80,6 +82,7 @@ export function observe(
     hnsNetworks: m.hnsNetworks.map((n) => ({ name: n.name, type: n.type, id: n.id })),
     firewallRules: m.firewallRules.filter((r) => rules.has(r.name)).map((r) => ({ ...r })),
     ...(req.firewallPorts ? { firewallPorts: firewallPorts(m, req.firewallPorts) } : {}),
+    ...(children ? { children } : {}),
     evaluated,
   };
 }
@@ -197,6 +200,9 @@ function applySystemStep(m: WindowsModel, step: PlanStep): boolean {
     case 'setHostname':
       m.pendingHostname = step.name;
       return true;
+    case 'removeDirectory':
+      removePrunedFolder(m, step.path);
+      return false;
     default:
       throw new Error(`unknown plan step kind '${step.kind}'`);
   }

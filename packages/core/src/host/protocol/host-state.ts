@@ -89,6 +89,11 @@ export const hostStateSchema = z.object({
   firewallRules: z.array(firewallRuleStateSchema),
   /** One entry per requested `firewallPorts` port, in request order; absent when none were asked for. */
   firewallPorts: z.array(firewallPortStateSchema).optional(),
+  /**
+   * For each requested `listDirectories` folder that exists: the names of its sub-folders (links included,
+   * as links). Absent when none were asked for.
+   */
+  children: z.record(z.string(), z.array(z.string())).optional(),
   /** Results of the request's `evaluate` scripts by name; `{}` when none were asked for. */
   evaluated: z.record(z.string(), evaluatedSchema).default({}),
 });

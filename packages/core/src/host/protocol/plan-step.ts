@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { serviceStartTypeSchema } from './host-state.js';
+import { isPrunablePath } from './host-paths.js';
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 is 64 lower-case hex digits');
 /** An absolute Windows path on a local drive, e.g. `C:\k\kubelet.exe`. No `..` segments. */
@@ -61,6 +62,14 @@ export const planStepSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('installFeature'), name: z.literal('Containers') }),
   z.object({ kind: z.literal('setHostname'), name: hostnameSchema }),
+  /** Remove one folder directly under a prunable root (`HostPaths.prunableRoots`), never following links. */
+  z.object({
+    kind: z.literal('removeDirectory'),
+    path: windowsPathSchema.refine(
+      isPrunablePath,
+      'only a folder directly under a prunable root may be removed',
+    ),
+  }),
 ]);
 export type PlanStep = z.infer<typeof planStepSchema>;
 export type PlanStepKind = PlanStep['kind'];
