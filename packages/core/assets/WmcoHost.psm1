@@ -75,7 +75,7 @@ function Get-WmcoServiceState {
     $deps = @($controller.ServicesDependedOn | ForEach-Object { $_.ServiceName })
     $description = ''
     if ($null -ne $Service.Description) { $description = $Service.Description }
-    return [ordered]@{
+    $state = [ordered]@{
         name         = $Service.Name
         state        = ($Service.State.ToLowerInvariant() -replace ' ', '-')
         startType    = (ConvertTo-WmcoStartType $Service.StartMode)
@@ -83,6 +83,36 @@ function Get-WmcoServiceState {
         dependencies = $deps
         description  = $description
     }
+    $environment = Get-WmcoServiceEnvironment $Service.Name
+    if ($null -ne $environment) { $state['environment'] = $environment }
+    return $state
+}
+
+# The service's own environment: REG_MULTI_SZ `Environment` under its service key, read by the SCM each
+# time the service starts (so a restart, not a reboot, applies a change). $null when there is none.
+function Get-WmcoServiceEnvironment {
+    param(
+        [string] $Name
+    )
+    $key = Get-Item -LiteralPath "HKLM:\SYSTEM\CurrentControlSet\Services\$Name" -ErrorAction SilentlyContinue
+    if ($null -eq $key) { return $null }
+    $value = $key.GetValue('Environment', $null)
+    if ($null -eq $value) { return $null }
+    return [string[]]@($value)
+}
+
+function Set-WmcoServiceEnvironment {
+    param(
+        [string] $Name,
+        [string[]] $Environment
+    )
+    $path = "HKLM:\SYSTEM\CurrentControlSet\Services\$Name"
+    if (-not (Test-Path -LiteralPath $path)) { throw "service '$Name' does not exist" }
+    if ($Environment.Count -eq 0) {
+        Remove-ItemProperty -LiteralPath $path -Name 'Environment' -ErrorAction SilentlyContinue
+        return
+    }
+    Set-ItemProperty -LiteralPath $path -Name 'Environment' -Value $Environment -Type MultiString
 }
 
 # Stops a service after every running service that depends on it (dependents first), then waits for
@@ -509,6 +539,7 @@ function Invoke-WmcoStep {
         'createService' { Set-WmcoServiceConfig $Step }
         'configureService' { Set-WmcoServiceConfig $Step }
         'startService' { Start-WmcoService $Step.name }
+        'setServiceEnvironment' { Set-WmcoServiceEnvironment $Step.name @($Step.environment) }
         'setEnvVar' {
             Set-ItemProperty -LiteralPath $script:EnvKey -Name $Step.name -Value $Step.value
             return $true

@@ -34,10 +34,12 @@ export const CLUSTER_CONFIG_WATCHES: readonly Watched[] = [
     version: 'v1',
     plural: 'imagetagmirrorsets',
   },
+  // Only `cluster` exists; its status carries the proxy the services get.
+  { name: 'proxy', group: 'config.openshift.io', version: 'v1', plural: 'proxies' },
 ];
 
 /**
- * Watches on the cluster configuration that Ready nodes carry (mirror sets): a change calls `changed`
+ * Watches on the cluster configuration that Ready nodes carry (mirror sets, the proxy): a change calls `changed`
  * within the watch latency, so every node is looked at again at once instead of at the next drift poll
  * (which stays, as the safety net). Events from the first list are not changes: the nodes were built
  * from that state. The watches never hold up the operator's start: a missing or unreadable type only

@@ -6,6 +6,7 @@ import type { WindowsHost } from '../host/windows-host.js';
 import { ownedBy } from '../identity/node-ownership.js';
 import { applyObserved, observeAndPlan } from './converge-round.js';
 import { nodeEventRef, type HostTarget, type JoinDeps } from './join-deps.js';
+import { ConcurrencyBudget, type DisruptionBudget } from './disruption-budget.js';
 import { NodeValueError } from '../join/node-values.js';
 import { planNode } from './node-plan.js';
 import { publishServicesConfigMap } from './services-configmap-publisher.js';
@@ -52,8 +53,11 @@ function summary(p: Plan): string[] {
 export class DriftRepair {
   private readonly warned = new Map<string, string>();
   private published = '';
+  private readonly budget: DisruptionBudget;
 
-  constructor(private readonly deps: JoinDeps) {}
+  constructor(private readonly deps: JoinDeps) {
+    this.budget = deps.disruption ?? new ConcurrencyBudget(1);
+  }
 
   async check(c: DriftCheck): Promise<DriftOutcome> {
     if (!ownedBy(c.node, c.target.address))
@@ -71,6 +75,9 @@ export class DriftRepair {
         return { result: 'clean' };
       }
       if (needsReboot(look.plan)) return await this.skipReboot(c, summary(look.plan));
+      // Restarting a running service (to read a new file, configuration or environment) disrupts the node.
+      if (look.plan.steps.some((s) => s.kind === 'stopService'))
+        return await this.budget.disrupt(c.node.metadata?.name ?? '', () => this.repair(c, design, host));
       return await this.repair(c, design, host);
     } finally {
       await host.close();

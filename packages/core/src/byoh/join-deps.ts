@@ -4,6 +4,7 @@ import type { PayloadEntry } from '../desired/payload-manifest.js';
 import type { ServiceCapabilities } from '../desired/windows-services.js';
 import type { WindowsHost } from '../host/windows-host.js';
 import type { EventRecorder } from '../kube/event-recorder.js';
+import type { DisruptionBudget } from './disruption-budget.js';
 import type { Logger } from '../kube/logger.js';
 import type { MetadataRoutes } from '../provider/capabilities/metadata-routes.js';
 import type { HostFile } from '../provider/types/payload-file.js';
@@ -53,6 +54,8 @@ export interface JoinDeps {
   /** Proxy variables for the node (values verbatim). */
   readonly proxyEnv: Readonly<Record<string, string>>;
   readonly timings: JoinTimings;
+  /** Who may restart services on Ready nodes now (default: one node at a time). */
+  readonly disruption?: DisruptionBudget;
   readonly now?: () => Date;
 }
 

@@ -28,6 +28,11 @@ export interface HostSpec {
    * files or directories in: any other sub-folder observed there is removed. Absent = nothing is pruned.
    */
   readonly prunedDirectories?: readonly string[];
+  /**
+   * Per-service environment (the service's `Environment` registry value, read at each service start), by
+   * service name: exactly these variables; `{}` removes the value. Services not named are left alone.
+   */
+  readonly serviceEnvironment?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 export interface HostSpecFile {

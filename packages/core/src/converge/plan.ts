@@ -22,7 +22,10 @@ type ServiceConfigStep = Extract<PlanStep, { kind: 'createService' | 'configureS
 export function plan(state: HostState, spec: HostSpec): Plan {
   const files = fileSteps(state, spec);
   const configs = serviceConfigSteps(state, spec.services);
-  const touched = servicesTouchedBy(files, configs, spec.services);
+  const environments = serviceEnvironmentSteps(state, spec);
+  const touched = [
+    ...new Set([...servicesTouchedBy(files, configs, spec.services), ...environments.map((e) => e.name)]),
+  ];
   const stops = stopSteps(state.services, touched);
   return {
     steps: [
@@ -31,6 +34,7 @@ export function plan(state: HostState, spec: HostSpec): Plan {
       ...files,
       ...pruneSteps(state, spec),
       ...configs,
+      ...environments,
       ...envVarSteps(state, spec),
       ...routeSteps(state, spec),
       ...firewallSteps(state, spec),
@@ -69,6 +73,27 @@ function pruneSteps(state: HostState, spec: HostSpec): PlanStep[] {
     }
   }
   return steps;
+}
+
+/** A service's environment differs from its spec: set it (the service then restarts to read it). */
+function serviceEnvironmentSteps(
+  state: HostState,
+  spec: HostSpec,
+): Extract<PlanStep, { kind: 'setServiceEnvironment' }>[] {
+  const observed = new Map(state.services.map((s) => [lower(s.name), s.environment ?? []]));
+  const specified = new Set(spec.services.map((s) => lower(s.name)));
+  return Object.entries(spec.serviceEnvironment ?? {})
+    .filter(([name]) => specified.has(lower(name)))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([name, vars]) => {
+      const environment = Object.entries(vars)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, v]) => `${k}=${v}`);
+      const seen = [...(observed.get(lower(name)) ?? [])].sort((a, b) => a.localeCompare(b));
+      return seen.join('\n') === environment.join('\n')
+        ? []
+        : [{ kind: 'setServiceEnvironment' as const, name, environment }];
+    });
 }
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {

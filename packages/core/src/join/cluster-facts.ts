@@ -24,6 +24,11 @@ export interface ClusterFacts {
   readonly pullSecret?: string;
   readonly digestMirrors: readonly ImageMirrorEntry[];
   readonly tagMirrors: readonly ImageMirrorEntry[];
+  /**
+   * The cluster-wide proxy variables from `proxies.config.openshift.io/cluster` status (`{}`: none set);
+   * absent when the cluster has no Proxy object.
+   */
+  readonly proxy?: Readonly<Record<string, string>>;
   /** `--cloud-provider` of the Linux workers' kubelet, when they set one. */
   readonly cloudProvider?: string;
 }

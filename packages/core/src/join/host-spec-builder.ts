@@ -36,6 +36,7 @@ export interface HostSpecInput {
   readonly services: readonly WindowsServiceSpec[];
   readonly envVars: Readonly<Record<string, string>>;
   readonly routes: readonly PersistentRoute[];
+  readonly serviceEnvironment?: HostSpec['serviceEnvironment'];
   /** Directories for generated files beyond the required ones (e.g. per-registry folders). */
 }
 
@@ -66,5 +67,6 @@ export function buildHostSpec(input: HostSpecInput): HostSpec {
     features: ['Containers'],
     // The registry folder holds exactly the current mirror sets' hosts.toml folders (reference §1.15).
     prunedDirectories: [...HostPaths.prunableRoots],
+    ...(input.serviceEnvironment ? { serviceEnvironment: input.serviceEnvironment } : {}),
   };
 }

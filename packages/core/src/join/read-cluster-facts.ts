@@ -3,6 +3,7 @@ import type { ClusterNetworkFacts } from '../cluster/cluster-validation.js';
 import type { ImageMirrorEntry } from '../desired/mirror-sets.js';
 import { isNotFound } from '../kube/client/api-errors.js';
 import type { ClusterFacts } from './cluster-facts.js';
+import { readClusterProxy } from './read-proxy.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null ? (v as Obj) : {});
@@ -106,6 +107,7 @@ export async function readClusterFacts(core: CoreV1Api, custom: CustomObjectsApi
   }
   const pull = await secretData(core, 'openshift-config', 'pull-secret');
   const port = network.ovnKubernetesConfig?.hybridOverlayConfig?.hybridOverlayVXLANPort;
+  const proxy = await readClusterProxy(custom);
   return {
     platform,
     infrastructureName: name,
@@ -118,5 +120,6 @@ export async function readClusterFacts(core: CoreV1Api, custom: CustomObjectsApi
     ...(pull?.['.dockerconfigjson'] ? { pullSecret: b64(pull['.dockerconfigjson']) } : {}),
     digestMirrors: await listMirrors(custom, 'imagedigestmirrorsets', 'imageDigestMirrors'),
     tagMirrors: await listMirrors(custom, 'imagetagmirrorsets', 'imageTagMirrors'),
+    ...(proxy === undefined ? {} : { proxy }),
   };
 }

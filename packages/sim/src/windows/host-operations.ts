@@ -48,6 +48,7 @@ export function observe(
       commandLine: s.commandLine,
       dependencies: [...s.dependencies],
       description: s.description,
+      ...(s.environment ? { environment: [...s.environment] } : {}),
     }));
   const files = req.files.flatMap((path) => {
     const data = m.files.read(path);
@@ -145,6 +146,14 @@ function setService(
   else m.scm.create({ name: step.name, ...config });
 }
 
+/** Set-WmcoServiceEnvironment: the value is replaced; an empty list removes it. */
+function setServiceEnvironment(m: WindowsModel, name: string, environment: readonly string[]): void {
+  const svc = m.scm.get(name);
+  if (!svc) throw new Error(`service '${name}' does not exist`);
+  if (environment.length === 0) delete svc.environment;
+  else svc.environment = [...environment];
+}
+
 /** One step; true when it needs a reboot. Mirrors Invoke-WmcoStep. */
 export async function applyStep(m: WindowsModel, step: PlanStep): Promise<boolean> {
   switch (step.kind) {
@@ -163,6 +172,9 @@ export async function applyStep(m: WindowsModel, step: PlanStep): Promise<boolea
       return false;
     case 'startService':
       await m.scm.start(step.name);
+      return false;
+    case 'setServiceEnvironment':
+      setServiceEnvironment(m, step.name, step.environment);
       return false;
     default:
       return applySystemStep(m, step);

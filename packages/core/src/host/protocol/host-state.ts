@@ -28,6 +28,11 @@ export const serviceStateSchema = z.object({
   commandLine: z.string(),
   dependencies: z.array(z.string()),
   description: z.string(),
+  /**
+   * The service's own environment (`HKLM\SYSTEM\CurrentControlSet\Services\<name>` value `Environment`,
+   * REG_MULTI_SZ of `NAME=value` lines), read by the SCM at each start of the service. Absent: no value.
+   */
+  environment: z.array(z.string()).optional(),
 });
 export type ServiceState = z.infer<typeof serviceStateSchema>;
 

@@ -46,6 +46,14 @@ export const planStepSchema = z.discriminatedUnion('kind', [
     startType: serviceStartTypeSchema,
   }),
   z.object({ kind: z.literal('startService'), name: serviceNameSchema }),
+  /** Replace a service's `Environment` registry value; an empty list removes the value. */
+  z.object({
+    kind: z.literal('setServiceEnvironment'),
+    name: serviceNameSchema,
+    environment: z.array(
+      z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*=[^\0\r\n]*$/, 'expected NAME=value without line breaks'),
+    ),
+  }),
   z.object({ kind: z.literal('setEnvVar'), name: envVarNameSchema, value: z.string() }),
   z.object({ kind: z.literal('removeEnvVar'), name: envVarNameSchema }),
   /** A persistent route through the default gateway of the primary interface. */
