@@ -36,10 +36,17 @@ export const CLUSTER_CONFIG_WATCHES: readonly Watched[] = [
   },
   // Only `cluster` exists; its status carries the proxy the services get.
   { name: 'proxy', group: 'config.openshift.io', version: 'v1', plural: 'proxies' },
+  // `machine-config-controller`: the kubelet CA (C:\k\kubelet-ca.crt, re-read by the kubelet).
+  {
+    name: 'controller-config',
+    group: 'machineconfiguration.openshift.io',
+    version: 'v1',
+    plural: 'controllerconfigs',
+  },
 ];
 
 /**
- * Watches on the cluster configuration that Ready nodes carry (mirror sets, the proxy): a change calls `changed`
+ * Watches on the cluster configuration that Ready nodes carry (mirror sets, the proxy, the kubelet CA): a change calls `changed`
  * within the watch latency, so every node is looked at again at once instead of at the next drift poll
  * (which stays, as the safety net). Events from the first list are not changes: the nodes were built
  * from that state. The watches never hold up the operator's start: a missing or unreadable type only
