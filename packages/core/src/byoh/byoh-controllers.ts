@@ -106,7 +106,7 @@ export class ByohControllers implements ByohView {
   private makeClusterConfigWatches(): ClusterConfigWatches | undefined {
     const { custom, deps, metrics } = this.o;
     if (custom === undefined) return undefined;
-    const sources = { custom, watch: this.o.watch, clock: systemClock, logger: deps.logger };
+    const sources = { core: deps.core, custom, watch: this.o.watch, clock: systemClock, logger: deps.logger };
     return new ClusterConfigWatches(
       metrics?.informerRestart ? { ...sources, onRestart: metrics.informerRestart } : sources,
       () => this.enqueueAll(),

@@ -1,10 +1,11 @@
-import type { CustomObjectsApi } from '@kubernetes/client-node';
+import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { Clock } from '../kube/clock.js';
 import type { Logger } from '../kube/logger.js';
 import { SupervisedInformer } from '../kube/supervised-informer.js';
-import type { KubeList, KubeObject, WatchPort } from '../kube/watch-port.js';
+import type { KubeList, KubeObject, ListPort, WatchPort } from '../kube/watch-port.js';
 
 export interface ClusterConfigSources {
+  readonly core: CoreV1Api;
   readonly custom: CustomObjectsApi;
   readonly watch: WatchPort;
   readonly clock: Clock;
@@ -12,45 +13,48 @@ export interface ClusterConfigSources {
   readonly onRestart?: (informer: string, reason: string) => void;
 }
 
-/** A cluster-scoped OpenShift config object the nodes' configuration is built from. */
-interface Watched {
+/** One watched thing: its watch path, selector, and the matching list call. */
+export interface Watched {
   readonly name: string;
-  readonly group: string;
-  readonly version: string;
-  readonly plural: string;
+  readonly path: string;
+  readonly fieldSelector?: string;
+  readonly list: (s: ClusterConfigSources) => ListPort<KubeObject>;
+}
+
+function clusterScoped(name: string, group: string, plural: string): Watched {
+  return {
+    name,
+    path: `/apis/${group}/v1/${plural}`,
+    list: (s) => (sel) =>
+      s.custom.listClusterCustomObject({ group, version: 'v1', plural, ...sel }) as Promise<
+        KubeList<KubeObject>
+      >,
+  };
 }
 
 /** What the nodes' files follow, besides the operator's own inputs (issue 15 §1; reference §1.15). */
 export const CLUSTER_CONFIG_WATCHES: readonly Watched[] = [
-  {
-    name: 'image-digest-mirror-sets',
-    group: 'config.openshift.io',
-    version: 'v1',
-    plural: 'imagedigestmirrorsets',
-  },
-  {
-    name: 'image-tag-mirror-sets',
-    group: 'config.openshift.io',
-    version: 'v1',
-    plural: 'imagetagmirrorsets',
-  },
+  clusterScoped('image-digest-mirror-sets', 'config.openshift.io', 'imagedigestmirrorsets'),
+  clusterScoped('image-tag-mirror-sets', 'config.openshift.io', 'imagetagmirrorsets'),
   // Only `cluster` exists; its status carries the proxy the services get.
-  { name: 'proxy', group: 'config.openshift.io', version: 'v1', plural: 'proxies' },
+  clusterScoped('proxy', 'config.openshift.io', 'proxies'),
   // `machine-config-controller`: the kubelet CA (C:\k\kubelet-ca.crt, re-read by the kubelet).
+  clusterScoped('controller-config', 'machineconfiguration.openshift.io', 'controllerconfigs'),
+  // The mirrors' credentials in hosts.toml.
   {
-    name: 'controller-config',
-    group: 'machineconfiguration.openshift.io',
-    version: 'v1',
-    plural: 'controllerconfigs',
+    name: 'pull-secret',
+    path: '/api/v1/namespaces/openshift-config/secrets',
+    fieldSelector: 'metadata.name=pull-secret',
+    list: (s) => (sel) => s.core.listNamespacedSecret({ namespace: 'openshift-config', ...sel }),
   },
 ];
 
 /**
- * Watches on the cluster configuration that Ready nodes carry (mirror sets, the proxy, the kubelet CA): a change calls `changed`
- * within the watch latency, so every node is looked at again at once instead of at the next drift poll
- * (which stays, as the safety net). Events from the first list are not changes: the nodes were built
- * from that state. The watches never hold up the operator's start: a missing or unreadable type only
- * means its changes wait for the drift poll.
+ * Watches on the cluster configuration that Ready nodes carry (mirror sets and their credentials, the
+ * proxy, the kubelet CA): a change calls `changed` within the watch latency, so every node is looked at
+ * again at once instead of at the next drift poll (which stays, as the safety net). Events from the
+ * first list are not changes: the nodes were built from that state. The watches never hold up the
+ * operator's start: a missing or unreadable type only means its changes wait for the drift poll.
  */
 export class ClusterConfigWatches {
   private readonly informers: SupervisedInformer<KubeObject>[];
@@ -72,21 +76,20 @@ export class ClusterConfigWatches {
   }
 
   private informer(s: ClusterConfigSources, w: Watched): SupervisedInformer<KubeObject> {
-    const { group, version, plural } = w;
     const informer = new SupervisedInformer<KubeObject>({
       name: w.name,
-      path: `/apis/${group}/${version}/${plural}`,
-      list: (sel) =>
-        s.custom.listClusterCustomObject({ group, version, plural, ...sel }) as Promise<KubeList<KubeObject>>,
+      path: w.path,
+      list: w.list(s),
       watch: s.watch,
       clock: s.clock,
       logger: s.logger,
+      ...(w.fieldSelector === undefined ? {} : { fieldSelector: w.fieldSelector }),
       onRestart: (reason) => s.onRestart?.(w.name, reason),
     });
     const fire = (o: KubeObject): void => {
       if (!informer.synced) return;
-      s.logger.info({ kind: plural, name: o.metadata?.name }, 'cluster configuration changed');
-      this.changed(`${plural}/${o.metadata?.name ?? ''}`);
+      s.logger.info({ watch: w.name, name: o.metadata?.name }, 'cluster configuration changed');
+      this.changed(`${w.name}/${o.metadata?.name ?? ''}`);
     };
     for (const ev of ['add', 'update', 'delete'] as const) informer.on(ev, fire);
     return informer;

@@ -50,11 +50,11 @@ test.serial(
             ? true
             : undefined,
         ),
-      20_000,
+      45_000,
     );
     const ms = Date.now() - started;
     t.log(`kubelet CA on every node in ${ms} ms`);
-    t.true(ms < 10_000, 'within seconds');
+    t.true(ms < 30_000, 'within seconds (the drift poll is ten minutes)');
     for (const h of world.hosts.hosts) t.is(h.sim.model.scm.get('kubelet')?.state, 'running');
     for (const n of await windowsNodes(world)) t.falsy(n.spec?.unschedulable);
   },

@@ -102,7 +102,7 @@ suite(
     };
 
     await api.createClusterCustomObject({ ...IDMS, body: idms(one) });
-    await until('mirror one on the node', onNode(one.host), 20_000);
+    await until('mirror one on the node', onNode(one.host), 45_000);
     t.is(
       await fetchDigest(work, tls.cert, await copyRegistryFolder(world, work, 1), ref),
       buildImage().digest,
@@ -114,7 +114,7 @@ suite(
       metadata: object;
     };
     await api.replaceClusterCustomObject({ ...IDMS, name: 'team-mirror', body: idms(two, current.metadata) });
-    await until('mirror two on the node', onNode(two.host), 20_000);
+    await until('mirror two on the node', onNode(two.host), 45_000);
     const beforeOne = hits(one);
     t.is(
       await fetchDigest(work, tls.cert, await copyRegistryFolder(world, work, 2), ref),

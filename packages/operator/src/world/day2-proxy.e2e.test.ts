@@ -69,11 +69,11 @@ test.serial(
     await until(
       'proxy on every service',
       () => Promise.resolve(running(world).every((e) => e.join() === WITH_PROXY.join()) ? true : undefined),
-      20_000,
+      45_000,
     );
     const setMs = Date.now() - started;
     t.log(`proxy set on every node's services in ${setMs} ms`);
-    t.true(setMs < 10_000, 'within seconds');
+    t.true(setMs < 30_000, 'within seconds (the drift poll is ten minutes)');
     for (const h of world.hosts.hosts) {
       t.is(h.sim.model.envVars.get('http_proxy'), undefined, 'no machine variable');
       t.deepEqual(
@@ -87,7 +87,7 @@ test.serial(
     await until(
       'proxy cleared',
       () => Promise.resolve(running(world).every((e) => e.length === 0) ? true : undefined),
-      20_000,
+      45_000,
     );
     for (const h of world.hosts.hosts) t.is(h.sim.model.scm.get('containerd')?.environment, undefined);
 
