@@ -12,6 +12,7 @@ import {
 } from '@wmco/core';
 import { splitCommandLine } from './command-line.js';
 import { firewallPorts } from './firewall-ports.js';
+import { childFolders, removePrunedFolder } from './pruned-folders.js';
 import type { WindowsModel } from './windows-model.js';
 
 const MANAGED_TAG = 'OpenShift managed';
@@ -47,6 +48,7 @@ export function observe(
       commandLine: s.commandLine,
       dependencies: [...s.dependencies],
       description: s.description,
+      ...(s.environment ? { environment: [...s.environment] } : {}),
     }));
   const files = req.files.flatMap((path) => {
     const data = m.files.read(path);
@@ -63,6 +65,7 @@ export function observe(
     if (v) envVars[name] = v.value;
   }
   const rules = new Set(req.firewallRules);
+  const children = childFolders(m, req);
   return {
     v: HOST_PROTOCOL_VERSION,
     hostname: m.hostname,
@@ -80,6 +83,7 @@ export function observe(
     hnsNetworks: m.hnsNetworks.map((n) => ({ name: n.name, type: n.type, id: n.id })),
     firewallRules: m.firewallRules.filter((r) => rules.has(r.name)).map((r) => ({ ...r })),
     ...(req.firewallPorts ? { firewallPorts: firewallPorts(m, req.firewallPorts) } : {}),
+    ...(children ? { children } : {}),
     evaluated,
   };
 }
@@ -142,6 +146,14 @@ function setService(
   else m.scm.create({ name: step.name, ...config });
 }
 
+/** Set-WmcoServiceEnvironment: the value is replaced; an empty list removes it. */
+function setServiceEnvironment(m: WindowsModel, name: string, environment: readonly string[]): void {
+  const svc = m.scm.get(name);
+  if (!svc) throw new Error(`service '${name}' does not exist`);
+  if (environment.length === 0) delete svc.environment;
+  else svc.environment = [...environment];
+}
+
 /** One step; true when it needs a reboot. Mirrors Invoke-WmcoStep. */
 export async function applyStep(m: WindowsModel, step: PlanStep): Promise<boolean> {
   switch (step.kind) {
@@ -160,6 +172,9 @@ export async function applyStep(m: WindowsModel, step: PlanStep): Promise<boolea
       return false;
     case 'startService':
       await m.scm.start(step.name);
+      return false;
+    case 'setServiceEnvironment':
+      setServiceEnvironment(m, step.name, step.environment);
       return false;
     default:
       return applySystemStep(m, step);
@@ -197,6 +212,9 @@ function applySystemStep(m: WindowsModel, step: PlanStep): boolean {
     case 'setHostname':
       m.pendingHostname = step.name;
       return true;
+    case 'removeDirectory':
+      removePrunedFolder(m, step.path);
+      return false;
     default:
       throw new Error(`unknown plan step kind '${step.kind}'`);
   }
