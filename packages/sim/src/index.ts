@@ -17,3 +17,10 @@ export {
 export { HYBRID_SUBNET_ANNOTATION } from './cluster/hybrid-overlay.js';
 export * from './windows/index.js';
 export { ensureKubectl, Kubectl, type KubectlResult } from './scenario/kubectl-runner.js';
+export { readTar, readTarGz, tarOf, tarGzOf } from './payload/tar-gz.js';
+export {
+  realisticPayload,
+  realisticContent,
+  UPSTREAM_PAYLOAD_FILES,
+  type GeneratedPayload,
+} from './payload/realistic-payload.js';
