@@ -32,7 +32,12 @@ test('GNU tar extracts what tarGzOf writes, byte for byte', async (t) => {
   await writeFile(join(dir, 'c.tar.gz'), await tarGzOf('containerd.exe', data));
   execFileSync('tar', ['-xzf', join(dir, 'c.tar.gz'), '-C', dir]);
   t.deepEqual(await readFile(join(dir, 'containerd.exe')), data);
-  t.is(execFileSync('tar', ['-tzvf', join(dir, 'c.tar.gz')]).toString().includes('containerd.exe'), true);
+  t.is(
+    execFileSync('tar', ['-tzvf', join(dir, 'c.tar.gz')])
+      .toString()
+      .includes('containerd.exe'),
+    true,
+  );
 });
 
 test('damaged archives are errors, not empty results', async (t) => {

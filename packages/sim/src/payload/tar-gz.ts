@@ -28,6 +28,41 @@ function paxPath(body: Buffer): string | undefined {
   return match?.[1];
 }
 
+interface TarEntry {
+  readonly type: string;
+  readonly name: string;
+  readonly body: Buffer;
+  /** Where the next header starts. */
+  readonly next: number;
+}
+
+/** The entry whose header starts at `at`, or undefined at the end-of-archive marker. */
+function entryAt(archive: Buffer, at: number): TarEntry | undefined {
+  const header = archive.subarray(at, at + BLOCK);
+  if (header.every((b) => b === 0)) return undefined;
+  if (!checksumOk(header)) throw new Error(`not a tar archive: bad header checksum at byte ${at}`);
+  const size = octal(header.subarray(124, 136), 'size');
+  const start = at + BLOCK;
+  if (start + size > archive.length) throw new Error('truncated tar archive');
+  const ustar = header.toString('latin1', 257, 263) === 'ustar\0';
+  const prefix = ustar ? text(header.subarray(345, 500)) : '';
+  const base = text(header.subarray(0, 100));
+  return {
+    type: String.fromCharCode(header[156]!),
+    name: prefix ? `${prefix}/${base}` : base,
+    body: archive.subarray(start, start + size),
+    next: start + Math.ceil(size / BLOCK) * BLOCK,
+  };
+}
+
+/** The name a pax (`x`) or GNU long-name (`L`) entry gives the entry after it. */
+function longName(e: TarEntry): string | undefined {
+  return e.type === 'x' ? paxPath(e.body) : text(e.body);
+}
+
+/** Entries that describe the next one (pax, pax global, GNU long name) rather than being files. */
+const META_TYPES = new Set(['x', 'g', 'L']);
+
 /**
  * The regular files of a tar archive (ustar, GNU and pax headers; as bsdtar, which Windows ships as
  * tar.exe, reads them), by entry name without a leading `./`. Directories, links and other entries are
@@ -36,23 +71,17 @@ function paxPath(body: Buffer): string | undefined {
 export function readTar(archive: Buffer): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
   let nextName: string | undefined;
-  for (let at = 0; at + BLOCK <= archive.length; ) {
-    const header = archive.subarray(at, at + BLOCK);
-    if (header.every((b) => b === 0)) break;
-    if (!checksumOk(header)) throw new Error(`not a tar archive: bad header checksum at byte ${at}`);
-    const size = octal(header.subarray(124, 136), 'size');
-    const type = String.fromCharCode(header[156]!);
-    const start = at + BLOCK;
-    if (start + size > archive.length) throw new Error('truncated tar archive');
-    const body = archive.subarray(start, start + size);
-    at = start + Math.ceil(size / BLOCK) * BLOCK;
-    if (type === 'x') nextName = paxPath(body);
-    else if (type === 'L') nextName = text(body);
-    if (type === 'x' || type === 'L' || type === 'g') continue;
-    const prefix = header.toString('latin1', 257, 263) === 'ustar\0' ? text(header.subarray(345, 500)) : '';
-    const name = nextName ?? (prefix ? `${prefix}/${text(header.subarray(0, 100))}` : text(header.subarray(0, 100)));
+  for (let at = 0; at + BLOCK <= archive.length;) {
+    const e = entryAt(archive, at);
+    if (!e) break;
+    at = e.next;
+    if (META_TYPES.has(e.type)) {
+      if (e.type !== 'g') nextName = longName(e);
+      continue;
+    }
+    const name = nextName ?? e.name;
     nextName = undefined;
-    if (type === '0' || type === '\0') files.set(name.replace(/^(\.\/)+/, ''), body);
+    if (e.type === '0' || e.type === '\0') files.set(name.replace(/^(\.\/)+/, ''), e.body);
   }
   return files;
 }

@@ -3,7 +3,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { HostOperationError, converge, stagedArchivePathFor, type HostSpec, type UploadFile } from '@wmco/core';
+import {
+  HostOperationError,
+  converge,
+  stagedArchivePathFor,
+  type HostSpec,
+  type UploadFile,
+} from '@wmco/core';
 import { tarGzOf } from '../payload/tar-gz.js';
 import { startHostWorld } from './windows-host-fixture.js';
 
@@ -48,7 +54,8 @@ test('a compressed file is sent compressed, extracted on the host and placed wit
     { path: 'C:\\k\\kube-proxy.exe', sha256: sha(proxy) },
   ];
   const first = await converge(w.host, spec(files), content);
-  const compressed = (await tarGzOf('kubelet.exe', kubelet)).length + (await tarGzOf('kube-proxy.exe', proxy)).length;
+  const compressed =
+    (await tarGzOf('kubelet.exe', kubelet)).length + (await tarGzOf('kube-proxy.exe', proxy)).length;
   t.is(first.upload.bytesSent, compressed, 'the archives crossed the link, not the files');
   t.true(compressed < (kubelet.length + proxy.length) / 10);
   t.deepEqual(w.sim.model.files.read('C:\\k\\kubelet.exe'), kubelet);
@@ -64,7 +71,10 @@ test('a compressed file is sent compressed, extracted on the host and placed wit
     () => ({ localPath: paths[2]!, format: 'tar.gz' }),
   );
   t.is(second.upload.bytesSent, (await tarGzOf('kubelet.exe', kubelet2)).length);
-  t.deepEqual(second.plan.steps.map((s) => s.kind), ['placeFile']);
+  t.deepEqual(
+    second.plan.steps.map((s) => s.kind),
+    ['placeFile'],
+  );
   t.deepEqual(w.sim.model.files.read('C:\\k\\kubelet.exe'), kubelet2);
 });
 
@@ -85,7 +95,10 @@ test('an archive whose file does not match its hash is refused and leaves nothin
     })),
     { instanceOf: HostOperationError },
   );
-  t.regex(err.message, /staged file for 'C:\\k\\kubelet\.exe' has SHA-256 '[0-9a-f]{64}', expected '[0-9a-f]{64}'/);
+  t.regex(
+    err.message,
+    /staged file for 'C:\\k\\kubelet\.exe' has SHA-256 '[0-9a-f]{64}', expected '[0-9a-f]{64}'/,
+  );
   t.deepEqual(w.sim.model.files.read('C:\\k\\kubelet.exe'), Buffer.from('the old kubelet'), 'old file kept');
   t.deepEqual(
     w.sim.model.files.list('C:\\k').map((e) => e.name),
@@ -100,7 +113,10 @@ test('an archive whose file does not match its hash is refused and leaves nothin
       format: 'tar.gz',
     })),
   );
-  t.regex(missing.message, /the archive for 'C:\\k\\kube-proxy\.exe' does not hold a file named 'kube-proxy\.exe'/);
+  t.regex(
+    missing.message,
+    /the archive for 'C:\\k\\kube-proxy\.exe' does not hold a file named 'kube-proxy\.exe'/,
+  );
   t.false(w.sim.model.files.isFile(stagedArchivePathFor(sha(proxy))));
   t.false(w.sim.model.files.isFile('C:\\k\\kube-proxy.exe'));
 });
@@ -112,12 +128,22 @@ test('a staged archive counts as staged: a retry after a failed apply sends noth
     await w.stop();
     await rm(join(path, '..'), { recursive: true, force: true });
   });
-  const upload = await w.host.upload([{ sha256: sha(kubelet), source: { localPath: path, format: 'tar.gz' } }]);
+  const upload = await w.host.upload([
+    { sha256: sha(kubelet), source: { localPath: path, format: 'tar.gz' } },
+  ]);
   t.deepEqual(upload.uploaded, [sha(kubelet)]);
   t.true(w.sim.model.files.isFile(stagedArchivePathFor(sha(kubelet))));
-  const observed = await w.host.observe({ directories: [], files: [], services: [], envVars: [], firewallRules: [] });
+  const observed = await w.host.observe({
+    directories: [],
+    files: [],
+    services: [],
+    envVars: [],
+    firewallRules: [],
+  });
   t.deepEqual(observed.staged, [sha(kubelet)]);
-  const again = await w.host.upload([{ sha256: sha(kubelet), source: { localPath: path, format: 'tar.gz' } }]);
+  const again = await w.host.upload([
+    { sha256: sha(kubelet), source: { localPath: path, format: 'tar.gz' } },
+  ]);
   t.deepEqual(again.skipped, [sha(kubelet)]);
   t.is(again.bytesSent, 0);
   const done = await converge(w.host, spec([{ path: 'C:\\k\\kubelet.exe', sha256: sha(kubelet) }]), () => {

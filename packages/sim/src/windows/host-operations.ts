@@ -56,7 +56,9 @@ export function observe(
   const staged = m.files.isDirectory(HostPaths.staging)
     ? m.files
         .list(HostPaths.staging)
-        .flatMap((e) => (!e.directory && /^[0-9a-f]{64}(\.tar\.gz)?$/.test(e.name) ? [e.name.slice(0, 64)] : []))
+        .flatMap((e) =>
+          !e.directory && /^[0-9a-f]{64}(\.tar\.gz)?$/.test(e.name) ? [e.name.slice(0, 64)] : [],
+        )
         .filter((sha, i, all) => all.indexOf(sha) === i)
     : [];
   const envVars: Record<string, string> = {};
