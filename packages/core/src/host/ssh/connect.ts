@@ -5,7 +5,7 @@ const { Client } = ssh2;
 import { AuthenticationError, HostKeyMismatchError, HostUnreachableError } from '../errors.js';
 import { pinningHostVerifier, type HostKeyCheck } from './host-key-verifier.js';
 import type { LoadedPrivateKey } from './private-key.js';
-import type { ResolvedSshOptions } from './ssh-options.js';
+import { SSH_CIPHERS, type ResolvedSshOptions } from './ssh-options.js';
 
 /** One handshake attempt. Resolves with a ready client or rejects with what went wrong. */
 function attempt(o: ResolvedSshOptions, key: LoadedPrivateKey, check: HostKeyCheck): Promise<SshClient> {
@@ -40,6 +40,7 @@ function attempt(o: ResolvedSshOptions, key: LoadedPrivateKey, check: HostKeyChe
       keepaliveInterval: o.keepaliveIntervalMs,
       keepaliveCountMax: 3,
       readyTimeout: o.readyTimeoutMs,
+      algorithms: { cipher: [...SSH_CIPHERS] },
     });
     // Nagle's algorithm costs ~88 ms per exec round trip on this protocol (simulated-world notes §C.2).
     client.setNoDelay(true);
