@@ -23,4 +23,7 @@ export {
   realisticContent,
   UPSTREAM_PAYLOAD_FILES,
   type GeneratedPayload,
+  type PayloadFileInfo,
 } from './payload/realistic-payload.js';
+export { rawThroughput } from './bench/raw-throughput.js';
+export type { BenchFile } from './bench/payload-files.js';

@@ -62,15 +62,24 @@ export function realisticContent(name: string, size: number): Buffer {
   return out;
 }
 
+export interface PayloadFileInfo {
+  readonly name: string;
+  readonly archive: string;
+  readonly bytes: number;
+  readonly compressedBytes: number;
+  readonly sha256: string;
+}
+
 export interface GeneratedPayload {
   readonly dir: string;
-  readonly files: readonly { name: string; bytes: number; compressedBytes: number; sha256: string }[];
+  /** Each file: its name, sizes, hash (uncompressed) and its archive's path relative to `dir`. */
+  readonly files: readonly PayloadFileInfo[];
   readonly bytes: number;
   readonly compressedBytes: number;
 }
 
 async function generate(dir: string, scale: number): Promise<GeneratedPayload['files']> {
-  const files: { name: string; bytes: number; compressedBytes: number; sha256: string }[] = [];
+  const files: PayloadFileInfo[] = [];
   for (const f of UPSTREAM_PAYLOAD_FILES) {
     const name = f.path.split('/').pop()!;
     const data = realisticContent(name, Math.max(1, Math.round(f.mib * scale * 2 ** 20)));
@@ -78,7 +87,8 @@ async function generate(dir: string, scale: number): Promise<GeneratedPayload['f
     await mkdir(dirname(join(dir, f.path)), { recursive: true });
     await writeFile(join(dir, `${f.path}.tar.gz`), archive);
     const sha256 = createHash('sha256').update(data).digest('hex');
-    files.push({ name, bytes: data.length, compressedBytes: archive.length, sha256 });
+    const info = { name, archive: `${f.path}.tar.gz`, bytes: data.length, compressedBytes: archive.length };
+    files.push({ ...info, sha256 });
   }
   const sums = UPSTREAM_PAYLOAD_FILES.map((f, i) => `${files[i]!.sha256}  /payload/${f.path}`);
   await writeFile(join(dir, 'sha256sum'), `${sums.join('\n')}\n`);
