@@ -4,11 +4,13 @@ import { readPayloadManifest } from '@wmco/core';
 import { DEFAULT_HOST_COSTS, type ServiceRecord } from '@wmco/sim';
 import { loadBuiltinProviders } from '../providers/baked-providers.js';
 import { SimWorld } from '../world/sim-world.js';
-import { phaseIs, until } from '../world/world-fixture.js';
+import { until } from '../world/world-fixture.js';
 import { ms, type JoinWork } from './join-limit.js';
 
 export interface JoinRun {
   readonly hosts: number;
+  /** Distinct errors of joins that failed (and were retried) on the way. */
+  readonly failures: string[];
   readonly seconds: number;
   readonly work: JoinWork[];
   /** Longest chain of services that start one after the other (dependencies), per host. */
@@ -61,6 +63,8 @@ export async function runJoin(n: number, payloadDir: string, parallel: number): 
     providers: await loadBuiltinProviders(),
     payloadDir,
     parallelJoins: parallel,
+    // `wmco run`'s default: a Ready node is not looked at again during the measurement.
+    driftRepairIntervalMs: 120_000,
   });
   try {
     await world.createPrivateKeySecret();
@@ -70,9 +74,18 @@ export async function runJoin(n: number, payloadDir: string, parallel: number): 
     const cpu0 = process.cpuUsage();
     const t0 = Date.now();
     await world.setInstances(Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i))));
+    const failures = new Set<string>();
     const ready = await Promise.all(
       world.hosts.hosts.map((h) =>
-        until(`${h.address} Ready`, phaseIs(world, h.address, 'Ready'), 1_800_000),
+        until(
+          `${h.address} Ready`,
+          async () => {
+            const s = await world.status(h.address);
+            if (s?.phase === 'Failed') failures.add(s.lastError ?? 'no error recorded');
+            return s?.phase === 'Ready' ? s : undefined;
+          },
+          1_800_000,
+        ),
       ),
     );
     const cpu = process.cpuUsage(cpu0);
@@ -82,6 +95,7 @@ export async function runJoin(n: number, payloadDir: string, parallel: number): 
       for (const [p, v] of Object.entries(s.phaseSeconds)) phases[p] = ms((phases[p] ?? 0) + v / n);
     return {
       hosts: n,
+      failures: [...failures],
       seconds: (last - t0) / 1000,
       phases,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,

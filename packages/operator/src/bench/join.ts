@@ -97,6 +97,12 @@ async function main(): Promise<void> {
     figures.push(f);
     console.log(f.line);
     console.log(`          mean seconds per phase: ${JSON.stringify(f.run.phases)}`);
+    for (const e of f.run.failures) console.log(`          a join failed and was retried: ${e}`);
+    const m = process.memoryUsage();
+    console.log(
+      `          memory now: rss ${Math.round(m.rss / 2 ** 20)} MiB, heap ${Math.round(m.heapUsed / 2 ** 20)} MiB, ` +
+        `buffers ${Math.round(m.arrayBuffers / 2 ** 20)} MiB`,
+    );
   }
   const all = figures.flatMap((f) => f.run.work);
   const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);

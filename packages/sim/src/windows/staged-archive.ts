@@ -8,14 +8,25 @@ import type { WindowsModel } from './windows-model.js';
 // (many hosts receive the same archive; holding each host's copy would cost gigabytes). Weak: a file no
 // host holds any more is freed.
 const extracted = new Map<string, WeakRef<Buffer>>();
+// Extractions under way, so that hosts receiving the same archive at the same time share one.
+const pending = new Map<string, Promise<Buffer | undefined>>();
+
+async function extract(archive: Buffer, name: string): Promise<Buffer | undefined> {
+  const files = await readTarGz(archive);
+  // NTFS is case-insensitive: bsdtar's `kubelet.exe` and `Kubelet.exe` land on the same file.
+  return [...files].find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
+}
 
 async function memberOf(archive: Buffer, name: string): Promise<Buffer | undefined> {
   const key = `${createHash('sha256').update(archive).digest('hex')}/${name.toLowerCase()}`;
   const known = extracted.get(key)?.deref();
   if (known) return known;
-  const files = await readTarGz(archive);
-  // NTFS is case-insensitive: bsdtar's `kubelet.exe` and `Kubelet.exe` land on the same file.
-  const found = [...files].find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
+  let running = pending.get(key);
+  if (!running) {
+    running = extract(archive, name).finally(() => pending.delete(key));
+    pending.set(key, running);
+  }
+  const found = await running;
   if (found) extracted.set(key, new WeakRef(found));
   return found;
 }
