@@ -75,6 +75,8 @@ export async function runJoin(n: number, payloadDir: string, parallel: number): 
     const t0 = Date.now();
     await world.setInstances(Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i))));
     const failures = new Set<string>();
+    // Each host's counters when it turned Ready, before any later drift check adds to them.
+    const work = new Map<string, JoinWork>();
     const ready = await Promise.all(
       world.hosts.hosts.map((h) =>
         until(
@@ -82,7 +84,14 @@ export async function runJoin(n: number, payloadDir: string, parallel: number): 
           async () => {
             const s = await world.status(h.address);
             if (s?.phase === 'Failed') failures.add(s.lastError ?? 'no error recorded');
-            return s?.phase === 'Ready' ? s : undefined;
+            if (s?.phase !== 'Ready') return undefined;
+            work.set(h.address, {
+              powershellStarts: h.sim.stats.powershellStarts,
+              execs: h.sim.stats.execs,
+              serviceStarts: h.sim.model.scm.events.filter((e) => e.action === 'start').length,
+              bytes: h.sim.stats.bytesReceived,
+            });
+            return s;
           },
           1_800_000,
         ),
@@ -101,12 +110,7 @@ export async function runJoin(n: number, payloadDir: string, parallel: number): 
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
       apiRoundTripSeconds,
       serviceChains: world.hosts.hosts.map((h) => serviceChain(h.sim.model.scm.all())),
-      work: world.hosts.hosts.map((h) => ({
-        powershellStarts: h.sim.stats.powershellStarts,
-        execs: h.sim.stats.execs,
-        serviceStarts: h.sim.model.scm.events.filter((e) => e.action === 'start').length,
-        bytes: h.sim.stats.bytesReceived,
-      })),
+      work: world.hosts.hosts.map((h) => work.get(h.address)!),
     };
   } finally {
     await world.stop();
