@@ -259,6 +259,41 @@ function Get-WmcoFileHash {
     return (Get-FileHash -LiteralPath $Path -Algorithm SHA256).Hash.ToLowerInvariant()
 }
 
+# Upstream's payload layout: a file may be staged compressed, as '<sha256>.tar.gz' holding one entry named
+# like its destination. tar.exe (bsdtar, in System32 since Windows Server 2019) extracts it into a fresh
+# folder inside the staging folder; the file found there becomes the staged '<sha256>', whose hash the
+# caller checks before anything moves into place. On any failure the archive and the folder are removed,
+# so nothing half-written is left and the next round uploads again.
+function Expand-WmcoStagedArchive {
+    param(
+        [string] $Path,
+        [string] $Sha256
+    )
+    $staged = Join-Path $script:StagingDir $Sha256
+    $archive = "$staged.tar.gz"
+    if ((Test-Path -LiteralPath $staged -PathType Leaf) -or -not (Test-Path -LiteralPath $archive -PathType Leaf)) { return }
+    $folder = "$staged.extract"
+    $name = [System.IO.Path]::GetFileName($Path)
+    try {
+        if (Test-Path -LiteralPath $folder) { Remove-Item -LiteralPath $folder -Recurse -Force }
+        $null = New-Item -ItemType Directory -Force -Path $folder
+        $tar = Join-Path $env:SystemRoot 'System32\tar.exe'
+        if (-not (Test-Path -LiteralPath $tar -PathType Leaf)) { throw "tar.exe is missing ($tar); Windows Server 2019 or later ships it" }
+        # Continue: under Stop, Windows PowerShell 5.1 turns a native command's stderr line into an error.
+        $ErrorActionPreference = 'Continue'
+        $output = & $tar -x -z -f $archive -C $folder 2>&1 | Out-String
+        $ErrorActionPreference = 'Stop'
+        if ($LASTEXITCODE -ne 0) { throw "tar.exe could not extract the archive for '$Path' (exit $LASTEXITCODE): $output" }
+        $extracted = Join-Path $folder $name
+        if (-not (Test-Path -LiteralPath $extracted -PathType Leaf)) { throw "the archive for '$Path' does not hold a file named '$name'" }
+        Move-Item -LiteralPath $extracted -Destination $staged -Force
+    } finally {
+        Remove-Item -LiteralPath $folder -Recurse -Force -ErrorAction SilentlyContinue
+        Remove-Item -LiteralPath $archive -Force -ErrorAction SilentlyContinue
+    }
+}
+
+
 # Copies $Source to $Destination, then checks the hash of the copy (not of the source): whatever happens
 # to the source after the copy, the copy is what was verified. A wrong copy is deleted.
 function Copy-WmcoVerifiedFile {
@@ -285,6 +320,7 @@ function Install-WmcoStagedFile {
         [string] $Path,
         [string] $Sha256
     )
+    Expand-WmcoStagedArchive $Path $Sha256
     $staged = Join-Path $script:StagingDir $Sha256
     $null = New-Item -ItemType Directory -Force -Path ([System.IO.Path]::GetDirectoryName($Path))
     $temporary = "$Path.wmco-new"
@@ -488,7 +524,8 @@ function Get-WmcoHostState {
     $staged = @()
     if (Test-Path -LiteralPath $script:StagingDir) {
         $staged = @(Get-ChildItem -LiteralPath $script:StagingDir -File |
-                Where-Object { $_.Name -match '^[0-9a-f]{64}$' } | ForEach-Object { $_.Name })
+                Where-Object { $_.Name -match '^[0-9a-f]{64}(\.tar\.gz)?$' } | ForEach-Object { $_.Name.Substring(0, 64) } |
+                Sort-Object -Unique)
     }
     $version = Get-ItemProperty -LiteralPath 'HKLM:\SOFTWARE\Microsoft\Windows NT\CurrentVersion'
     # OpenSSH's DefaultShell value is absent when cmd.exe is the default (reference ecosystem §5.2).

@@ -129,13 +129,13 @@ export function designContent(
 ): (sha256: string) => UploadFile['source'] {
   const bySha = new Map<string, UploadFile['source']>(design.generated.map((g) => [g.sha256, g.content]));
   for (const p of design.payload) {
-    if (p.compressed) continue;
-    bySha.set(p.sha256, { localPath: joinPath(payloadDir, p.source) });
+    // Upstream's layout: the compressed file is sent as it is and extracted (and hash-checked) on the host.
+    const localPath = joinPath(payloadDir, p.source);
+    bySha.set(p.sha256, p.compressed ? { localPath, format: 'tar.gz' } : { localPath });
   }
   return (sha) => {
     const source = bySha.get(sha);
-    if (!source)
-      throw new Error(`no content for file ${sha} (compressed payload files are not supported yet)`);
+    if (!source) throw new Error(`no content for file ${sha}: it is neither generated nor in the payload`);
     return source;
   };
 }

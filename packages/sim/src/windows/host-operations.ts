@@ -13,6 +13,7 @@ import {
 import { splitCommandLine } from './command-line.js';
 import { firewallPorts } from './firewall-ports.js';
 import { childFolders, removePrunedFolder } from './pruned-folders.js';
+import { expandStagedArchive } from './staged-archive.js';
 import type { WindowsModel } from './windows-model.js';
 
 const MANAGED_TAG = 'OpenShift managed';
@@ -57,7 +58,10 @@ export function observe(
   const staged = m.files.isDirectory(HostPaths.staging)
     ? m.files
         .list(HostPaths.staging)
-        .flatMap((e) => (!e.directory && /^[0-9a-f]{64}$/.test(e.name) ? [e.name] : []))
+        .flatMap((e) =>
+          !e.directory && /^[0-9a-f]{64}(\.tar\.gz)?$/.test(e.name) ? [e.name.slice(0, 64)] : [],
+        )
+        .filter((sha, i, all) => all.indexOf(sha) === i)
     : [];
   const envVars: Record<string, string> = {};
   for (const name of req.envVars) {
@@ -164,6 +168,7 @@ export async function applyStep(m: WindowsModel, step: PlanStep): Promise<boolea
       await m.scm.stop(step.name);
       return false;
     case 'placeFile':
+      await expandStagedArchive(m, step.path, step.sha256);
       placeFile(m, step.path, step.sha256);
       return false;
     case 'createService':

@@ -45,3 +45,11 @@ export function modulePathFor(moduleSha256: string): string {
 export function stagedPathFor(sha256: string): string {
   return `${HostPaths.staging}\\${sha256}`;
 }
+
+/**
+ * The staged path of a compressed payload file (a `.tar.gz` holding the file with the given SHA-256):
+ * `apply` extracts it next to itself, checks the extracted file's hash and stages it as `stagedPathFor`.
+ */
+export function stagedArchivePathFor(sha256: string): string {
+  return `${stagedPathFor(sha256)}.tar.gz`;
+}
