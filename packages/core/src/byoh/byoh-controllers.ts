@@ -19,6 +19,12 @@ import { JoinFlow } from './join-flow.js';
 import { KeyRotation } from './key-rotation.js';
 import { isNodeReady, nodeInternalIp, readNode } from './node-ops.js';
 import { RemoveFlow, type RemoveOptions } from './remove-flow.js';
+import { DisruptionBudget } from '../lifecycle/disruption-budget.js';
+import { lifecycleOptions, type LifecycleOptions } from '../lifecycle/lifecycle-options.js';
+import { LIFECYCLE_PHASE_ANNOTATION } from '../lifecycle/lifecycle-annotations.js';
+import { NodeUpgrades } from '../lifecycle/node-upgrades.js';
+import { ServicesConfigMapKeeper } from '../lifecycle/services-configmap-keeper.js';
+import { UpgradeFlow } from '../lifecycle/upgrade-flow.js';
 
 export interface ByohControllersOptions {
   readonly deps: JoinDeps;
@@ -34,6 +40,8 @@ export interface ByohControllersOptions {
   readonly bootstrap?: BootstrapIdentity;
   /** Drift repair of Ready, up-to-date nodes every `intervalMs` (0: off). Default: off. */
   readonly driftRepairIntervalMs?: number;
+  /** The disruption budget and the upgrade flow's timings (defaults: maxUnavailable 1, lifecycle-options.ts). */
+  readonly lifecycle?: Partial<LifecycleOptions>;
   readonly metrics?: {
     drift?: (result: 'clean' | 'repaired' | 'skipped' | 'error') => void;
     queue?: (name: string) => WorkQueueMetrics;
@@ -52,6 +60,7 @@ function nodeSignature(n: V1Node): string {
     a[Annotations.pubKeyHash],
     isNodeReady(n),
     nodeInternalIp(n),
+    a[LIFECYCLE_PHASE_ANNOTATION],
   ]);
 }
 
@@ -65,8 +74,15 @@ export class ByohControllers implements ByohView {
   private readonly csrQueue: WorkQueue;
   private readonly controllers: Controller[];
   private readonly csr: CsrReconciler;
+  private readonly lifecycle: LifecycleOptions;
+  /** The one disruption budget of this operator (a Machine source asks the same instance). */
+  readonly budget: DisruptionBudget;
+  private readonly keeper: ServicesConfigMapKeeper;
 
   constructor(private readonly o: ByohControllersOptions) {
+    this.lifecycle = lifecycleOptions(o.lifecycle);
+    this.budget = new DisruptionBudget(this.lifecycle.maxUnavailable, () => this.windowsNodes());
+    this.keeper = new ServicesConfigMapKeeper(o.deps, () => this.windowsNodes());
     this.informers = this.makeInformers();
     this.instanceQueue = new WorkQueue(
       systemClock,
@@ -105,6 +121,11 @@ export class ByohControllers implements ByohView {
       remove: new RemoveFlow(deps),
       removeOptions: this.o.remove,
       rotation: new KeyRotation(deps),
+      upgrades: new NodeUpgrades(
+        new UpgradeFlow(deps, this.budget, this.lifecycle),
+        deps.events,
+        this.lifecycle.upgradeRetryMs,
+      ),
       drift: {
         repair: new DriftRepair(deps),
         intervalMs: this.o.driftRepairIntervalMs ?? 0,
@@ -163,6 +184,13 @@ export class ByohControllers implements ByohView {
 
   async start(): Promise<void> {
     await Promise.all(Object.values(this.informers).map((i) => i.start()));
+    // This version's services ConfigMap exists before any node is configured with it.
+    await this.keeper
+      .sync()
+      .catch((err: unknown) =>
+        this.o.deps.logger.warn({ err: String(err) }, 'cannot publish the services ConfigMap yet'),
+      );
+    this.keeper.start(this.lifecycle.servicesResyncMs);
     this.controllers.forEach((c) => c.start());
     this.enqueueAll();
     this.enqueueCsrs();
@@ -170,7 +198,7 @@ export class ByohControllers implements ByohView {
 
   async stop(): Promise<void> {
     Object.values(this.informers).forEach((i) => i.stop());
-    await Promise.all(this.controllers.map((c) => c.stop()));
+    await Promise.all([...this.controllers.map((c) => c.stop()), this.keeper.stop()]);
   }
 
   private wire(): void {

@@ -3,7 +3,16 @@ import { isConflict, isNotFound } from '../kube/client/api-errors.js';
 import { STATUS_CONFIGMAP } from '../join/node-metadata.js';
 
 export type InstancePhase =
-  'Pending' | 'Connecting' | 'Configuring' | 'WaitingForNode' | 'Ready' | 'Failed' | 'Removing' | 'Removed';
+  | 'Pending'
+  | 'Connecting'
+  | 'Configuring'
+  | 'WaitingForNode'
+  | 'Ready'
+  | 'Failed'
+  | 'Removing'
+  | 'Removed'
+  /** A joined node being drained and reconfigured for another operator version (lifecycle/upgrade-flow.ts). */
+  | 'Upgrading';
 
 /** One instance's progress, as `wmco status` and `kubectl get cm windows-instances-status` show it. */
 export interface InstanceStatus {
