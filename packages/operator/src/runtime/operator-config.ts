@@ -1,3 +1,4 @@
+import { parseMaxUnavailable } from '@wmco/core';
 import { z } from 'zod';
 
 /** Everything `wmco run` needs, validated at start (flags and environment, upstream names where they exist). */
@@ -42,6 +43,21 @@ export const operatorConfigSchema = z.object({
     .optional(),
   /** How long a join's node-name registration may get its client CSR approved (default 15 min). */
   registrationTimeoutMs: z.number().int().min(1000).optional(),
+  /** Windows nodes that upgrades and reboots may take out of service at once: `1`, `2`, `25%` (default 1). */
+  maxUnavailable: z
+    .string()
+    .refine(
+      (v) => {
+        try {
+          parseMaxUnavailable(v);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { message: 'must be a whole number ≥ 1 or a percentage between 1% and 100% (e.g. 1, 2, 25%)' },
+    )
+    .optional(),
 });
 export type OperatorConfig = z.infer<typeof operatorConfigSchema>;
 

@@ -35,6 +35,8 @@ import {
   DEFAULT_REGISTRATION_TTL_MS,
   bootstrapTokenIdentity,
   openShiftBootstrapIdentity,
+  parseMaxUnavailable,
+  type LifecycleOptions,
 } from '@wmco/core';
 import { WMCO_VERSION } from '../cli/version-command.js';
 import type { OperatorConfig } from './operator-config.js';
@@ -48,6 +50,10 @@ export interface RuntimeHooks {
   readonly resolver?: Ipv4Resolver;
   readonly timings?: Partial<JoinTimings>;
   readonly leaderTiming?: typeof DEFAULT_LEADER_ELECTION;
+  /** The operator version the nodes are annotated with (default: this build's); two-version tests set it. */
+  readonly version?: string;
+  /** Drain and retry timings of the upgrade flow (test speed). */
+  readonly lifecycle?: Partial<Omit<LifecycleOptions, 'maxUnavailable'>>;
 }
 
 export interface RuntimeParts {
@@ -143,6 +149,10 @@ export class OperatorRuntime {
         ? bootstrapTokenIdentity(this.p.config.bootstrapGroup)
         : openShiftBootstrapIdentity,
       driftRepairIntervalMs: this.p.config.driftRepairIntervalMs ?? DEFAULT_DRIFT_REPAIR_INTERVAL_MS,
+      lifecycle: {
+        maxUnavailable: parseMaxUnavailable(this.p.config.maxUnavailable ?? '1'),
+        ...this.p.hooks?.lifecycle,
+      },
       metrics: {
         drift: (result) => this.p.metrics.driftChecks.inc({ result }),
         queue: (q) => this.p.metrics.queueMetrics(q),
@@ -189,7 +199,7 @@ export class OperatorRuntime {
     return {
       core,
       namespace: config.namespace,
-      version: WMCO_VERSION,
+      version: hooks.version ?? WMCO_VERSION,
       openHost: (t) => {
         this.p.redactor.register(t.privateKeyPem);
         return new SshWindowsHost({

@@ -12,7 +12,12 @@ const PLATFORM_FILES = ['ecr-credential-provider.exe', 'azure-cloud-node-manager
  * (`bytesPerFile` each, deterministic content), and the `sha256sum` file listing them, laid out as the
  * operator image's `/payload` is.
  */
-export async function writeSimPayload(bytesPerFile = 4096, dir?: string): Promise<string> {
+export async function writeSimPayload(
+  bytesPerFile = 4096,
+  dir?: string,
+  /** Files whose content differs by this tag, as one binary differs between two operator versions. */
+  variant?: { readonly files: readonly string[]; readonly tag: string },
+): Promise<string> {
   const root = dir ?? (await mkdtemp(join(tmpdir(), 'wmco-payload-')));
   await mkdir(root, { recursive: true });
   const names = [...CORE_PAYLOAD.map((f) => f.name), ...PLATFORM_FILES];
@@ -21,7 +26,8 @@ export async function writeSimPayload(bytesPerFile = 4096, dir?: string): Promis
     const seed = createHash('sha256').update(name).digest();
     const content = Buffer.alloc(bytesPerFile);
     for (let i = 0; i < content.length; i += seed.length) seed.copy(content, i);
-    content.write(`wmco-sim ${name}\n`, 0);
+    const tag = variant?.files.includes(name) ? ` ${variant.tag}` : '';
+    content.write(`wmco-sim ${name}${tag}\n`, 0);
     await writeFile(join(root, name), content);
     sums.push(`${createHash('sha256').update(content).digest('hex')}  ${name}`);
   }

@@ -33,6 +33,14 @@ export interface SimWorldOptions {
   readonly driftRepairIntervalMs?: number;
 }
 
+/** Which operator `startOperator` runs: its version, payload and disruption budget. */
+export interface OperatorVersionOptions {
+  readonly version?: string;
+  readonly payloadDir?: string;
+  readonly maxUnavailable?: string;
+  readonly drainTimeoutMs?: number;
+}
+
 /**
  * The whole simulated world on one machine: the API server with its controllers, N Windows hosts over
  * real SSH, a payload directory, the private key Secret, and operators run against it in-process.
@@ -130,14 +138,26 @@ export class SimWorld {
     else await api.createNamespacedConfigMap({ namespace, body: { metadata: { name, namespace }, data } });
   }
 
-  async startOperator(identity = 'wmco-0'): Promise<OperatorRuntime> {
+  /**
+   * A second operator version for upgrade tests: a payload directory in which only `files` differ from
+   * the world's (same sizes), to start an operator with `startOperator(id, { version, payloadDir })`.
+   */
+  async payloadVariant(tag: string, files: readonly string[]): Promise<string> {
+    return writeSimPayload(this.o.payloadBytesPerFile ?? 4096, join(this.dir, `payload-${tag}`), {
+      files,
+      tag,
+    });
+  }
+
+  async startOperator(identity = 'wmco-0', v: OperatorVersionOptions = {}): Promise<OperatorRuntime> {
     const sink = this.o.logSink ?? (() => undefined);
     const logger = createLogger({ level: 'debug', redactor: this.redactor, destination: { write: sink } });
     const rt = await OperatorRuntime.start({
       config: {
         kubeconfig: join(this.dir, 'operator.kubeconfig'),
         namespace: OPERATOR_NAMESPACE,
-        payloadDir: this.payloadDir,
+        payloadDir: v.payloadDir ?? this.payloadDir,
+        ...(v.maxUnavailable ? { maxUnavailable: v.maxUnavailable } : {}),
         parallelJoins: this.o.parallelJoins ?? 5,
         debug: false,
         logLevel: 'debug',
@@ -161,6 +181,13 @@ export class SimWorld {
         resolver: this.resolver,
         timings: { nodeRegistrationMs: 60_000, nodeReadyMs: 60_000, pollMs: 100, keyRetryMs: 500 },
         leaderTiming: { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 300 },
+        ...(v.version ? { version: v.version } : {}),
+        lifecycle: {
+          drainRetryMs: 200,
+          drainTimeoutMs: v.drainTimeoutMs ?? 30_000,
+          upgradeRetryMs: 500,
+          servicesResyncMs: 500,
+        },
       },
     });
     this.operators.push(rt);
