@@ -52,7 +52,7 @@ export class UpgradeFlow {
     const name = req.node.metadata?.name ?? '';
     assertOwned(req.node, 'upgrade', req.target.address);
     const decision = this.budget.tryAcquire(name);
-    if (!decision.granted) return { result: 'waiting', ...decision };
+    if (!decision.granted) return { result: 'waiting', max: decision.max, unavailable: decision.unavailable };
     try {
       return await this.run(req, name);
     } finally {
