@@ -15,16 +15,12 @@ import { DriftRepair } from './drift-repair.js';
 import { CsrReconciler, type CsrMetrics } from './csr-reconciler.js';
 import { InstancesReconciler } from './instances-reconciler.js';
 import type { JoinDeps } from './join-deps.js';
-import { JoinFlow } from './join-flow.js';
 import { KeyRotation } from './key-rotation.js';
 import { isNodeReady, nodeInternalIp, readNode } from './node-ops.js';
 import { RemoveFlow, type RemoveOptions } from './remove-flow.js';
-import { DisruptionBudget } from '../lifecycle/disruption-budget.js';
-import { lifecycleOptions, type LifecycleOptions } from '../lifecycle/lifecycle-options.js';
+import type { LifecycleOptions } from '../lifecycle/lifecycle-options.js';
 import { LIFECYCLE_PHASE_ANNOTATION } from '../lifecycle/lifecycle-annotations.js';
-import { NodeUpgrades } from '../lifecycle/node-upgrades.js';
-import { ServicesConfigMapKeeper } from '../lifecycle/services-configmap-keeper.js';
-import { UpgradeFlow } from '../lifecycle/upgrade-flow.js';
+import { NodeMaintenance } from '../lifecycle/maintenance.js';
 
 export interface ByohControllersOptions {
   readonly deps: JoinDeps;
@@ -74,15 +70,11 @@ export class ByohControllers implements ByohView {
   private readonly csrQueue: WorkQueue;
   private readonly controllers: Controller[];
   private readonly csr: CsrReconciler;
-  private readonly lifecycle: LifecycleOptions;
-  /** The one disruption budget of this operator (a Machine source asks the same instance). */
-  readonly budget: DisruptionBudget;
-  private readonly keeper: ServicesConfigMapKeeper;
+  /** The budget, upgrade flow, services ConfigMaps and OperatorCondition (a Machine source shares it). */
+  readonly maintenance: NodeMaintenance;
 
   constructor(private readonly o: ByohControllersOptions) {
-    this.lifecycle = lifecycleOptions(o.lifecycle);
-    this.budget = new DisruptionBudget(this.lifecycle.maxUnavailable, () => this.windowsNodes());
-    this.keeper = new ServicesConfigMapKeeper(o.deps, () => this.windowsNodes());
+    this.maintenance = new NodeMaintenance(o.deps, () => this.windowsNodes(), o.lifecycle);
     this.informers = this.makeInformers();
     this.instanceQueue = new WorkQueue(
       systemClock,
@@ -117,15 +109,11 @@ export class ByohControllers implements ByohView {
     const { deps } = this.o;
     const driftMetric = this.o.metrics?.drift;
     const flows = {
-      join: new JoinFlow(deps, this.o.hostKeys),
+      join: this.maintenance.joinFlow(this.o.hostKeys),
       remove: new RemoveFlow(deps),
       removeOptions: this.o.remove,
       rotation: new KeyRotation(deps),
-      upgrades: new NodeUpgrades(
-        new UpgradeFlow(deps, this.budget, this.lifecycle),
-        deps.events,
-        this.lifecycle.upgradeRetryMs,
-      ),
+      upgrades: this.maintenance.upgrades(),
       drift: {
         repair: new DriftRepair(deps),
         intervalMs: this.o.driftRepairIntervalMs ?? 0,
@@ -185,12 +173,7 @@ export class ByohControllers implements ByohView {
   async start(): Promise<void> {
     await Promise.all(Object.values(this.informers).map((i) => i.start()));
     // This version's services ConfigMap exists before any node is configured with it.
-    await this.keeper
-      .sync()
-      .catch((err: unknown) =>
-        this.o.deps.logger.warn({ err: String(err) }, 'cannot publish the services ConfigMap yet'),
-      );
-    this.keeper.start(this.lifecycle.servicesResyncMs);
+    await this.maintenance.start();
     this.controllers.forEach((c) => c.start());
     this.enqueueAll();
     this.enqueueCsrs();
@@ -198,7 +181,7 @@ export class ByohControllers implements ByohView {
 
   async stop(): Promise<void> {
     Object.values(this.informers).forEach((i) => i.stop());
-    await Promise.all([...this.controllers.map((c) => c.stop()), this.keeper.stop()]);
+    await Promise.all([...this.controllers.map((c) => c.stop()), this.maintenance.stop()]);
   }
 
   private wire(): void {

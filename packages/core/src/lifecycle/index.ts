@@ -16,3 +16,15 @@ export {
 } from './upgrade-flow.js';
 export { NodeUpgrades, needsUpgrade } from './node-upgrades.js';
 export { ServicesConfigMapKeeper, carriedVersions } from './services-configmap-keeper.js';
+export {
+  ActiveWork,
+  UpgradeableReporter,
+  busyNodes,
+  UPGRADEABLE,
+  NOT_UPGRADEABLE,
+  type OperatorConditionPort,
+  type UpgradeableCondition,
+} from './upgradeable.js';
+export { TrackedJoinFlow } from './tracked-join-flow.js';
+export { KubeOperatorCondition } from '../kube/client/kube-operator-condition.js';
+export { NodeMaintenance } from './maintenance.js';

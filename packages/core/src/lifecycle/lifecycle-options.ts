@@ -1,4 +1,5 @@
 import type { MaxUnavailable } from './max-unavailable.js';
+import type { OperatorConditionPort } from './upgradeable.js';
 
 /** How node maintenance runs: the disruption budget and the upgrade flow's bounded waits. */
 export interface LifecycleOptions {
@@ -12,6 +13,10 @@ export interface LifecycleOptions {
   readonly upgradeRetryMs: number;
   /** How often the services ConfigMaps are checked (restored, old versions deleted; default 30 s). */
   readonly servicesResyncMs: number;
+  /** OLM's OperatorCondition (when `OPERATOR_CONDITION_NAME` is set); absent: no Upgradeable reporting. */
+  readonly operatorCondition?: OperatorConditionPort | undefined;
+  /** How often busy/free is looked at (in memory; written only on change; default 1 s). */
+  readonly upgradeableIntervalMs: number;
 }
 
 export function lifecycleOptions(o: Partial<LifecycleOptions> = {}): LifecycleOptions {
@@ -21,6 +26,7 @@ export function lifecycleOptions(o: Partial<LifecycleOptions> = {}): LifecycleOp
     drainRetryMs: 5000,
     upgradeRetryMs: 30_000,
     servicesResyncMs: 30_000,
+    upgradeableIntervalMs: 1000,
     ...o,
   };
 }

@@ -50,8 +50,12 @@ function kubeTarget(flags: RunFlags, env: Env): { kubeconfig?: string; context?:
 }
 
 /** The disruption budget of upgrades and reboots. */
-function maintenance(flags: RunFlags): { maxUnavailable: string } {
-  return { maxUnavailable: flags.maxUnavailable ?? '1' };
+function maintenance(flags: RunFlags, env: Env): { maxUnavailable: string; operatorConditionName?: string } {
+  const condition = env['OPERATOR_CONDITION_NAME'];
+  return {
+    maxUnavailable: flags.maxUnavailable ?? '1',
+    ...(condition ? { operatorConditionName: condition } : {}),
+  };
 }
 
 /** Flags first, then the environment (upstream's names: WATCH_NAMESPACE, SERVICES_LOG_*, proxy variables). */
@@ -75,7 +79,7 @@ export function operatorConfig(flags: RunFlags, env: Env): OperatorConfig {
     driftRepairIntervalMs: Number(flags.driftRepairInterval) * 1000,
     ...(flags.bootstrapGroup !== undefined ? { bootstrapGroup: flags.bootstrapGroup } : {}),
     registrationTimeoutMs: Number(flags.registrationTimeout ?? '900') * 1000,
-    ...maintenance(flags),
+    ...maintenance(flags, env),
   };
   const problems = configProblems(candidate);
   if (candidate.namespace === '') problems.push('set WATCH_NAMESPACE or pass -n');

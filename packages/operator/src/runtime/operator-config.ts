@@ -43,6 +43,8 @@ export const operatorConfigSchema = z.object({
     .optional(),
   /** How long a join's node-name registration may get its client CSR approved (default 15 min). */
   registrationTimeoutMs: z.number().int().min(1000).optional(),
+  /** OPERATOR_CONDITION_NAME (set by OLM): the OperatorCondition to report `Upgradeable` on; unset: none. */
+  operatorConditionName: z.string().min(1).optional(),
   /** Windows nodes that upgrades and reboots may take out of service at once: `1`, `2`, `25%` (default 1). */
   maxUnavailable: z
     .string()

@@ -35,12 +35,12 @@ import {
   DEFAULT_REGISTRATION_TTL_MS,
   bootstrapTokenIdentity,
   openShiftBootstrapIdentity,
-  parseMaxUnavailable,
   type LifecycleOptions,
 } from '@wmco/core';
 import { WMCO_VERSION } from '../cli/version-command.js';
 import type { OperatorConfig } from './operator-config.js';
 import { platformParts } from './platform-parts.js';
+import { lifecycleFrom } from './lifecycle-config.js';
 import type { OperatorMetrics } from './metrics.js';
 import type { Redactor } from './redactor.js';
 
@@ -53,7 +53,7 @@ export interface RuntimeHooks {
   /** The operator version the nodes are annotated with (default: this build's); two-version tests set it. */
   readonly version?: string;
   /** Drain and retry timings of the upgrade flow (test speed). */
-  readonly lifecycle?: Partial<Omit<LifecycleOptions, 'maxUnavailable'>>;
+  readonly lifecycle?: Partial<Omit<LifecycleOptions, 'maxUnavailable' | 'operatorCondition'>>;
 }
 
 export interface RuntimeParts {
@@ -149,10 +149,7 @@ export class OperatorRuntime {
         ? bootstrapTokenIdentity(this.p.config.bootstrapGroup)
         : openShiftBootstrapIdentity,
       driftRepairIntervalMs: this.p.config.driftRepairIntervalMs ?? DEFAULT_DRIFT_REPAIR_INTERVAL_MS,
-      lifecycle: {
-        maxUnavailable: parseMaxUnavailable(this.p.config.maxUnavailable ?? '1'),
-        ...this.p.hooks?.lifecycle,
-      },
+      lifecycle: lifecycleFrom(this.p.config, this.kc, this.p.hooks?.lifecycle),
       metrics: {
         drift: (result) => this.p.metrics.driftChecks.inc({ result }),
         queue: (q) => this.p.metrics.queueMetrics(q),

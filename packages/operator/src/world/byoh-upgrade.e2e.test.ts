@@ -6,6 +6,8 @@ import {
   VERSION_B,
   allUpgraded,
   bytesByHost,
+  installOperatorCondition,
+  upgradeableOf,
   versionOf,
   worldOnVersionA,
 } from './upgrade-fixture.js';
@@ -23,11 +25,21 @@ test.serial('four nodes upgrade A→B one at a time, PDB honoured, only the chan
   });
   const before = bytesByHost(world);
   const podsBefore = new Set((await workload.pods()).map((p) => p.metadata?.name));
-  const dog = new Watchdog(world, workload);
+  await installOperatorCondition(world, 'wmco.v1.1.0');
+  const upgradeable = upgradeableOf(world, 'wmco.v1.1.0');
+  const dog = new Watchdog(world, workload, upgradeable);
   dog.start();
-  await world.startOperator('wmco-b', { version: VERSION_B, payloadDir: payloadB });
+  await world.startOperator('wmco-b', {
+    version: VERSION_B,
+    payloadDir: payloadB,
+    operatorCondition: 'wmco.v1.1.0',
+  });
   await until('every node on B', allUpgraded(world), 180_000);
+  await until('Upgradeable True after the upgrade', async () =>
+    (await upgradeable()) === 'True/upgradeIsSafe' ? true : undefined,
+  );
   dog.stop();
+  t.is(dog.conditions[0], 'False/upgradeIsNotSafe', 'Upgradeable is False during the upgrade');
 
   t.true(dog.samples > 20, 'the watchdog sampled the upgrade');
   t.is(dog.maxUnavailable, 1, `never more than one node unavailable (worst: ${dog.worst.join(', ')})`);

@@ -39,6 +39,19 @@ export interface OperatorVersionOptions {
   readonly payloadDir?: string;
   readonly maxUnavailable?: string;
   readonly drainTimeoutMs?: number;
+  /** OPERATOR_CONDITION_NAME: the OperatorCondition to report `Upgradeable` on. */
+  readonly operatorCondition?: string;
+}
+
+/** The parts of an operator's configuration `OperatorVersionOptions` set. */
+function versionConfig(v: OperatorVersionOptions): {
+  maxUnavailable?: string;
+  operatorConditionName?: string;
+} {
+  return {
+    ...(v.maxUnavailable ? { maxUnavailable: v.maxUnavailable } : {}),
+    ...(v.operatorCondition ? { operatorConditionName: v.operatorCondition } : {}),
+  };
 }
 
 /**
@@ -157,7 +170,7 @@ export class SimWorld {
         kubeconfig: join(this.dir, 'operator.kubeconfig'),
         namespace: OPERATOR_NAMESPACE,
         payloadDir: v.payloadDir ?? this.payloadDir,
-        ...(v.maxUnavailable ? { maxUnavailable: v.maxUnavailable } : {}),
+        ...versionConfig(v),
         parallelJoins: this.o.parallelJoins ?? 5,
         debug: false,
         logLevel: 'debug',
@@ -187,6 +200,7 @@ export class SimWorld {
           drainTimeoutMs: v.drainTimeoutMs ?? 30_000,
           upgradeRetryMs: 500,
           servicesResyncMs: 500,
+          upgradeableIntervalMs: 100,
         },
       },
     });

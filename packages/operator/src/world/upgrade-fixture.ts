@@ -1,4 +1,4 @@
-import type { V1Node } from '@kubernetes/client-node';
+import { ApiextensionsV1Api, CustomObjectsApi, KubeConfig, type V1Node } from '@kubernetes/client-node';
 import { LIFECYCLE_PHASE_ANNOTATION } from '@wmco/core';
 import type { SimWorld } from './sim-world.js';
 import { NS, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
@@ -49,4 +49,54 @@ export function allUpgraded(world: SimWorld, version = VERSION_B): () => Promise
 /** Upload bytes each host has received so far, by node name (hostname lower-cased). */
 export function bytesByHost(world: SimWorld): Map<string, number> {
   return new Map(world.hosts.hosts.map((h) => [h.spec.hostname.toLowerCase(), h.sim.stats.bytesReceived]));
+}
+
+const OC = { group: 'operators.coreos.com', version: 'v2', plural: 'operatorconditions' } as const;
+
+/** What OLM does at install: the OperatorCondition CRD and the operator's (empty) OperatorCondition. */
+export async function installOperatorCondition(world: SimWorld, name: string): Promise<void> {
+  const kc = new KubeConfig();
+  kc.loadFromFile(world.adminKubeconfig);
+  const free = { type: 'object', x_kubernetes_preserve_unknown_fields: true };
+  await kc.makeApiClient(ApiextensionsV1Api).createCustomResourceDefinition({
+    body: {
+      metadata: { name: 'operatorconditions.operators.coreos.com' },
+      spec: {
+        group: OC.group,
+        scope: 'Namespaced',
+        names: { plural: OC.plural, singular: 'operatorcondition', kind: 'OperatorCondition' },
+        versions: [
+          {
+            name: OC.version,
+            served: true,
+            storage: true,
+            subresources: { status: {} },
+            schema: { openAPIV3Schema: { type: 'object', properties: { spec: free, status: free } } },
+          },
+        ],
+      },
+    },
+  });
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  await until('the OperatorCondition created', () =>
+    custom.createNamespacedCustomObject({
+      ...OC,
+      namespace: NS,
+      body: { apiVersion: `${OC.group}/${OC.version}`, kind: 'OperatorCondition', metadata: { name } },
+    }),
+  );
+}
+
+/** The `Upgradeable` condition the operator wrote, as `status/reason`. */
+export function upgradeableOf(world: SimWorld, name: string): () => Promise<string | undefined> {
+  const kc = new KubeConfig();
+  kc.loadFromFile(world.adminKubeconfig);
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  return async () => {
+    const oc = (await custom.getNamespacedCustomObject({ ...OC, namespace: NS, name })) as {
+      spec?: { conditions?: { type: string; status: string; reason: string }[] };
+    };
+    const c = oc.spec?.conditions?.find((x) => x.type === 'Upgradeable');
+    return c ? `${c.status}/${c.reason}` : undefined;
+  };
 }

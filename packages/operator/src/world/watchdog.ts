@@ -16,6 +16,8 @@ export class Watchdog {
   worst: string[] = [];
   minHealthy = Number.POSITIVE_INFINITY;
   samples = 0;
+  /** Each distinct value `condition` returned, in order (e.g. `False/upgradeIsNotSafe`). */
+  readonly conditions: string[] = [];
   private timer: NodeJS.Timeout | undefined;
   private busy = false;
   private readonly core: CoreV1Api;
@@ -23,6 +25,7 @@ export class Watchdog {
   constructor(
     world: SimWorld,
     private readonly workload?: Workload,
+    private readonly condition?: () => Promise<string | undefined>,
   ) {
     const kc = new KubeConfig();
     kc.loadFromFile(world.adminKubeconfig);
@@ -51,6 +54,8 @@ export class Watchdog {
       this.worst = out;
     }
     if (this.workload) this.minHealthy = Math.min(this.minHealthy, await this.workload.healthyCount());
+    const c = await this.condition?.().catch(() => undefined);
+    if (c !== undefined && this.conditions.at(-1) !== c) this.conditions.push(c);
     this.samples++;
   }
 }
