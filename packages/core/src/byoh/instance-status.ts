@@ -12,7 +12,9 @@ export type InstancePhase =
   | 'Removing'
   | 'Removed'
   /** A joined node being drained and reconfigured for another operator version (lifecycle/upgrade-flow.ts). */
-  | 'Upgrading';
+  | 'Upgrading'
+  /** A joined node being drained and rebooted on request (lifecycle/upgrade-flow.ts). */
+  | 'Rebooting';
 
 /** One instance's progress, as `wmco status` and `kubectl get cm windows-instances-status` show it. */
 export interface InstanceStatus {

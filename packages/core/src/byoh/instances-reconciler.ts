@@ -17,7 +17,7 @@ import { enterPhase } from './instance-status.js';
 import { instancesConfigMapRef, type JoinDeps } from './join-deps.js';
 import type { JoinFlow } from './join-flow.js';
 import type { KeyRotation } from './key-rotation.js';
-import { needsUpgrade, type NodeUpgrades } from '../lifecycle/node-upgrades.js';
+import { needsMaintenance, type NodeUpgrades } from '../lifecycle/node-upgrades.js';
 import { isNodeReady, nodeInternalIp } from './node-ops.js';
 import type { RemoveFlow, RemoveOptions } from './remove-flow.js';
 
@@ -125,7 +125,7 @@ export class InstancesReconciler implements Reconciler {
   /** The instance's Node when it needs the upgrade flow (another version, or left mid-upgrade). */
   private staleNode(instance: WindowsInstance): V1Node | undefined {
     const node = this.flows.upgrades ? this.ownNode(instance) : undefined;
-    return node && needsUpgrade(node, this.deps.version) ? node : undefined;
+    return node && needsMaintenance(node, this.deps.version) ? node : undefined;
   }
 
   private upgrade(

@@ -6,7 +6,14 @@ export {
   MaxUnavailableError,
   type MaxUnavailable,
 } from './max-unavailable.js';
-export { LIFECYCLE_PHASE_ANNOTATION, lifecyclePhase, type LifecyclePhase } from './lifecycle-annotations.js';
+export {
+  LIFECYCLE_PHASE_ANNOTATION,
+  REBOOT_REQUIRED_ANNOTATION,
+  REBOOT_REQUESTED_ANNOTATION,
+  lifecyclePhase,
+  rebootRequested,
+  type LifecyclePhase,
+} from './lifecycle-annotations.js';
 export { lifecycleOptions, type LifecycleOptions } from './lifecycle-options.js';
 export {
   UpgradeFlow,
@@ -14,7 +21,7 @@ export {
   type UpgradeRequest,
   type UpgradeOptions,
 } from './upgrade-flow.js';
-export { NodeUpgrades, needsUpgrade } from './node-upgrades.js';
+export { NodeUpgrades, needsMaintenance } from './node-upgrades.js';
 export { ServicesConfigMapKeeper, carriedVersions } from './services-configmap-keeper.js';
 export {
   ActiveWork,

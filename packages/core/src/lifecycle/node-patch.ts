@@ -29,7 +29,7 @@ export async function enterLifecyclePhase(
 export async function leaveLifecycle(
   api: CoreV1Api,
   name: string,
-  annotations: Readonly<Record<string, string>> = {},
+  annotations: Readonly<Record<string, string | null>> = {},
 ): Promise<void> {
   await api.patchNode(
     {

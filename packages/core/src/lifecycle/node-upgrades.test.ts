@@ -1,7 +1,7 @@
 import type { V1Node } from '@kubernetes/client-node';
 import test from 'ava';
 import { LIFECYCLE_PHASE_ANNOTATION } from './lifecycle-annotations.js';
-import { needsUpgrade } from './node-upgrades.js';
+import { needsMaintenance } from './node-upgrades.js';
 import { carriedVersions } from './services-configmap-keeper.js';
 
 const VERSION = 'windowsmachineconfig.openshift.io/version';
@@ -14,20 +14,23 @@ function node(annotations: Record<string, string>, ready = true): V1Node {
 }
 
 test('a Ready node of another version is upgraded, never re-joined', (t) => {
-  t.true(needsUpgrade(node({ [VERSION]: '1.0.0' }), '1.1.0'));
-  t.false(needsUpgrade(node({ [VERSION]: '1.1.0' }), '1.1.0'));
+  t.true(needsMaintenance(node({ [VERSION]: '1.0.0' }), '1.1.0'));
+  t.false(needsMaintenance(node({ [VERSION]: '1.1.0' }), '1.1.0'));
 });
 
 test('a node without a version never finished its join: the join resumes it, not the upgrade', (t) => {
-  t.false(needsUpgrade(node({}), '1.1.0'));
-  t.false(needsUpgrade(node({ [VERSION]: '1.0.0' }, false), '1.1.0'));
+  t.false(needsMaintenance(node({}), '1.1.0'));
+  t.false(needsMaintenance(node({ [VERSION]: '1.0.0' }, false), '1.1.0'));
 });
 
 test('a node left mid-upgrade is resumed whatever its readiness or version', (t) => {
   t.true(
-    needsUpgrade(node({ [LIFECYCLE_PHASE_ANNOTATION]: 'WaitingReady', [VERSION]: '1.0.0' }, false), '1.1.0'),
+    needsMaintenance(
+      node({ [LIFECYCLE_PHASE_ANNOTATION]: 'WaitingReady', [VERSION]: '1.0.0' }, false),
+      '1.1.0',
+    ),
   );
-  t.true(needsUpgrade(node({ [LIFECYCLE_PHASE_ANNOTATION]: 'Draining', [VERSION]: '1.1.0' }), '1.1.0'));
+  t.true(needsMaintenance(node({ [LIFECYCLE_PHASE_ANNOTATION]: 'Draining', [VERSION]: '1.1.0' }), '1.1.0'));
 });
 
 test('versions carried by nodes keep their services ConfigMaps', (t) => {
@@ -36,4 +39,16 @@ test('versions carried by nodes keep their services ConfigMaps', (t) => {
     node({}),
   ]);
   t.deepEqual([...v].sort(), ['1.0.0', '1.1.0']);
+});
+
+test('a reboot request on a Ready, up-to-date node sends it through the flow; on a joining node it waits', (t) => {
+  const asked = { 'windowsmachineconfig.openshift.io/reboot-requested': '2026-11-23T22:00:00Z' };
+  t.true(needsMaintenance(node({ [VERSION]: '1.1.0', ...asked }), '1.1.0'));
+  t.true(
+    needsMaintenance(
+      node({ [VERSION]: '1.1.0', 'windowsmachineconfig.openshift.io/reboot-required': '' }),
+      '1.1.0',
+    ),
+  );
+  t.false(needsMaintenance(node({ ...asked }), '1.1.0'));
 });

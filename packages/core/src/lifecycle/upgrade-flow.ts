@@ -10,7 +10,21 @@ import { assertOwned } from '../identity/node-ownership.js';
 import { DrainError, drainNode } from '../kube/client/drain.js';
 import { Annotations } from '../join/node-metadata.js';
 import type { DisruptionBudget } from './disruption-budget.js';
+import {
+  REBOOT_REQUESTED_ANNOTATION,
+  REBOOT_REQUIRED_ANNOTATION,
+  lifecyclePhase,
+  rebootRequested,
+} from './lifecycle-annotations.js';
 import { enterLifecyclePhase, leaveLifecycle, nodeRef } from './node-patch.js';
+
+interface Job {
+  readonly name: string;
+  /** The version the node carried when this pass began. */
+  readonly from: string;
+  readonly reboot: boolean;
+  readonly verb: 'Upgrade' | 'Reboot';
+}
 
 export interface UpgradeRequest {
   /** An owned node whose `version` annotation differs from the operator's, or one it left mid-upgrade. */
@@ -20,7 +34,7 @@ export interface UpgradeRequest {
 }
 
 export type UpgradeOutcome =
-  | { readonly result: 'upgraded'; readonly bytesSent: number }
+  | { readonly result: 'done'; readonly bytesSent: number }
   /** The budget has no room: nothing was touched. */
   | { readonly result: 'waiting'; readonly max: number; readonly unavailable: readonly string[] }
   /** The drain did not finish in time (a PodDisruptionBudget refused): the node was put back in service. */
@@ -54,24 +68,27 @@ export class UpgradeFlow {
     const decision = this.budget.tryAcquire(name);
     if (!decision.granted) return { result: 'waiting', max: decision.max, unavailable: decision.unavailable };
     try {
-      return await this.run(req, name);
+      return await this.run(req, this.job(req, name));
     } finally {
       this.budget.release(name);
     }
   }
 
-  private async run(req: UpgradeRequest, name: string): Promise<UpgradeOutcome> {
+  /** What this pass does: an upgrade (another version) or a reboot only; a reboot when asked or resumed. */
+  private job(req: UpgradeRequest, name: string): Job {
     const from = req.node.metadata?.annotations?.[Annotations.version] ?? 'none';
-    await this.status(req, 'Upgrading');
+    const reboot = rebootRequested(req.node) || lifecyclePhase(req.node) === 'Rebooting';
+    return { name, from, reboot, verb: from === this.deps.version ? 'Reboot' : 'Upgrade' };
+  }
+
+  private async run(req: UpgradeRequest, job: Job): Promise<UpgradeOutcome> {
+    const { name } = job;
+    await this.status(req, job.verb === 'Upgrade' ? 'Upgrading' : 'Rebooting');
     await enterLifecyclePhase(this.deps.core, name, 'Draining');
-    await this.event(
-      req.node,
-      'Normal',
-      'UpgradeStarted',
-      `Upgrading node ${name} from ${from} to ${this.deps.version}: cordoned, draining`,
-    );
-    const blocked = await this.drain(req, name);
+    await this.event(req.node, 'Normal', `${job.verb}Started`, `${this.describe(job)}: cordoned, draining`);
+    const blocked = await this.drain(req, job);
     if (blocked) return blocked;
+    if (job.reboot) await this.reboot(req, name);
     await enterLifecyclePhase(this.deps.core, name, 'Configuring');
     const bytesSent = await this.reconfigure(req, name);
     await enterLifecyclePhase(this.deps.core, name, 'WaitingReady');
@@ -79,24 +96,46 @@ export class UpgradeFlow {
       timeoutMs: this.deps.timings.nodeReadyMs,
       pollMs: this.deps.timings.pollMs,
       signal: req.signal,
-      what: `node ${name} Ready after its upgrade`,
+      what: `node ${name} Ready`,
     });
     await leaveLifecycle(this.deps.core, name, {
       [Annotations.version]: this.deps.version,
       [Annotations.desiredVersion]: this.deps.version,
+      ...(job.reboot ? { [REBOOT_REQUIRED_ANNOTATION]: null, [REBOOT_REQUESTED_ANNOTATION]: null } : {}),
     });
     await this.status(req, 'Ready');
+    const done = job.verb === 'Upgrade' ? 'Upgraded' : 'Rebooted';
+    const what = job.verb === 'Upgrade' ? `from ${job.from} to ${this.deps.version}` : 'and reconfigured';
     await this.event(
       req.node,
       'Normal',
-      'Upgraded',
-      `Upgraded node ${name} from ${from} to ${this.deps.version} (${bytesSent} bytes sent); uncordoned`,
+      done,
+      `${done} node ${name} ${what} (${bytesSent} bytes sent); uncordoned`,
     );
-    return { result: 'upgraded', bytesSent };
+    return { result: 'done', bytesSent };
+  }
+
+  private describe(job: Job): string {
+    const reboot = job.reboot ? ' with a reboot' : '';
+    return job.verb === 'Upgrade'
+      ? `Upgrading node ${job.name} from ${job.from} to ${this.deps.version}${reboot}`
+      : `Rebooting node ${job.name} on request`;
+  }
+
+  /** `Restart-Computer` through the host module; returns once the host is back with a new boot time. */
+  private async reboot(req: UpgradeRequest, name: string): Promise<void> {
+    await enterLifecyclePhase(this.deps.core, name, 'Rebooting');
+    const host = this.deps.openHost(req.target);
+    try {
+      await host.reboot();
+    } finally {
+      await host.close();
+    }
   }
 
   /** Drains the node; when the bounded wait runs out it is put back in service and the caller retries later. */
-  private async drain(req: UpgradeRequest, name: string): Promise<UpgradeOutcome | undefined> {
+  private async drain(req: UpgradeRequest, job: Job): Promise<UpgradeOutcome | undefined> {
+    const { name } = job;
     let warned = false;
     try {
       await drainNode(this.deps.core, name, {
@@ -123,8 +162,8 @@ export class UpgradeFlow {
       await this.event(
         req.node,
         'Warning',
-        'UpgradeDrainTimeout',
-        `Upgrade of node ${name} postponed, node uncordoned: ${err.message}`,
+        `${job.verb}DrainTimeout`,
+        `${job.verb} of node ${name} postponed, node uncordoned: ${err.message}`,
       );
       return { result: 'drain-blocked', pods: [err.message] };
     }
@@ -155,7 +194,7 @@ export class UpgradeFlow {
     }
   }
 
-  private async status(req: UpgradeRequest, phase: 'Upgrading' | 'Ready'): Promise<void> {
+  private async status(req: UpgradeRequest, phase: 'Upgrading' | 'Rebooting' | 'Ready'): Promise<void> {
     const address = req.target.ipv4;
     const node = req.node.metadata?.name ?? '';
     await this.deps.status.set(
