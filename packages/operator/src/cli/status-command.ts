@@ -41,14 +41,15 @@ export function rows(
   nodes: ReadonlyMap<string, NodeFacts>,
   wide: boolean,
 ): string[][] {
+  const unknown: NodeFacts = { version: '-', maintenance: '-' };
   return statuses.map((s) => {
-    const n = nodes.get(s.node ?? '');
+    const n = nodes.get(s.node ?? '') ?? unknown;
     const r = [
       s.address,
       s.node ?? '-',
       s.phase,
-      n?.version ?? '-',
-      n?.maintenance ?? '-',
+      n.version,
+      n.maintenance,
       age(s.since),
       s.joinSeconds === undefined ? '-' : `${s.joinSeconds}s`,
     ];
