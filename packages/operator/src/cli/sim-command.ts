@@ -2,13 +2,18 @@ import { writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { OPERATOR_NAMESPACE, startSimCluster, type SimCluster } from '@wmco/sim';
 import type { CliContext } from './cli-context.js';
+import { parseMaxUnavailable } from '@wmco/core';
 import { runDemo } from '../world/run-demo.js';
+import { upgradeDemo } from '../world/upgrade-demo.js';
+import { WMCO_VERSION } from './version-command.js';
 
 interface SimOptions {
   readonly keep?: boolean;
   readonly kubeconfigOut?: string;
   readonly platform: string;
   readonly hosts?: string;
+  readonly upgradeAfter?: string;
+  readonly maxUnavailable?: string;
 }
 
 function summary(cluster: SimCluster, opts: SimOptions): string {
@@ -50,6 +55,19 @@ function checkPlatform(p: string): string {
   return p;
 }
 
+/** `--upgrade-after S [--max-unavailable K]`, checked before anything starts. */
+function upgradePlan(opts: SimOptions): { afterMs: number; maxUnavailable?: string } | undefined {
+  if (opts.upgradeAfter === undefined) {
+    if (opts.maxUnavailable !== undefined) throw new Error('--max-unavailable needs --upgrade-after');
+    return undefined;
+  }
+  const s = Number(opts.upgradeAfter);
+  if (!Number.isFinite(s) || s < 0 || s > 3600)
+    throw new Error(`--upgrade-after: "${opts.upgradeAfter}" is not a number of seconds from 0 to 3600`);
+  if (opts.maxUnavailable !== undefined) parseMaxUnavailable(opts.maxUnavailable);
+  return { afterMs: s * 1000, ...(opts.maxUnavailable ? { maxUnavailable: opts.maxUnavailable } : {}) };
+}
+
 function hostCount(raw: string): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > 50)
@@ -59,6 +77,8 @@ function hostCount(raw: string): number {
 
 /** `wmco sim --hosts N`: the whole world and the operator; progress, a summary, optionally kept running. */
 async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Promise<void> {
+  const upgrade = upgradePlan(opts);
+  let upgraded = true;
   const ok = await runDemo({
     hosts: hostCount(opts.hosts ?? ''),
     platform,
@@ -66,6 +86,10 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
     out: ctx.stdout,
     timeoutMs: 180_000,
     whileRunning: async (world) => {
+      if (upgrade) {
+        const nextVersion = `${WMCO_VERSION}-next`;
+        upgraded = await upgradeDemo(world, { ...upgrade, nextVersion, timeoutMs: 600_000, out: ctx.stdout });
+      }
       if (opts.kubeconfigOut !== undefined) {
         await writeFile(opts.kubeconfigOut, world.cluster.server.kubeconfig(world.cluster.admin), {
           mode: 0o600,
@@ -88,6 +112,7 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
     },
   });
   if (!ok) throw new Error('not every host became Ready (see the table above)');
+  if (!upgraded) throw new Error('the upgrade did not finish in time (see the lines above)');
 }
 
 /** `wmco sim`: the simulated world on this machine (first version: API server, controllers, seeded cluster). */
@@ -100,6 +125,11 @@ export function simCommand(ctx: CliContext): Command {
     .option('--kubeconfig-out <file>', 'write an admin kubeconfig for kubectl to this file')
     .option('--platform <type>', 'Infrastructure platform type', 'None')
     .option('--hosts <n>', 'also start N simulated Windows hosts and the operator, and join them (the demo)')
+    .option(
+      '--upgrade-after <seconds>',
+      'with --hosts: this long after every host is Ready, replace the operator with a next version whose payload differs in one binary',
+    )
+    .option('--max-unavailable <n|percent>', "with --upgrade-after: the next operator's disruption budget")
     .action(async (opts: SimOptions) => {
       const platform = checkPlatform(opts.platform);
       if (opts.hosts !== undefined) return runWorld(ctx, platform, opts);
