@@ -86,10 +86,6 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
     out: ctx.stdout,
     timeoutMs: 180_000,
     whileRunning: async (world) => {
-      if (upgrade) {
-        const nextVersion = `${WMCO_VERSION}-next`;
-        upgraded = await upgradeDemo(world, { ...upgrade, nextVersion, timeoutMs: 600_000, out: ctx.stdout });
-      }
       if (opts.kubeconfigOut !== undefined) {
         await writeFile(opts.kubeconfigOut, world.cluster.server.kubeconfig(world.cluster.admin), {
           mode: 0o600,
@@ -104,6 +100,10 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
         ctx.stdout(
           `preview drift: ${env}wmco plan --kubeconfig ${opts.kubeconfigOut} -n ${OPERATOR_NAMESPACE} --payload ${world.payloadDir}`,
         );
+      }
+      if (upgrade) {
+        const nextVersion = `${WMCO_VERSION}-next`;
+        upgraded = await upgradeDemo(world, { ...upgrade, nextVersion, timeoutMs: 600_000, out: ctx.stdout });
       }
       if (opts.keep === true) {
         ctx.stdout('world running (operator included); stop with SIGTERM or Ctrl-C');
