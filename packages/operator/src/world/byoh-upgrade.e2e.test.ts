@@ -17,76 +17,97 @@ import { NS, apis, eventsAbout, until, windowsNodes } from './world-fixture.js';
 
 const PAYLOAD_BYTES = 4096;
 
-test.serial('four nodes upgrade A→B one at a time, PDB honoured, only the changed binary sent', async (t) => {
-  const { world, workload, payloadB } = await worldOnVersionA();
-  t.teardown(async () => {
-    workload.stop();
-    await world.stop();
-  });
-  const before = bytesByHost(world);
-  const podsBefore = new Set((await workload.pods()).map((p) => p.metadata?.name));
-  await installOperatorCondition(world, 'wmco.v1.1.0');
-  const upgradeable = upgradeableOf(world, 'wmco.v1.1.0');
-  const dog = new Watchdog(world, workload, upgradeable);
-  dog.start();
-  await world.startOperator('wmco-b', {
-    version: VERSION_B,
-    payloadDir: payloadB,
-    operatorCondition: 'wmco.v1.1.0',
-  });
-  await until('every node on B', allUpgraded(world), 180_000);
-  await until('Upgradeable True after the upgrade', async () =>
-    (await upgradeable()) === 'True/upgradeIsSafe' ? true : undefined,
-  );
-  dog.stop();
-  t.is(dog.conditions[0], 'False/upgradeIsNotSafe', 'Upgradeable is False during the upgrade');
-
-  t.true(dog.samples > 20, 'the watchdog sampled the upgrade');
-  t.is(dog.maxUnavailable, 1, `never more than one node unavailable (worst: ${dog.worst.join(', ')})`);
-  t.true(dog.minHealthy >= 3, `the PDB (minAvailable 3) was never violated (min ${dog.minHealthy})`);
-  const moved = (await workload.pods()).filter((p) => !podsBefore.has(p.metadata?.name));
-  t.true(moved.length >= 1, 'pods were evicted and replaced');
-
-  const after = bytesByHost(world);
-  for (const [name, bytes] of after) {
-    const sent = bytes - (before.get(name) ?? 0);
-    t.true(sent >= PAYLOAD_BYTES && sent < PAYLOAD_BYTES * 1.5, `${name} received ${sent} bytes`);
-  }
-  for (const h of world.hosts.hosts) {
-    const restarts = h.sim.model.scm.events.filter((e) => e.action === 'start' && e.name === 'kubelet');
-    t.is(
-      restarts.length,
-      1,
-      `${h.spec.hostname}: the kubelet was not restarted (only ${CHANGED_BINARY} changed)`,
+test.serial(
+  'operator A removed leaves its nodes; B upgrades all four one at a time, PDB honoured, only the changed binary sent',
+  async (t) => {
+    const { world, workload, payloadB } = await worldOnVersionA();
+    t.teardown(async () => {
+      workload.stop();
+      await world.stop();
+    });
+    // Operator A is gone (uninstalled): the nodes stay as they are, Ready, in service, on A.
+    await new Promise((r) => setTimeout(r, 1500));
+    for (const n of await windowsNodes(world)) {
+      t.is(versionOf(n), VERSION_A);
+      t.falsy(n.spec?.unschedulable);
+      t.true((n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'));
+    }
+    for (const h of world.hosts.hosts)
+      t.is(h.sim.model.scm.all().find((s) => s.name === 'kubelet')?.state, 'running');
+    const before = bytesByHost(world);
+    const podsBefore = new Set((await workload.pods()).map((p) => p.metadata?.name));
+    await installOperatorCondition(world, 'wmco.v1.1.0');
+    const upgradeable = upgradeableOf(world, 'wmco.v1.1.0');
+    const dog = new Watchdog(world, workload, upgradeable);
+    dog.start();
+    await world.startOperator('wmco-b', {
+      version: VERSION_B,
+      payloadDir: payloadB,
+      operatorCondition: 'wmco.v1.1.0',
+    });
+    await until('every node on B', allUpgraded(world), 180_000);
+    await until('Upgradeable True after the upgrade', async () =>
+      (await upgradeable()) === 'True/upgradeIsSafe' ? true : undefined,
     );
-  }
+    dog.stop();
+    t.is(dog.conditions[0], 'False/upgradeIsNotSafe', 'Upgradeable is False during the upgrade');
 
-  // The Upgraded event follows the version annotation: wait for all four.
-  const names = (await windowsNodes(world)).map((n) => n.metadata?.name ?? '');
-  await until('an Upgraded event for every node', async () => {
-    const events = await eventsAbout(world);
-    const has = (name: string): boolean =>
-      events.some((e) => e.reason === 'Upgraded' && e.message.includes(`node ${name} from ${VERSION_A}`));
-    return names.every(has) ? true : undefined;
-  });
-  await until('the services ConfigMap of A deleted', async () => {
-    const names = (await apis(world).core.listNamespacedConfigMap({ namespace: NS })).items.map(
-      (c) => c.metadata?.name,
+    t.true(dog.samples > 20, 'the watchdog sampled the upgrade');
+    t.is(dog.maxUnavailable, 1, `never more than one node unavailable (worst: ${dog.worst.join(', ')})`);
+    t.true(dog.minHealthy >= 3, `the PDB (minAvailable 3) was never violated (min ${dog.minHealthy})`);
+    const moved = (await workload.pods()).filter((p) => !podsBefore.has(p.metadata?.name));
+    t.true(moved.length >= 1, 'pods were evicted and replaced');
+
+    const after = bytesByHost(world);
+    for (const [name, bytes] of after) {
+      const sent = bytes - (before.get(name) ?? 0);
+      t.true(sent >= PAYLOAD_BYTES && sent < PAYLOAD_BYTES * 1.5, `${name} received ${sent} bytes`);
+      t.log(`${name}: ${sent} bytes uploaded by the upgrade (changed binary: ${PAYLOAD_BYTES})`);
+    }
+    for (const h of world.hosts.hosts) {
+      const restarts = h.sim.model.scm.events.filter((e) => e.action === 'start' && e.name === 'kubelet');
+      t.is(
+        restarts.length,
+        1,
+        `${h.spec.hostname}: the kubelet was not restarted (only ${CHANGED_BINARY} changed)`,
+      );
+    }
+
+    // The Upgraded event follows the version annotation: wait for all four.
+    const names = (await windowsNodes(world)).map((n) => n.metadata?.name ?? '');
+    await until('an Upgraded event for every node', async () => {
+      const events = await eventsAbout(world);
+      const has = (name: string): boolean =>
+        events.some((e) => e.reason === 'Upgraded' && e.message.includes(`node ${name} from ${VERSION_A}`));
+      return names.every(has) ? true : undefined;
+    });
+    await until('the services ConfigMap of A deleted', async () => {
+      const names = (await apis(world).core.listNamespacedConfigMap({ namespace: NS })).items.map(
+        (c) => c.metadata?.name,
+      );
+      return !names.includes(`windows-services-${VERSION_A}`) &&
+        names.includes(`windows-services-${VERSION_B}`)
+        ? true
+        : undefined;
+    });
+    // Deleted by someone: put back.
+    await apis(world).core.deleteNamespacedConfigMap({
+      name: `windows-services-${VERSION_B}`,
+      namespace: NS,
+    });
+    await until('the services ConfigMap of B restored', async () =>
+      (
+        await apis(world).core.readNamespacedConfigMap({
+          name: `windows-services-${VERSION_B}`,
+          namespace: NS,
+        })
+      ).immutable
+        ? true
+        : undefined,
     );
-    return !names.includes(`windows-services-${VERSION_A}`) && names.includes(`windows-services-${VERSION_B}`)
-      ? true
-      : undefined;
-  });
-  // Deleted by someone: put back.
-  await apis(world).core.deleteNamespacedConfigMap({ name: `windows-services-${VERSION_B}`, namespace: NS });
-  await until('the services ConfigMap of B restored', async () =>
-    (await apis(world).core.readNamespacedConfigMap({ name: `windows-services-${VERSION_B}`, namespace: NS }))
-      .immutable
-      ? true
-      : undefined,
-  );
-  t.pass();
-});
+    t.pass();
+  },
+);
 
 test.serial(
   'maxUnavailable=2 allows two and never three; a node a PDB blocks waits while others proceed',
