@@ -19,10 +19,12 @@ import type { EntryAddressing } from './entry-admission.js';
 import { InstancesReconciler } from './instances-reconciler.js';
 import { MAINTAIN_WORKERS, REMOVE_WORKERS, instanceLanes } from './instance-lanes.js';
 import type { JoinDeps } from './join-deps.js';
-import { JoinFlow } from './join-flow.js';
 import { KeyRotation } from './key-rotation.js';
 import { isNodeReady, nodeInternalIp, readNode } from './node-ops.js';
 import { RemoveFlow, type RemoveOptions } from './remove-flow.js';
+import type { LifecycleOptions } from '../lifecycle/lifecycle-options.js';
+import { LIFECYCLE_PHASE_ANNOTATION } from '../lifecycle/lifecycle-annotations.js';
+import { NodeMaintenance } from '../lifecycle/maintenance.js';
 
 export interface ByohControllersOptions {
   readonly deps: JoinDeps;
@@ -42,6 +44,8 @@ export interface ByohControllersOptions {
   readonly custom?: CustomObjectsApi;
   /** Drift repair of Ready, up-to-date nodes every `intervalMs` (0: off). Default: off. */
   readonly driftRepairIntervalMs?: number;
+  /** The disruption budget and the upgrade flow's timings (defaults: maxUnavailable 1, lifecycle-options.ts). */
+  readonly lifecycle?: Partial<LifecycleOptions>;
   readonly metrics?: {
     drift?: (result: 'clean' | 'repaired' | 'skipped' | 'error') => void;
     queue?: (name: string) => WorkQueueMetrics;
@@ -60,6 +64,7 @@ function nodeSignature(n: V1Node): string {
     a[Annotations.pubKeyHash],
     isNodeReady(n),
     nodeInternalIp(n),
+    a[LIFECYCLE_PHASE_ANNOTATION],
   ]);
 }
 
@@ -75,8 +80,11 @@ export class ByohControllers implements ByohView {
   private readonly controllers: Controller[];
   private readonly csr: CsrReconciler;
   private readonly clusterConfig: ClusterConfigWatches | undefined;
+  /** The budget, upgrade flow, services ConfigMaps and OperatorCondition (a Machine source shares it). */
+  readonly maintenance: NodeMaintenance;
 
   constructor(private readonly o: ByohControllersOptions) {
+    this.maintenance = new NodeMaintenance(o.deps, () => this.windowsNodes(), o.lifecycle);
     this.informers = this.makeInformers();
     this.clusterConfig = this.makeClusterConfigWatches();
     this.instanceQueue = new WorkQueue(
@@ -124,12 +132,14 @@ export class ByohControllers implements ByohView {
     const { deps } = this.o;
     const driftMetric = this.o.metrics?.drift;
     const flows = {
-      join: new JoinFlow(deps, this.o.hostKeys),
+      join: this.maintenance.joinFlow(this.o.hostKeys),
       remove: new RemoveFlow(deps),
       removeOptions: this.o.remove,
       rotation: new KeyRotation(deps),
+      upgrades: this.maintenance.upgrades(),
       drift: {
-        repair: new DriftRepair(deps),
+        // Service restarts on Ready nodes (a new proxy) draw from the same budget as upgrades and reboots.
+        repair: new DriftRepair({ ...deps, disruption: deps.disruption ?? this.maintenance.budget }),
         intervalMs: this.o.driftRepairIntervalMs ?? 0,
         ...(driftMetric
           ? { observed: (o: { result: Parameters<typeof driftMetric>[0] }) => driftMetric(o.result) }
@@ -191,6 +201,8 @@ export class ByohControllers implements ByohView {
 
   async start(): Promise<void> {
     await Promise.all(Object.values(this.informers).map((i) => i.start()));
+    // This version's services ConfigMap exists before any node is configured with it.
+    await this.maintenance.start();
     this.controllers.forEach((c) => c.start());
     this.clusterConfig?.start();
     this.enqueueAll();
@@ -200,7 +212,7 @@ export class ByohControllers implements ByohView {
   async stop(): Promise<void> {
     Object.values(this.informers).forEach((i) => i.stop());
     this.clusterConfig?.stop();
-    await Promise.all(this.controllers.map((c) => c.stop()));
+    await Promise.all([...this.controllers.map((c) => c.stop()), this.maintenance.stop()]);
   }
 
   private wire(): void {

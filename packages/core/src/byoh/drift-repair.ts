@@ -6,7 +6,7 @@ import type { WindowsHost } from '../host/windows-host.js';
 import { ownedBy } from '../identity/node-ownership.js';
 import { applyObserved, observeAndPlan } from './converge-round.js';
 import { nodeEventRef, type HostTarget, type JoinDeps } from './join-deps.js';
-import { ConcurrencyBudget, type DisruptionBudget } from './disruption-budget.js';
+import { ConcurrencyBudget, type ServiceDisruption } from './service-disruption.js';
 import { NodeValueError } from '../join/node-values.js';
 import { planNode } from './node-plan.js';
 import { publishServicesConfigMap } from './services-configmap-publisher.js';
@@ -53,7 +53,7 @@ function summary(p: Plan): string[] {
 export class DriftRepair {
   private readonly warned = new Map<string, string>();
   private published = '';
-  private readonly budget: DisruptionBudget;
+  private readonly budget: ServiceDisruption;
 
   constructor(private readonly deps: JoinDeps) {
     this.budget = deps.disruption ?? new ConcurrencyBudget(1);

@@ -4,7 +4,7 @@ import type { PayloadEntry } from '../desired/payload-manifest.js';
 import type { ServiceCapabilities } from '../desired/windows-services.js';
 import type { WindowsHost } from '../host/windows-host.js';
 import type { EventRecorder } from '../kube/event-recorder.js';
-import type { DisruptionBudget } from './disruption-budget.js';
+import type { ServiceDisruption } from './service-disruption.js';
 import type { Logger } from '../kube/logger.js';
 import type { MetadataRoutes } from '../provider/capabilities/metadata-routes.js';
 import type { HostFile } from '../provider/types/payload-file.js';
@@ -66,7 +66,7 @@ export interface JoinDeps {
   readonly proxyEnv: Readonly<Record<string, string>>;
   readonly timings: JoinTimings;
   /** Who may restart services on Ready nodes now (default: one node at a time). */
-  readonly disruption?: DisruptionBudget;
+  readonly disruption?: ServiceDisruption;
   readonly now?: () => Date;
 }
 

@@ -62,6 +62,11 @@ export function simCommand(ctx: CliContext, load?: () => Promise<{ runSim: RunSi
       '--bootstrap-group <group>',
       'with --cluster: kubelet client CSRs come from bootstrap tokens in this group (non-OpenShift)',
     )
+    .option(
+      '--upgrade-after <seconds>',
+      'with --hosts: this long after every host is Ready, replace the operator with a next version whose payload differs in one binary',
+    )
+    .option('--max-unavailable <n|percent>', "with --upgrade-after: the next operator's disruption budget")
     .action(async (opts: SimOptions) => {
       const platform = checkPlatform(opts.platform);
       const run = await loadSimRun(load);

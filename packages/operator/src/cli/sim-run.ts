@@ -7,6 +7,9 @@ import type { CliContext } from './cli-context.js';
 import { demoHosts } from '../world/demo-hosts.js';
 import { readHostsFile } from '../world/hosts-file.js';
 import { runDemo } from '../world/run-demo.js';
+import { upgradeDemo } from '../world/upgrade-demo.js';
+import { upgradePlan } from './sim-upgrade-plan.js';
+import { WMCO_VERSION } from './version-command.js';
 import { runAttached } from './sim-attach.js';
 import type { SimHostSpec } from '../world/world-hosts.js';
 
@@ -20,6 +23,8 @@ export interface SimOptions {
   readonly cluster?: string;
   readonly seed?: boolean;
   readonly bootstrapGroup?: string;
+  readonly upgradeAfter?: string;
+  readonly maxUnavailable?: string;
 }
 
 function summary(cluster: SimCluster, opts: SimOptions): string {
@@ -107,6 +112,8 @@ async function worldHosts(opts: SimOptions): Promise<readonly SimHostSpec[]> {
 
 /** `wmco sim --hosts N|--hosts-file FILE`: the world and the operator; progress, a summary, optionally kept running. */
 async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Promise<void> {
+  const upgrade = upgradePlan(opts);
+  let upgraded = true;
   const hosts = await worldHosts(opts);
   let cloud: SimCloud | undefined;
   const ok = await runDemo({
@@ -139,6 +146,10 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
           `preview drift: ${env}wmco plan --kubeconfig ${opts.kubeconfigOut} -n ${OPERATOR_NAMESPACE} --payload ${world.payloadDir}`,
         );
       }
+      if (upgrade) {
+        const nextVersion = `${WMCO_VERSION}-next`;
+        upgraded = await upgradeDemo(world, { ...upgrade, nextVersion, timeoutMs: 600_000, out: ctx.stdout });
+      }
       if (opts.keep === true) {
         ctx.stdout('world running (operator included); stop with SIGTERM or Ctrl-C');
         ctx.stdout(`received ${await nextShutdownSignal()}, stopping`);
@@ -146,6 +157,7 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
     },
   }).finally(() => cloud?.close());
   if (!ok) throw new Error('not every host became Ready (see the table above)');
+  if (!upgraded) throw new Error('the upgrade did not finish in time (see the lines above)');
 }
 
 /** `wmco sim --cluster KUBECONFIG`: hosts and operator against that cluster (attach mode, sim-attach.ts). */

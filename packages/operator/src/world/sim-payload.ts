@@ -12,11 +12,11 @@ const PLATFORM_FILES = ['ecr-credential-provider.exe', 'azure-cloud-node-manager
 export type PayloadLayout = 'upstream' | 'plain';
 
 /** The small stand-in content of one payload file (deterministic). */
-export function simPayloadContent(name: string, bytesPerFile: number): Buffer {
+export function simPayloadContent(name: string, bytesPerFile: number, tag?: string): Buffer {
   const seed = createHash('sha256').update(name).digest();
   const content = Buffer.alloc(bytesPerFile);
   for (let i = 0; i < content.length; i += seed.length) seed.copy(content, i);
-  content.write(`wmco-sim ${name}\n`, 0);
+  content.write(`wmco-sim ${name}${tag === undefined ? '' : ` ${tag}`}\n`, 0);
   return content;
 }
 
@@ -29,13 +29,16 @@ export async function writeSimPayload(
   bytesPerFile = 4096,
   dir?: string,
   layout: PayloadLayout = 'upstream',
+  /** Files whose content differs by this tag, as one binary differs between two operator versions. */
+  variant?: { readonly files: readonly string[]; readonly tag: string },
 ): Promise<string> {
   const root = dir ?? (await mkdtemp(join(tmpdir(), 'wmco-payload-')));
   await mkdir(root, { recursive: true });
   const names = [...CORE_PAYLOAD.map((f) => f.name), ...PLATFORM_FILES];
   const sums: string[] = [];
   for (const name of names) {
-    const content = simPayloadContent(name, bytesPerFile);
+    const tag = variant?.files.includes(name) ? variant.tag : undefined;
+    const content = simPayloadContent(name, bytesPerFile, tag);
     if (layout === 'plain') await writeFile(join(root, name), content);
     else await writeFile(join(root, `${name}.tar.gz`), await tarGzOf(name, content));
     sums.push(`${createHash('sha256').update(content).digest('hex')}  ${name}`);

@@ -39,6 +39,27 @@ export interface SimWorldOptions {
   readonly allowLoopbackInstances?: boolean;
 }
 
+/** Which operator `startOperator` runs: its version, payload and disruption budget. */
+export interface OperatorVersionOptions {
+  readonly version?: string;
+  readonly payloadDir?: string;
+  readonly maxUnavailable?: string;
+  readonly drainTimeoutMs?: number;
+  /** OPERATOR_CONDITION_NAME: the OperatorCondition to report `Upgradeable` on. */
+  readonly operatorCondition?: string;
+}
+
+/** The parts of an operator's configuration `OperatorVersionOptions` set. */
+function versionConfig(v: OperatorVersionOptions): {
+  maxUnavailable?: string;
+  operatorConditionName?: string;
+} {
+  return {
+    ...(v.maxUnavailable ? { maxUnavailable: v.maxUnavailable } : {}),
+    ...(v.operatorCondition ? { operatorConditionName: v.operatorCondition } : {}),
+  };
+}
+
 /**
  * The whole simulated world on one machine: the API server with its controllers, N Windows hosts over
  * real SSH, a payload directory, the private key Secret, and operators run against it in-process.
@@ -138,14 +159,31 @@ export class SimWorld {
     else await api.createNamespacedConfigMap({ namespace, body: { metadata: { name, namespace }, data } });
   }
 
-  async startOperator(identity = 'wmco-0'): Promise<OperatorRuntime> {
+  /**
+   * A second operator version for upgrade tests: a payload directory in which only `files` differ from
+   * the world's (same sizes), to start an operator with `startOperator(id, { version, payloadDir })`.
+   */
+  async payloadVariant(tag: string, files: readonly string[]): Promise<string> {
+    return writeSimPayload(
+      this.o.payloadBytesPerFile ?? 4096,
+      join(this.dir, `payload-${tag}`),
+      this.o.payloadLayout,
+      {
+        files,
+        tag,
+      },
+    );
+  }
+
+  async startOperator(identity = 'wmco-0', v: OperatorVersionOptions = {}): Promise<OperatorRuntime> {
     const sink = this.o.logSink ?? (() => undefined);
     const logger = createLogger({ level: 'debug', redactor: this.redactor, destination: { write: sink } });
     const rt = await OperatorRuntime.start({
       config: {
         kubeconfig: join(this.dir, 'operator.kubeconfig'),
         namespace: OPERATOR_NAMESPACE,
-        payloadDir: this.payloadDir,
+        payloadDir: v.payloadDir ?? this.payloadDir,
+        ...versionConfig(v),
         parallelJoins: this.o.parallelJoins ?? 5,
         debug: false,
         logLevel: 'debug',
@@ -170,6 +208,14 @@ export class SimWorld {
         resolver: this.resolver,
         timings: { nodeRegistrationMs: 60_000, nodeReadyMs: 60_000, pollMs: 100, keyRetryMs: 500 },
         leaderTiming: { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 300 },
+        ...(v.version ? { version: v.version } : {}),
+        lifecycle: {
+          drainRetryMs: 200,
+          drainTimeoutMs: v.drainTimeoutMs ?? 30_000,
+          upgradeRetryMs: 500,
+          servicesResyncMs: 500,
+          upgradeableIntervalMs: 100,
+        },
       },
     });
     this.operators.push(rt);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ConcurrencyBudget } from './disruption-budget.js';
+import { ConcurrencyBudget } from './service-disruption.js';
 
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
 

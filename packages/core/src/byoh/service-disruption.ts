@@ -3,13 +3,13 @@
  * kubelet to read a new proxy). The seam the lifecycle's disruption budget implements; the drift repair
  * asks it before it restarts services on a Ready node.
  */
-export interface DisruptionBudget {
+export interface ServiceDisruption {
   /** Runs `work` once `node` may be disrupted; the node counts against the budget until `work` settles. */
   disrupt<T>(node: string, work: () => Promise<T>): Promise<T>;
 }
 
 /** At most `max` nodes disrupted at once, the others wait in arrival order. */
-export class ConcurrencyBudget implements DisruptionBudget {
+export class ConcurrencyBudget implements ServiceDisruption {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   /** The most nodes ever disrupted at once (for tests and metrics). */
