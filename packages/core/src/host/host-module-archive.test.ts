@@ -24,7 +24,10 @@ test('compressed payload files: extracted with System32 tar.exe into staging, ha
   t.regex(expand, /Test-Path -LiteralPath \$staged -PathType Leaf\) -or -not/);
   const install = functionBody(text, 'Install-WmcoStagedFile');
   const expandAt = install.indexOf('Expand-WmcoStagedArchive $Path $Sha256');
-  t.true(expandAt > 0 && expandAt < install.indexOf('Get-WmcoFileHash $staged'), 'extract, then hash');
+  t.true(
+    expandAt > 0 && expandAt < install.indexOf('Copy-WmcoVerifiedFile $staged'),
+    'extract, then copy and hash',
+  );
   t.regex(functionBody(text, 'Get-WmcoHostState'), /'\^\[0-9a-f\]\{64\}\(\\\.tar\\\.gz\)\?\$'/);
 });
 
