@@ -28,3 +28,10 @@ export {
   type ObservedPlan,
 } from './converge-round.js';
 export { nodeInternalIp, isNodeReady } from './node-ops.js';
+export {
+  CloudJoin,
+  CloudAnnotations,
+  appliedTagsOf,
+  type CloudJoinOptions,
+  type CloudFacts,
+} from './cloud-instance.js';

@@ -6,6 +6,7 @@ import { assertOwned } from '../identity/node-ownership.js';
 import { errorMessage } from '../kube/logger.js';
 import { Annotations } from '../join/node-metadata.js';
 import { decryptUsername } from '../join/username-crypto.js';
+import { CloudAnnotations } from './cloud-instance.js';
 import { enterPhase, type InstancePhase, type InstanceStatus } from './instance-status.js';
 import { REMOVE_CONNECT_DEADLINE_MS, instancesConfigMapRef, type JoinDeps } from './join-deps.js';
 import { nodeInternalIp, setUnschedulable } from './node-ops.js';
@@ -55,6 +56,8 @@ export class RemoveFlow {
         logger: this.deps.logger,
       });
       await this.deconfigureHost(node, ipv4, privateKeyPem, options.deleteLogs);
+      // Only the tags the join applied (recorded on the Node) go; warned about, never blocking.
+      await this.deps.cloud?.untag(ipv4, node.metadata?.annotations?.[CloudAnnotations.appliedTags]);
       await this.deps.core.deleteNode({ name }).catch((err: unknown) => {
         if (!isNotFound(err)) throw err;
       });

@@ -35,3 +35,10 @@ test('kubelet client CSRs come from the node-bootstrapper account unless a boots
   );
   t.regex(err.message, /bootstrapGroup: must be system:bootstrappers/);
 });
+
+test('cloud tagging defaults to check; apply is accepted; anything else is refused by name', (t) => {
+  t.is(operatorConfig(flags, env).cloudTagging, 'check');
+  t.is(operatorConfig({ ...flags, cloudTagging: 'apply' }, env).cloudTagging, 'apply');
+  const err = t.throws(() => operatorConfig({ ...flags, cloudTagging: 'always' }, env));
+  t.regex(err.message, /cloudTagging: must be 'check' or 'apply'/);
+});

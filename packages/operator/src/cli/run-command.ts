@@ -23,6 +23,7 @@ interface RunFlags {
   driftRepairInterval: string;
   bootstrapGroup?: string;
   registrationTimeout?: string;
+  cloudTagging?: string;
 }
 
 /** Flags first, then the environment (upstream's names: WATCH_NAMESPACE, SERVICES_LOG_*, proxy variables). */
@@ -69,6 +70,7 @@ export function operatorConfig(flags: RunFlags, env: Env): OperatorConfig {
     driftRepairIntervalMs: Number(flags.driftRepairInterval) * 1000,
     ...(flags.bootstrapGroup !== undefined ? { bootstrapGroup: flags.bootstrapGroup } : {}),
     registrationTimeoutMs: Number(flags.registrationTimeout ?? '900') * 1000,
+    cloudTagging: flags.cloudTagging ?? 'check',
   };
   const problems = configProblems(candidate);
   if (candidate.namespace === '') problems.push('set WATCH_NAMESPACE or pass -n');
@@ -107,6 +109,11 @@ export function runCommand(ctx: CliContext): Command {
       '--registration-timeout <seconds>',
       'how long after a join decides its node name a client CSR may still be approved for it',
       '900',
+    )
+    .option(
+      '--cloud-tagging <mode>',
+      'AWS/Azure/GCP: check the cluster ownership tag of BYOH instances, or apply it (and take it back on removal)',
+      'check',
     )
     .option('--provider-package <name>', 'load a third-party provider package (repeatable)', collect)
     .action(async (flags: RunFlags) => {

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { KubeConfig } from '@kubernetes/client-node';
 import { OPERATOR_NAMESPACE, startSimCluster, type SimCluster } from '@wmco/sim';
 import { publishSimCloud, writeCloudFile } from '../clouds/publish-sim-cloud.js';
-import { startSimCloud, type SimCloud } from '../clouds/sim-clouds.js';
+import { simCloudMetadataHostname, startSimCloud, type SimCloud } from '../clouds/sim-clouds.js';
 import type { CliContext } from './cli-context.js';
 import { demoHosts } from '../world/demo-hosts.js';
 import { readHostsFile } from '../world/hosts-file.js';
@@ -110,7 +110,11 @@ async function worldHosts(opts: SimOptions): Promise<readonly SimHostSpec[]> {
 
 /** `wmco sim --hosts N|--hosts-file FILE`: the world and the operator; progress, a summary, optionally kept running. */
 async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Promise<void> {
-  const hosts = await worldHosts(opts);
+  // Each host hears from its cloud's metadata service the name the cloud gives it (GCE: the zonal DNS name).
+  const hosts = (await worldHosts(opts)).map((h) => {
+    const metadataHostname = simCloudMetadataHostname(platform, h.hostname);
+    return metadataHostname ? { ...h, metadataHostname } : h;
+  });
   let cloud: SimCloud | undefined;
   const ok = await runDemo({
     hosts,

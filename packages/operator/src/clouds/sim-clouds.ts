@@ -46,8 +46,24 @@ async function awsCloud(): Promise<SimCloud> {
   };
 }
 
+const GCP_SIM = { project: 'wmco-sim-project', region: 'us-central1', zone: 'us-central1-a' } as const;
+
+/**
+ * What a simulated cloud's metadata service tells a host named `hostname` its host name is, where that
+ * differs from the host's own default: GCE answers the instance's zonal internal DNS name
+ * (`<name>.<zone>.c.<project>.internal`), which the GCP hostname script turns into the node name.
+ */
+export function simCloudMetadataHostname(platform: string, hostname: string): string | undefined {
+  const rule = Object.hasOwn(METADATA_HOSTNAMES, platform) ? METADATA_HOSTNAMES[platform] : undefined;
+  return rule?.(hostname.toLowerCase());
+}
+
+const METADATA_HOSTNAMES: Readonly<Record<string, (name: string) => string>> = {
+  GCP: (name) => `${name}.${GCP_SIM.zone}.c.${GCP_SIM.project}.internal`,
+};
+
 async function gcpCloud(): Promise<SimCloud> {
-  const gce = await SimGce.start({ project: 'wmco-sim-project', region: 'us-central1' });
+  const gce = await SimGce.start({ project: GCP_SIM.project, region: GCP_SIM.region });
   return {
     platform: 'GCP',
     url: gce.url,
@@ -55,9 +71,9 @@ async function gcpCloud(): Promise<SimCloud> {
     platformStatus: () => gce.platformStatus(),
     credentialsSecret: () => gce.credentialsSecret(),
     addHost: (address, hostname) =>
-      gce.addInstance({ privateIp: address, name: hostname, zone: 'us-central1-a' }).id,
+      gce.addInstance({ privateIp: address, name: hostname.toLowerCase(), zone: GCP_SIM.zone }).id,
     cloudFileFields: (files) => ({
-      zone: 'us-central1-a',
+      zone: GCP_SIM.zone,
       credentials: {
         project: gce.state.project,
         serviceAccountFile: files.write(

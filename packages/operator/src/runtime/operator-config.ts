@@ -47,6 +47,12 @@ export const operatorConfigSchema = z.object({
    * (`wmco sim`, the test world), whose hosts live on loopback addresses, sets it; `wmco run` has no flag.
    */
   allowLoopbackInstances: z.boolean().optional(),
+  /**
+   * BYOH instances on AWS, Azure and GCP: `check` (default) only reports the cluster ownership tag;
+   * `apply` adds it when missing and takes back on removal exactly what it added. Not the default: an
+   * instance tagged `owned` is deleted by `openshift-install destroy cluster`.
+   */
+  cloudTagging: z.enum(['check', 'apply'], { message: "must be 'check' or 'apply'" }).optional(),
 });
 export type OperatorConfig = z.infer<typeof operatorConfigSchema>;
 

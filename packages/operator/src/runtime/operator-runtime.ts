@@ -9,6 +9,7 @@ import {
 import {
   ByohControllers,
   ClusterAddresses,
+  CloudJoin,
   ConfigMapHostKeyStore,
   ConfigMapStatusStore,
   KubeEventRecorder,
@@ -38,6 +39,7 @@ import {
   openShiftBootstrapIdentity,
 } from '@wmco/core';
 import { WMCO_VERSION } from '../cli/version-command.js';
+import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
 import type { OperatorConfig } from './operator-config.js';
 import { hostOpener } from './host-opener.js';
 import { platformParts } from './platform-parts.js';
@@ -182,11 +184,12 @@ export class OperatorRuntime {
 
   private async joinDeps(core: CoreV1Api, custom: CustomObjectsApi, facts: ClusterFacts): Promise<JoinDeps> {
     const { config, logger } = this.p;
-    const parts = await platformParts({
+    const { cloud, ...parts } = await platformParts({
       container: this.p.container,
       providers: this.p.providers,
       platform: facts.platform,
       payloadDir: config.payloadDir,
+      cloudContext: await kubeCloudContext(this.kc).catch(() => undefined),
     }).catch((err: unknown) => {
       throw new StartupError(err instanceof Error ? err.message : String(err));
     });
@@ -231,6 +234,17 @@ export class OperatorRuntime {
       logRotation,
       proxyEnv: config.proxyEnv,
       timings: { nodeRegistrationMs: 10 * 60_000, nodeReadyMs: 10 * 60_000, pollMs: 1000, ...hooks.timings },
+      ...(cloud.identity
+        ? {
+            cloud: new CloudJoin({
+              ...cloud,
+              mode: config.cloudTagging ?? 'check',
+              events,
+              logger,
+              namespace: config.namespace,
+            }),
+          }
+        : {}),
     };
   }
 

@@ -1,7 +1,10 @@
 import {
   CloudNodeManager,
+  CloudContext,
   HostnameOverride,
   ImageCredentialProvider,
+  InstanceIdentity,
+  InstanceTagging,
   MetadataRoutes,
   createWmcoCore,
   readPayloadManifest,
@@ -16,6 +19,8 @@ export interface PlatformParts {
   readonly capabilities: JoinDeps['capabilities'];
   readonly payload: readonly PayloadEntry[];
   readonly providerFiles: JoinDeps['providerFiles'];
+  /** The cloud capabilities a BYOH join uses (AWS, Azure, GCP). */
+  readonly cloud: { readonly identity?: InstanceIdentity; readonly tagging?: InstanceTagging };
 }
 
 export interface PlatformPartsInput {
@@ -24,6 +29,8 @@ export interface PlatformPartsInput {
   /** `infrastructure/cluster .status.platformStatus.type`. */
   readonly platform: string;
   readonly payloadDir: string;
+  /** How the cloud capabilities read the cluster (credentials, endpoints); without it they are "not configured". */
+  readonly cloudContext?: CloudContext | undefined;
 }
 
 /**
@@ -31,6 +38,7 @@ export interface PlatformPartsInput {
  * `wmco run` and `wmco plan` both describe a node, so that the two never disagree.
  */
 export async function platformParts(input: PlatformPartsInput): Promise<PlatformParts> {
+  if (input.cloudContext) input.container.register(CloudContext, { useValue: input.cloudContext });
   const wmco = createWmcoCore({
     parent: input.container,
     providers: input.providers,
@@ -47,5 +55,12 @@ export async function platformParts(input: PlatformPartsInput): Promise<Platform
     ...(capabilities.imageCredentialProvider?.payload() ?? []),
   ];
   const payload = await readPayloadManifest(input.payloadDir, extraPayload);
-  return { capabilities, payload, providerFiles: capabilities.hostnameOverride?.files ?? [] };
+  const identity = wmco.tryResolve<InstanceIdentity>(InstanceIdentity);
+  const tagging = wmco.tryResolve<InstanceTagging>(InstanceTagging);
+  return {
+    capabilities,
+    payload,
+    providerFiles: capabilities.hostnameOverride?.files ?? [],
+    cloud: { ...(identity ? { identity } : {}), ...(tagging ? { tagging } : {}) },
+  };
 }
