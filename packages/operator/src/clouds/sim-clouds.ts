@@ -1,10 +1,12 @@
-import { SimArm, SimEc2, SimGce } from '@wmco/sim';
+import { SimArm, SimEc2, SimGce, type CloudFaults } from '@wmco/sim';
 
 /** One running simulated cloud, whatever the platform, as `wmco sim` and the world use it. */
 export interface SimCloud {
   readonly platform: string;
   readonly url: string;
   readonly caPem: string;
+  /** Faults the cloud answers the next matching calls with (throttling, unauthorized, ...), for tests. */
+  readonly faults: CloudFaults;
   /** `infrastructure/cluster .status.platformStatus.<platform>` pointing the SDK at the simulated endpoint. */
   platformStatus(): Record<string, unknown>;
   /** The credentials Secret as OpenShift's installer writes it. */
@@ -26,6 +28,7 @@ async function awsCloud(): Promise<SimCloud> {
     platform: 'AWS',
     url: ec2.url,
     caPem: ec2.caPem,
+    faults: ec2.faults,
     platformStatus: () => ec2.platformStatus(),
     credentialsSecret: () => ec2.credentialsSecret(),
     addHost: (address, hostname, metadataHostname) =>
@@ -68,6 +71,7 @@ async function gcpCloud(): Promise<SimCloud> {
     platform: 'GCP',
     url: gce.url,
     caPem: gce.caPem,
+    faults: gce.faults,
     platformStatus: () => gce.platformStatus(),
     credentialsSecret: () => gce.credentialsSecret(),
     addHost: (address, hostname) =>
@@ -93,6 +97,7 @@ async function azureCloud(): Promise<SimCloud> {
     platform: 'Azure',
     url: arm.url,
     caPem: arm.caPem,
+    faults: arm.faults,
     platformStatus: () => arm.platformStatus(),
     credentialsSecret: () => arm.credentialsSecret(),
     // The cloud's instance ID on Azure is the VM's resource ID.
