@@ -198,3 +198,11 @@ test('without cloud capabilities nothing is asked', async (t) => {
   t.deepEqual(await join.untag('10.0.0.1', JSON.stringify([OWNED])), []);
   t.deepEqual(events.events, []);
 });
+
+test('a cluster read that fails (not a cloud error) is warned about, never fails the join', async (t) => {
+  const { cloud, events, join } = setup();
+  cloud.failures.push(new Error('secrets "aws-creds" is forbidden'));
+  t.is(await join.verify('10.0.5.1', 'g'), undefined);
+  t.is(cloud.calls, 1);
+  t.regex(events.events[0]?.message ?? '', /forbidden/);
+});

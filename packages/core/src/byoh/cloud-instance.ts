@@ -118,7 +118,7 @@ export class CloudJoin {
     return { ...out, [CloudAnnotations.appliedTags]: JSON.stringify(merged) };
   }
 
-  /** Takes back the tags the annotation says the operator applied; never throws (removal goes on). */
+  /** Takes back the tags the annotation says the operator applied; never throws (removal goes on, warned). */
   async untag(address: string, recorded: string | undefined): Promise<readonly string[]> {
     const tags = appliedTagsOf(recorded);
     const { identity, tagging } = this.o;
@@ -126,9 +126,6 @@ export class CloudJoin {
     const removed = await this.guarded(address, 'remove the operator’s cloud tags', async () => {
       const instance = await identity.identify(address);
       return instance ? tagging.removeTags(instance, tags) : [];
-    }).catch(async (err: unknown) => {
-      await this.warn('CloudTagRemovalFailed', `instance ${address}: ${errorMessage(err)}`);
-      return undefined;
     });
     return removed ?? [];
   }
@@ -150,12 +147,11 @@ export class CloudJoin {
         return v === undefined ? null : v;
       } catch (err) {
         if (err instanceof CloudNotConfiguredError) return this.unconfigured(err);
-        if (!(err instanceof CloudApiError) || !TRANSIENT.has(err.kind) || i >= attempts) {
-          if (err instanceof CloudApiError) {
-            await this.warn('CloudUnavailable', `instance ${address}: cannot ${what}: ${err.message}`);
-            return undefined;
-          }
-          throw err;
+        const transient = err instanceof CloudApiError && TRANSIENT.has(err.kind);
+        if (!transient || i >= attempts) {
+          // Refused, still throttled, or the cluster could not be read (e.g. RBAC): warn, never fail.
+          await this.warn('CloudUnavailable', `instance ${address}: cannot ${what}: ${errorMessage(err)}`);
+          return undefined;
         }
         await new Promise((r) => setTimeout(r, (this.o.backoffMs ?? 1000) * 2 ** (i - 1)));
       }

@@ -98,7 +98,14 @@ for (const c of CASES) {
     `${c.platform}: two BYOH hosts join, are tagged where the cloud has tags, one leaves`,
     async (t) => {
       const hosts = ['WIN-P1', 'WIN-P2'].map((hostname) => ({ hostname, ...c.host }));
-      const { world } = await testWorld(hosts, { platform: c.platform, cloud: true, cloudTagging: 'apply' });
+      // The clouds' Linux workers run with an external cloud provider; the Windows kubelet must follow them.
+      const external = ['AWS', 'Azure', 'GCP'].includes(c.platform);
+      const { world } = await testWorld(hosts, {
+        platform: c.platform,
+        cloud: true,
+        cloudTagging: 'apply',
+        ...(external ? { cloudProvider: 'external' } : {}),
+      });
       t.teardown(() => world.stop());
       const provider = (await loadBuiltinProviders()).find((p) => p.platforms.includes(c.platform));
       if (!provider) return t.fail(`no provider for ${c.platform}`);
@@ -111,7 +118,11 @@ for (const c of CASES) {
 
       const nodes = await windowsNodes(world);
       t.deepEqual(nodes.map((n) => n.metadata?.name).sort(), [...c.nodeNames].sort());
-      for (const h of world.hosts.hosts) c.specifics(t, h.sim);
+      for (const h of world.hosts.hosts) {
+        c.specifics(t, h.sim);
+        const kubelet = h.sim.model.scm.all().find((svc) => svc.name === 'kubelet')?.commandLine ?? '';
+        t.is(/--cloud-provider=external(\s|$)/.test(kubelet), external, kubelet);
+      }
 
       const [first, second] = world.hosts.hosts;
       if (!first || !second) return t.fail('two hosts');

@@ -37,6 +37,8 @@ export interface SimWorldOptions {
   readonly allowLoopbackInstances?: boolean;
   /** Start the platform's simulated cloud (AWS, Azure, GCP) with the hosts as its instances. */
   readonly cloud?: boolean;
+  /** `--cloud-provider` of the Linux workers' kubelet in the rendered worker MachineConfig (default none). */
+  readonly cloudProvider?: string;
   /** The operators' `--cloud-tagging` (default check). */
   readonly cloudTagging?: 'check' | 'apply';
 }
@@ -94,6 +96,7 @@ export class SimWorld {
       platform: o.platform ?? 'None',
       nodeGracePeriodSeconds: 20,
       ...(o.rbac ? { rbac: true } : {}),
+      ...(o.cloudProvider !== undefined ? { cloudProvider: o.cloudProvider } : {}),
     });
     const key = generateEd25519KeyPair();
     const specs = o.hosts.map((h) => {
