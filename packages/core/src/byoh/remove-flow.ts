@@ -56,8 +56,7 @@ export class RemoveFlow {
         logger: this.deps.logger,
       });
       await this.deconfigureHost(node, ipv4, privateKeyPem, options.deleteLogs);
-      // Only the tags the join applied (recorded on the Node) go; warned about, never blocking.
-      await this.deps.cloud?.untag(ipv4, node.metadata?.annotations?.[CloudAnnotations.appliedTags]);
+      await this.untag(node, ipv4);
       await this.deps.core.deleteNode({ name }).catch((err: unknown) => {
         if (!isNotFound(err)) throw err;
       });
@@ -80,6 +79,11 @@ export class RemoveFlow {
       'InstanceTeardown',
       `Deconfigured node ${name} with address ${ipv4}`,
     );
+  }
+
+  /** Only the tags the join applied (recorded on the Node) go; a failure is warned about, never blocking. */
+  private async untag(node: V1Node, ipv4: string): Promise<void> {
+    await this.deps.cloud?.untag(ipv4, node.metadata?.annotations?.[CloudAnnotations.appliedTags]);
   }
 
   private async deconfigureHost(

@@ -32,6 +32,10 @@ export function parseKubeletArgs(unit: string): CloudKubeletArgs {
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null ? (v as Obj) : {});
+const meta = (mc: Obj, key: string): string => {
+  const v = obj(mc['metadata'])[key];
+  return typeof v === 'string' ? v : '';
+};
 
 /**
  * The kubelet unit of the newest `rendered-worker-*` MachineConfig with a non-empty config (upstream picks
@@ -40,13 +44,9 @@ const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null ? (v as Ob
 export function renderedWorkerKubeletUnit(machineConfigs: readonly unknown[]): string | undefined {
   const rendered = machineConfigs
     .map(obj)
-    .filter((mc) => String(obj(mc['metadata'])['name'] ?? '').startsWith('rendered-worker-'))
+    .filter((mc) => meta(mc, 'name').startsWith('rendered-worker-'))
     .filter((mc) => Object.keys(obj(obj(mc['spec'])['config'])).length > 0)
-    .sort((a, b) =>
-      String(obj(b['metadata'])['creationTimestamp'] ?? '').localeCompare(
-        String(obj(a['metadata'])['creationTimestamp'] ?? ''),
-      ),
-    );
+    .sort((a, b) => meta(b, 'creationTimestamp').localeCompare(meta(a, 'creationTimestamp')));
   const units = obj(obj(obj(rendered[0]?.['spec'])['config'])['systemd'])['units'];
   const kubelet = (Array.isArray(units) ? units : []).map(obj).find((u) => u['name'] === 'kubelet.service');
   return typeof kubelet?.['contents'] === 'string' ? kubelet['contents'] : undefined;

@@ -49,6 +49,11 @@ function kubeTarget(flags: RunFlags, env: Env): { kubeconfig?: string; context?:
   return { ...(kubeconfig ? { kubeconfig } : {}), ...(flags.context ? { context: flags.context } : {}) };
 }
 
+/** `--cloud-tagging`; `check` unless given (commander's default, repeated for callers without it). */
+function cloudTagging(flags: RunFlags): string {
+  return flags.cloudTagging ?? 'check';
+}
+
 /** Flags first, then the environment (upstream's names: WATCH_NAMESPACE, SERVICES_LOG_*, proxy variables). */
 export function operatorConfig(flags: RunFlags, env: Env): OperatorConfig {
   const debug = flags.debugLogging === true;
@@ -70,7 +75,7 @@ export function operatorConfig(flags: RunFlags, env: Env): OperatorConfig {
     driftRepairIntervalMs: Number(flags.driftRepairInterval) * 1000,
     ...(flags.bootstrapGroup !== undefined ? { bootstrapGroup: flags.bootstrapGroup } : {}),
     registrationTimeoutMs: Number(flags.registrationTimeout ?? '900') * 1000,
-    cloudTagging: flags.cloudTagging ?? 'check',
+    cloudTagging: cloudTagging(flags),
   };
   const problems = configProblems(candidate);
   if (candidate.namespace === '') problems.push('set WATCH_NAMESPACE or pass -n');

@@ -9,7 +9,6 @@ import {
 import {
   ByohControllers,
   ClusterAddresses,
-  CloudJoin,
   ConfigMapHostKeyStore,
   ConfigMapStatusStore,
   KubeEventRecorder,
@@ -42,7 +41,7 @@ import { WMCO_VERSION } from '../cli/version-command.js';
 import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
 import type { OperatorConfig } from './operator-config.js';
 import { hostOpener } from './host-opener.js';
-import { platformParts } from './platform-parts.js';
+import { cloudJoin, platformParts } from './platform-parts.js';
 import type { OperatorMetrics } from './metrics.js';
 import type { Redactor } from './redactor.js';
 
@@ -234,17 +233,12 @@ export class OperatorRuntime {
       logRotation,
       proxyEnv: config.proxyEnv,
       timings: { nodeRegistrationMs: 10 * 60_000, nodeReadyMs: 10 * 60_000, pollMs: 1000, ...hooks.timings },
-      ...(cloud.identity
-        ? {
-            cloud: new CloudJoin({
-              ...cloud,
-              mode: config.cloudTagging ?? 'check',
-              events,
-              logger,
-              namespace: config.namespace,
-            }),
-          }
-        : {}),
+      cloud: cloudJoin(cloud, {
+        mode: config.cloudTagging ?? 'check',
+        events,
+        logger,
+        namespace: config.namespace,
+      }),
     };
   }
 

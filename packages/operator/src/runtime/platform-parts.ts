@@ -1,4 +1,5 @@
 import {
+  CloudJoin,
   CloudNodeManager,
   CloudContext,
   HostnameOverride,
@@ -8,6 +9,7 @@ import {
   MetadataRoutes,
   createWmcoCore,
   readPayloadManifest,
+  type CloudJoinOptions,
   type DependencyContainer,
   type JoinDeps,
   type PayloadEntry,
@@ -63,4 +65,12 @@ export async function platformParts(input: PlatformPartsInput): Promise<Platform
     providerFiles: capabilities.hostnameOverride?.files ?? [],
     cloud: { ...(identity ? { identity } : {}), ...(tagging ? { tagging } : {}) },
   };
+}
+
+/** The cloud's part of joins and removals, on a platform whose provider can identify instances. */
+export function cloudJoin(
+  cloud: PlatformParts['cloud'],
+  options: Omit<CloudJoinOptions, 'identity' | 'tagging'>,
+): CloudJoin | undefined {
+  return cloud.identity ? new CloudJoin({ ...cloud, ...options }) : undefined;
 }
