@@ -1,6 +1,7 @@
 import { Agent } from 'node:https';
-import { EC2Client } from '@aws-sdk/client-ec2';
+import type { EC2Client } from '@aws-sdk/client-ec2';
 import { CloudNotConfiguredError, type CloudContext } from '@wmco/core/provider';
+import { ec2Sdk } from './aws-sdk.js';
 
 /**
  * The root credentials Secret the OpenShift installer writes and the cloud credential operator reads
@@ -46,7 +47,8 @@ export async function ec2ClientFor(ctx: CloudContext | undefined): Promise<EC2Cl
       `Secret ${namespace}/${name} lacks aws_access_key_id or aws_secret_access_key`,
     );
   const endpoint = ec2Endpoint(ctx.platformStatus);
-  return new EC2Client({
+  const sdk = await ec2Sdk();
+  return new sdk.EC2Client({
     region,
     credentials: { accessKeyId, secretAccessKey },
     maxAttempts: AWS_MAX_ATTEMPTS,

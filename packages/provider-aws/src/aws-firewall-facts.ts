@@ -1,12 +1,8 @@
-import {
-  DescribeSecurityGroupsCommand,
-  type EC2Client,
-  type IpPermission,
-  type SecurityGroup,
-} from '@aws-sdk/client-ec2';
+import type { EC2Client, IpPermission, SecurityGroup } from '@aws-sdk/client-ec2';
 import type { CloudContext, CloudInstance, FirewallFacts, PortReach } from '@wmco/core/provider';
 import { ec2ClientFor } from './aws-cloud-access.js';
 import { awsCall } from './aws-errors.js';
+import { ec2Sdk } from './aws-sdk.js';
 import { describeInstance } from './aws-instance-identity.js';
 import { awsOwnershipTag } from './aws-instance-tagging.js';
 
@@ -23,6 +19,7 @@ function covers(p: IpPermission, want: Wanted): boolean {
 
 async function groups(ec2: EC2Client, ids: readonly string[]): Promise<SecurityGroup[]> {
   if (ids.length === 0) return [];
+  const { DescribeSecurityGroupsCommand } = await ec2Sdk();
   const out = await awsCall('DescribeSecurityGroups', () =>
     ec2.send(new DescribeSecurityGroupsCommand({ GroupIds: [...ids] })),
   );

@@ -1,7 +1,8 @@
-import { DescribeInstancesCommand, type EC2Client, type Instance } from '@aws-sdk/client-ec2';
+import type { EC2Client, Instance } from '@aws-sdk/client-ec2';
 import type { CloudContext, CloudInstance, InstanceIdentity } from '@wmco/core/provider';
 import { ec2ClientFor } from './aws-cloud-access.js';
 import { awsCall } from './aws-errors.js';
+import { ec2Sdk } from './aws-sdk.js';
 
 /** EC2 states in which an instance still holds its private address. */
 const LIVE_STATES = ['pending', 'running', 'stopping', 'stopped'];
@@ -23,6 +24,7 @@ export function toCloudInstance(i: Instance): CloudInstance {
 
 /** Reads one instance by id, fresh (tags change under us). */
 export async function describeInstance(ec2: EC2Client, instanceId: string): Promise<Instance | undefined> {
+  const { DescribeInstancesCommand } = await ec2Sdk();
   const out = await awsCall('DescribeInstances', () =>
     ec2.send(new DescribeInstancesCommand({ InstanceIds: [instanceId] })),
   );
@@ -35,6 +37,7 @@ export class AwsInstanceIdentity implements InstanceIdentity {
 
   async identify(address: string): Promise<CloudInstance | undefined> {
     const ec2 = await ec2ClientFor(this.ctx);
+    const { DescribeInstancesCommand } = await ec2Sdk();
     try {
       const out = await awsCall('DescribeInstances', () =>
         ec2.send(

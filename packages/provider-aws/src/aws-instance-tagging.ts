@@ -1,4 +1,3 @@
-import { CreateTagsCommand, DeleteTagsCommand } from '@aws-sdk/client-ec2';
 import type {
   CloudContext,
   CloudInstance,
@@ -10,6 +9,7 @@ import type {
 import { ec2ClientFor } from './aws-cloud-access.js';
 import { awsCall } from './aws-errors.js';
 import { describeInstance, toCloudInstance } from './aws-instance-identity.js';
+import { ec2Sdk } from './aws-sdk.js';
 
 /**
  * The AWS cluster ownership tag: `kubernetes.io/cluster/<infraID>` = `owned`, as the OpenShift installer
@@ -39,6 +39,7 @@ export class AwsInstanceTagging implements InstanceTagging {
       if (current !== undefined && OWNING_VALUES.has(current))
         return { instanceId: instance.instanceId, tag: { key: tag.key, value: current }, state: 'present' };
       if (mode === 'check') return { instanceId: instance.instanceId, tag, state: 'missing' };
+      const { CreateTagsCommand } = await ec2Sdk();
       await awsCall('CreateTags', () =>
         ec2.send(
           new CreateTagsCommand({
@@ -61,6 +62,7 @@ export class AwsInstanceTagging implements InstanceTagging {
       // Only tags still carrying the value the operator set; EC2 DeleteTags with a value is conditional too.
       const ours = tags.filter((t) => current[t.key] === t.value);
       if (ours.length === 0) return [];
+      const { DeleteTagsCommand } = await ec2Sdk();
       await awsCall('DeleteTags', () =>
         ec2.send(
           new DeleteTagsCommand({

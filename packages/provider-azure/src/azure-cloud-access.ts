@@ -1,5 +1,5 @@
-import { ComputeManagementClient } from '@azure/arm-compute';
-import { ClientSecretCredential } from '@azure/identity';
+import type { ComputeManagementClient } from '@azure/arm-compute';
+import { azureSdk } from './azure-sdk.js';
 import { CloudNotConfiguredError, type CloudContext } from '@wmco/core/provider';
 import { azureCloudEndpoints } from './azure-cloud-endpoints.js';
 
@@ -52,14 +52,20 @@ export async function azureClientsFor(ctx: CloudContext | undefined): Promise<Az
     throw new CloudNotConfiguredError('azure', 'no resource group (platformStatus.azure.resourceGroupName)');
   const tls = ctx.caBundle ? { tlsOptions: { ca: ctx.caBundle } } : {};
   const endpoints = await azureCloudEndpoints(ctx.platformStatus, ctx.caBundle);
-  const credential = new ClientSecretCredential(c.azure_tenant_id, c.azure_client_id, c.azure_client_secret, {
-    authorityHost: endpoints.authorityHost,
-    // A custom cloud's authority is not in Entra ID's instance-discovery list; trust the configured one.
-    disableInstanceDiscovery: endpoints.custom,
-    retryOptions: { maxRetries: AZURE_MAX_RETRIES },
-    ...tls,
-  });
-  const compute = new ComputeManagementClient(credential, c.azure_subscription_id, {
+  const sdk = await azureSdk();
+  const credential = new sdk.identity.ClientSecretCredential(
+    c.azure_tenant_id,
+    c.azure_client_id,
+    c.azure_client_secret,
+    {
+      authorityHost: endpoints.authorityHost,
+      // A custom cloud's authority is not in Entra ID's instance-discovery list; trust the configured one.
+      disableInstanceDiscovery: endpoints.custom,
+      retryOptions: { maxRetries: AZURE_MAX_RETRIES },
+      ...tls,
+    },
+  );
+  const compute = new sdk.compute.ComputeManagementClient(credential, c.azure_subscription_id, {
     endpoint: endpoints.resourceManager,
     credentials: { scopes: [`${endpoints.audience.replace(/\/$/, '')}/.default`] },
     retryOptions: { maxRetries: AZURE_MAX_RETRIES },

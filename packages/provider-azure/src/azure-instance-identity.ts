@@ -1,5 +1,6 @@
 import type { VirtualMachine } from '@azure/arm-compute';
-import { createDefaultHttpClient, createPipelineRequest, type HttpClient } from '@azure/core-rest-pipeline';
+import type { HttpClient } from '@azure/core-rest-pipeline';
+import { azureSdk } from './azure-sdk.js';
 import type { CloudContext, CloudInstance, InstanceIdentity } from '@wmco/core/provider';
 import { azureClientsFor, type AzureClients } from './azure-cloud-access.js';
 import { azureCall } from './azure-errors.js';
@@ -35,6 +36,7 @@ interface NicBody {
 /** One NIC's private IPs, read through the compute client's authenticated pipeline (a Microsoft.Network resource). */
 async function nicIps(c: AzureClients, http: HttpClient, nicId: string): Promise<string[]> {
   const url = `${c.endpoint}${nicId}?api-version=${NETWORK_API_VERSION}`;
+  const { createPipelineRequest } = (await azureSdk()).pipeline;
   const res = await c.compute.pipeline.sendRequest(http, createPipelineRequest({ url, method: 'GET' }));
   if (res.status !== 200) return [];
   const body = JSON.parse(res.bodyAsText ?? '{}') as NicBody;
@@ -43,7 +45,7 @@ async function nicIps(c: AzureClients, http: HttpClient, nicId: string): Promise
 
 /** The private IPs of a VM's network interfaces. */
 async function privateIps(c: AzureClients, vm: VirtualMachine): Promise<string[]> {
-  const http = createDefaultHttpClient();
+  const http = (await azureSdk()).pipeline.createDefaultHttpClient();
   const ids = (vm.networkProfile?.networkInterfaces ?? []).flatMap((n) => n.id ?? []);
   return (await Promise.all(ids.map((id) => nicIps(c, http, id)))).flat();
 }

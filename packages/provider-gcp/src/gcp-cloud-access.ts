@@ -1,7 +1,8 @@
 import { Agent } from 'node:https';
-import { FirewallsClient, InstancesClient, ZoneOperationsClient } from '@google-cloud/compute';
+import type { FirewallsClient, InstancesClient, ZoneOperationsClient } from '@google-cloud/compute';
 import { CloudNotConfiguredError, type CloudContext } from '@wmco/core/provider';
-import { JWT } from 'google-auth-library';
+import type { JWT } from 'google-auth-library';
+import { gcpSdk, type GcpSdk } from './gcp-sdk.js';
 import { parseServiceAccount, type ServiceAccount } from './gcp-service-account.js';
 
 /**
@@ -40,8 +41,8 @@ function computeEndpoint(status: Readonly<Record<string, unknown>>): URL | undef
  * sends the token request to the key's own `token_uri` (the same URL for a real Google key), and trusts
  * the cluster's extra CAs, through a request interceptor on the client's transport.
  */
-function jwtClient(sa: ServiceAccount, caBundle: string | undefined): JWT {
-  const jwt = new JWT({
+function jwtClient(sdk: GcpSdk, sa: ServiceAccount, caBundle: string | undefined): JWT {
+  const jwt = new sdk.auth.JWT({
     email: sa.client_email,
     key: sa.private_key,
     scopes: SCOPES,
@@ -80,14 +81,15 @@ export async function gcpClientsFor(ctx: CloudContext | undefined): Promise<GcpC
       'infrastructure/cluster has no platformStatus.gcp projectID/region',
     );
   const endpoint = computeEndpoint(ctx.platformStatus);
+  const sdk = await gcpSdk();
   const opts = {
-    authClient: jwtClient(sa, ctx.caBundle),
+    authClient: jwtClient(sdk, sa, ctx.caBundle),
     fallback: true,
     ...(endpoint ? { apiEndpoint: endpoint.hostname, port: Number(endpoint.port || 443) } : {}),
   };
-  const instances = new InstancesClient(opts);
-  const operations = new ZoneOperationsClient(opts);
-  const firewalls = new FirewallsClient(opts);
+  const instances = new sdk.compute.InstancesClient(opts);
+  const operations = new sdk.compute.ZoneOperationsClient(opts);
+  const firewalls = new sdk.compute.FirewallsClient(opts);
   return {
     project,
     region,

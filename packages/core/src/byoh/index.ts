@@ -35,3 +35,4 @@ export {
   type CloudJoinOptions,
   type CloudFacts,
 } from './cloud-instance.js';
+export { ConcurrencyBudget, type DisruptionBudget } from './disruption-budget.js';

@@ -5,6 +5,7 @@ import type { ImageMirrorEntry } from '../desired/mirror-sets.js';
 import { isNotFound } from '../kube/client/api-errors.js';
 import type { ClusterFacts } from './cluster-facts.js';
 import { parseKubeletArgs, renderedWorkerKubeletUnit } from './kubelet-unit-args.js';
+import { readClusterProxy } from './read-proxy.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null ? (v as Obj) : {});
@@ -144,6 +145,7 @@ export async function readClusterFacts(core: CoreV1Api, custom: CustomObjectsApi
   }
   const pull = await secretData(core, 'openshift-config', 'pull-secret');
   const port = network.ovnKubernetesConfig?.hybridOverlayConfig?.hybridOverlayVXLANPort;
+  const proxy = await readClusterProxy(custom);
   return {
     platform,
     infrastructureName: name,
@@ -156,5 +158,6 @@ export async function readClusterFacts(core: CoreV1Api, custom: CustomObjectsApi
     ...(pull?.['.dockerconfigjson'] ? { pullSecret: b64(pull['.dockerconfigjson']) } : {}),
     ...(await mirrorFacts(custom)),
     ...(await cloudProviderFact(custom)),
+    ...(proxy === undefined ? {} : { proxy }),
   };
 }

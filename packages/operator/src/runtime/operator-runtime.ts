@@ -138,6 +138,7 @@ export class OperatorRuntime {
     this.controllers = new ByohControllers({
       deps,
       certificates: this.kc.makeApiClient(CertificatesV1Api),
+      custom,
       watch: kubeWatch(this.kc),
       hostKeys: new ConfigMapHostKeyStore(core, this.p.config.namespace),
       resolver,

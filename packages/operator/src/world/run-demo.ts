@@ -19,8 +19,18 @@ export interface DemoOptions {
 
 type Statuses = [string, InstanceStatus | undefined][];
 
+/** What `follow` watches: a world's hosts and the status the operator published for each. */
+export interface FollowedWorld {
+  readonly hosts: SimWorld['hosts'];
+  status(address: string): Promise<InstanceStatus | undefined>;
+}
+
 /** Prints each host's phase changes until every host is Ready or Failed (or time is up). */
-async function follow(world: SimWorld, o: DemoOptions, t0: number): Promise<Statuses> {
+export async function follow(
+  world: FollowedWorld,
+  o: Pick<DemoOptions, 'out' | 'timeoutMs'>,
+  t0: number,
+): Promise<Statuses> {
   const addresses = world.hosts.hosts.map((h) => h.address);
   const last = new Map<string, string>();
   const deadline = Date.now() + o.timeoutMs;
