@@ -36,8 +36,7 @@ interface JoinState {
   psStarts: number;
   bytes: number;
   servicesStarted: boolean;
-  /** The cloud instance behind the host, where the platform's cloud could say (cloud-instance.ts). */
-  cloud?: CloudFacts | undefined;
+  cloud?: CloudFacts | undefined; // the cloud instance behind the host, where the cloud could say
 }
 
 /**
@@ -138,8 +137,7 @@ export class JoinFlow {
           approvedClientCsr: (name, address) => this.deps.names.approvedClientCsr(name, address),
         },
       );
-      nodeName = registration.nodeName;
-      // The cloud's own name for the instance is an identity source the host cannot forge.
+      nodeName = registration.nodeName; // and the cloud's name for the instance must agree
       s.cloud = await this.deps.cloud?.verify(req.instance.ipv4Address, nodeName);
     });
     s.servicesStarted = true;
