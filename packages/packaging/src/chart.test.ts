@@ -29,7 +29,7 @@ test('with default values the chart renders exactly deploy/ (the Namespace on re
 
 test('a release in another namespace puts every namespaced object of the operator there', (t) => {
   const docs = chartDocs({ namespace: 'wmco' });
-  const foreign = ['openshift-machine-config-operator', 'openshift-config'];
+  const foreign = ['openshift-machine-config-operator', 'openshift-config', 'kube-system'];
   for (const d of docs) {
     const ns = (d.object['metadata'] as { namespace?: string }).namespace;
     t.true(ns === undefined || ns === 'wmco' || foreign.includes(ns), `${objectKey(d.object)}`);

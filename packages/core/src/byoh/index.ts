@@ -28,4 +28,11 @@ export {
   type ObservedPlan,
 } from './converge-round.js';
 export { nodeInternalIp, isNodeReady } from './node-ops.js';
+export {
+  CloudJoin,
+  CloudAnnotations,
+  appliedTagsOf,
+  type CloudJoinOptions,
+  type CloudFacts,
+} from './cloud-instance.js';
 export { ConcurrencyBudget, type ServiceDisruption } from './service-disruption.js';

@@ -10,6 +10,7 @@ import type { MetadataRoutes } from '../provider/capabilities/metadata-routes.js
 import type { HostFile } from '../provider/types/payload-file.js';
 import type { ClusterFacts } from '../join/cluster-facts.js';
 import type { Registrations } from '../identity/registrations.js';
+import type { CloudJoin } from './cloud-instance.js';
 import type { InstanceStatusStore } from './instance-status.js';
 
 /** How to reach one host. */
@@ -65,6 +66,8 @@ export interface JoinDeps {
   /** Proxy variables for the node (values verbatim). */
   readonly proxyEnv: Readonly<Record<string, string>>;
   readonly timings: JoinTimings;
+  /** The cloud's part of joins and removals (identity check, ownership tags); absent off the clouds. */
+  readonly cloud?: CloudJoin | undefined;
   /** Who may restart services on Ready nodes now (default: one node at a time). */
   readonly disruption?: ServiceDisruption;
   readonly now?: () => Date;

@@ -11,6 +11,7 @@ import type { WindowsServiceSpec } from '../provider/types/windows-service-spec.
 import { Annotations, Labels } from '../join/node-metadata.js';
 import { scriptsFor } from '../join/service-scripts.js';
 import { encryptUsername } from '../join/username-crypto.js';
+import { CloudAnnotations, type CloudFacts } from './cloud-instance.js';
 import { convergeRound, type RoundResult } from './converge-round.js';
 import { enterPhase, type InstancePhase, type InstanceStatus } from './instance-status.js';
 import { instancesConfigMapRef, nodeEventRef, type JoinDeps } from './join-deps.js';
@@ -35,6 +36,7 @@ interface JoinState {
   psStarts: number;
   bytes: number;
   servicesStarted: boolean;
+  cloud?: CloudFacts | undefined; // the cloud instance behind the host, where the cloud could say
 }
 
 /**
@@ -92,7 +94,10 @@ export class JoinFlow {
     await this.phase(address, 'WaitingForNode', { node: nodeName });
     const node = await this.claim(req, nodeName);
     await setUnschedulable(this.deps.core, nodeName, true);
-    await this.annotate(req, nodeName, s.host.address);
+    const cloudNotes = s.cloud
+      ? await this.deps.cloud?.tag(s.cloud, node.metadata?.annotations?.[CloudAnnotations.appliedTags])
+      : undefined;
+    await this.annotate(req, nodeName, s.host.address, cloudNotes);
     const withSubnet = await this.awaitNodeWhere(nodeName, req.signal, (n) =>
       Boolean(n.metadata?.annotations?.[Annotations.hybridOverlaySubnet]),
     );
@@ -132,7 +137,8 @@ export class JoinFlow {
           approvedClientCsr: (name, address) => this.deps.names.approvedClientCsr(name, address),
         },
       );
-      nodeName = registration.nodeName;
+      nodeName = registration.nodeName; // and the cloud's name for the instance must agree
+      s.cloud = await this.deps.cloud?.verify(req.instance.ipv4Address, nodeName);
     });
     s.servicesStarted = true;
     return nodeName;
@@ -165,16 +171,27 @@ export class JoinFlow {
   }
 
   /** `pinnedAs`: the host's address as its key is pinned (`ip`, or `ip:port` off port 22). */
-  private async annotate(req: JoinRequest, nodeName: string, pinnedAs: string): Promise<void> {
+  private async annotate(
+    req: JoinRequest,
+    nodeName: string,
+    pinnedAs: string,
+    cloudNotes: Record<string, string> = {},
+  ): Promise<void> {
     const pin = await this.hostKeys.get(pinnedAs);
-    await patchNodeMetadata(this.deps.core, nodeName, {
+    const patch = patchNodeMetadata(this.deps.core, nodeName, {
       labels: { [Labels.byoh]: 'true', [Labels.workerRole]: '' },
       annotations: {
         [Annotations.pubKeyHash]: req.publicKeyHash,
         [Annotations.username]: encryptUsername(req.instance.username, req.privateKeyPem),
         [Annotations.instanceAddress]: req.instance.address,
         ...(pin ? { [Annotations.sshHostKey]: pin.base64, [Annotations.sshHostKeyType]: pin.type } : {}),
+        ...cloudNotes,
       },
+    });
+    // A tag applied now but not recorded would never be taken back: undo it when the record fails.
+    await patch.catch(async (err: unknown) => {
+      await this.deps.cloud?.untag(req.instance.ipv4Address, cloudNotes[CloudAnnotations.appliedTags]);
+      throw err;
     });
   }
 

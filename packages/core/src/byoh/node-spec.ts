@@ -47,6 +47,8 @@ export function designNode(deps: NodeDesignDeps, facts: ClusterFacts): NodeDesig
     services: buildWindowsServices({
       apiServerInternalUrl: facts.apiServerInternalUrl,
       vxlanPort: facts.vxlanPort === '' ? undefined : facts.vxlanPort,
+      // As upstream: the Linux workers' --cloud-provider (usually `external`) on the Windows kubelet too.
+      cloudProvider: facts.cloudProvider,
       debug: deps.debug,
       logRotation: deps.logRotation,
       capabilities: deps.capabilities,

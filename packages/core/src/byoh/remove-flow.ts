@@ -6,6 +6,7 @@ import { assertOwned } from '../identity/node-ownership.js';
 import { errorMessage } from '../kube/logger.js';
 import { Annotations } from '../join/node-metadata.js';
 import { decryptUsername } from '../join/username-crypto.js';
+import { CloudAnnotations } from './cloud-instance.js';
 import { enterPhase, type InstancePhase, type InstanceStatus } from './instance-status.js';
 import { REMOVE_CONNECT_DEADLINE_MS, instancesConfigMapRef, type JoinDeps } from './join-deps.js';
 import { nodeInternalIp, setUnschedulable } from './node-ops.js';
@@ -55,6 +56,7 @@ export class RemoveFlow {
         logger: this.deps.logger,
       });
       await this.deconfigureHost(node, ipv4, privateKeyPem, options.deleteLogs);
+      await this.untag(node, ipv4);
       await this.deps.core.deleteNode({ name }).catch((err: unknown) => {
         if (!isNotFound(err)) throw err;
       });
@@ -77,6 +79,11 @@ export class RemoveFlow {
       'InstanceTeardown',
       `Deconfigured node ${name} with address ${ipv4}`,
     );
+  }
+
+  /** Only the tags the join applied (recorded on the Node) go; a failure is warned about, never blocking. */
+  private async untag(node: V1Node, ipv4: string): Promise<void> {
+    await this.deps.cloud?.untag(ipv4, node.metadata?.annotations?.[CloudAnnotations.appliedTags]);
   }
 
   private async deconfigureHost(

@@ -4,6 +4,7 @@ import { checkMirrorEntries, type MirrorProblem } from '../desired/mirror-entry-
 import type { ImageMirrorEntry } from '../desired/mirror-sets.js';
 import { isNotFound } from '../kube/client/api-errors.js';
 import type { ClusterFacts } from './cluster-facts.js';
+import { parseKubeletArgs, renderedWorkerKubeletUnit } from './kubelet-unit-args.js';
 import { readClusterProxy } from './read-proxy.js';
 
 type Obj = Record<string, unknown>;
@@ -109,6 +110,23 @@ async function mirrorFacts(
   };
 }
 
+/**
+ * `--cloud-provider` of the Linux workers' kubelet (reference §1.6 step 2). A cluster without a rendered
+ * worker MachineConfig (not OpenShift) gives none. `--cloud-config` is not copied yet (see docs/clouds.md).
+ */
+async function cloudProviderFact(custom: CustomObjectsApi): Promise<Pick<ClusterFacts, 'cloudProvider'>> {
+  const list = obj(
+    await custom.listClusterCustomObject({
+      group: 'machineconfiguration.openshift.io',
+      version: 'v1',
+      plural: 'machineconfigs',
+    }),
+  );
+  const unit = renderedWorkerKubeletUnit((list['items'] as unknown[] | undefined) ?? []);
+  const provider = unit === undefined ? undefined : parseKubeletArgs(unit).cloudProvider;
+  return provider ? { cloudProvider: provider } : {};
+}
+
 /** Reads every cluster object a join needs (reference §1.2, §1.6 step 2). */
 export async function readClusterFacts(core: CoreV1Api, custom: CustomObjectsApi): Promise<ClusterFacts> {
   const [infra, netConfig, netOperator, controllerConfig] = await Promise.all([
@@ -139,6 +157,7 @@ export async function readClusterFacts(core: CoreV1Api, custom: CustomObjectsApi
     bootstrap: await bootstrapFacts(core),
     ...(pull?.['.dockerconfigjson'] ? { pullSecret: b64(pull['.dockerconfigjson']) } : {}),
     ...(await mirrorFacts(custom)),
+    ...(await cloudProviderFact(custom)),
     ...(proxy === undefined ? {} : { proxy }),
   };
 }

@@ -24,6 +24,7 @@ interface RunFlags {
   bootstrapGroup?: string;
   registrationTimeout?: string;
   maxUnavailable?: string;
+  cloudTagging?: string;
 }
 
 /** Flags first, then the environment (upstream's names: WATCH_NAMESPACE, SERVICES_LOG_*, proxy variables). */
@@ -58,6 +59,11 @@ function maintenance(flags: RunFlags, env: Env): { maxUnavailable: string; opera
   };
 }
 
+/** `--cloud-tagging`; `check` unless given (commander's default, repeated for callers without it). */
+function cloudTagging(flags: RunFlags): string {
+  return flags.cloudTagging ?? 'check';
+}
+
 /** Flags first, then the environment (upstream's names: WATCH_NAMESPACE, SERVICES_LOG_*, proxy variables). */
 export function operatorConfig(flags: RunFlags, env: Env): OperatorConfig {
   const debug = flags.debugLogging === true;
@@ -80,6 +86,7 @@ export function operatorConfig(flags: RunFlags, env: Env): OperatorConfig {
     ...(flags.bootstrapGroup !== undefined ? { bootstrapGroup: flags.bootstrapGroup } : {}),
     registrationTimeoutMs: Number(flags.registrationTimeout ?? '900') * 1000,
     ...maintenance(flags, env),
+    cloudTagging: cloudTagging(flags),
   };
   const problems = configProblems(candidate);
   if (candidate.namespace === '') problems.push('set WATCH_NAMESPACE or pass -n');
@@ -123,6 +130,11 @@ export function runCommand(ctx: CliContext): Command {
       '--max-unavailable <n|percent>',
       'Windows nodes that upgrades may take out of service at once (a number or a percentage)',
       '1',
+    )
+    .option(
+      '--cloud-tagging <mode>',
+      'AWS/Azure/GCP: check the cluster ownership tag of BYOH instances, or apply it (and take it back on removal)',
+      'check',
     )
     .option('--provider-package <name>', 'load a third-party provider package (repeatable)', collect)
     .action(async (flags: RunFlags) => {

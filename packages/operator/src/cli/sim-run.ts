@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { KubeConfig } from '@kubernetes/client-node';
 import { OPERATOR_NAMESPACE, startSimCluster, type SimCluster } from '@wmco/sim';
 import { publishSimCloud, writeCloudFile } from '../clouds/publish-sim-cloud.js';
-import { startSimCloud, type SimCloud } from '../clouds/sim-clouds.js';
+import { simCloudMetadataHostname, startSimCloud, type SimCloud } from '../clouds/sim-clouds.js';
 import type { CliContext } from './cli-context.js';
 import { demoHosts } from '../world/demo-hosts.js';
 import { readHostsFile } from '../world/hosts-file.js';
@@ -114,7 +114,11 @@ async function worldHosts(opts: SimOptions): Promise<readonly SimHostSpec[]> {
 async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Promise<void> {
   const upgrade = upgradePlan(opts);
   let upgraded = true;
-  const hosts = await worldHosts(opts);
+  // Each host hears from its cloud's metadata service the name the cloud gives it (GCE: the zonal DNS name).
+  const hosts = (await worldHosts(opts)).map((h) => {
+    const metadataHostname = simCloudMetadataHostname(platform, h.hostname);
+    return metadataHostname ? { ...h, metadataHostname } : h;
+  });
   let cloud: SimCloud | undefined;
   const ok = await runDemo({
     hosts,

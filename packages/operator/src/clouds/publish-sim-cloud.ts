@@ -3,8 +3,11 @@ import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client
 import type { SimCloud } from './sim-clouds.js';
 
 const CONFIG = { group: 'config.openshift.io', version: 'v1' } as const;
-/** The ConfigMap (openshift-config) that proxy/cluster .spec.trustedCA names, holding the cloud's CA. */
-export const SIM_CLOUD_CA_CONFIGMAP = 'wmco-sim-cloud-ca';
+/**
+ * The ConfigMap (openshift-config) that proxy/cluster .spec.trustedCA names, holding the cloud's CA: the
+ * name OpenShift's installer gives it (`additionalTrustBundle`), the one the operator's Role may read.
+ */
+export const SIM_CLOUD_CA_CONFIGMAP = 'user-ca-bundle';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v !== null && typeof v === 'object' ? (v as Obj) : {});

@@ -1,10 +1,12 @@
-import { SimArm, SimEc2, SimGce } from '@wmco/sim';
+import { SimArm, SimEc2, SimGce, type CloudFaults } from '@wmco/sim';
 
 /** One running simulated cloud, whatever the platform, as `wmco sim` and the world use it. */
 export interface SimCloud {
   readonly platform: string;
   readonly url: string;
   readonly caPem: string;
+  /** Faults the cloud answers the next matching calls with (throttling, unauthorized, ...), for tests. */
+  readonly faults: CloudFaults;
   /** `infrastructure/cluster .status.platformStatus.<platform>` pointing the SDK at the simulated endpoint. */
   platformStatus(): Record<string, unknown>;
   /** The credentials Secret as OpenShift's installer writes it. */
@@ -26,6 +28,7 @@ async function awsCloud(): Promise<SimCloud> {
     platform: 'AWS',
     url: ec2.url,
     caPem: ec2.caPem,
+    faults: ec2.faults,
     platformStatus: () => ec2.platformStatus(),
     credentialsSecret: () => ec2.credentialsSecret(),
     addHost: (address, hostname, metadataHostname) =>
@@ -46,18 +49,35 @@ async function awsCloud(): Promise<SimCloud> {
   };
 }
 
+const GCP_SIM = { project: 'wmco-sim-project', region: 'us-central1', zone: 'us-central1-a' } as const;
+
+/**
+ * What a simulated cloud's metadata service tells a host named `hostname` its host name is, where that
+ * differs from the host's own default: GCE answers the instance's zonal internal DNS name
+ * (`<name>.<zone>.c.<project>.internal`), which the GCP hostname script turns into the node name.
+ */
+export function simCloudMetadataHostname(platform: string, hostname: string): string | undefined {
+  const rule = Object.hasOwn(METADATA_HOSTNAMES, platform) ? METADATA_HOSTNAMES[platform] : undefined;
+  return rule?.(hostname.toLowerCase());
+}
+
+const METADATA_HOSTNAMES: Readonly<Record<string, (name: string) => string>> = {
+  GCP: (name) => `${name}.${GCP_SIM.zone}.c.${GCP_SIM.project}.internal`,
+};
+
 async function gcpCloud(): Promise<SimCloud> {
-  const gce = await SimGce.start({ project: 'wmco-sim-project', region: 'us-central1' });
+  const gce = await SimGce.start({ project: GCP_SIM.project, region: GCP_SIM.region });
   return {
     platform: 'GCP',
     url: gce.url,
     caPem: gce.caPem,
+    faults: gce.faults,
     platformStatus: () => gce.platformStatus(),
     credentialsSecret: () => gce.credentialsSecret(),
     addHost: (address, hostname) =>
-      gce.addInstance({ privateIp: address, name: hostname, zone: 'us-central1-a' }).id,
+      gce.addInstance({ privateIp: address, name: hostname.toLowerCase(), zone: GCP_SIM.zone }).id,
     cloudFileFields: (files) => ({
-      zone: 'us-central1-a',
+      zone: GCP_SIM.zone,
       credentials: {
         project: gce.state.project,
         serviceAccountFile: files.write(
@@ -77,6 +97,7 @@ async function azureCloud(): Promise<SimCloud> {
     platform: 'Azure',
     url: arm.url,
     caPem: arm.caPem,
+    faults: arm.faults,
     platformStatus: () => arm.platformStatus(),
     credentialsSecret: () => arm.credentialsSecret(),
     // The cloud's instance ID on Azure is the VM's resource ID.

@@ -65,6 +65,12 @@ export const operatorConfigSchema = z.object({
       { message: 'must be a whole number ≥ 1 or a percentage between 1% and 100% (e.g. 1, 2, 25%)' },
     )
     .optional(),
+  /**
+   * BYOH instances on AWS, Azure and GCP: `check` (default) only reports the cluster ownership tag;
+   * `apply` adds it when missing and takes back on removal exactly what it added. Not the default: an
+   * instance tagged `owned` is deleted by `openshift-install destroy cluster`.
+   */
+  cloudTagging: z.enum(['check', 'apply'], { message: "must be 'check' or 'apply'" }).optional(),
 });
 export type OperatorConfig = z.infer<typeof operatorConfigSchema>;
 

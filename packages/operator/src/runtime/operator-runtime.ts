@@ -26,37 +26,25 @@ import {
   systemIpv4Resolver,
   type ClusterFacts,
   type DependencyContainer,
-  type Ipv4Resolver,
   type JoinDeps,
-  type JoinTimings,
   type Logger,
-  type SshHostOptions,
   type WmcoProvider,
   DEFAULT_LEADER_ELECTION,
   DEFAULT_REGISTRATION_TTL_MS,
   bootstrapTokenIdentity,
   openShiftBootstrapIdentity,
-  type LifecycleOptions,
 } from '@wmco/core';
 import { WMCO_VERSION } from '../cli/version-command.js';
+import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
 import type { OperatorConfig } from './operator-config.js';
 import { hostOpener } from './host-opener.js';
-import { platformParts } from './platform-parts.js';
+import { cloudJoin, platformParts } from './platform-parts.js';
 import { lifecycleFrom } from './lifecycle-config.js';
 import type { OperatorMetrics } from './metrics.js';
 import type { Redactor } from './redactor.js';
 
-/** Test and simulation hooks; production leaves them unset. */
-export interface RuntimeHooks {
-  readonly sshOverrides?: (address: string) => Partial<SshHostOptions>;
-  readonly resolver?: Ipv4Resolver;
-  readonly timings?: Partial<JoinTimings>;
-  readonly leaderTiming?: typeof DEFAULT_LEADER_ELECTION;
-  /** The operator version the nodes are annotated with (default: this build's); two-version tests set it. */
-  readonly version?: string;
-  /** Drain and retry timings of the upgrade flow (test speed). */
-  readonly lifecycle?: Partial<Omit<LifecycleOptions, 'maxUnavailable' | 'operatorCondition'>>;
-}
+import type { RuntimeHooks } from './runtime-hooks.js';
+export type { RuntimeHooks } from './runtime-hooks.js';
 
 export interface RuntimeParts {
   readonly config: OperatorConfig;
@@ -190,11 +178,12 @@ export class OperatorRuntime {
 
   private async joinDeps(core: CoreV1Api, custom: CustomObjectsApi, facts: ClusterFacts): Promise<JoinDeps> {
     const { config, logger } = this.p;
-    const parts = await platformParts({
+    const { cloud, ...parts } = await platformParts({
       container: this.p.container,
       providers: this.p.providers,
       platform: facts.platform,
       payloadDir: config.payloadDir,
+      cloudContext: await kubeCloudContext(this.kc).catch(() => undefined),
     }).catch((err: unknown) => {
       throw new StartupError(err instanceof Error ? err.message : String(err));
     });
@@ -239,6 +228,12 @@ export class OperatorRuntime {
       logRotation,
       proxyEnv: config.proxyEnv,
       timings: { nodeRegistrationMs: 10 * 60_000, nodeReadyMs: 10 * 60_000, pollMs: 1000, ...hooks.timings },
+      cloud: cloudJoin(cloud, {
+        mode: config.cloudTagging ?? 'check',
+        events,
+        logger,
+        namespace: config.namespace,
+      }),
     };
   }
 

@@ -1,10 +1,15 @@
 import {
+  CloudJoin,
   CloudNodeManager,
+  CloudContext,
   HostnameOverride,
   ImageCredentialProvider,
+  InstanceIdentity,
+  InstanceTagging,
   MetadataRoutes,
   createWmcoCore,
   readPayloadManifest,
+  type CloudJoinOptions,
   type DependencyContainer,
   type JoinDeps,
   type PayloadEntry,
@@ -16,6 +21,8 @@ export interface PlatformParts {
   readonly capabilities: JoinDeps['capabilities'];
   readonly payload: readonly PayloadEntry[];
   readonly providerFiles: JoinDeps['providerFiles'];
+  /** The cloud capabilities a BYOH join uses (AWS, Azure, GCP). */
+  readonly cloud: { readonly identity?: InstanceIdentity; readonly tagging?: InstanceTagging };
 }
 
 export interface PlatformPartsInput {
@@ -24,6 +31,8 @@ export interface PlatformPartsInput {
   /** `infrastructure/cluster .status.platformStatus.type`. */
   readonly platform: string;
   readonly payloadDir: string;
+  /** How the cloud capabilities read the cluster (credentials, endpoints); without it they are "not configured". */
+  readonly cloudContext?: CloudContext | undefined;
 }
 
 /**
@@ -31,6 +40,7 @@ export interface PlatformPartsInput {
  * `wmco run` and `wmco plan` both describe a node, so that the two never disagree.
  */
 export async function platformParts(input: PlatformPartsInput): Promise<PlatformParts> {
+  if (input.cloudContext) input.container.register(CloudContext, { useValue: input.cloudContext });
   const wmco = createWmcoCore({
     parent: input.container,
     providers: input.providers,
@@ -47,5 +57,20 @@ export async function platformParts(input: PlatformPartsInput): Promise<Platform
     ...(capabilities.imageCredentialProvider?.payload() ?? []),
   ];
   const payload = await readPayloadManifest(input.payloadDir, extraPayload);
-  return { capabilities, payload, providerFiles: capabilities.hostnameOverride?.files ?? [] };
+  const identity = wmco.tryResolve<InstanceIdentity>(InstanceIdentity);
+  const tagging = wmco.tryResolve<InstanceTagging>(InstanceTagging);
+  return {
+    capabilities,
+    payload,
+    providerFiles: capabilities.hostnameOverride?.files ?? [],
+    cloud: { ...(identity ? { identity } : {}), ...(tagging ? { tagging } : {}) },
+  };
+}
+
+/** The cloud's part of joins and removals, on a platform whose provider can identify instances. */
+export function cloudJoin(
+  cloud: PlatformParts['cloud'],
+  options: Omit<CloudJoinOptions, 'identity' | 'tagging'>,
+): CloudJoin | undefined {
+  return cloud.identity ? new CloudJoin({ ...cloud, ...options }) : undefined;
 }

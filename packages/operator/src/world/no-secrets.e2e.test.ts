@@ -115,3 +115,58 @@ test.serial('no log line and no event of a full join and removal holds a secret'
   );
   t.true(secrets(world).filter((s) => s.name.startsWith('private key line')).length >= 3);
 });
+
+/** The cloud credentials of a world's simulated cloud: every value of its Secret, and each key line of a JSON key file. */
+function cloudSecrets(world: SimWorld): { name: string; value: string }[] {
+  const cloud = world.cloud;
+  if (!cloud) throw new Error('a world with a cloud');
+  const out: { name: string; value: string }[] = [];
+  for (const [key, value] of Object.entries(cloud.credentialsSecret().data)) {
+    // Not secret: which subscription, tenant, resource group or region (they name, they do not unlock).
+    if (/subscription|tenant|resourcegroup|region|client_id/.test(key)) continue;
+    out.push(
+      { name: `cloud Secret ${key}`, value },
+      { name: `cloud Secret ${key} (base64)`, value: Buffer.from(value).toString('base64') },
+    );
+    // A service-account JSON: its private key, line by line.
+    const pem =
+      (JSON.parse(value.startsWith('{') ? value : '{}') as { private_key?: string }).private_key ?? '';
+    pem
+      .split('\n')
+      .filter((l) => l.length >= 16 && !l.startsWith('-----'))
+      .forEach((line, i) => out.push({ name: `cloud key line ${i + 1}`, value: line }));
+  }
+  return out;
+}
+
+for (const platform of ['AWS', 'Azure', 'GCP']) {
+  test.serial(`${platform}: no log line and no event holds the cloud credentials`, async (t) => {
+    const { world, logs } = await testWorld([{ hostname: 'WIN-S1' }], {
+      platform,
+      cloud: true,
+      cloudTagging: 'apply',
+    });
+    t.teardown(() => world.stop());
+    // Error paths again: the cloud refuses and throttles once each, so its errors are logged too.
+    world.cloud?.faults.inject('unauthorized', { times: 1 });
+    world.cloud?.faults.inject('throttle', { times: 1 });
+    await world.createPrivateKeySecret();
+    await world.setInstances(Object.fromEntries([world.hosts.entry(0)]));
+    await world.startOperator();
+    const address = world.hosts.hosts[0]!.address;
+    await until('Ready', phaseIs(world, address, 'Ready'), 90_000);
+    await world.setInstances({});
+    await until('node gone', async () => ((await windowsNodes(world)).length === 0 ? true : undefined));
+    const events = await allEvents(world);
+    const secretsOfCloud = cloudSecrets(world);
+    t.true(secretsOfCloud.length >= 1);
+    t.true(
+      events.some((e) => e.includes('CloudUnavailable')),
+      'the refused call was reported (an error path was exercised)',
+    );
+    const leaks = secretsOfCloud.flatMap((s) =>
+      [...logs, ...events].filter((l) => l.includes(s.value)).map((l) => `${s.name}: ${l.slice(0, 200)}`),
+    );
+    t.deepEqual(leaks, []);
+  });
+}

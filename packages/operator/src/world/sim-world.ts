@@ -12,6 +12,8 @@ import {
   type HostCosts,
   type SimCluster,
 } from '@wmco/sim';
+import { publishSimCloud } from '../clouds/publish-sim-cloud.js';
+import { simCloudMetadataHostname, startSimCloud, type SimCloud } from '../clouds/sim-clouds.js';
 import { OperatorRuntime } from '../runtime/operator-runtime.js';
 import { OperatorMetrics } from '../runtime/metrics.js';
 import { createLogger } from '../runtime/logger.js';
@@ -37,6 +39,23 @@ export interface SimWorldOptions {
   readonly driftRepairIntervalMs?: number;
   /** The operators accept loopback instances (the world's hosts are on 127.0.0.0/8); default true here. */
   readonly allowLoopbackInstances?: boolean;
+  /** Start the platform's simulated cloud (AWS, Azure, GCP) with the hosts as its instances. */
+  readonly cloud?: boolean;
+  /** `--cloud-provider` of the Linux workers' kubelet in the rendered worker MachineConfig (default none). */
+  readonly cloudProvider?: string;
+  /** The operators' `--cloud-tagging` (default check). */
+  readonly cloudTagging?: 'check' | 'apply';
+}
+
+/** Starts the platform's simulated cloud, makes the hosts its instances and points the cluster at it. */
+async function attachWorldCloud(cluster: SimCluster, hosts: WorldHostSet): Promise<SimCloud | undefined> {
+  const cloud = await startSimCloud(cluster.platform);
+  if (!cloud) return undefined;
+  for (const h of hosts.hosts) cloud.addHost(h.address, h.spec.hostname, h.sim.model.metadataHostname);
+  const kc = new KubeConfig();
+  kc.loadFromString(cluster.server.kubeconfig(cluster.admin));
+  await publishSimCloud(kc, cloud);
+  return cloud;
 }
 
 /** Which operator `startOperator` runs: its version, payload and disruption budget. */
@@ -74,6 +93,8 @@ export class SimWorld {
   readonly publicKey: string;
   readonly dir: string;
   readonly payloadDir: string;
+  /** The simulated cloud, when started with `cloud: true` on AWS, Azure or GCP. */
+  cloud: SimCloud | undefined;
   private readonly o: SimWorldOptions;
 
   private constructor(parts: {
@@ -100,9 +121,14 @@ export class SimWorld {
       platform: o.platform ?? 'None',
       nodeGracePeriodSeconds: 20,
       ...(o.rbac ? { rbac: true } : {}),
+      ...(o.cloudProvider !== undefined ? { cloudProvider: o.cloudProvider } : {}),
     });
     const key = generateEd25519KeyPair();
-    const hosts = await WorldHostSet.start(o.hosts, key.public, { ...FREE_HOST_COSTS, ...o.costs });
+    const specs = o.hosts.map((h) => {
+      const metadataHostname = o.cloud ? simCloudMetadataHostname(cluster.platform, h.hostname) : undefined;
+      return metadataHostname && !h.metadataHostname ? { ...h, metadataHostname } : h;
+    });
+    const hosts = await WorldHostSet.start(specs, key.public, { ...FREE_HOST_COSTS, ...o.costs });
     const payloadDir =
       o.payloadDir ??
       (await writeSimPayload(o.payloadBytesPerFile ?? 4096, join(dir, 'payload'), o.payloadLayout));
@@ -116,6 +142,7 @@ export class SimWorld {
       options: o,
     });
     await cluster.writeKubeconfigs(dir);
+    world.cloud = o.cloud ? await attachWorldCloud(cluster, hosts) : undefined;
     return world;
   }
 
@@ -197,6 +224,7 @@ export class SimWorld {
         keepLogsOnRemoval: true,
         driftRepairIntervalMs: this.o.driftRepairIntervalMs ?? 1000,
         allowLoopbackInstances: this.o.allowLoopbackInstances ?? true,
+        ...(this.o.cloudTagging ? { cloudTagging: this.o.cloudTagging } : {}),
       },
       providers: this.o.providers,
       container: newRootContainer(),
@@ -236,6 +264,7 @@ export class SimWorld {
   async stop(): Promise<void> {
     await Promise.all(this.operators.map((o) => o.stop().catch(() => undefined)));
     await this.hosts.stop();
+    await this.cloud?.close();
     await this.cluster.stop();
     await rm(this.dir, { recursive: true, force: true });
   }

@@ -22,6 +22,10 @@ export interface SimHostSpec {
   readonly containersFeature?: boolean;
   /** Serve SSH on this port (0: ephemeral) instead of 22. */
   readonly sshPort?: number;
+  /** The primary DNS suffix (`ipconfig /all`), as on a domain-joined vSphere VM. */
+  readonly dnsSuffix?: string;
+  /** What the cloud's metadata service answers as the host name (default: the model's, from the hostname). */
+  readonly metadataHostname?: string;
   /** Tunes this host's simulated kubelet (e.g. a delay before it registers its Node). */
   readonly kubelet?: KubeletBehaviourOptions;
 }
@@ -61,6 +65,8 @@ export class WorldHostSet {
         costs,
         ...(spec.defaultShell ? { defaultShell: spec.defaultShell } : {}),
         ...(spec.sshPort !== undefined ? { port: spec.sshPort } : {}),
+        ...(spec.metadataHostname !== undefined ? { metadataHostname: spec.metadataHostname } : {}),
+        ...(spec.dnsSuffix !== undefined ? { dnsSuffix: spec.dnsSuffix } : {}),
         ...(spec.kubelet ? { behaviours: defaultServiceBehaviours(spec.kubelet) } : {}),
       });
       hosts.push({ spec, sim, address: addr });

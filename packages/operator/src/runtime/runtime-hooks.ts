@@ -1,0 +1,19 @@
+import type {
+  DEFAULT_LEADER_ELECTION,
+  Ipv4Resolver,
+  JoinTimings,
+  LifecycleOptions,
+  SshHostOptions,
+} from '@wmco/core';
+
+/** Test and simulation hooks; production leaves them unset. */
+export interface RuntimeHooks {
+  readonly sshOverrides?: (address: string) => Partial<SshHostOptions>;
+  readonly resolver?: Ipv4Resolver;
+  readonly timings?: Partial<JoinTimings>;
+  readonly leaderTiming?: typeof DEFAULT_LEADER_ELECTION;
+  /** The operator version the nodes are annotated with (default: this build's); two-version tests set it. */
+  readonly version?: string;
+  /** Drain and retry timings of the upgrade flow (test speed). */
+  readonly lifecycle?: Partial<Omit<LifecycleOptions, 'maxUnavailable' | 'operatorCondition'>>;
+}
