@@ -17,3 +17,15 @@ export {
 export { HYBRID_SUBNET_ANNOTATION, HybridOverlayAnnotator } from './cluster/hybrid-overlay.js';
 export * from './windows/index.js';
 export { ensureKubectl, Kubectl, type KubectlResult } from './scenario/kubectl-runner.js';
+export { MachineActuator } from './machines/machine-actuator.js';
+export { MachineApprover } from './machines/machine-approver.js';
+export { MachineSetController } from './machines/machine-set-controller.js';
+export {
+  SimInstanceLauncher,
+  type MachineInstance,
+  type MachineInstanceLauncher,
+  type MachineInstanceRequest,
+  type SimInstanceLauncherOptions,
+} from './machines/machine-instances.js';
+export { bootFromUserData, type BootOutcome } from './machines/user-data-boot.js';
+export { machinesToDelete, type DeletePolicy } from './machines/delete-policy.js';
