@@ -19,7 +19,7 @@ test('Newest deletes the youngest, Oldest the oldest', (t) => {
   t.deepEqual(names(machinesToDelete([a, b, c], 1, 'Oldest')), ['a']);
 });
 
-test('marked, failed and unlinked Machines go first whatever the policy', (t) => {
+test('marked and failed Machines go first whatever the policy; unlinked ones first under Random', (t) => {
   const marked = machine('m', '2026-01-01T00:00:00Z', {
     metadata: { annotations: { 'machine.openshift.io/delete-machine': 'true' } },
   });
@@ -27,7 +27,12 @@ test('marked, failed and unlinked Machines go first whatever the policy', (t) =>
   const unlinked: JsonObject = { metadata: { name: 'u', creationTimestamp: '2026-01-01T00:00:00Z' } };
   t.deepEqual(names(machinesToDelete([c, marked], 1, 'Newest')), ['m']);
   t.deepEqual(names(machinesToDelete([c, failed], 1, 'Newest')), ['f']);
-  t.deepEqual(names(machinesToDelete([c, unlinked], 1, 'Newest')), ['u']);
+  t.deepEqual(names(machinesToDelete([c, unlinked], 1, 'Random')), ['u']);
+  t.deepEqual(names(machinesToDelete([c, unlinked], 1, 'Newest')), ['c'], 'Newest goes by age alone');
+  const old = machine('o', '2026-01-01T00:00:00Z', {
+    metadata: { annotations: { 'cluster.k8s.io/delete-machine': 'yes' } },
+  });
+  t.deepEqual(names(machinesToDelete([c, old], 1, 'Random', () => 0)), ['o']);
 });
 
 test('Random picks by the random source and never more than asked', (t) => {

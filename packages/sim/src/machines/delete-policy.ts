@@ -1,4 +1,4 @@
-import { meta, str, type JsonObject } from '../apiserver/json.js';
+import { meta, str, strMap, type JsonObject } from '../apiserver/json.js';
 import { DELETE_MACHINE_ANNOTATION, deleting, nodeRefName, obj } from './machine-objects.js';
 
 /** MachineSet spec.deletePolicy values (machine-api: Random is the default). */
@@ -9,13 +9,27 @@ export function deletePolicyOf(ms: JsonObject): DeletePolicy {
   return p === 'Newest' || p === 'Oldest' ? p : 'Random';
 }
 
-/** Machines that must go first whatever the policy: deleting, marked for deletion, failed, or never linked. */
-function mustGo(m: JsonObject): number {
-  if (deleting(m)) return 3;
-  if (str(obj(meta(m)['annotations'])[DELETE_MACHINE_ANNOTATION]) !== undefined) return 3;
+/** The annotation's name before machine-api moved to machine.openshift.io (still honoured). */
+const OLD_DELETE_ANNOTATION = 'cluster.k8s.io/delete-machine';
+
+/**
+ * Which Machines go first (higher first), before the policy's own order: deleting ones; marked or
+ * failed ones; and, for Random only, Machines with no Node yet (machine-api's delete_policy.go).
+ */
+function markedOrFailed(m: JsonObject): boolean {
+  const ann = strMap(meta(m)['annotations']);
   const st = obj(m['status']);
-  if (str(st['errorReason']) !== undefined || str(st['errorMessage']) !== undefined) return 3;
-  return nodeRefName(m) === undefined ? 1 : 0;
+  return (
+    [ann[DELETE_MACHINE_ANNOTATION], ann[OLD_DELETE_ANNOTATION]].some((v) => v !== undefined && v !== '') ||
+    str(st['errorReason']) !== undefined ||
+    str(st['errorMessage']) !== undefined
+  );
+}
+
+function mustGo(m: JsonObject, policy: DeletePolicy): number {
+  if (deleting(m)) return 3;
+  if (markedOrFailed(m)) return policy === 'Random' ? 2 : 3;
+  return policy === 'Random' && nodeRefName(m) === undefined ? 1 : 0;
 }
 
 function created(m: JsonObject): number {
@@ -23,9 +37,9 @@ function created(m: JsonObject): number {
 }
 
 /**
- * The `count` Machines a scale-down deletes, as machine-api's delete policies choose them: marked,
- * failed and unlinked Machines first, then by policy (Newest: youngest first; Oldest: oldest first;
- * Random: any order).
+ * The `count` Machines a scale-down deletes, as machine-api's delete policies choose them: marked
+ * and failed Machines first (and for Random, Machines without a Node), then by policy (Newest:
+ * youngest first; Oldest: oldest first; Random: any order).
  */
 export function machinesToDelete(
   machines: readonly JsonObject[],
@@ -33,7 +47,7 @@ export function machinesToDelete(
   policy: DeletePolicy,
   random: () => number = Math.random,
 ): JsonObject[] {
-  const keyed = machines.map((m) => ({ m, first: mustGo(m), age: created(m), r: random() }));
+  const keyed = machines.map((m) => ({ m, first: mustGo(m, policy), age: created(m), r: random() }));
   keyed.sort((a, b) => {
     if (a.first !== b.first) return b.first - a.first;
     if (policy === 'Newest') return b.age - a.age;

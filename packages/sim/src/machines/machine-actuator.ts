@@ -123,7 +123,7 @@ export class MachineActuator extends StoreEventController {
         c['spec'] = { ...obj(c['spec']), providerID: `${scheme}${randomUUID()}` };
         return c;
       });
-    this.setStatus(now, machineStatusFor(nameOf(now), vm.address, 'Provisioned'));
+    this.setStatus(now, machineStatusFor(this.platform, nameOf(now), vm.address));
     this.link(now, vm);
   }
 

@@ -107,7 +107,7 @@ test.serial(
       t.true(JSON.stringify(meta(m)['finalizers']).includes('machine.machine.openshift.io'));
       t.deepEqual(
         (obj(m['status'])['addresses'] as { type: string }[]).map((a) => a.type),
-        ['InternalIP', 'InternalDNS', 'Hostname'],
+        ['InternalIP', 'InternalDNS'],
       );
       const vm = c.machineActuator?.instanceOf(NS, nameOf(m));
       t.regex(vm?.hostname ?? '', /^WIN-[A-Z0-9]{11}$/, 'the guest keeps the image name until renamed');

@@ -3,17 +3,19 @@ import type { ObjectWriter } from '../apiserver/object-writer.js';
 import { obj } from './machine-objects.js';
 
 /**
- * The status a vSphere or Nutanix actuator writes once the VM exists: the guest's IPv4 as InternalIP
- * and the VM (Machine) name as InternalDNS and Hostname.
+ * Address types each actuator reports besides the guest's IPv4 (InternalIP): vSphere's reconcileNetwork
+ * adds the VM name as InternalDNS only; the others here add it as InternalDNS and Hostname.
  */
-export function machineStatusFor(machineName: string, address: string, phase: string): JsonObject {
+const NAME_ADDRESS_TYPES: Readonly<Record<string, readonly string[]>> = {
+  VSphere: ['InternalDNS'],
+};
+
+/** The status an actuator writes once the VM exists: its IPv4 and the VM (Machine) name. */
+export function machineStatusFor(platform: string, machineName: string, address: string): JsonObject {
+  const kinds = NAME_ADDRESS_TYPES[platform] ?? ['InternalDNS', 'Hostname'];
   return {
-    phase,
-    addresses: [
-      { type: 'InternalIP', address },
-      { type: 'InternalDNS', address: machineName },
-      { type: 'Hostname', address: machineName },
-    ],
+    phase: 'Provisioned',
+    addresses: [{ type: 'InternalIP', address }, ...kinds.map((type) => ({ type, address: machineName }))],
   };
 }
 
