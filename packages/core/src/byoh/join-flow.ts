@@ -3,17 +3,15 @@ import type { WindowsInstance } from '../desired/windows-instances.js';
 import type { HostKeyStore } from '../host/host-key-store.js';
 import type { HostState } from '../host/protocol/index.js';
 import type { UploadFile, WindowsHost } from '../host/windows-host.js';
-import { instanceRef } from '../identity/instance-ref.js';
-import { decideNodeName } from '../identity/name-decision.js';
-import { claimNode } from '../identity/node-claim.js';
 import { errorMessage } from '../kube/logger.js';
 import type { WindowsServiceSpec } from '../provider/types/windows-service-spec.js';
-import { Annotations, Labels } from '../join/node-metadata.js';
+import { Annotations } from '../join/node-metadata.js';
 import { scriptsFor } from '../join/service-scripts.js';
 import { encryptUsername } from '../join/username-crypto.js';
 import { convergeRound, type RoundResult } from './converge-round.js';
 import { enterPhase, type InstancePhase, type InstanceStatus } from './instance-status.js';
-import { instancesConfigMapRef, type JoinDeps } from './join-deps.js';
+import type { JoinDeps } from './join-deps.js';
+import { byohJoinIdentity, type JoinIdentity } from './join-identity.js';
 import { isNodeReady, patchNodeMetadata, readNode, setUnschedulable } from './node-ops.js';
 import { designContent, designNode, hostSpecWith, type NodeDesign } from './node-spec.js';
 import { publishServicesConfigMap } from './services-configmap-publisher.js';
@@ -24,9 +22,12 @@ export interface JoinRequest {
   readonly privateKeyPem: string;
   readonly publicKeyHash: string;
   readonly signal: AbortSignal;
+  /** Who the instance is (default: a `windows-instances` entry). */
+  readonly identity?: JoinIdentity;
 }
 
 interface JoinState {
+  readonly identity: JoinIdentity;
   readonly host: WindowsHost;
   readonly signal: AbortSignal;
   readonly design: NodeDesign;
@@ -62,6 +63,7 @@ export class JoinFlow {
     });
     const design = designNode(this.deps, await this.deps.facts());
     const state: JoinState = {
+      identity: req.identity ?? byohJoinIdentity(this.deps, instance),
       host,
       signal: req.signal,
       design,
@@ -75,7 +77,7 @@ export class JoinFlow {
       const node = await this.configure(req, state);
       await this.finish(req, state, node, started);
     } catch (err) {
-      this.deps.names.end(instance.address);
+      state.identity.end();
       await this.fail(instance.ipv4Address, state, err);
       throw err;
     } finally {
@@ -90,9 +92,9 @@ export class JoinFlow {
     const bootstrap = s.services.filter((svc) => svc.bootstrap);
     const nodeName = await this.bootstrapRound(req, s, bootstrap);
     await this.phase(address, 'WaitingForNode', { node: nodeName });
-    const node = await this.claim(req, nodeName);
+    const node = await this.claim(req, s, nodeName);
     await setUnschedulable(this.deps.core, nodeName, true);
-    await this.annotate(req, nodeName, s.host.address);
+    await this.annotate(req, s, nodeName);
     const withSubnet = await this.awaitNodeWhere(nodeName, req.signal, (n) =>
       Boolean(n.metadata?.annotations?.[Annotations.hybridOverlaySubnet]),
     );
@@ -117,22 +119,9 @@ export class JoinFlow {
   ): Promise<string> {
     let nodeName = '';
     await this.round(s, bootstrap, undefined, async (values, host) => {
-      // The operator decides the name before the kubelet starts (ADR 0008): the one the kubelet will
-      // register, free, or already this instance's. A refusal fails the join before anything starts.
-      const registration = await decideNodeName(
-        instanceRef(req.instance),
-        {
-          hostnameOverride: values['HOSTNAME_OVERRIDE'],
-          hostname: host.hostname,
-          kubeletPresent: host.services.some((svc) => svc.name.toLowerCase() === 'kubelet'),
-        },
-        {
-          registrations: this.deps.names,
-          node: (name) => readNode(this.deps.core, name),
-          approvedClientCsr: (name, address) => this.deps.names.approvedClientCsr(name, address),
-        },
-      );
-      nodeName = registration.nodeName;
+      // The operator decides the name before the kubelet starts (ADR 0008); a refusal fails the join
+      // before anything starts.
+      nodeName = await s.identity.decideName(values, host);
     });
     s.servicesStarted = true;
     return nodeName;
@@ -146,7 +135,10 @@ export class JoinFlow {
   ): Promise<RoundResult> {
     if (s.signal.aborted) throw new Error('the operator is stopping');
     const result = await convergeRound(s.host, {
-      specFor: (values) => hostSpecWith(s.design, services, values, node),
+      specFor: (values) => ({
+        ...hostSpecWith(s.design, services, values, node),
+        ...(s.identity.hostname === undefined ? {} : { hostname: s.identity.hostname }),
+      }),
       scripts: scriptsFor(services, node),
       content: s.content,
       beforeApply,
@@ -158,21 +150,21 @@ export class JoinFlow {
   }
 
   /** Waits for the Node, then claims it for the instance (identity/node-claim.ts) before touching it. */
-  private async claim(req: JoinRequest, nodeName: string): Promise<V1Node> {
+  private async claim(req: JoinRequest, s: JoinState, nodeName: string): Promise<V1Node> {
     const node = await this.awaitNode(nodeName, req.signal);
-    await claimNode(this.deps.core, this.deps.names, instanceRef(req.instance), node);
+    await s.identity.claim(node);
     return node;
   }
 
-  /** `pinnedAs`: the host's address as its key is pinned (`ip`, or `ip:port` off port 22). */
-  private async annotate(req: JoinRequest, nodeName: string, pinnedAs: string): Promise<void> {
-    const pin = await this.hostKeys.get(pinnedAs);
+  /** The host key is read as pinned under the host's address (`ip`, or `ip:port` off port 22). */
+  private async annotate(req: JoinRequest, s: JoinState, nodeName: string): Promise<void> {
+    const pin = await this.hostKeys.get(s.host.address);
     await patchNodeMetadata(this.deps.core, nodeName, {
-      labels: { [Labels.byoh]: 'true', [Labels.workerRole]: '' },
+      labels: { ...s.identity.labels },
       annotations: {
+        ...s.identity.annotations,
         [Annotations.pubKeyHash]: req.publicKeyHash,
         [Annotations.username]: encryptUsername(req.instance.username, req.privateKeyPem),
-        [Annotations.instanceAddress]: req.instance.address,
         ...(pin ? { [Annotations.sshHostKey]: pin.base64, [Annotations.sshHostKeyType]: pin.type } : {}),
       },
     });
@@ -182,7 +174,7 @@ export class JoinFlow {
     const name = node.metadata?.name ?? '';
     await this.awaitNodeWhere(name, req.signal, isNodeReady);
     // Joined: nothing more is approved for this registration; serving CSRs go by ownership.
-    this.deps.names.end(req.instance.address);
+    s.identity.end();
     await setUnschedulable(this.deps.core, name, false);
     await patchNodeMetadata(this.deps.core, name, {
       annotations: {
@@ -202,7 +194,7 @@ export class JoinFlow {
       bytesSent: s.bytes,
     });
     await this.deps.events.record(
-      instancesConfigMapRef(this.deps.namespace),
+      s.identity.eventTarget,
       'Normal',
       'InstanceSetup',
       `Configured instance with address ${req.instance.address} as a worker node (${name}) in ${joinSeconds}s`,
@@ -235,7 +227,7 @@ export class JoinFlow {
     }
     await this.phase(address, 'Failed', { lastError: errorMessage(err) });
     await this.deps.events.record(
-      instancesConfigMapRef(this.deps.namespace),
+      s.identity.eventTarget,
       'Warning',
       'InstanceSetupFailure',
       `instance ${address}: ${errorMessage(err)}`,

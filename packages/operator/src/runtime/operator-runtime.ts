@@ -40,7 +40,8 @@ import {
 import { WMCO_VERSION } from '../cli/version-command.js';
 import type { OperatorConfig } from './operator-config.js';
 import { hostOpener } from './host-opener.js';
-import { platformParts } from './platform-parts.js';
+import { machineSource, NodeSources } from './node-sources.js';
+import { platformParts, type PlatformParts } from './platform-parts.js';
 import type { OperatorMetrics } from './metrics.js';
 import type { Redactor } from './redactor.js';
 
@@ -50,6 +51,8 @@ export interface RuntimeHooks {
   readonly resolver?: Ipv4Resolver;
   readonly timings?: Partial<JoinTimings>;
   readonly leaderTiming?: typeof DEFAULT_LEADER_ELECTION;
+  /** Machine source: failed joins before a Machine is deleted, and the delay between attempts. */
+  readonly machineRetry?: { readonly budget: number; readonly retryMs: number };
 }
 
 export interface RuntimeParts {
@@ -83,7 +86,8 @@ function loadKubeConfig(c: OperatorConfig): KubeConfig {
  */
 export class OperatorRuntime {
   private readonly stopping = new AbortController();
-  private controllers: ByohControllers | undefined;
+  private controllers: NodeSources | undefined;
+  private machineParts: PlatformParts['machines'] | undefined;
   private leadership: Promise<'lost' | 'stopped'> | undefined;
   leading = false;
   /** How many times this operator started its controllers (once per leadership term); for tests. */
@@ -134,11 +138,14 @@ export class OperatorRuntime {
     const deps = await this.joinDeps(core, custom, facts);
     const resolver = this.p.hooks?.resolver ?? systemIpv4Resolver;
     const apiUrls = [this.kc.getCurrentCluster()?.server ?? '', facts.apiServerInternalUrl];
-    this.controllers = new ByohControllers({
+    const hostKeys = new ConfigMapHostKeyStore(core, this.p.config.namespace);
+    const { privateKeySecret, parallelJoins } = this.p.config;
+    const machines = await machineSource({ deps, custom, watch: kubeWatch(this.kc), hostKeys, parts: this.machineParts, privateKeySecret, parallelJoins, retry: this.p.hooks?.machineRetry }); // prettier-ignore
+    const byoh = new ByohControllers({
       deps,
       certificates: this.kc.makeApiClient(CertificatesV1Api),
       watch: kubeWatch(this.kc),
-      hostKeys: new ConfigMapHostKeyStore(core, this.p.config.namespace),
+      hostKeys,
       resolver,
       addressPolicy: new ClusterAddresses({
         core,
@@ -161,6 +168,7 @@ export class OperatorRuntime {
         informerRestart: (informer, reason) => this.p.metrics.informerRestarts.inc({ informer, reason }),
       },
     });
+    this.controllers = new NodeSources(byoh, machines);
     this.leadership = this.p.config.leaderElection ? this.elect() : this.runUnelected();
   }
 
@@ -190,6 +198,7 @@ export class OperatorRuntime {
     }).catch((err: unknown) => {
       throw new StartupError(err instanceof Error ? err.message : String(err));
     });
+    this.machineParts = parts.machines;
     const logRotation = parseLogRotation({
       SERVICES_LOG_FILE_SIZE: config.servicesLog.size,
       SERVICES_LOG_FILE_AGE: config.servicesLog.age,
@@ -215,7 +224,9 @@ export class OperatorRuntime {
         logger,
         sshOverrides: hooks.sshOverrides,
       }),
-      ...parts,
+      capabilities: parts.capabilities,
+      payload: parts.payload,
+      providerFiles: parts.providerFiles,
       payloadDir: config.payloadDir,
       facts: async () => {
         const f = await readClusterFacts(core, custom);

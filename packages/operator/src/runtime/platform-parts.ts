@@ -1,7 +1,10 @@
 import {
   CloudNodeManager,
+  HostRename,
   HostnameOverride,
   ImageCredentialProvider,
+  MachineAccess,
+  UserDataFormat,
   MetadataRoutes,
   createWmcoCore,
   readPayloadManifest,
@@ -16,6 +19,12 @@ export interface PlatformParts {
   readonly capabilities: JoinDeps['capabilities'];
   readonly payload: readonly PayloadEntry[];
   readonly providerFiles: JoinDeps['providerFiles'];
+  /** What the Machine source needs from the provider (every provider registers MachineAccess and UserDataFormat). */
+  readonly machines: {
+    readonly access: MachineAccess | undefined;
+    readonly userDataFormat: UserDataFormat | undefined;
+    readonly hostRename: HostRename | undefined;
+  };
 }
 
 export interface PlatformPartsInput {
@@ -47,5 +56,10 @@ export async function platformParts(input: PlatformPartsInput): Promise<Platform
     ...(capabilities.imageCredentialProvider?.payload() ?? []),
   ];
   const payload = await readPayloadManifest(input.payloadDir, extraPayload);
-  return { capabilities, payload, providerFiles: capabilities.hostnameOverride?.files ?? [] };
+  const machines = {
+    access: wmco.tryResolve<MachineAccess>(MachineAccess),
+    userDataFormat: wmco.tryResolve<UserDataFormat>(UserDataFormat),
+    hostRename: wmco.tryResolve<HostRename>(HostRename),
+  };
+  return { capabilities, payload, providerFiles: capabilities.hostnameOverride?.files ?? [], machines };
 }

@@ -8,6 +8,7 @@ import {
   OPERATOR_NAMESPACE,
   SimulatedWindowsHost,
   generateEd25519KeyPair,
+  type SimInstanceLauncher,
   startSimCluster,
   type HostCosts,
   type SimCluster,
@@ -18,6 +19,7 @@ import { createLogger } from '../runtime/logger.js';
 import { Redactor } from '../runtime/redactor.js';
 import { writeSimPayload } from './sim-payload.js';
 import { WorldHostSet, type SimHostSpec } from './world-hosts.js';
+import { WorldMachines, worldLauncher } from './world-machines.js';
 
 export interface SimWorldOptions {
   readonly hosts: readonly SimHostSpec[];
@@ -33,6 +35,8 @@ export interface SimWorldOptions {
   readonly driftRepairIntervalMs?: number;
   /** The operators accept loopback instances (the world's hosts are on 127.0.0.0/8); default true here. */
   readonly allowLoopbackInstances?: boolean;
+  /** Failed joins before the operator deletes a Machine (default 2 here), and the delay between them. */
+  readonly machineRetry?: { readonly budget: number; readonly retryMs: number };
 }
 
 /**
@@ -49,6 +53,8 @@ export class SimWorld {
   readonly publicKey: string;
   readonly dir: string;
   readonly payloadDir: string;
+  /** The VMs behind Machines (the simulated machine-api's hypervisor). */
+  readonly launcher: SimInstanceLauncher;
   private readonly o: SimWorldOptions;
 
   private constructor(parts: {
@@ -59,7 +65,9 @@ export class SimWorld {
     dir: string;
     payloadDir: string;
     options: SimWorldOptions;
+    launcher: SimInstanceLauncher;
   }) {
+    this.launcher = parts.launcher;
     this.cluster = parts.cluster;
     this.hosts = parts.hosts;
     this.privateKey = parts.privateKey;
@@ -71,8 +79,10 @@ export class SimWorld {
 
   static async start(o: SimWorldOptions): Promise<SimWorld> {
     const dir = await mkdtemp(join(tmpdir(), 'wmco-world-'));
+    const launcher = worldLauncher({ ...FREE_HOST_COSTS, ...o.costs });
     const cluster = await startSimCluster({
       platform: o.platform ?? 'None',
+      machineInstances: launcher,
       nodeGracePeriodSeconds: 20,
       ...(o.rbac ? { rbac: true } : {}),
     });
@@ -87,6 +97,7 @@ export class SimWorld {
       dir,
       payloadDir,
       options: o,
+      launcher,
     });
     await cluster.writeKubeconfigs(dir);
     return world;
@@ -160,14 +171,25 @@ export class SimWorld {
       redactor: this.redactor,
       metrics: new OperatorMetrics({ defaultMetrics: false }),
       hooks: {
-        sshOverrides: (address) => this.hosts.sshOverrides(address),
+        sshOverrides: (address) => this.hosts.sshOverrides(address, this.machineHost(address)),
         resolver: this.resolver,
         timings: { nodeRegistrationMs: 60_000, nodeReadyMs: 60_000, pollMs: 100, keyRetryMs: 500 },
         leaderTiming: { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 300 },
+        machineRetry: this.o.machineRetry ?? { budget: 2, retryMs: 200 },
       },
     });
     this.operators.push(rt);
     return rt;
+  }
+
+  /** The simulated host behind a Machine's address, while its SSH server is up. */
+  machineHost(address: string): SimulatedWindowsHost | undefined {
+    return [...this.launcher.instances.values()].find((i) => i.address === address)?.host;
+  }
+
+  /** machine.openshift.io as the admin: MachineSets, scaling, Machines. */
+  machineApi(): WorldMachines {
+    return new WorldMachines(this.adminKubeconfig);
   }
 
   readonly resolver: Ipv4Resolver = (name) => this.hosts.resolve(name);
@@ -185,6 +207,7 @@ export class SimWorld {
     await Promise.all(this.operators.map((o) => o.stop().catch(() => undefined)));
     await this.hosts.stop();
     await this.cluster.stop();
+    await Promise.all([...this.launcher.instances.values()].map((i) => i.stop()));
     await rm(this.dir, { recursive: true, force: true });
   }
 }

@@ -123,7 +123,14 @@ export class MachineActuator extends StoreEventController {
         c['spec'] = { ...obj(c['spec']), providerID: `${scheme}${randomUUID()}` };
         return c;
       });
-    this.setStatus(now, machineStatusFor(this.platform, nameOf(now), vm.address));
+    this.setStatus(
+      now,
+      machineStatusFor(this.platform, {
+        machineName: nameOf(now),
+        guestHostname: vm.hostname,
+        address: vm.address,
+      }),
+    );
     this.link(now, vm);
   }
 

@@ -3,19 +3,29 @@ import type { ObjectWriter } from '../apiserver/object-writer.js';
 import { obj } from './machine-objects.js';
 
 /**
- * Address types each actuator reports besides the guest's IPv4 (InternalIP): vSphere's reconcileNetwork
- * adds the VM name as InternalDNS only; the others here add it as InternalDNS and Hostname.
+ * The names each actuator reports besides the guest's IPv4 (InternalIP): vSphere's reconcileNetwork adds
+ * the VM (Machine) name as InternalDNS only; Nutanix the VM name as InternalDNS and Hostname. Elsewhere
+ * (None, a convenience with no machine-api provider upstream) the guest's own host name is reported.
  */
-const NAME_ADDRESS_TYPES: Readonly<Record<string, readonly string[]>> = {
-  VSphere: ['InternalDNS'],
+const NAMES: Readonly<Record<string, { readonly types: readonly string[]; readonly vmName: boolean }>> = {
+  VSphere: { types: ['InternalDNS'], vmName: true },
+  Nutanix: { types: ['InternalDNS', 'Hostname'], vmName: true },
 };
+const GUEST_NAMES = { types: ['InternalDNS', 'Hostname'], vmName: false };
 
-/** The status an actuator writes once the VM exists: its IPv4 and the VM (Machine) name. */
-export function machineStatusFor(platform: string, machineName: string, address: string): JsonObject {
-  const kinds = NAME_ADDRESS_TYPES[platform] ?? ['InternalDNS', 'Hostname'];
+/** The status an actuator writes once the VM exists: its IPv4 and its name. */
+export function machineStatusFor(
+  platform: string,
+  vm: { machineName: string; guestHostname: string; address: string },
+): JsonObject {
+  const names = NAMES[platform] ?? GUEST_NAMES;
+  const name = names.vmName ? vm.machineName : vm.guestHostname.toLowerCase();
   return {
     phase: 'Provisioned',
-    addresses: [{ type: 'InternalIP', address }, ...kinds.map((type) => ({ type, address: machineName }))],
+    addresses: [
+      { type: 'InternalIP', address: vm.address },
+      ...names.types.map((type) => ({ type, address: name })),
+    ],
   };
 }
 
