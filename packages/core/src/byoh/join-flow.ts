@@ -54,7 +54,8 @@ export class JoinFlow {
   async join(req: JoinRequest): Promise<void> {
     const { instance } = req;
     const started = this.now();
-    await this.phase(instance.ipv4Address, 'Connecting');
+    const identity = req.identity ?? byohJoinIdentity(this.deps, instance);
+    await this.phase(identity, 'Connecting');
     const host = this.deps.openHost({
       address: instance.address, // a DNS name here pins the host key by name too
       ipv4: instance.ipv4Address,
@@ -63,7 +64,7 @@ export class JoinFlow {
     });
     const design = designNode(this.deps, await this.deps.facts());
     const state: JoinState = {
-      identity: req.identity ?? byohJoinIdentity(this.deps, instance),
+      identity,
       host,
       signal: req.signal,
       design,
@@ -86,19 +87,18 @@ export class JoinFlow {
   }
 
   private async configure(req: JoinRequest, s: JoinState): Promise<V1Node> {
-    const address = req.instance.ipv4Address;
-    await this.phase(address, 'Configuring');
+    await this.phase(s.identity, 'Configuring');
     await this.round(s, [], undefined);
     const bootstrap = s.services.filter((svc) => svc.bootstrap);
     const nodeName = await this.bootstrapRound(req, s, bootstrap);
-    await this.phase(address, 'WaitingForNode', { node: nodeName });
+    await this.phase(s.identity, 'WaitingForNode', { node: nodeName });
     const node = await this.claim(req, s, nodeName);
     await setUnschedulable(this.deps.core, nodeName, true);
     await this.annotate(req, s, nodeName);
     const withSubnet = await this.awaitNodeWhere(nodeName, req.signal, (n) =>
       Boolean(n.metadata?.annotations?.[Annotations.hybridOverlaySubnet]),
     );
-    await this.phase(address, 'Configuring', { node: nodeName });
+    await this.phase(s.identity, 'Configuring', { node: nodeName });
     const levels = [...new Set(s.services.filter((svc) => !svc.bootstrap).map((svc) => svc.priority))].sort(
       (a, b) => a - b,
     );
@@ -187,7 +187,7 @@ export class JoinFlow {
       environmentVars: this.deps.proxyEnv,
     });
     const joinSeconds = Math.round((this.now().getTime() - started.getTime()) / 10) / 100;
-    await this.phase(req.instance.ipv4Address, 'Ready', {
+    await this.phase(s.identity, 'Ready', {
       node: name,
       joinSeconds,
       powershellStarts: s.psStarts,
@@ -225,7 +225,7 @@ export class JoinFlow {
           ),
         );
     }
-    await this.phase(address, 'Failed', { lastError: errorMessage(err) });
+    await this.phase(s.identity, 'Failed', { lastError: errorMessage(err) });
     await this.deps.events.record(
       s.identity.eventTarget,
       'Warning',
@@ -254,11 +254,17 @@ export class JoinFlow {
   }
 
   private async phase(
-    address: string,
+    identity: JoinIdentity,
     phase: InstancePhase,
     extra: Partial<InstanceStatus> = {},
   ): Promise<void> {
-    const next = enterPhase(this.deps.status.get(address), { address, phase, now: this.now(), extra });
+    const address = identity.status.key;
+    const next = enterPhase(this.deps.status.get(address), {
+      address,
+      phase,
+      now: this.now(),
+      extra: { ...identity.status.extra, ...extra },
+    });
     await this.deps.status.set(next);
   }
 

@@ -7,6 +7,7 @@ import { claimNode } from '../identity/node-claim.js';
 import type { ObjectRef } from '../kube/event-recorder.js';
 import { Annotations, Labels } from '../join/node-metadata.js';
 import { instancesConfigMapRef, type JoinDeps } from './join-deps.js';
+import type { InstanceStatus } from './instance-status.js';
 import { readNode } from './node-ops.js';
 
 /**
@@ -14,6 +15,8 @@ import { readNode } from './node-ops.js';
  * may claim the Node, what the Node is labelled and annotated with, and where events go.
  */
 export interface JoinIdentity {
+  /** Where the join's progress is kept in `windows-instances-status`, and what the status says of its source. */
+  readonly status: { readonly key: string; readonly extra: Partial<InstanceStatus> };
   /** The object events about this join are recorded on. */
   readonly eventTarget: ObjectRef;
   /** Rename the host to this computer name first (HostRename), rebooting; undefined: keep its name. */
@@ -33,6 +36,7 @@ export interface JoinIdentity {
 export function byohJoinIdentity(deps: JoinDeps, instance: WindowsInstance): JoinIdentity {
   const ref = instanceRef(instance);
   return {
+    status: { key: instance.ipv4Address, extra: { source: 'byoh' } },
     eventTarget: instancesConfigMapRef(deps.namespace),
     labels: { [Labels.byoh]: 'true', [Labels.workerRole]: '' },
     annotations: { [Annotations.instanceAddress]: instance.address },

@@ -17,7 +17,8 @@ function age(since: string): string {
 function rows(statuses: readonly InstanceStatus[], wide: boolean): string[][] {
   return statuses.map((s) => {
     const r = [
-      s.address,
+      s.source === 'machine' ? 'Machine' : 'BYOH',
+      s.source === 'machine' ? terminalSafe(s.machine ?? s.address) : s.address,
       s.node === undefined ? '-' : terminalSafe(s.node),
       s.phase,
       age(s.since),
@@ -87,6 +88,7 @@ export function statusCommand(ctx: CliContext): Command {
         return ctx.stdout(renderStructured(format, { instances: statuses }));
       if (statuses.length === 0) return ctx.stderr(`No Windows instances in ${namespace}.`);
       const headers = [
+        'source',
         'host',
         'node',
         'phase',

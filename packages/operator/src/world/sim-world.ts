@@ -171,7 +171,7 @@ export class SimWorld {
       redactor: this.redactor,
       metrics: new OperatorMetrics({ defaultMetrics: false }),
       hooks: {
-        sshOverrides: (address) => this.hosts.sshOverrides(address, this.machineHost(address)),
+        sshOverrides: (address) => this.sshOverrides(address),
         resolver: this.resolver,
         timings: { nodeRegistrationMs: 60_000, nodeReadyMs: 60_000, pollMs: 100, keyRetryMs: 500 },
         leaderTiming: { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 300 },
@@ -180,6 +180,13 @@ export class SimWorld {
     });
     this.operators.push(rt);
     return rt;
+  }
+
+  /** A Machine's VM gets 3 s to answer (its user data either opened sshd at boot or never will). */
+  private sshOverrides(address: string): ReturnType<WorldHostSet['sshOverrides']> {
+    const base = this.hosts.sshOverrides(address, this.machineHost(address));
+    const isMachine = [...this.launcher.instances.values()].some((i) => i.address === address);
+    return isMachine ? { ...base, connectDeadlineMs: 3000 } : base;
   }
 
   /** The simulated host behind a Machine's address, while its SSH server is up. */

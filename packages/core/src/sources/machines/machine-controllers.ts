@@ -72,6 +72,7 @@ export class MachineControllers implements MachineView {
         sshUser: o.sshUser,
         hostRename: o.hostRename,
         retryBudget: o.retryBudget ?? 3,
+        status: deps.status,
         retryMs,
         replacements:
           o.replacements ??
@@ -82,6 +83,7 @@ export class MachineControllers implements MachineView {
             machines: () => this.machines(),
             windowsNodes: () => this.windowsNodes(),
             retryMs: Math.min(retryMs, 5000),
+            prepare: () => this.syncUserData(),
           }),
       },
       this,

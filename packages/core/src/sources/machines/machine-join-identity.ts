@@ -3,6 +3,7 @@ import { kubeletNodeName } from '../../identity/node-name.js';
 import { NodeNotOwnedError, nodeOwner } from '../../identity/node-ownership.js';
 import { Annotations } from '../../join/node-metadata.js';
 import type { JoinIdentity } from '../../byoh/join-identity.js';
+import { MACHINE_STATUS_PREFIX } from '../../byoh/instance-status.js';
 import { nodeInternalIp, readNode } from '../../byoh/node-ops.js';
 import { machineRef, type WindowsMachine } from './machine-object.js';
 
@@ -46,6 +47,7 @@ export function machineJoinIdentity(
   hostname: string | undefined,
 ): JoinIdentity {
   return {
+    status: { key: `${MACHINE_STATUS_PREFIX}${m.name}`, extra: { source: 'machine', machine: m.name } },
     eventTarget: machineRef(m),
     ...(hostname === undefined ? {} : { hostname }),
     labels: {},

@@ -1,6 +1,7 @@
 import type { CoreV1Api, CustomObjectsApi, V1Node } from '@kubernetes/client-node';
 import { publicKeyHash } from '../../desired/authorized-key.js';
 import type { JoinFlow } from '../../byoh/join-flow.js';
+import { MACHINE_STATUS_PREFIX, type InstanceStatusStore } from '../../byoh/instance-status.js';
 import type { ReconcileOutcome, Reconciler } from '../../kube/controller.js';
 import type { EventRecorder } from '../../kube/event-recorder.js';
 import { errorMessage, type Logger } from '../../kube/logger.js';
@@ -43,6 +44,7 @@ export interface MachineReconcilerDeps {
   /** Delay before the next attempt after a failure. */
   readonly retryMs: number;
   readonly replacements: MachineReplacements;
+  readonly status: InstanceStatusStore;
 }
 
 /** The Node that belongs to a Machine: annotated with it, or named by its nodeRef and at its address. */
@@ -74,7 +76,9 @@ export class MachineReconciler implements Reconciler {
   async reconcile(key: string, signal: AbortSignal): Promise<ReconcileOutcome | undefined> {
     const res = this.view.machine(key);
     if (!res) {
+      // The Machine is gone (machine-api removed its VM and Node): so is its status.
       this.failures.delete(key);
+      await this.d.status.remove(`${MACHINE_STATUS_PREFIX}${key.split('/')[1] ?? ''}`);
       return undefined;
     }
     const m = windowsMachine(res);

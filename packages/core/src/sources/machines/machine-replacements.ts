@@ -30,6 +30,8 @@ export interface ReplacementDeps {
   readonly windowsNodes: () => readonly V1Node[];
   /** How long to wait before asking again when a replacement is not allowed yet. */
   readonly retryMs: number;
+  /** Runs before a Machine is deleted (the user data must carry the new key before a replacement boots). */
+  readonly prepare?: () => Promise<unknown>;
 }
 
 /**
