@@ -99,6 +99,7 @@ test.serial('ignored and Linux Machines are never touched', async (t) => {
 test.serial('a private key change replaces the Windows Machines one at a time', async (t) => {
   const { world } = await testWorld([], { platform: 'VSphere' });
   t.teardown(() => world.stop());
+  await apis(world).core.createNamespace({ body: { metadata: { name: 'openshift-cluster-api' } } });
   await world.createPrivateKeySecret();
   await world.startOperator();
   const api = world.machineApi();

@@ -142,7 +142,7 @@ export class MachineControllers implements MachineView {
     const key = this.privateKey();
     if (key === undefined) return undefined;
     const written = await ensureUserDataSecrets(
-      this.o.deps.core as CoreV1Api,
+      this.o.deps.core,
       key,
       this.o.userDataFormat,
     ).catch((e: unknown) => {

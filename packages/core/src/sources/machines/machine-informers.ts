@@ -52,7 +52,7 @@ export function machineInformers(s: MachineInformerSources): {
       name: 'machine-nodes',
       path: '/api/v1/nodes',
       labelSelector: WINDOWS_NODE_SELECTOR,
-      list: (sel) => s.core.listNode(sel) as Promise<KubeList<V1Node>>,
+      list: (sel) => s.core.listNode(sel),
       onRestart: restart('machine-nodes'),
     }),
     secret: new SupervisedInformer<V1Secret>({
@@ -61,7 +61,7 @@ export function machineInformers(s: MachineInformerSources): {
       path: `/api/v1/namespaces/${s.namespace}/secrets`,
       fieldSelector: `metadata.name=${s.privateKeySecret ?? PRIVATE_KEY_SECRET}`,
       list: (sel) =>
-        s.core.listNamespacedSecret({ namespace: s.namespace, ...sel }) as Promise<KubeList<V1Secret>>,
+        s.core.listNamespacedSecret({ namespace: s.namespace, ...sel }),
       onRestart: restart('machine-private-key'),
     }),
   };
