@@ -41,8 +41,11 @@ export interface MachineSourceInput {
   readonly retry?: { readonly budget: number; readonly retryMs: number } | undefined;
 }
 
-/** True when the cluster serves machine.openshift.io Machines (platform None clusters usually do not). */
-async function machineApiServed(custom: CustomObjectsApi): Promise<boolean> {
+/**
+ * 'served' when the operator may list machine.openshift.io Machines; 'absent' when the cluster has no
+ * Machine API; 'forbidden' when its RBAC does not grant it (the operator then runs BYOH only).
+ */
+async function machineApiServed(custom: CustomObjectsApi): Promise<'served' | 'absent' | 'forbidden'> {
   try {
     await custom.listNamespacedCustomObject({
       group: 'machine.openshift.io',
@@ -51,9 +54,10 @@ async function machineApiServed(custom: CustomObjectsApi): Promise<boolean> {
       plural: 'machines',
       limit: 1,
     });
-    return true;
+    return 'served';
   } catch (e) {
-    if (httpStatus(e) === 404) return false;
+    if (httpStatus(e) === 404) return 'absent';
+    if (httpStatus(e) === 403) return 'forbidden';
     throw e;
   }
 }
@@ -68,8 +72,16 @@ export async function machineSource(i: MachineSourceInput): Promise<MachineContr
     );
     return undefined;
   }
-  if (!(await machineApiServed(i.custom))) {
+  const served = await machineApiServed(i.custom);
+  if (served === 'absent') {
     i.deps.logger.info({}, 'the cluster serves no machine.openshift.io Machines: Machines are not watched');
+    return undefined;
+  }
+  if (served === 'forbidden') {
+    i.deps.logger.warn(
+      {},
+      'the operator may not list machine.openshift.io Machines in openshift-machine-api: Machines are not watched',
+    );
     return undefined;
   }
   return new MachineControllers({
