@@ -4,6 +4,7 @@ import { OPERATOR_NAMESPACE, startSimCluster, type SimCluster } from '@wmco/sim'
 import type { CliContext } from './cli-context.js';
 import { demoHosts } from '../world/demo-hosts.js';
 import { readHostsFile } from '../world/hosts-file.js';
+import type { DemoMachineSets } from '../world/demo-machines.js';
 import { runDemo } from '../world/run-demo.js';
 import type { SimHostSpec } from '../world/world-hosts.js';
 
@@ -14,6 +15,8 @@ interface SimOptions {
   readonly hosts?: string;
   readonly hostsFile?: string;
   readonly timeout: string;
+  readonly machinesets?: string;
+  readonly replicas: string;
 }
 
 function summary(cluster: SimCluster, opts: SimOptions): string {
@@ -69,20 +72,39 @@ function timeoutMs(raw: string): number {
   return n * 1000;
 }
 
-/** The hosts of `--hosts N` (the demo's) or of `--hosts-file FILE`; not both. */
+/** The hosts of `--hosts N` (the demo's) or of `--hosts-file FILE`; not both; none with only --machinesets. */
 async function worldHosts(opts: SimOptions): Promise<readonly SimHostSpec[]> {
   if (opts.hosts !== undefined && opts.hostsFile !== undefined)
     throw new Error('--hosts and --hosts-file cannot be used together');
   if (opts.hostsFile !== undefined) return readHostsFile(opts.hostsFile);
+  if (opts.hosts === undefined && opts.machinesets !== undefined) return [];
   return demoHosts(hostCount(opts.hosts ?? ''));
+}
+
+function count(flag: string, raw: string, max: number): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new Error(`--${flag}: "${raw}" is not a number from 1 to ${max}`);
+  return n;
+}
+
+/** `--machinesets N --replicas R`, or undefined. */
+function machineSets(opts: SimOptions): DemoMachineSets | undefined {
+  if (opts.machinesets === undefined) return undefined;
+  return {
+    count: count('machinesets', opts.machinesets, 10),
+    replicas: count('replicas', opts.replicas, 20),
+  };
 }
 
 /** `wmco sim --hosts N|--hosts-file FILE`: the world and the operator; progress, a summary, optionally kept running. */
 async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Promise<void> {
   const hosts = await worldHosts(opts);
+  const sets = machineSets(opts);
   const ok = await runDemo({
     hosts,
     platform,
+    ...(sets ? { machineSets: sets } : {}),
     providers: ctx.builtinProviders,
     out: ctx.stdout,
     timeoutMs: timeoutMs(opts.timeout),
@@ -108,7 +130,7 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
       }
     },
   });
-  if (!ok) throw new Error('not every host became Ready (see the table above)');
+  if (!ok) throw new Error('not every host or Machine became Ready (see above)');
 }
 
 /** `wmco sim`: the simulated world on this machine (first version: API server, controllers, seeded cluster). */
@@ -126,13 +148,19 @@ export function simCommand(ctx: CliContext): Command {
       'like --hosts, with the hosts described in a YAML file (hostname, listAs, dnsName, shell)',
     )
     .option(
+      '--machinesets <n>',
+      'also create N Windows MachineSets (winms0, ...) in the simulated machine-api (vSphere, Nutanix; not None)',
+    )
+    .option('--replicas <n>', 'with --machinesets: replicas per MachineSet', '2')
+    .option(
       '--timeout <seconds>',
       'with --hosts/--hosts-file: stop waiting for the hosts after this long',
       '180',
     )
     .action(async (opts: SimOptions) => {
       const platform = checkPlatform(opts.platform);
-      if (opts.hosts !== undefined || opts.hostsFile !== undefined) return runWorld(ctx, platform, opts);
+      if (opts.hosts !== undefined || opts.hostsFile !== undefined || opts.machinesets !== undefined)
+        return runWorld(ctx, platform, opts);
       const cluster = await startSimCluster({ platform });
       try {
         if (opts.kubeconfigOut !== undefined)

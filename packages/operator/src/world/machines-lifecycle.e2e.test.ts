@@ -3,7 +3,7 @@ import { newRootContainer } from '@wmco/core';
 import { generateEd25519KeyPair } from '@wmco/sim';
 import type { CliContext } from '../cli/cli-context.js';
 import { buildProgram } from '../cli/program.js';
-import { isReady, machineNodes, settled } from './machines.test-helper.js';
+import { isReady, machineNodes, settled } from './machine-wait.js';
 import type { SimWorld } from './sim-world.js';
 import { apis, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
 

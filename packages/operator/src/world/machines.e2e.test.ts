@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { isReady, machineNodes, settled } from './machines.test-helper.js';
+import { isReady, machineNodes, settled } from './machine-wait.js';
 import { apis, testWorld, until, windowsNodes } from './world-fixture.js';
 
 // A Windows MachineSet on each directly provisioned platform: 2 replicas give 2 Ready nodes, Machines
