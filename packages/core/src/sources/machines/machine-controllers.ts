@@ -1,4 +1,4 @@
-import type { CoreV1Api, CustomObjectsApi, V1Node } from '@kubernetes/client-node';
+import type { CustomObjectsApi, V1Node } from '@kubernetes/client-node';
 import { JoinFlow } from '../../byoh/join-flow.js';
 import type { JoinDeps } from '../../byoh/join-deps.js';
 import type { HostKeyStore } from '../../host/host-key-store.js';
@@ -141,14 +141,12 @@ export class MachineControllers implements MachineView {
   private async syncUserData(): Promise<undefined> {
     const key = this.privateKey();
     if (key === undefined) return undefined;
-    const written = await ensureUserDataSecrets(
-      this.o.deps.core,
-      key,
-      this.o.userDataFormat,
-    ).catch((e: unknown) => {
-      this.o.deps.logger.error({ err: errorMessage(e) }, 'cannot write the windows-user-data Secret');
-      throw e;
-    });
+    const written = await ensureUserDataSecrets(this.o.deps.core, key, this.o.userDataFormat).catch(
+      (e: unknown) => {
+        this.o.deps.logger.error({ err: errorMessage(e) }, 'cannot write the windows-user-data Secret');
+        throw e;
+      },
+    );
     if (written.length > 0)
       this.o.deps.logger.info({ namespaces: written }, 'windows-user-data Secret updated');
     return undefined;

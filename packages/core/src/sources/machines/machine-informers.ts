@@ -60,8 +60,7 @@ export function machineInformers(s: MachineInformerSources): {
       name: 'machine-private-key',
       path: `/api/v1/namespaces/${s.namespace}/secrets`,
       fieldSelector: `metadata.name=${s.privateKeySecret ?? PRIVATE_KEY_SECRET}`,
-      list: (sel) =>
-        s.core.listNamespacedSecret({ namespace: s.namespace, ...sel }),
+      list: (sel) => s.core.listNamespacedSecret({ namespace: s.namespace, ...sel }),
       onRestart: restart('machine-private-key'),
     }),
   };

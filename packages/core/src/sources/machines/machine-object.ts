@@ -47,22 +47,30 @@ export interface WindowsMachine {
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 
+function firstIpv4(m: MachineResource): string | undefined {
+  return (m.status?.addresses ?? []).find((a) => a.type === 'InternalIP' && IPV4.test(a.address ?? ''))
+    ?.address;
+}
+
+function controllingMachineSet(m: MachineResource): string | undefined {
+  return (m.metadata?.ownerReferences ?? []).find((r) => r.controller === true && r.kind === 'MachineSet')
+    ?.name;
+}
+
 export function windowsMachine(m: MachineResource): WindowsMachine {
   const md = m.metadata ?? {};
   const labels = md.labels ?? {};
-  const ip = (m.status?.addresses ?? []).find((a) => a.type === 'InternalIP' && IPV4.test(a.address ?? ''));
-  const owner = (md.ownerReferences ?? []).find((r) => r.controller === true && r.kind === 'MachineSet');
   return {
     name: md.name ?? '',
     namespace: md.namespace ?? '',
     uid: md.uid ?? '',
-    ipv4: ip?.address,
+    ipv4: firstIpv4(m),
     phase: m.status?.phase,
     nodeRef: m.status?.nodeRef?.name,
     deleting: md.deletionTimestamp !== undefined,
     ignored: labels[MachineLabels.ignore] === 'true',
     windows: labels[MachineLabels.osId] === 'Windows',
-    machineSet: owner?.name,
+    machineSet: controllingMachineSet(m),
   };
 }
 

@@ -75,25 +75,34 @@ export class MachineReconciler implements Reconciler {
 
   async reconcile(key: string, signal: AbortSignal): Promise<ReconcileOutcome | undefined> {
     const res = this.view.machine(key);
-    if (!res) {
-      // The Machine is gone (machine-api removed its VM and Node): so is its status.
-      this.failures.delete(key);
-      await this.d.status.remove(`${MACHINE_STATUS_PREFIX}${key.split('/')[1] ?? ''}`);
-      return undefined;
-    }
+    if (!res) return this.forget(key);
     const m = windowsMachine(res);
-    if (notConfigurable(m) !== undefined) return undefined;
     const privateKey = this.view.privateKey();
-    if (privateKey === undefined) return undefined;
+    if (notConfigurable(m) !== undefined || privateKey === undefined) return undefined;
     const hash = publicKeyHash(publicKeyOf(privateKey));
-    const node = nodeOfMachine(this.view.windowsNodes(), m);
-    const a = node?.metadata?.annotations ?? {};
-    if (node && a[Annotations.version] !== undefined && a[Annotations.pubKeyHash] !== hash)
+    const node = this.nodeState(m, hash);
+    if (node === 'other-key')
       return this.d.replacements.replace(m, 'its node was configured with another private key');
-    if (node && a[Annotations.version] === this.d.version) return undefined;
+    if (node === 'current') return undefined;
     const hostname = await this.hostname(m);
     if (hostname === false) return undefined;
     return this.join(m, { privateKeyPem: privateKey, hash, hostname }, signal);
+  }
+
+  /** Whether the Machine's node is configured: with this version and key, with another key, or not. */
+  private nodeState(m: WindowsMachine, hash: string): 'current' | 'other-key' | 'not-joined' {
+    const a = nodeOfMachine(this.view.windowsNodes(), m)?.metadata?.annotations ?? {};
+    const version = a[Annotations.version];
+    if (version === undefined) return 'not-joined';
+    if (a[Annotations.pubKeyHash] !== hash) return 'other-key';
+    return version === this.d.version ? 'current' : 'not-joined';
+  }
+
+  /** The Machine is gone (machine-api removed its VM and Node): so is its status. */
+  private async forget(key: string): Promise<undefined> {
+    this.failures.delete(key);
+    await this.d.status.remove(`${MACHINE_STATUS_PREFIX}${key.split('/')[1] ?? ''}`);
+    return undefined;
   }
 
   /**
