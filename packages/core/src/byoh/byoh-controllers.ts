@@ -1,4 +1,4 @@
-import type { CertificatesV1Api, V1Node } from '@kubernetes/client-node';
+import type { CertificatesV1Api, CustomObjectsApi, V1Node } from '@kubernetes/client-node';
 import type { InstanceAddressPolicy } from '../desired/instance-address.js';
 import type { Ipv4Resolver } from '../desired/windows-instances.js';
 import type { HostKeyStore } from '../host/host-key-store.js';
@@ -11,6 +11,7 @@ import { WorkQueue, type WorkQueueMetrics } from '../kube/work-queue.js';
 import type { WatchPort } from '../kube/watch-port.js';
 import { Annotations, Labels, PRIVATE_KEY_FIELD } from '../join/node-metadata.js';
 import { byohInformers } from './byoh-informers.js';
+import { ClusterConfigWatches } from './cluster-config-watches.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
 import { DriftRepair } from './drift-repair.js';
 import { CsrReconciler, type CsrMetrics } from './csr-reconciler.js';
@@ -37,6 +38,8 @@ export interface ByohControllersOptions {
   readonly privateKeySecret?: string;
   /** Who may request kubelet client certificates (default: OpenShift's node-bootstrapper account). */
   readonly bootstrap?: BootstrapIdentity;
+  /** Watches the cluster configuration nodes carry (mirror sets) when given; see ClusterConfigWatches. */
+  readonly custom?: CustomObjectsApi;
   /** Drift repair of Ready, up-to-date nodes every `intervalMs` (0: off). Default: off. */
   readonly driftRepairIntervalMs?: number;
   readonly metrics?: {
@@ -71,9 +74,11 @@ export class ByohControllers implements ByohView {
   private readonly csrQueue: WorkQueue;
   private readonly controllers: Controller[];
   private readonly csr: CsrReconciler;
+  private readonly clusterConfig: ClusterConfigWatches | undefined;
 
   constructor(private readonly o: ByohControllersOptions) {
     this.informers = this.makeInformers();
+    this.clusterConfig = this.makeClusterConfigWatches();
     this.instanceQueue = new WorkQueue(
       systemClock,
       defaultControllerRateLimiter(systemClock),
@@ -102,6 +107,17 @@ export class ByohControllers implements ByohView {
       ...(this.o.metrics?.informerRestart ? { onRestart: this.o.metrics.informerRestart } : {}),
       ...(this.o.privateKeySecret ? { privateKeySecret: this.o.privateKeySecret } : {}),
     });
+  }
+
+  /** A cluster configuration change puts every instance on the queue: Ready nodes get a drift check now. */
+  private makeClusterConfigWatches(): ClusterConfigWatches | undefined {
+    const { custom, deps, metrics } = this.o;
+    if (custom === undefined) return undefined;
+    const sources = { core: deps.core, custom, watch: this.o.watch, clock: systemClock, logger: deps.logger };
+    return new ClusterConfigWatches(
+      metrics?.informerRestart ? { ...sources, onRestart: metrics.informerRestart } : sources,
+      () => this.enqueueAll(),
+    );
   }
 
   private makeControllers(): Controller[] {
@@ -176,12 +192,14 @@ export class ByohControllers implements ByohView {
   async start(): Promise<void> {
     await Promise.all(Object.values(this.informers).map((i) => i.start()));
     this.controllers.forEach((c) => c.start());
+    this.clusterConfig?.start();
     this.enqueueAll();
     this.enqueueCsrs();
   }
 
   async stop(): Promise<void> {
     Object.values(this.informers).forEach((i) => i.stop());
+    this.clusterConfig?.stop();
     await Promise.all(this.controllers.map((c) => c.stop()));
   }
 

@@ -144,6 +144,7 @@ export class OperatorRuntime {
     const byoh = new ByohControllers({
       deps,
       certificates: this.kc.makeApiClient(CertificatesV1Api),
+      custom,
       watch: kubeWatch(this.kc),
       hostKeys,
       resolver,

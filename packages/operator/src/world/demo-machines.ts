@@ -44,3 +44,22 @@ export async function runDemoMachineSets(
   );
   return results.every(Boolean);
 }
+
+function count(flag: string, raw: string, max: number): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new Error(`--${flag}: "${raw}" is not a number from 1 to ${max}`);
+  return n;
+}
+
+/** `--machinesets N --replicas R` (replicas default 2), or undefined without --machinesets. */
+export function demoMachineSetsFlags(opts: {
+  readonly machinesets?: string;
+  readonly replicas?: string;
+}): DemoMachineSets | undefined {
+  if (opts.machinesets === undefined) return undefined;
+  return {
+    count: count('machinesets', opts.machinesets, 10),
+    replicas: count('replicas', opts.replicas ?? '2', 20),
+  };
+}

@@ -14,14 +14,26 @@ export interface DemoOptions {
   readonly timeoutMs: number;
   /** Windows MachineSets to create beside the hosts (`--machinesets N --replicas R`). */
   readonly machineSets?: DemoMachineSets;
+  /** Called once the hosts are listed in windows-instances, before the operator starts. */
+  readonly beforeOperator?: (world: SimWorld) => Promise<void>;
   /** Called once every host is Ready (or failed), with the world still running. */
   readonly whileRunning?: (world: SimWorld) => Promise<void>;
 }
 
 type Statuses = [string, InstanceStatus | undefined][];
 
+/** What `follow` watches: a world's hosts and the status the operator published for each. */
+export interface FollowedWorld {
+  readonly hosts: SimWorld['hosts'];
+  status(address: string): Promise<InstanceStatus | undefined>;
+}
+
 /** Prints each host's phase changes until every host is Ready or Failed (or time is up). */
-async function follow(world: SimWorld, o: DemoOptions, t0: number): Promise<Statuses> {
+export async function follow(
+  world: FollowedWorld,
+  o: Pick<DemoOptions, 'out' | 'timeoutMs'>,
+  t0: number,
+): Promise<Statuses> {
   const addresses = world.hosts.hosts.map((h) => h.address);
   const last = new Map<string, string>();
   const deadline = Date.now() + o.timeoutMs;
@@ -59,6 +71,7 @@ export async function runDemo(o: DemoOptions): Promise<boolean> {
     const entries = Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i)));
     await world.setInstances(entries);
     o.out(`windows-instances: ${Object.keys(entries).join(', ')}`);
+    await o.beforeOperator?.(world);
     await world.startOperator();
     const machines = o.machineSets
       ? runDemoMachineSets(world, o.machineSets, o.platform, o)

@@ -17,7 +17,7 @@ import { OperatorRuntime } from '../runtime/operator-runtime.js';
 import { OperatorMetrics } from '../runtime/metrics.js';
 import { createLogger } from '../runtime/logger.js';
 import { Redactor } from '../runtime/redactor.js';
-import { writeSimPayload } from './sim-payload.js';
+import { writeSimPayload, type PayloadLayout } from './sim-payload.js';
 import { WorldHostSet, type SimHostSpec } from './world-hosts.js';
 import { WorldMachines, worldLauncher } from './world-machines.js';
 
@@ -31,6 +31,10 @@ export interface SimWorldOptions {
   readonly logSink?: (line: string) => void;
   readonly rbac?: boolean;
   readonly payloadBytesPerFile?: number;
+  /** Layout of the generated payload (default `upstream`: every file a `.tar.gz`). */
+  readonly payloadLayout?: PayloadLayout;
+  /** Use this payload directory instead of generating one (e.g. the benchmarks' realistic payload). */
+  readonly payloadDir?: string;
   /** Drift repair period of the operators (default 1 s here; 2 min in `wmco run`); 0 turns it off. */
   readonly driftRepairIntervalMs?: number;
   /** The operators accept loopback instances (the world's hosts are on 127.0.0.0/8); default true here. */
@@ -88,7 +92,9 @@ export class SimWorld {
     });
     const key = generateEd25519KeyPair();
     const hosts = await WorldHostSet.start(o.hosts, key.public, { ...FREE_HOST_COSTS, ...o.costs });
-    const payloadDir = await writeSimPayload(o.payloadBytesPerFile ?? 4096, join(dir, 'payload'));
+    const payloadDir =
+      o.payloadDir ??
+      (await writeSimPayload(o.payloadBytesPerFile ?? 4096, join(dir, 'payload'), o.payloadLayout));
     const world = new SimWorld({
       cluster,
       hosts,
