@@ -182,3 +182,27 @@ test.serial('BYOH hosts and Machines coexist, and wmco status lists both with th
   );
   t.regex(text, new RegExp(`Machine\\s+${m?.metadata.name ?? ''}\\s+${m?.metadata.name ?? ''}\\s+Ready`));
 });
+
+test.serial(
+  'vSphere: a MachineSet name too long for Windows computer names gets one event; its Machine is left alone',
+  async (t) => {
+    const { world } = await testWorld([], { platform: 'VSphere' });
+    t.teardown(() => world.stop());
+    await world.createPrivateKeySecret();
+    await world.startOperator();
+    const api = world.machineApi();
+    await api.createMachineSet({ name: 'winworker1', replicas: 1, platform: 'VSphere' });
+    const event = await until('InvalidMachineName', async () =>
+      (await machineEvents(world)).find((e) => e.reason === 'InvalidMachineName'),
+    );
+    t.is(event.kind, 'MachineSet');
+    t.is(event.name, 'winworker1');
+    t.regex(event.message, /longer than 15 characters; use a MachineSet name of at most 9 characters/);
+    await new Promise((r) => setTimeout(r, 1000));
+    const [m] = await api.machines('winworker1');
+    const ip = m?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
+    t.is(world.machineHost(ip)?.stats.connectionsAccepted, 0, 'no SSH connection');
+    t.is((await machineEvents(world)).filter((e) => e.reason === 'InvalidMachineName').length, 1);
+    t.deepEqual(await windowsNodes(world), []);
+  },
+);
