@@ -109,6 +109,11 @@ async function worldHosts(opts: SimOptions): Promise<readonly SimHostSpec[]> {
   return demoHosts(hostCount(opts.hosts ?? ''));
 }
 
+/** Hosts or MachineSets were asked for: the whole world with the operator, not the cluster alone. */
+function wantsWorld(opts: SimOptions): boolean {
+  return [opts.hosts, opts.hostsFile, opts.machinesets].some((o) => o !== undefined);
+}
+
 /** `wmco sim --hosts N|--hosts-file FILE`: the world and the operator; progress, a summary, optionally kept running. */
 async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Promise<void> {
   const hosts = await worldHosts(opts);
@@ -177,8 +182,7 @@ export async function runSim(ctx: CliContext, platform: string, opts: SimOptions
   if (opts.cluster !== undefined) return attach(ctx, platform, opts);
   if (opts.seed === true || opts.bootstrapGroup !== undefined)
     throw new Error('--seed and --bootstrap-group apply only with --cluster');
-  if (opts.hosts !== undefined || opts.hostsFile !== undefined || opts.machinesets !== undefined)
-    return runWorld(ctx, platform, opts);
+  if (wantsWorld(opts)) return runWorld(ctx, platform, opts);
   const cluster = await startSimCluster({ platform });
   let cloud: SimCloud | undefined;
   try {
