@@ -15,3 +15,4 @@ export * from './join/index.js';
 export * from './byoh/index.js';
 export * from './preflight/index.js';
 export * from './lifecycle/index.js';
+export * from './sources/machines/index.js';

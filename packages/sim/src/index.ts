@@ -31,3 +31,15 @@ export {
 } from './payload/realistic-payload.js';
 export { rawThroughput } from './bench/raw-throughput.js';
 export type { BenchFile } from './bench/payload-files.js';
+export { MachineActuator } from './machines/machine-actuator.js';
+export { MachineApprover } from './machines/machine-approver.js';
+export { MachineSetController } from './machines/machine-set-controller.js';
+export {
+  SimInstanceLauncher,
+  type MachineInstance,
+  type MachineInstanceLauncher,
+  type MachineInstanceRequest,
+  type SimInstanceLauncherOptions,
+} from './machines/machine-instances.js';
+export { bootFromUserData, type BootOutcome } from './machines/user-data-boot.js';
+export { machinesToDelete, type DeletePolicy } from './machines/delete-policy.js';

@@ -31,7 +31,14 @@ export interface InstanceStatus {
   readonly joinSeconds?: number;
   readonly powershellStarts?: number;
   readonly bytesSent?: number;
+  /** Where the instance comes from: a `windows-instances` entry or a Machine (absent: written before). */
+  readonly source?: 'byoh' | 'machine';
+  /** The Machine's name, for a Machine. */
+  readonly machine?: string;
 }
+
+/** Status keys of Machines: `machine.<name>` (BYOH statuses are keyed by IPv4 address). */
+export const MACHINE_STATUS_PREFIX = 'machine.';
 
 /** Where instance statuses are kept (ADR 0004: a ConfigMap next to windows-instances). */
 export interface InstanceStatusStore {

@@ -3,18 +3,16 @@ import type { WindowsInstance } from '../desired/windows-instances.js';
 import type { HostKeyStore } from '../host/host-key-store.js';
 import type { HostState } from '../host/protocol/index.js';
 import type { UploadFile, WindowsHost } from '../host/windows-host.js';
-import { instanceRef } from '../identity/instance-ref.js';
-import { decideNodeName } from '../identity/name-decision.js';
-import { claimNode } from '../identity/node-claim.js';
 import { errorMessage } from '../kube/logger.js';
 import type { WindowsServiceSpec } from '../provider/types/windows-service-spec.js';
-import { Annotations, Labels } from '../join/node-metadata.js';
+import { Annotations } from '../join/node-metadata.js';
 import { scriptsFor } from '../join/service-scripts.js';
 import { encryptUsername } from '../join/username-crypto.js';
 import { CloudAnnotations, type CloudFacts } from './cloud-instance.js';
 import { convergeRound, type RoundResult } from './converge-round.js';
 import { enterPhase, type InstancePhase, type InstanceStatus } from './instance-status.js';
-import { instancesConfigMapRef, nodeEventRef, type JoinDeps } from './join-deps.js';
+import { nodeEventRef, type JoinDeps } from './join-deps.js';
+import { byohJoinIdentity, type JoinIdentity } from './join-identity.js';
 import { isNodeReady, patchNodeMetadata, readNode, setUnschedulable } from './node-ops.js';
 import { designContent, designNode, hostSpecWith, type NodeDesign } from './node-spec.js';
 import { publishServicesConfigMap } from './services-configmap-publisher.js';
@@ -25,9 +23,12 @@ export interface JoinRequest {
   readonly privateKeyPem: string;
   readonly publicKeyHash: string;
   readonly signal: AbortSignal;
+  /** Who the instance is (default: a `windows-instances` entry). */
+  readonly identity?: JoinIdentity;
 }
 
 interface JoinState {
+  readonly identity: JoinIdentity;
   readonly host: WindowsHost;
   readonly signal: AbortSignal;
   readonly design: NodeDesign;
@@ -55,7 +56,8 @@ export class JoinFlow {
   async join(req: JoinRequest): Promise<void> {
     const { instance } = req;
     const started = this.now();
-    await this.phase(instance.ipv4Address, 'Connecting');
+    const identity = req.identity ?? byohJoinIdentity(this.deps, instance);
+    await this.phase(identity, 'Connecting');
     const host = this.deps.openHost({
       address: instance.address, // a DNS name here pins the host key by name too
       ipv4: instance.ipv4Address,
@@ -64,6 +66,7 @@ export class JoinFlow {
     });
     const design = designNode(this.deps, await this.deps.facts());
     const state: JoinState = {
+      identity,
       host,
       signal: req.signal,
       design,
@@ -77,7 +80,7 @@ export class JoinFlow {
       const node = await this.configure(req, state);
       await this.finish(req, state, node, started);
     } catch (err) {
-      this.deps.names.end(instance.address);
+      state.identity.end();
       await this.fail(instance.ipv4Address, state, err);
       throw err;
     } finally {
@@ -86,22 +89,21 @@ export class JoinFlow {
   }
 
   private async configure(req: JoinRequest, s: JoinState): Promise<V1Node> {
-    const address = req.instance.ipv4Address;
-    await this.phase(address, 'Configuring');
+    await this.phase(s.identity, 'Configuring');
     await this.round(s, [], undefined);
     const bootstrap = s.services.filter((svc) => svc.bootstrap);
     const nodeName = await this.bootstrapRound(req, s, bootstrap);
-    await this.phase(address, 'WaitingForNode', { node: nodeName });
-    const node = await this.claim(req, nodeName);
+    await this.phase(s.identity, 'WaitingForNode', { node: nodeName });
+    const node = await this.claim(req, s, nodeName);
     await setUnschedulable(this.deps.core, nodeName, true);
     const cloudNotes = s.cloud
       ? await this.deps.cloud?.tag(s.cloud, node.metadata?.annotations?.[CloudAnnotations.appliedTags])
       : undefined;
-    await this.annotate(req, nodeName, s.host.address, cloudNotes);
+    await this.annotate(req, s, nodeName, cloudNotes);
     const withSubnet = await this.awaitNodeWhere(nodeName, req.signal, (n) =>
       Boolean(n.metadata?.annotations?.[Annotations.hybridOverlaySubnet]),
     );
-    await this.phase(address, 'Configuring', { node: nodeName });
+    await this.phase(s.identity, 'Configuring', { node: nodeName });
     const levels = [...new Set(s.services.filter((svc) => !svc.bootstrap).map((svc) => svc.priority))].sort(
       (a, b) => a - b,
     );
@@ -122,22 +124,10 @@ export class JoinFlow {
   ): Promise<string> {
     let nodeName = '';
     await this.round(s, bootstrap, undefined, async (values, host) => {
-      // The operator decides the name before the kubelet starts (ADR 0008): the one the kubelet will
-      // register, free, or already this instance's. A refusal fails the join before anything starts.
-      const registration = await decideNodeName(
-        instanceRef(req.instance),
-        {
-          hostnameOverride: values['HOSTNAME_OVERRIDE'],
-          hostname: host.hostname,
-          kubeletPresent: host.services.some((svc) => svc.name.toLowerCase() === 'kubelet'),
-        },
-        {
-          registrations: this.deps.names,
-          node: (name) => readNode(this.deps.core, name),
-          approvedClientCsr: (name, address) => this.deps.names.approvedClientCsr(name, address),
-        },
-      );
-      nodeName = registration.nodeName; // and the cloud's name for the instance must agree
+      // The operator decides the name before the kubelet starts (ADR 0008); a refusal fails the join
+      // before anything starts.
+      nodeName = await s.identity.decideName(values, host);
+      // ... and the cloud's name for the instance must agree with it (AWS, Azure, GCP).
       s.cloud = await this.deps.cloud?.verify(req.instance.ipv4Address, nodeName);
     });
     s.servicesStarted = true;
@@ -152,7 +142,10 @@ export class JoinFlow {
   ): Promise<RoundResult> {
     if (s.signal.aborted) throw new Error('the operator is stopping');
     const result = await convergeRound(s.host, {
-      specFor: (values) => hostSpecWith(s.design, services, values, node),
+      specFor: (values) => ({
+        ...hostSpecWith(s.design, services, values, node),
+        ...(s.identity.hostname === undefined ? {} : { hostname: s.identity.hostname }),
+      }),
       scripts: scriptsFor(services, node),
       content: s.content,
       beforeApply,
@@ -164,26 +157,26 @@ export class JoinFlow {
   }
 
   /** Waits for the Node, then claims it for the instance (identity/node-claim.ts) before touching it. */
-  private async claim(req: JoinRequest, nodeName: string): Promise<V1Node> {
+  private async claim(req: JoinRequest, s: JoinState, nodeName: string): Promise<V1Node> {
     const node = await this.awaitNode(nodeName, req.signal);
-    await claimNode(this.deps.core, this.deps.names, instanceRef(req.instance), node);
+    await s.identity.claim(node);
     return node;
   }
 
-  /** `pinnedAs`: the host's address as its key is pinned (`ip`, or `ip:port` off port 22). */
+  /** The host key is read as pinned under the host's address (`ip`, or `ip:port` off port 22). */
   private async annotate(
     req: JoinRequest,
+    s: JoinState,
     nodeName: string,
-    pinnedAs: string,
     cloudNotes: Record<string, string> = {},
   ): Promise<void> {
-    const pin = await this.hostKeys.get(pinnedAs);
+    const pin = await this.hostKeys.get(s.host.address);
     const patch = patchNodeMetadata(this.deps.core, nodeName, {
-      labels: { [Labels.byoh]: 'true', [Labels.workerRole]: '' },
+      labels: { ...s.identity.labels },
       annotations: {
+        ...s.identity.annotations,
         [Annotations.pubKeyHash]: req.publicKeyHash,
         [Annotations.username]: encryptUsername(req.instance.username, req.privateKeyPem),
-        [Annotations.instanceAddress]: req.instance.address,
         ...(pin ? { [Annotations.sshHostKey]: pin.base64, [Annotations.sshHostKeyType]: pin.type } : {}),
         ...cloudNotes,
       },
@@ -199,7 +192,7 @@ export class JoinFlow {
     const name = node.metadata?.name ?? '';
     await this.awaitNodeWhere(name, req.signal, isNodeReady);
     // Joined: nothing more is approved for this registration; serving CSRs go by ownership.
-    this.deps.names.end(req.instance.address);
+    s.identity.end();
     await setUnschedulable(this.deps.core, name, false);
     await patchNodeMetadata(this.deps.core, name, {
       annotations: {
@@ -212,14 +205,14 @@ export class JoinFlow {
       environmentVars: this.deps.proxyEnv,
     });
     const joinSeconds = Math.round((this.now().getTime() - started.getTime()) / 10) / 100;
-    await this.phase(req.instance.ipv4Address, 'Ready', {
+    await this.phase(s.identity, 'Ready', {
       node: name,
       joinSeconds,
       powershellStarts: s.psStarts,
       bytesSent: s.bytes,
     });
     await this.deps.events.record(
-      instancesConfigMapRef(this.deps.namespace),
+      s.identity.eventTarget,
       'Normal',
       'InstanceSetup',
       `Configured instance with address ${req.instance.address} as a worker node (${name}) in ${joinSeconds}s`,
@@ -256,9 +249,9 @@ export class JoinFlow {
           ),
         );
     }
-    await this.phase(address, 'Failed', { lastError: errorMessage(err) });
+    await this.phase(s.identity, 'Failed', { lastError: errorMessage(err) });
     await this.deps.events.record(
-      instancesConfigMapRef(this.deps.namespace),
+      s.identity.eventTarget,
       'Warning',
       'InstanceSetupFailure',
       `instance ${address}: ${errorMessage(err)}`,
@@ -285,11 +278,17 @@ export class JoinFlow {
   }
 
   private async phase(
-    address: string,
+    identity: JoinIdentity,
     phase: InstancePhase,
     extra: Partial<InstanceStatus> = {},
   ): Promise<void> {
-    const next = enterPhase(this.deps.status.get(address), { address, phase, now: this.now(), extra });
+    const address = identity.status.key;
+    const next = enterPhase(this.deps.status.get(address), {
+      address,
+      phase,
+      now: this.now(),
+      extra: { ...identity.status.extra, ...extra },
+    });
     await this.deps.status.set(next);
   }
 

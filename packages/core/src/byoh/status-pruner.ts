@@ -1,10 +1,10 @@
 import type { V1Node } from '@kubernetes/client-node';
 import { parseWindowsInstances, type Ipv4Resolver } from '../desired/windows-instances.js';
 import { Labels } from '../join/node-metadata.js';
-import type { InstanceStatusStore } from './instance-status.js';
+import { MACHINE_STATUS_PREFIX, type InstanceStatusStore } from './instance-status.js';
 import { nodeInternalIp } from './node-ops.js';
 
-/** What is still an instance: the `windows-instances` entries and the BYOH Nodes. */
+/** What is still a BYOH instance: the `windows-instances` entries and the BYOH Nodes. */
 export interface StatusScope {
   readonly instances: Readonly<Record<string, string>> | undefined;
   readonly nodes: readonly V1Node[];
@@ -26,5 +26,9 @@ export async function pruneInstanceStatuses(store: InstanceStatusStore, scope: S
     const ip = node.metadata?.labels?.[Labels.byoh] === 'true' ? nodeInternalIp(node) : undefined;
     if (ip) keep.add(ip);
   }
-  await store.retain((address, phase) => keep.has(address) || phase === 'Removing');
+  // Machine statuses are the Machine controller's to prune.
+  await store.retain(
+    (address, phase) =>
+      keep.has(address) || phase === 'Removing' || address.startsWith(MACHINE_STATUS_PREFIX),
+  );
 }

@@ -15,6 +15,8 @@ export const Annotations = {
   sshHostKeyType: 'windowsmachineconfig.openshift.io/ssh-host-key-type',
   /** wmco-ts: the `windows-instances` key (IPv4 or DNS name) this BYOH node was joined from. */
   instanceAddress: 'windowsmachineconfig.openshift.io/instance-address',
+  /** wmco-ts: `<namespace>/<name>` of the Machine this node was joined from (the Machine owns it). */
+  machine: 'windowsmachineconfig.openshift.io/machine',
   hybridOverlaySubnet: 'k8s.ovn.org/hybrid-overlay-node-subnet',
 } as const;
 

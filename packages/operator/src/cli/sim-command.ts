@@ -49,6 +49,11 @@ export function simCommand(ctx: CliContext, load?: () => Promise<{ runSim: RunSi
       'like --hosts, with the hosts described in a YAML file (hostname, listAs, dnsName, shell)',
     )
     .option(
+      '--machinesets <n>',
+      'also create N Windows MachineSets (winms0, ...) in the simulated machine-api (vSphere, Nutanix; not None)',
+    )
+    .option('--replicas <n>', 'with --machinesets: replicas per MachineSet (default 2)')
+    .option(
       '--timeout <seconds>',
       'with --hosts/--hosts-file: stop waiting for the hosts after this long',
       '180',

@@ -6,6 +6,7 @@ import { simCloudMetadataHostname, startSimCloud, type SimCloud } from '../cloud
 import type { CliContext } from './cli-context.js';
 import { demoHosts } from '../world/demo-hosts.js';
 import { readHostsFile } from '../world/hosts-file.js';
+import { demoMachineSetsFlags } from '../world/demo-machines.js';
 import { runDemo } from '../world/run-demo.js';
 import { upgradeDemo } from '../world/upgrade-demo.js';
 import { upgradePlan } from './sim-upgrade-plan.js';
@@ -25,6 +26,8 @@ export interface SimOptions {
   readonly bootstrapGroup?: string;
   readonly upgradeAfter?: string;
   readonly maxUnavailable?: string;
+  readonly machinesets?: string;
+  readonly replicas?: string;
 }
 
 function summary(cluster: SimCluster, opts: SimOptions): string {
@@ -107,7 +110,13 @@ async function worldHosts(opts: SimOptions): Promise<readonly SimHostSpec[]> {
   if (opts.hosts !== undefined && opts.hostsFile !== undefined)
     throw new Error('--hosts and --hosts-file cannot be used together');
   if (opts.hostsFile !== undefined) return readHostsFile(opts.hostsFile);
+  if (opts.hosts === undefined && opts.machinesets !== undefined) return [];
   return demoHosts(hostCount(opts.hosts ?? ''));
+}
+
+/** Hosts or MachineSets were asked for: the whole world with the operator, not the cluster alone. */
+function wantsWorld(opts: SimOptions): boolean {
+  return [opts.hosts, opts.hostsFile, opts.machinesets].some((o) => o !== undefined);
 }
 
 /** `wmco sim --hosts N|--hosts-file FILE`: the world and the operator; progress, a summary, optionally kept running. */
@@ -119,10 +128,12 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
     const metadataHostname = simCloudMetadataHostname(platform, h.hostname);
     return metadataHostname ? { ...h, metadataHostname } : h;
   });
+  const sets = demoMachineSetsFlags(opts);
   let cloud: SimCloud | undefined;
   const ok = await runDemo({
     hosts,
     platform,
+    ...(sets ? { machineSets: sets } : {}),
     providers: ctx.builtinProviders,
     out: ctx.stdout,
     timeoutMs: timeoutMs(opts.timeout),
@@ -187,7 +198,7 @@ export async function runSim(ctx: CliContext, platform: string, opts: SimOptions
   if (opts.cluster !== undefined) return attach(ctx, platform, opts);
   if (opts.seed === true || opts.bootstrapGroup !== undefined)
     throw new Error('--seed and --bootstrap-group apply only with --cluster');
-  if (opts.hosts !== undefined || opts.hostsFile !== undefined) return runWorld(ctx, platform, opts);
+  if (wantsWorld(opts)) return runWorld(ctx, platform, opts);
   const cluster = await startSimCluster({ platform });
   let cloud: SimCloud | undefined;
   try {

@@ -48,7 +48,8 @@ export function rows(
   return statuses.map((s) => {
     const n = nodes.get(s.node ?? '') ?? unknown;
     const r = [
-      s.address,
+      s.source === 'machine' ? 'Machine' : 'BYOH',
+      s.source === 'machine' ? terminalSafe(s.machine ?? s.address) : s.address,
       s.node === undefined ? '-' : terminalSafe(s.node),
       s.phase,
       n.version,
@@ -126,6 +127,7 @@ export function statusCommand(ctx: CliContext): Command {
       }
       if (statuses.length === 0) return ctx.stderr(`No Windows instances in ${namespace}.`);
       const headers = [
+        'source',
         'host',
         'node',
         'phase',

@@ -38,11 +38,11 @@ import { WMCO_VERSION } from '../cli/version-command.js';
 import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
 import type { OperatorConfig } from './operator-config.js';
 import { hostOpener } from './host-opener.js';
-import { cloudJoin, platformParts } from './platform-parts.js';
+import { machineSource, NodeSources } from './node-sources.js';
+import { cloudJoin, platformParts, type PlatformParts } from './platform-parts.js';
 import { lifecycleFrom } from './lifecycle-config.js';
 import type { OperatorMetrics } from './metrics.js';
 import type { Redactor } from './redactor.js';
-
 import type { RuntimeHooks } from './runtime-hooks.js';
 export type { RuntimeHooks } from './runtime-hooks.js';
 
@@ -77,7 +77,8 @@ function loadKubeConfig(c: OperatorConfig): KubeConfig {
  */
 export class OperatorRuntime {
   private readonly stopping = new AbortController();
-  private controllers: ByohControllers | undefined;
+  private controllers: NodeSources | undefined;
+  private machineParts: PlatformParts['machines'] | undefined;
   private leadership: Promise<'lost' | 'stopped'> | undefined;
   leading = false;
   /** How many times this operator started its controllers (once per leadership term); for tests. */
@@ -128,12 +129,15 @@ export class OperatorRuntime {
     const deps = await this.joinDeps(core, custom, facts);
     const resolver = this.p.hooks?.resolver ?? systemIpv4Resolver;
     const apiUrls = [this.kc.getCurrentCluster()?.server ?? '', facts.apiServerInternalUrl];
-    this.controllers = new ByohControllers({
+    const hostKeys = new ConfigMapHostKeyStore(core, this.p.config.namespace);
+    const { privateKeySecret, parallelJoins } = this.p.config;
+    const machines = await machineSource({ deps, custom, watch: kubeWatch(this.kc), hostKeys, parts: this.machineParts, privateKeySecret, parallelJoins, retry: this.p.hooks?.machineRetry }); // prettier-ignore
+    const byoh = new ByohControllers({
       deps,
       certificates: this.kc.makeApiClient(CertificatesV1Api),
       custom,
       watch: kubeWatch(this.kc),
-      hostKeys: new ConfigMapHostKeyStore(core, this.p.config.namespace),
+      hostKeys,
       resolver,
       addressPolicy: new ClusterAddresses({
         core,
@@ -157,6 +161,7 @@ export class OperatorRuntime {
         informerRestart: (informer, reason) => this.p.metrics.informerRestarts.inc({ informer, reason }),
       },
     });
+    this.controllers = new NodeSources(byoh, machines);
     this.leadership = this.p.config.leaderElection ? this.elect() : this.runUnelected();
   }
 
@@ -187,6 +192,7 @@ export class OperatorRuntime {
     }).catch((err: unknown) => {
       throw new StartupError(err instanceof Error ? err.message : String(err));
     });
+    this.machineParts = parts.machines;
     const logRotation = parseLogRotation({
       SERVICES_LOG_FILE_SIZE: config.servicesLog.size,
       SERVICES_LOG_FILE_AGE: config.servicesLog.age,
@@ -212,7 +218,9 @@ export class OperatorRuntime {
         logger,
         sshOverrides: hooks.sshOverrides,
       }),
-      ...parts,
+      capabilities: parts.capabilities,
+      payload: parts.payload,
+      providerFiles: parts.providerFiles,
       payloadDir: config.payloadDir,
       facts: async () => {
         const f = await readClusterFacts(core, custom);

@@ -2,10 +2,13 @@ import {
   CloudJoin,
   CloudNodeManager,
   CloudContext,
+  HostRename,
   HostnameOverride,
   ImageCredentialProvider,
   InstanceIdentity,
   InstanceTagging,
+  MachineAccess,
+  UserDataFormat,
   MetadataRoutes,
   createWmcoCore,
   readPayloadManifest,
@@ -23,6 +26,12 @@ export interface PlatformParts {
   readonly providerFiles: JoinDeps['providerFiles'];
   /** The cloud capabilities a BYOH join uses (AWS, Azure, GCP). */
   readonly cloud: { readonly identity?: InstanceIdentity; readonly tagging?: InstanceTagging };
+  /** What the Machine source needs from the provider (every provider registers MachineAccess and UserDataFormat). */
+  readonly machines: {
+    readonly access: MachineAccess | undefined;
+    readonly userDataFormat: UserDataFormat | undefined;
+    readonly hostRename: HostRename | undefined;
+  };
 }
 
 export interface PlatformPartsInput {
@@ -59,11 +68,17 @@ export async function platformParts(input: PlatformPartsInput): Promise<Platform
   const payload = await readPayloadManifest(input.payloadDir, extraPayload);
   const identity = wmco.tryResolve<InstanceIdentity>(InstanceIdentity);
   const tagging = wmco.tryResolve<InstanceTagging>(InstanceTagging);
+  const machines = {
+    access: wmco.tryResolve<MachineAccess>(MachineAccess),
+    userDataFormat: wmco.tryResolve<UserDataFormat>(UserDataFormat),
+    hostRename: wmco.tryResolve<HostRename>(HostRename),
+  };
   return {
     capabilities,
     payload,
     providerFiles: capabilities.hostnameOverride?.files ?? [],
     cloud: { ...(identity ? { identity } : {}), ...(tagging ? { tagging } : {}) },
+    machines,
   };
 }
 

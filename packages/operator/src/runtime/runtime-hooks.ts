@@ -16,4 +16,6 @@ export interface RuntimeHooks {
   readonly version?: string;
   /** Drain and retry timings of the upgrade flow (test speed). */
   readonly lifecycle?: Partial<Omit<LifecycleOptions, 'maxUnavailable' | 'operatorCondition'>>;
+  /** Machine source: failed joins before a Machine is deleted, and the delay between attempts. */
+  readonly machineRetry?: { readonly budget: number; readonly retryMs: number };
 }

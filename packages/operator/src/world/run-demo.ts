@@ -1,3 +1,4 @@
+import { runDemoMachineSets, type DemoMachineSets } from './demo-machines.js';
 import type { InstanceStatus, WmcoProvider } from '@wmco/core';
 import { DEFAULT_HOST_COSTS } from '@wmco/sim';
 import { progressLine, summaryTable } from './progress.js';
@@ -11,6 +12,8 @@ export interface DemoOptions {
   readonly providers: readonly WmcoProvider[];
   readonly out: (line: string) => void;
   readonly timeoutMs: number;
+  /** Windows MachineSets to create beside the hosts (`--machinesets N --replicas R`). */
+  readonly machineSets?: DemoMachineSets;
   /** Called once the hosts are listed in windows-instances, before the operator starts. */
   readonly beforeOperator?: (world: SimWorld) => Promise<void>;
   /** Called once every host is Ready (or failed), with the world still running. */
@@ -70,11 +73,15 @@ export async function runDemo(o: DemoOptions): Promise<boolean> {
     o.out(`windows-instances: ${Object.keys(entries).join(', ')}`);
     await o.beforeOperator?.(world);
     await world.startOperator();
+    const machines = o.machineSets
+      ? runDemoMachineSets(world, o.machineSets, o.platform, o)
+      : Promise.resolve(true);
     const statuses = await follow(world, o, t0);
     o.out('');
     o.out(summaryTable(statuses.map(([a, s]) => [world.hosts.label(a), s])));
+    const machinesOk = await machines;
     await o.whileRunning?.(world);
-    return statuses.every(([, s]) => s?.phase === 'Ready');
+    return machinesOk && statuses.every(([, s]) => s?.phase === 'Ready');
   } finally {
     await world.stop();
   }

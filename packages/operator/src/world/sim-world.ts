@@ -8,6 +8,7 @@ import {
   OPERATOR_NAMESPACE,
   SimulatedWindowsHost,
   generateEd25519KeyPair,
+  type SimInstanceLauncher,
   startSimCluster,
   type HostCosts,
   type SimCluster,
@@ -20,6 +21,7 @@ import { createLogger } from '../runtime/logger.js';
 import { Redactor } from '../runtime/redactor.js';
 import { writeSimPayload, type PayloadLayout } from './sim-payload.js';
 import { WorldHostSet, type SimHostSpec } from './world-hosts.js';
+import { WorldMachines, worldLauncher } from './world-machines.js';
 
 export interface SimWorldOptions {
   readonly hosts: readonly SimHostSpec[];
@@ -45,6 +47,8 @@ export interface SimWorldOptions {
   readonly cloudProvider?: string;
   /** The operators' `--cloud-tagging` (default check). */
   readonly cloudTagging?: 'check' | 'apply';
+  /** Failed joins before the operator deletes a Machine (default 2 here), and the delay between them. */
+  readonly machineRetry?: { readonly budget: number; readonly retryMs: number };
 }
 
 /** Starts the platform's simulated cloud, makes the hosts its instances and points the cluster at it. */
@@ -95,6 +99,8 @@ export class SimWorld {
   readonly payloadDir: string;
   /** The simulated cloud, when started with `cloud: true` on AWS, Azure or GCP. */
   cloud: SimCloud | undefined;
+  /** The VMs behind Machines (the simulated machine-api's hypervisor). */
+  readonly launcher: SimInstanceLauncher;
   private readonly o: SimWorldOptions;
 
   private constructor(parts: {
@@ -105,7 +111,9 @@ export class SimWorld {
     dir: string;
     payloadDir: string;
     options: SimWorldOptions;
+    launcher: SimInstanceLauncher;
   }) {
+    this.launcher = parts.launcher;
     this.cluster = parts.cluster;
     this.hosts = parts.hosts;
     this.privateKey = parts.privateKey;
@@ -117,8 +125,10 @@ export class SimWorld {
 
   static async start(o: SimWorldOptions): Promise<SimWorld> {
     const dir = await mkdtemp(join(tmpdir(), 'wmco-world-'));
+    const launcher = worldLauncher({ ...FREE_HOST_COSTS, ...o.costs });
     const cluster = await startSimCluster({
       platform: o.platform ?? 'None',
+      machineInstances: launcher,
       nodeGracePeriodSeconds: 20,
       ...(o.rbac ? { rbac: true } : {}),
       ...(o.cloudProvider !== undefined ? { cloudProvider: o.cloudProvider } : {}),
@@ -140,6 +150,7 @@ export class SimWorld {
       dir,
       payloadDir,
       options: o,
+      launcher,
     });
     await cluster.writeKubeconfigs(dir);
     world.cloud = o.cloud ? await attachWorldCloud(cluster, hosts) : undefined;
@@ -232,7 +243,7 @@ export class SimWorld {
       redactor: this.redactor,
       metrics: new OperatorMetrics({ defaultMetrics: false }),
       hooks: {
-        sshOverrides: (address) => this.hosts.sshOverrides(address),
+        sshOverrides: (address) => this.sshOverrides(address),
         resolver: this.resolver,
         timings: { nodeRegistrationMs: 60_000, nodeReadyMs: 60_000, pollMs: 100, keyRetryMs: 500 },
         leaderTiming: { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 300 },
@@ -244,10 +255,28 @@ export class SimWorld {
           servicesResyncMs: 500,
           upgradeableIntervalMs: 100,
         },
+        machineRetry: this.o.machineRetry ?? { budget: 2, retryMs: 200 },
       },
     });
     this.operators.push(rt);
     return rt;
+  }
+
+  /** A Machine's VM gets 3 s to answer (its user data either opened sshd at boot or never will). */
+  private sshOverrides(address: string): ReturnType<WorldHostSet['sshOverrides']> {
+    const base = this.hosts.sshOverrides(address, this.machineHost(address));
+    const isMachine = [...this.launcher.instances.values()].some((i) => i.address === address);
+    return isMachine ? { ...base, connectDeadlineMs: 3000 } : base;
+  }
+
+  /** The simulated host behind a Machine's address, while its SSH server is up. */
+  machineHost(address: string): SimulatedWindowsHost | undefined {
+    return [...this.launcher.instances.values()].find((i) => i.address === address)?.host;
+  }
+
+  /** machine.openshift.io as the admin: MachineSets, scaling, Machines. */
+  machineApi(): WorldMachines {
+    return new WorldMachines(this.adminKubeconfig);
   }
 
   readonly resolver: Ipv4Resolver = (name) => this.hosts.resolve(name);
@@ -266,6 +295,7 @@ export class SimWorld {
     await this.hosts.stop();
     await this.cloud?.close();
     await this.cluster.stop();
+    await Promise.all([...this.launcher.instances.values()].map((i) => i.stop()));
     await rm(this.dir, { recursive: true, force: true });
   }
 }

@@ -95,7 +95,11 @@ export class WorldHostSet {
     return this.hosts.find((h) => h.address === address)?.sim;
   }
 
-  sshOverrides(address: string): {
+  /** `machine`: the simulated host behind a Machine at `address` (not one of this set). */
+  sshOverrides(
+    address: string,
+    machine?: SimulatedWindowsHost,
+  ): {
     port?: number;
     retryInitialMs: number;
     retryMaxMs: number;
@@ -104,7 +108,7 @@ export class WorldHostSet {
     commandTimeoutMs: number;
     rebootTimeoutMs: number;
   } {
-    const sim = this.byAddress(address);
+    const sim = this.byAddress(address) ?? machine;
     return {
       ...(sim && sim.port !== 22 ? { port: sim.port } : {}),
       retryInitialMs: 50,

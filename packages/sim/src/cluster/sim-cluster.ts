@@ -10,6 +10,10 @@ import { LinuxNodes } from './linux-nodes.js';
 import { NamespaceController } from './namespace-controller.js';
 import { NodeLifecycle } from './node-lifecycle.js';
 import { ServiceAccountTokenController } from './token-controller.js';
+import { MachineActuator } from '../machines/machine-actuator.js';
+import { MachineApprover } from '../machines/machine-approver.js';
+import type { MachineInstanceLauncher } from '../machines/machine-instances.js';
+import { MachineSetController } from '../machines/machine-set-controller.js';
 import { OPERATOR_NAMESPACE, OPERATOR_SERVICE_ACCOUNT, seedCluster } from './seed-cluster.js';
 import { NODE_BOOTSTRAPPER, NODE_BOOTSTRAPPER_NAMESPACE } from './seed-objects.js';
 import type * as seed from './seed-objects.js';
@@ -27,6 +31,11 @@ export interface SimClusterOptions {
   readonly cloudProvider?: string;
   readonly vxlanPort?: number;
   readonly hybridClusterNetwork?: string;
+  /**
+   * Creates the VMs behind Machines: with it the machine-api runs (MachineSet controller, Machine
+   * actuator); the machine approver runs always, as on every OpenShift cluster.
+   */
+  readonly machineInstances?: MachineInstanceLauncher;
   /** Called when a controller fails (default: collected in `errors`). */
   readonly onControllerError?: ErrorSink;
 }
@@ -45,6 +54,8 @@ export interface SimCluster {
   readonly infrastructureName: string;
   readonly platform: string;
   readonly controllers: readonly SimController[];
+  /** The Machine actuator, when `machineInstances` was given. */
+  readonly machineActuator: MachineActuator | undefined;
   readonly errors: readonly { controller: string; error: unknown }[];
   /** Writes admin.kubeconfig, operator.kubeconfig and bootstrap.kubeconfig into `dir`; returns their paths. */
   writeKubeconfigs(dir: string): Promise<{ admin: string; operator: string; bootstrap: string }>;
@@ -94,7 +105,12 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
       onError,
     ),
     linux,
+    new MachineApprover(w, onError),
   ];
+  const machineActuator = opts.machineInstances
+    ? new MachineActuator(w, onError, opts.platform ?? 'None', opts.machineInstances)
+    : undefined;
+  if (machineActuator) controllers.push(new MachineSetController(w, onError), machineActuator);
   const saTokens = new ServiceAccountTokenController(w, server.caPem, onError);
   controllers.push(saTokens);
   controllers.forEach((c) => c.start());
@@ -122,6 +138,7 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
     infrastructureName: input.infrastructureName,
     platform: input.platform,
     controllers,
+    machineActuator,
     errors,
     async writeKubeconfigs(dir: string): Promise<{ admin: string; operator: string; bootstrap: string }> {
       const bootstrap: SimUser = {

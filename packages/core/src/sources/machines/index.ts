@@ -1,0 +1,19 @@
+export { MachineControllers, type MachineControllersOptions } from './machine-controllers.js';
+export {
+  MachineLabels,
+  MACHINE_API_NAMESPACE,
+  WINDOWS_MACHINE_SELECTOR,
+  notConfigurable,
+  windowsMachine,
+  type MachineResource,
+  type WindowsMachine,
+} from './machine-object.js';
+export { machineJoinIdentity, machineKey, nodeMachine } from './machine-join-identity.js';
+export { nodeOfMachine } from './machine-reconciler.js';
+export { OneAtATimeReplacements, type MachineReplacements } from './machine-replacements.js';
+export {
+  ensureUserDataSecrets,
+  userDataSecret,
+  USER_DATA_SECRET,
+  CLUSTER_API_NAMESPACE,
+} from './user-data-secret.js';

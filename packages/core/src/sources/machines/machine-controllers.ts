@@ -1,0 +1,173 @@
+import type { CustomObjectsApi, V1Node } from '@kubernetes/client-node';
+import { JoinFlow } from '../../byoh/join-flow.js';
+import type { JoinDeps } from '../../byoh/join-deps.js';
+import type { HostKeyStore } from '../../host/host-key-store.js';
+import { systemClock } from '../../kube/clock.js';
+import { Controller, type ControllerMetrics } from '../../kube/controller.js';
+import { errorMessage } from '../../kube/logger.js';
+import { defaultControllerRateLimiter } from '../../kube/rate-limiter.js';
+import type { WatchPort } from '../../kube/watch-port.js';
+import { WorkQueue } from '../../kube/work-queue.js';
+import { PRIVATE_KEY_FIELD } from '../../join/node-metadata.js';
+import type { HostRename } from '../../provider/capabilities/host-rename.js';
+import type { UserDataFormat } from '../../provider/capabilities/user-data-format.js';
+import { machineInformers } from './machine-informers.js';
+import type { MachineResource } from './machine-object.js';
+import { MachineReconciler, type MachineView } from './machine-reconciler.js';
+import { OneAtATimeReplacements, type MachineReplacements } from './machine-replacements.js';
+import { ensureUserDataSecrets } from './user-data-secret.js';
+
+export interface MachineControllersOptions {
+  readonly deps: JoinDeps;
+  readonly custom: CustomObjectsApi;
+  readonly watch: WatchPort;
+  readonly hostKeys: HostKeyStore;
+  readonly sshUser: string;
+  readonly userDataFormat: UserDataFormat;
+  readonly hostRename?: HostRename | undefined;
+  readonly privateKeySecret?: string;
+  /** Machines joined at once (default 5). */
+  readonly parallelJoins: number;
+  /** Failed join attempts before the Machine is deleted (default 3). */
+  readonly retryBudget?: number;
+  readonly retryMs?: number;
+  /** Who decides that a Machine may be replaced now (default: one at a time per MachineSet). */
+  readonly replacements?: MachineReplacements;
+  readonly metrics?: { controller?: ControllerMetrics };
+}
+
+const USER_DATA_KEY = 'user-data';
+
+/**
+ * The Machine source: Windows Machines joined through the shared join flow, the `windows-user-data`
+ * Secret kept in step with the private key, Machines that cannot be configured deleted, and Machines on
+ * an old key replaced one at a time.
+ */
+export class MachineControllers implements MachineView {
+  private readonly informers: ReturnType<typeof machineInformers>;
+  private readonly queue: WorkQueue;
+  private readonly controller: Controller;
+
+  constructor(private readonly o: MachineControllersOptions) {
+    const { deps } = o;
+    this.informers = machineInformers({
+      core: deps.core,
+      custom: o.custom,
+      watch: o.watch,
+      namespace: deps.namespace,
+      privateKeySecret: o.privateKeySecret,
+      clock: systemClock,
+      logger: deps.logger,
+    });
+    this.queue = new WorkQueue(systemClock, defaultControllerRateLimiter(systemClock));
+    const retryMs = o.retryMs ?? 30_000;
+    const reconciler = new MachineReconciler(
+      {
+        core: deps.core,
+        custom: o.custom,
+        join: new JoinFlow(deps, o.hostKeys),
+        events: deps.events,
+        logger: deps.logger,
+        version: deps.version,
+        sshUser: o.sshUser,
+        hostRename: o.hostRename,
+        retryBudget: o.retryBudget ?? 3,
+        status: deps.status,
+        retryMs,
+        replacements:
+          o.replacements ??
+          new OneAtATimeReplacements({
+            custom: o.custom,
+            events: deps.events,
+            logger: deps.logger,
+            machines: () => this.machines(),
+            windowsNodes: () => this.windowsNodes(),
+            retryMs: Math.min(retryMs, 5000),
+            prepare: () => this.syncUserData(),
+          }),
+      },
+      this,
+    );
+    this.controller = new Controller(
+      {
+        name: reconciler.name,
+        reconcile: (key, signal) =>
+          key === USER_DATA_KEY ? this.syncUserData() : reconciler.reconcile(key, signal),
+      },
+      this.queue,
+      {
+        workers: o.parallelJoins + 1,
+        logger: deps.logger,
+        ...(o.metrics?.controller ? { metrics: o.metrics.controller } : {}),
+      },
+    );
+    this.wire();
+  }
+
+  machine(key: string): MachineResource | undefined {
+    const [namespace, name] = key.split('/');
+    return this.informers.machines.get(name ?? '', namespace);
+  }
+
+  machines(): readonly MachineResource[] {
+    return this.informers.machines.list();
+  }
+
+  windowsNodes(): readonly V1Node[] {
+    return this.informers.nodes.list();
+  }
+
+  privateKey(): string | undefined {
+    const data = this.informers.secret.list()[0]?.data?.[PRIVATE_KEY_FIELD];
+    return data === undefined ? undefined : Buffer.from(data, 'base64').toString('utf8');
+  }
+
+  get synced(): boolean {
+    return Object.values(this.informers).every((i) => i.synced);
+  }
+
+  async start(): Promise<void> {
+    await Promise.all(Object.values(this.informers).map((i) => i.start()));
+    this.controller.start();
+    this.queue.add(USER_DATA_KEY);
+    this.enqueueMachines();
+  }
+
+  async stop(): Promise<void> {
+    Object.values(this.informers).forEach((i) => i.stop());
+    await this.controller.stop();
+  }
+
+  private async syncUserData(): Promise<undefined> {
+    const key = this.privateKey();
+    if (key === undefined) return undefined;
+    const written = await ensureUserDataSecrets(this.o.deps.core, key, this.o.userDataFormat).catch(
+      (e: unknown) => {
+        this.o.deps.logger.error({ err: errorMessage(e) }, 'cannot write the windows-user-data Secret');
+        throw e;
+      },
+    );
+    if (written.length > 0)
+      this.o.deps.logger.info({ namespaces: written }, 'windows-user-data Secret updated');
+    return undefined;
+  }
+
+  private wire(): void {
+    const machines = (): void => this.enqueueMachines();
+    for (const ev of ['add', 'update', 'delete'] as const) {
+      this.informers.machines.on(ev, (m) =>
+        this.queue.add(`${m.metadata?.namespace ?? ''}/${m.metadata?.name ?? ''}`),
+      );
+      this.informers.nodes.on(ev, machines);
+      this.informers.secret.on(ev, () => {
+        this.queue.add(USER_DATA_KEY);
+        machines();
+      });
+    }
+  }
+
+  private enqueueMachines(): void {
+    for (const m of this.machines())
+      this.queue.add(`${m.metadata?.namespace ?? ''}/${m.metadata?.name ?? ''}`);
+  }
+}

@@ -1,0 +1,75 @@
+import { PatchStrategy, setHeaderOptions, type CoreV1Api, type V1Node } from '@kubernetes/client-node';
+import { kubeletNodeName } from '../../identity/node-name.js';
+import { NodeNotOwnedError, nodeOwner } from '../../identity/node-ownership.js';
+import { Annotations } from '../../join/node-metadata.js';
+import type { JoinIdentity } from '../../byoh/join-identity.js';
+import { MACHINE_STATUS_PREFIX } from '../../byoh/instance-status.js';
+import { nodeInternalIp, readNode } from '../../byoh/node-ops.js';
+import { machineRef, type WindowsMachine } from './machine-object.js';
+
+const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+/** `<namespace>/<name>`: how a Node records the Machine that owns it. */
+export function machineKey(m: Pick<WindowsMachine, 'namespace' | 'name'>): string {
+  return `${m.namespace}/${m.name}`;
+}
+
+/** The Machine that owns a Node (its machine annotation), if any. */
+export function nodeMachine(node: V1Node | undefined): string | undefined {
+  const v = node?.metadata?.annotations?.[Annotations.machine];
+  return v === undefined || v === '' ? undefined : v;
+}
+
+/** Throws unless `node` may be this Machine's: no other owner, and the Machine's address is its InternalIP. */
+function assertMachineMayOwn(node: V1Node, m: WindowsMachine): void {
+  const name = node.metadata?.name ?? '';
+  const other = nodeOwner(node) ?? nodeMachine(node);
+  if (other !== undefined && other !== machineKey(m))
+    throw new NodeNotOwnedError(name, 'configure', other, machineKey(m));
+  if (nodeInternalIp(node) !== m.ipv4)
+    throw new NodeNotOwnedError(
+      name,
+      'configure',
+      `the host at ${nodeInternalIp(node) ?? 'no address'}`,
+      machineKey(m),
+    );
+}
+
+/**
+ * A Machine's join: the kubelet registers the name its host reports (after HostRename on vSphere and
+ * Nutanix), no registration is made with the operator's CSR approver (the cluster machine approver
+ * approves Machine-backed CSRs), and the Node is claimed for the Machine only when it carries the
+ * Machine's address and no other owner.
+ */
+export function machineJoinIdentity(
+  core: CoreV1Api,
+  m: WindowsMachine,
+  hostname: string | undefined,
+): JoinIdentity {
+  return {
+    status: { key: `${MACHINE_STATUS_PREFIX}${m.name}`, extra: { source: 'machine', machine: m.name } },
+    eventTarget: machineRef(m),
+    ...(hostname === undefined ? {} : { hostname }),
+    labels: {},
+    annotations: { [Annotations.machine]: machineKey(m) },
+    async decideName(values, host): Promise<string> {
+      const decided = kubeletNodeName(values['HOSTNAME_OVERRIDE'] ?? host.hostname);
+      if (!decided.ok) throw new Error(decided.reason);
+      const existing = await readNode(core, decided.name);
+      if (existing) assertMachineMayOwn(existing, m);
+      return decided.name;
+    },
+    async claim(node): Promise<void> {
+      assertMachineMayOwn(node, m);
+      if (nodeMachine(node) === machineKey(m)) return;
+      await core.patchNode(
+        {
+          name: node.metadata?.name ?? '',
+          body: { metadata: { annotations: { [Annotations.machine]: machineKey(m) } } },
+        },
+        mergePatch,
+      );
+    },
+    end: () => undefined,
+  };
+}

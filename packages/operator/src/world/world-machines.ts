@@ -1,0 +1,110 @@
+import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import { SimInstanceLauncher, type HostCosts } from '@wmco/sim';
+
+const NS = 'openshift-machine-api';
+const GROUP = { group: 'machine.openshift.io', version: 'v1beta1', namespace: NS };
+
+let next = 1;
+/** Loopback addresses for this process's Machine VMs (apart from the BYOH hosts' 127.0.x.y). */
+function machineAddress(): string {
+  next = next >= 250 ? 1 : next + 1;
+  return `127.5.${process.pid % 250}.${next}`;
+}
+
+/** The VMs behind the world's Machines: simulated Windows hosts that boot from their user data. */
+export function worldLauncher(costs: HostCosts): SimInstanceLauncher {
+  return new SimInstanceLauncher({ allocateAddress: machineAddress, host: { costs } });
+}
+
+/** The providerSpec kind of each platform's machine-api provider. */
+const PROVIDER_SPEC_KIND: Readonly<Record<string, string>> = {
+  VSphere: 'VSphereMachineProviderSpec',
+  Nutanix: 'NutanixMachineProviderConfig',
+};
+
+export interface MachineSetInput {
+  readonly name: string;
+  readonly replicas: number;
+  readonly platform: string;
+  /** machine.openshift.io/os-id of the template (default Windows; '' for a Linux MachineSet). */
+  readonly osId?: string;
+  readonly userDataSecret?: string;
+  /** Extra template labels (e.g. the ignore label). */
+  readonly labels?: Readonly<Record<string, string>>;
+}
+
+/** A MachineSet as the docs show it, for the world's admin. */
+export function machineSetBody(i: MachineSetInput): object {
+  const sel = { 'machine.openshift.io/cluster-api-machineset': i.name };
+  const os = i.osId ?? 'Windows';
+  return {
+    apiVersion: 'machine.openshift.io/v1beta1',
+    kind: 'MachineSet',
+    metadata: { name: i.name, namespace: NS },
+    spec: {
+      replicas: i.replicas,
+      selector: { matchLabels: sel },
+      template: {
+        metadata: {
+          labels: {
+            ...sel,
+            'machine.openshift.io/cluster-api-machine-role': 'worker',
+            'machine.openshift.io/cluster-api-machine-type': 'worker',
+            ...(os === '' ? {} : { 'machine.openshift.io/os-id': os }),
+            ...i.labels,
+          },
+        },
+        spec: {
+          metadata: { labels: { 'node-role.kubernetes.io/worker': '' } },
+          providerSpec: {
+            value: {
+              apiVersion: 'machine.openshift.io/v1beta1',
+              kind: PROVIDER_SPEC_KIND[i.platform] ?? 'SimMachineProviderSpec',
+              userDataSecret: { name: i.userDataSecret ?? 'windows-user-data' },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+/** The machine.openshift.io API as the world's admin. */
+export class WorldMachines {
+  private readonly api: CustomObjectsApi;
+
+  constructor(adminKubeconfig: string) {
+    const kc = new KubeConfig();
+    kc.loadFromFile(adminKubeconfig);
+    this.api = kc.makeApiClient(CustomObjectsApi);
+  }
+
+  async createMachineSet(i: MachineSetInput): Promise<void> {
+    await this.api.createNamespacedCustomObject({ ...GROUP, plural: 'machinesets', body: machineSetBody(i) });
+  }
+
+  async scale(name: string, replicas: number): Promise<void> {
+    const current = (await this.api.getNamespacedCustomObject({ ...GROUP, plural: 'machinesets', name })) as {
+      spec: Record<string, unknown>;
+    };
+    await this.api.replaceNamespacedCustomObject({
+      ...GROUP,
+      plural: 'machinesets',
+      name,
+      body: { ...current, spec: { ...current.spec, replicas } },
+    });
+  }
+
+  async machines(machineSet?: string): Promise<MachineView[]> {
+    const list = (await this.api.listNamespacedCustomObject({ ...GROUP, plural: 'machines' })) as {
+      items: MachineView[];
+    };
+    return list.items.filter((m) => machineSet === undefined || m.metadata.name.startsWith(`${machineSet}-`));
+  }
+}
+
+export interface MachineView {
+  metadata: { name: string; uid: string; labels?: Record<string, string>; deletionTimestamp?: string };
+  spec?: { providerID?: string };
+  status?: { phase?: string; nodeRef?: { name: string }; addresses?: { type: string; address: string }[] };
+}
