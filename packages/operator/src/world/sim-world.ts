@@ -13,8 +13,7 @@ import {
   type HostCosts,
   type SimCluster,
 } from '@wmco/sim';
-import { publishSimCloud } from '../clouds/publish-sim-cloud.js';
-import { simCloudMetadataHostname, startSimCloud, type SimCloud } from '../clouds/sim-clouds.js';
+import { simCloudMetadataHostname, type SimCloud } from '../clouds/sim-clouds.js';
 import { OperatorRuntime } from '../runtime/operator-runtime.js';
 import { OperatorMetrics } from '../runtime/metrics.js';
 import { createLogger } from '../runtime/logger.js';
@@ -22,6 +21,13 @@ import { Redactor } from '../runtime/redactor.js';
 import { writeSimPayload, type PayloadLayout } from './sim-payload.js';
 import { WorldHostSet, type SimHostSpec } from './world-hosts.js';
 import { WorldMachines, worldLauncher } from './world-machines.js';
+import {
+  attachWorldCloud,
+  versionConfig,
+  versionHooks,
+  type OperatorVersionOptions,
+} from './operator-version.js';
+export type { OperatorVersionOptions } from './operator-version.js';
 
 export interface SimWorldOptions {
   readonly hosts: readonly SimHostSpec[];
@@ -49,38 +55,6 @@ export interface SimWorldOptions {
   readonly cloudTagging?: 'check' | 'apply';
   /** Failed joins before the operator deletes a Machine (default 2 here), and the delay between them. */
   readonly machineRetry?: { readonly budget: number; readonly retryMs: number };
-}
-
-/** Starts the platform's simulated cloud, makes the hosts its instances and points the cluster at it. */
-async function attachWorldCloud(cluster: SimCluster, hosts: WorldHostSet): Promise<SimCloud | undefined> {
-  const cloud = await startSimCloud(cluster.platform);
-  if (!cloud) return undefined;
-  for (const h of hosts.hosts) cloud.addHost(h.address, h.spec.hostname, h.sim.model.metadataHostname);
-  const kc = new KubeConfig();
-  kc.loadFromString(cluster.server.kubeconfig(cluster.admin));
-  await publishSimCloud(kc, cloud);
-  return cloud;
-}
-
-/** Which operator `startOperator` runs: its version, payload and disruption budget. */
-export interface OperatorVersionOptions {
-  readonly version?: string;
-  readonly payloadDir?: string;
-  readonly maxUnavailable?: string;
-  readonly drainTimeoutMs?: number;
-  /** OPERATOR_CONDITION_NAME: the OperatorCondition to report `Upgradeable` on. */
-  readonly operatorCondition?: string;
-}
-
-/** The parts of an operator's configuration `OperatorVersionOptions` set. */
-function versionConfig(v: OperatorVersionOptions): {
-  maxUnavailable?: string;
-  operatorConditionName?: string;
-} {
-  return {
-    ...(v.maxUnavailable ? { maxUnavailable: v.maxUnavailable } : {}),
-    ...(v.operatorCondition ? { operatorConditionName: v.operatorCondition } : {}),
-  };
 }
 
 /**
@@ -247,14 +221,7 @@ export class SimWorld {
         resolver: this.resolver,
         timings: { nodeRegistrationMs: 60_000, nodeReadyMs: 60_000, pollMs: 100, keyRetryMs: 500 },
         leaderTiming: { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 300 },
-        ...(v.version ? { version: v.version } : {}),
-        lifecycle: {
-          drainRetryMs: 200,
-          drainTimeoutMs: v.drainTimeoutMs ?? 30_000,
-          upgradeRetryMs: 500,
-          servicesResyncMs: 500,
-          upgradeableIntervalMs: 100,
-        },
+        ...versionHooks(v),
         machineRetry: this.o.machineRetry ?? { budget: 2, retryMs: 200 },
       },
     });

@@ -1,0 +1,55 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import type { SimCluster } from '@wmco/sim';
+import { publishSimCloud } from '../clouds/publish-sim-cloud.js';
+import { startSimCloud, type SimCloud } from '../clouds/sim-clouds.js';
+import type { RuntimeHooks } from '../runtime/runtime-hooks.js';
+import type { WorldHostSet } from './world-hosts.js';
+
+/** Starts the platform's simulated cloud, makes the hosts its instances and points the cluster at it. */
+export async function attachWorldCloud(
+  cluster: SimCluster,
+  hosts: WorldHostSet,
+): Promise<SimCloud | undefined> {
+  const cloud = await startSimCloud(cluster.platform);
+  if (!cloud) return undefined;
+  for (const h of hosts.hosts) cloud.addHost(h.address, h.spec.hostname, h.sim.model.metadataHostname);
+  const kc = new KubeConfig();
+  kc.loadFromString(cluster.server.kubeconfig(cluster.admin));
+  await publishSimCloud(kc, cloud);
+  return cloud;
+}
+
+/** Which operator `startOperator` runs: its version, payload and disruption budget. */
+export interface OperatorVersionOptions {
+  readonly version?: string;
+  readonly payloadDir?: string;
+  readonly maxUnavailable?: string;
+  readonly drainTimeoutMs?: number;
+  /** OPERATOR_CONDITION_NAME: the OperatorCondition to report `Upgradeable` on. */
+  readonly operatorCondition?: string;
+}
+
+/** The parts of an operator's configuration `OperatorVersionOptions` set. */
+export function versionConfig(v: OperatorVersionOptions): {
+  maxUnavailable?: string;
+  operatorConditionName?: string;
+} {
+  return {
+    ...(v.maxUnavailable ? { maxUnavailable: v.maxUnavailable } : {}),
+    ...(v.operatorCondition ? { operatorConditionName: v.operatorCondition } : {}),
+  };
+}
+
+/** The runtime hooks an operator version sets: its version and the upgrade flow's test-speed timings. */
+export function versionHooks(v: OperatorVersionOptions): Pick<RuntimeHooks, 'version' | 'lifecycle'> {
+  return {
+    ...(v.version ? { version: v.version } : {}),
+    lifecycle: {
+      drainRetryMs: 200,
+      drainTimeoutMs: v.drainTimeoutMs ?? 30_000,
+      upgradeRetryMs: 500,
+      servicesResyncMs: 500,
+      upgradeableIntervalMs: 100,
+    },
+  };
+}
