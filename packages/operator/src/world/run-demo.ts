@@ -1,6 +1,7 @@
-import type { InstanceStatus, WmcoProvider } from '@wmco/core';
+import type { WmcoProvider } from '@wmco/core';
 import { DEFAULT_HOST_COSTS } from '@wmco/sim';
-import { progressLine, summaryTable } from './progress.js';
+import { DemoDriver, type RowState } from './demo-driver.js';
+import { progressLine, summaryTable, worldLine } from './progress.js';
 import { SimWorld } from './sim-world.js';
 import type { SimHostSpec } from './world-hosts.js';
 
@@ -15,23 +16,19 @@ export interface DemoOptions {
   readonly whileRunning?: (world: SimWorld) => Promise<void>;
 }
 
-type Statuses = [string, InstanceStatus | undefined][];
-
-/** Prints each host's phase changes until every host is Ready or Failed (or time is up). */
-async function follow(world: SimWorld, o: DemoOptions, t0: number): Promise<Statuses> {
-  const addresses = world.hosts.hosts.map((h) => h.address);
+/** Prints each entry's phase changes until every entry is Ready or Failed (or time is up). */
+async function follow(driver: DemoDriver, o: DemoOptions, t0: number): Promise<RowState[]> {
   const last = new Map<string, string>();
   const deadline = Date.now() + o.timeoutMs;
   for (;;) {
-    const statuses = await Promise.all(
-      addresses.map(async (a): Promise<[string, InstanceStatus | undefined]> => [a, await world.status(a)]),
-    );
-    for (const [a, s] of statuses) {
-      if (s && last.get(a) !== s.phase) o.out(progressLine(world.hosts.label(a), s, t0));
-      last.set(a, s?.phase ?? '');
-    }
-    const settled = statuses.every(([, s]) => s?.phase === 'Ready' || s?.phase === 'Failed');
-    if (settled || Date.now() > deadline) return statuses;
+    const states = await driver.states();
+    driver.rows.forEach((r, i) => {
+      const s = states[i];
+      const phase = s === 'Removed' ? s : (s?.phase ?? '');
+      if (s && s !== 'Removed' && last.get(r.key) !== phase) o.out(progressLine(r.label, s, t0));
+      last.set(r.key, phase);
+    });
+    if (driver.settled(states) || Date.now() > deadline) return states;
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -53,15 +50,15 @@ export async function runDemo(o: DemoOptions): Promise<boolean> {
       `simulated cluster ${world.cluster.server.url} (platform ${world.cluster.platform}), ${o.hosts.length} Windows hosts over SSH`,
     );
     await world.createPrivateKeySecret();
-    const entries = Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i)));
-    await world.setInstances(entries);
-    o.out(`windows-instances: ${Object.keys(entries).join(', ')}`);
+    const driver = new DemoDriver(world, (label, line) => o.out(worldLine(label, line, t0)));
+    o.out(`windows-instances: ${(await driver.start()).join(', ')}`);
     await world.startOperator();
-    const statuses = await follow(world, o, t0);
+    const states = await follow(driver, o, t0);
     o.out('');
-    o.out(summaryTable(statuses.map(([a, s]) => [world.hosts.label(a), s])));
+    for (const line of driver.report()) o.out(line);
+    o.out(summaryTable(driver.rows.map((r, i) => [r.label, states[i]])));
     await o.whileRunning?.(world);
-    return statuses.every(([, s]) => s?.phase === 'Ready');
+    return driver.ok(states);
   } finally {
     await world.stop();
   }
