@@ -47,6 +47,7 @@ export class CsrAttacker {
     h.run = this.attack(i, h, node)
       .catch((err: unknown) => {
         const msg = `attack on ${node} could not be performed: ${err instanceof Error ? err.message : String(err)}`;
+        if (this.stopped) return; // the world is gone: the run already reported its outcome
         this.breaches.push(msg);
         this.deps.say(i, `world: ${msg}`);
       })

@@ -6,7 +6,7 @@ import { apis, eventsAbout } from './world-fixture.js';
 
 /** An address no instance has; the attack writes it into the Node's own status. */
 export const FOREIGN_IP = '192.0.2.10';
-const VERDICT_WAIT_MS = 5000;
+const VERDICT_WAIT_MS = 3000;
 
 /** What became of one CSR the world submitted. */
 export interface CsrVerdict {
@@ -25,7 +25,7 @@ const subject = (
   ...extra,
 });
 
-/** Waits for the operator's answer to `csr`: approval, a refusal event, or (after 5 s) neither. */
+/** Waits for the operator's answer to `csr`: approval, a refusal event, or (after 3 s) neither. */
 async function verdict(world: SimWorld, csr: string): Promise<CsrVerdict> {
   const deadline = Date.now() + VERDICT_WAIT_MS;
   for (;;) {

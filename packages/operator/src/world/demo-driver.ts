@@ -1,5 +1,6 @@
 import type { InstanceStatus } from '@wmco/core';
 import { CsrAttacker } from './csr-attacker.js';
+import { EventFeed } from './event-feed.js';
 import { installScenarios, instanceKeys } from './host-scenario.js';
 import { hostReport } from './host-report.js';
 import type { SimWorld } from './sim-world.js';
@@ -26,10 +27,11 @@ export class DemoDriver {
   private readonly attacker: CsrAttacker;
   private readonly memory = { base: process.memoryUsage().rss, peak: 0 };
   private readonly sampler: NodeJS.Timeout;
+  private readonly events: EventFeed;
 
   constructor(
     private readonly world: SimWorld,
-    say: (label: string, line: string) => void,
+    private readonly say: (label: string, line: string) => void,
   ) {
     const rows: DemoRow[] = [];
     world.hosts.hosts.forEach((h, host) => {
@@ -45,6 +47,11 @@ export class DemoDriver {
       }
     });
     this.rows = rows;
+    const address = (i: number): string => world.hosts.hosts[i]?.address ?? '';
+    this.events = new EventFeed(
+      world,
+      rows.map((r) => ({ ...r, address: address(r.host) })),
+    );
     this.attacker = new CsrAttacker({
       world,
       say: (i, line) => say(this.rows.find((r) => r.host === i)?.label ?? String(i), line),
@@ -63,8 +70,9 @@ export class DemoDriver {
     return Object.keys(this.entries);
   }
 
-  /** Each row's state now; starts the CSR attacks a status allows. */
+  /** Each row's state now (after printing the operator's new Warning events); starts the CSR attacks a status allows. */
   async states(): Promise<RowState[]> {
+    for (const [label, line] of await this.events.next()) this.say(label, line);
     return Promise.all(
       this.rows.map(async (r): Promise<RowState> => {
         if (this.attacker.removed(r.host)) return 'Removed';
@@ -80,9 +88,8 @@ export class DemoDriver {
   settled(states: readonly RowState[]): boolean {
     return this.rows.every((r, i) => {
       const s = states[i];
-      if (s === 'Removed') return true;
-      const final = s?.phase === 'Ready' || s?.phase === 'Failed';
-      return final && this.attacker.settled(r.host, s);
+      const final = s === 'Removed' || s?.phase === 'Ready' || s?.phase === 'Failed';
+      return final && this.attacker.settled(r.host, s === 'Removed' ? undefined : s);
     });
   }
 
