@@ -181,7 +181,11 @@ test.serial(
     const phases = [...summary(r.stdout).values()].map(([node, phase]) => `${node} ${phase}`).sort();
     t.deepEqual(phases, ['- Failed', 'win-dup Ready']);
     t.regex(r.stdout, /reaches the same host \(127\.[\d.]+\) as entry "/);
-    t.regex(worldLine(r.stdout, 'WIN-DUP'), /: 1 SSH connections accepted$/);
+    // The refused entry never started a join of its own: it went straight to Failed, with one event.
+    const dnsLines = r.stdout.split('\n').filter((l) => /\] win-dup\.sim\.internal \(/.test(l));
+    t.true(dnsLines.length > 0);
+    for (const l of dnsLines) t.regex(l, /\)\s+(Failed: |event InstanceSetupFailure: )/);
+    t.is(dnsLines.filter((l) => l.includes(' event ')).length, 1);
   },
 );
 

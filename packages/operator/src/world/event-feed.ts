@@ -16,7 +16,7 @@ const names = (message: string, address: string): boolean =>
 
 /**
  * The operator's Warning events, each new one once, attributed to the entry it is about: the entry whose
- * key it quotes, else the first entry of the host whose address it names. A join that fails and is retried
+ * key it quotes first, else the first entry of the host whose address it names. A join that fails and is retried
  * at once may leave Failed before a poll of the status sees it; its event stays.
  */
 export class EventFeed {
@@ -34,13 +34,21 @@ export class EventFeed {
     for (const e of events) {
       const id = `${e.reason}\u0000${e.message}`;
       if (e.type !== 'Warning' || this.seen.has(id)) continue;
-      const row =
-        this.rows.find((r) => e.message.includes(`"${r.key}"`)) ??
-        this.rows.find((r) => names(e.message, r.address));
+      const row = this.quoted(e.message) ?? this.rows.find((r) => names(e.message, r.address));
       if (!row) continue;
       this.seen.add(id);
       out.push([row.label, `event ${e.reason}: ${e.message}`]);
     }
     return out;
+  }
+
+  /** The entry whose quoted key comes first in `message` (the one it is about; later ones are context). */
+  private quoted(message: string): FeedRow | undefined {
+    let best: [number, FeedRow] | undefined;
+    for (const r of this.rows) {
+      const at = message.indexOf(`"${r.key}"`);
+      if (at >= 0 && (best === undefined || at < best[0])) best = [at, r];
+    }
+    return best?.[1];
   }
 }
