@@ -4,6 +4,7 @@ import { EventFeed } from './event-feed.js';
 import { installScenarios, instanceKeys } from './host-scenario.js';
 import { hostReport } from './host-report.js';
 import type { SimWorld } from './sim-world.js';
+import { eventsAbout } from './world-fixture.js';
 
 /** One windows-instances entry the demo follows (a host may be listed under several). */
 interface DemoRow {
@@ -49,7 +50,7 @@ export class DemoDriver {
     this.rows = rows;
     const address = (i: number): string => world.hosts.hosts[i]?.address ?? '';
     this.events = new EventFeed(
-      world,
+      () => eventsAbout(world),
       rows.map((r) => ({ ...r, address: address(r.host) })),
     );
     this.attacker = new CsrAttacker({

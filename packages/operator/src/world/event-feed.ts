@@ -1,5 +1,9 @@
-import type { SimWorld } from './sim-world.js';
-import { eventsAbout } from './world-fixture.js';
+/** One event as the feed reads it (`eventsAbout` in world-fixture.ts lists them). */
+export interface FeedEvent {
+  readonly reason: string;
+  readonly message: string;
+  readonly type: string;
+}
 
 /** An entry the feed attributes events to. */
 export interface FeedRow {
@@ -23,13 +27,13 @@ export class EventFeed {
   private readonly seen = new Set<string>();
 
   constructor(
-    private readonly world: SimWorld,
+    private readonly list: () => Promise<readonly FeedEvent[]>,
     private readonly rows: readonly FeedRow[],
   ) {}
 
   /** The Warning events not reported yet, as [row label, line]. */
   async next(): Promise<[string, string][]> {
-    const events = await eventsAbout(this.world).catch(() => []);
+    const events = await this.list().catch((): FeedEvent[] => []);
     const out: [string, string][] = [];
     for (const e of events) {
       const id = `${e.reason}\u0000${e.message}`;
