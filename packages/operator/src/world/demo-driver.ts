@@ -11,6 +11,11 @@ interface DemoRow {
   readonly host: number;
   readonly key: string;
   readonly label: string;
+  /**
+   * Where its status is published: under the key when refused, under the host's address once admitted
+   * (a DNS key); only the key when the host also has an entry by address, which owns that status.
+   */
+  readonly statusKeys: readonly string[];
 }
 
 /** A row's state: the operator's status, or `Removed` once the world removed its entry on purpose. */
@@ -36,14 +41,16 @@ export class DemoDriver {
   ) {
     const rows: DemoRow[] = [];
     world.hosts.hosts.forEach((h, host) => {
-      for (const key of instanceKeys(world, host)) {
+      const keys = instanceKeys(world, host);
+      for (const key of keys) {
         const label =
           key === h.address
             ? key
             : key === h.spec.dnsName
               ? `${key} (${h.address})`
               : `${key} (host ${h.address})`;
-        rows.push({ host, key, label });
+        const statusKeys = key === h.address || keys.includes(h.address) ? [key] : [key, h.address];
+        rows.push({ host, key, label, statusKeys });
         this.entries[key] = `username=${h.spec.username ?? 'Administrator'}`;
       }
     });
@@ -77,8 +84,8 @@ export class DemoDriver {
     return Promise.all(
       this.rows.map(async (r): Promise<RowState> => {
         if (this.attacker.removed(r.host)) return 'Removed';
-        const address = this.world.hosts.hosts[r.host]?.address ?? '';
-        const s = (await this.world.status(r.key)) ?? (await this.world.status(address));
+        let s: InstanceStatus | undefined;
+        for (const k of r.statusKeys) s ??= await this.world.status(k);
         this.attacker.observe(r.host, s);
         return s;
       }),
