@@ -10,7 +10,8 @@
 #   observe      runs the request's "evaluate" scripts (service pre-scripts) first, then reports hashes of
 #                managed files, services, env vars, routes, HNS networks, firewall rules, hostname, OS
 #                build, Containers feature, last boot time, free disk, default shell, script results, and
-#                (when asked) the inbound Allow rules covering given ports
+#                (when asked) the inbound Allow rules covering given ports and the sub-folders of the
+#                prunable roots
 #   apply        one ordered plan of steps; stops at the first failing step
 #   deconfigure  delete services, env vars, HNS networks and directories (revert before joining)
 #   reboot       schedule a restart a few seconds out and report the current boot time
@@ -22,6 +23,8 @@ $script:ManagedTag = 'OpenShift managed'
 $script:StagingDir = 'C:\ProgramData\wmco\staging'
 # The operator's folders: SYSTEM and Administrators only, before anything is written (HostPaths.protectedRoots).
 $script:ProtectedRoots = @('C:\ProgramData\wmco', 'C:\k', 'C:\Temp')
+# Folders whose sub-folders the operator owns outright and may remove (HostPaths.prunableRoots).
+$script:PrunableRoots = @('C:\k\containerd\registries')
 $script:SystemSid = 'S-1-5-18'
 $script:AdministratorsSid = 'S-1-5-32-544'
 $script:EnvKey = 'HKLM:\SYSTEM\CurrentControlSet\Control\Session Manager\Environment'
@@ -72,7 +75,7 @@ function Get-WmcoServiceState {
     $deps = @($controller.ServicesDependedOn | ForEach-Object { $_.ServiceName })
     $description = ''
     if ($null -ne $Service.Description) { $description = $Service.Description }
-    return [ordered]@{
+    $state = [ordered]@{
         name         = $Service.Name
         state        = ($Service.State.ToLowerInvariant() -replace ' ', '-')
         startType    = (ConvertTo-WmcoStartType $Service.StartMode)
@@ -80,6 +83,36 @@ function Get-WmcoServiceState {
         dependencies = $deps
         description  = $description
     }
+    $environment = Get-WmcoServiceEnvironment $Service.Name
+    if ($null -ne $environment) { $state['environment'] = $environment }
+    return $state
+}
+
+# The service's own environment: REG_MULTI_SZ `Environment` under its service key, read by the SCM each
+# time the service starts (so a restart, not a reboot, applies a change). $null when there is none.
+function Get-WmcoServiceEnvironment {
+    param(
+        [string] $Name
+    )
+    $key = Get-Item -LiteralPath "HKLM:\SYSTEM\CurrentControlSet\Services\$Name" -ErrorAction SilentlyContinue
+    if ($null -eq $key) { return $null }
+    $value = $key.GetValue('Environment', $null)
+    if ($null -eq $value) { return $null }
+    return [string[]]@($value)
+}
+
+function Set-WmcoServiceEnvironment {
+    param(
+        [string] $Name,
+        [string[]] $Environment
+    )
+    $path = "HKLM:\SYSTEM\CurrentControlSet\Services\$Name"
+    if (-not (Test-Path -LiteralPath $path)) { throw "service '$Name' does not exist" }
+    if ($Environment.Count -eq 0) {
+        Remove-ItemProperty -LiteralPath $path -Name 'Environment' -ErrorAction SilentlyContinue
+        return
+    }
+    Set-ItemProperty -LiteralPath $path -Name 'Environment' -Value $Environment -Type MultiString
 }
 
 # Stops a service after every running service that depends on it (dependents first), then waits for
@@ -226,6 +259,41 @@ function Get-WmcoFileHash {
     return (Get-FileHash -LiteralPath $Path -Algorithm SHA256).Hash.ToLowerInvariant()
 }
 
+# Upstream's payload layout: a file may be staged compressed, as '<sha256>.tar.gz' holding one entry named
+# like its destination. tar.exe (bsdtar, in System32 since Windows Server 2019) extracts it into a fresh
+# folder inside the staging folder; the file found there becomes the staged '<sha256>', whose hash the
+# caller checks before anything moves into place. On any failure the archive and the folder are removed,
+# so nothing half-written is left and the next round uploads again.
+function Expand-WmcoStagedArchive {
+    param(
+        [string] $Path,
+        [string] $Sha256
+    )
+    $staged = Join-Path $script:StagingDir $Sha256
+    $archive = "$staged.tar.gz"
+    if ((Test-Path -LiteralPath $staged -PathType Leaf) -or -not (Test-Path -LiteralPath $archive -PathType Leaf)) { return }
+    $folder = "$staged.extract"
+    $name = [System.IO.Path]::GetFileName($Path)
+    try {
+        if (Test-Path -LiteralPath $folder) { Remove-Item -LiteralPath $folder -Recurse -Force }
+        $null = New-Item -ItemType Directory -Force -Path $folder
+        $tar = Join-Path $env:SystemRoot 'System32\tar.exe'
+        if (-not (Test-Path -LiteralPath $tar -PathType Leaf)) { throw "tar.exe is missing ($tar); Windows Server 2019 or later ships it" }
+        # Continue: under Stop, Windows PowerShell 5.1 turns a native command's stderr line into an error.
+        $ErrorActionPreference = 'Continue'
+        $output = & $tar -x -z -f $archive -C $folder 2>&1 | Out-String
+        $ErrorActionPreference = 'Stop'
+        if ($LASTEXITCODE -ne 0) { throw "tar.exe could not extract the archive for '$Path' (exit $LASTEXITCODE): $output" }
+        $extracted = Join-Path $folder $name
+        if (-not (Test-Path -LiteralPath $extracted -PathType Leaf)) { throw "the archive for '$Path' does not hold a file named '$name'" }
+        Move-Item -LiteralPath $extracted -Destination $staged -Force
+    } finally {
+        Remove-Item -LiteralPath $folder -Recurse -Force -ErrorAction SilentlyContinue
+        Remove-Item -LiteralPath $archive -Force -ErrorAction SilentlyContinue
+    }
+}
+
+
 # Copies $Source to $Destination, then checks the hash of the copy (not of the source): whatever happens
 # to the source after the copy, the copy is what was verified. A wrong copy is deleted.
 function Copy-WmcoVerifiedFile {
@@ -252,6 +320,7 @@ function Install-WmcoStagedFile {
         [string] $Path,
         [string] $Sha256
     )
+    Expand-WmcoStagedArchive $Path $Sha256
     $staged = Join-Path $script:StagingDir $Sha256
     $null = New-Item -ItemType Directory -Force -Path ([System.IO.Path]::GetDirectoryName($Path))
     $temporary = "$Path.wmco-new"
@@ -399,6 +468,38 @@ function Invoke-WmcoEvaluate {
     return $results
 }
 
+# The sub-folder names of each requested prunable root that exists (links listed as themselves).
+function Get-WmcoChildFolders {
+    param(
+        [string[]] $Directories
+    )
+    $children = [ordered]@{}
+    foreach ($dir in $Directories) {
+        if (-not ($script:PrunableRoots | Where-Object { $_ -eq $dir })) { throw "'$dir' is not a prunable root" }
+        if (-not (Test-Path -LiteralPath $dir -PathType Container)) { continue }
+        $names = @([System.IO.DirectoryInfo]::new($dir).EnumerateDirectories() | ForEach-Object { $_.Name } |
+                Sort-Object)
+        $children[$dir] = [string[]]$names
+    }
+    return $children
+}
+
+# Removes one folder directly under a prunable root (a mirror set's registry folder that left the
+# cluster), never following a link (Remove-WmcoTree). A folder that is already gone is fine.
+function Remove-WmcoPrunedFolder {
+    param(
+        [string] $Path
+    )
+    $parent = Split-Path -Parent $Path
+    $name = Split-Path -Leaf $Path
+    $allowed = ($script:PrunableRoots | Where-Object { $_ -eq $parent }) -and
+        ($name -match '^[A-Za-z0-9._-]+$') -and ($name -ne '.') -and ($name -ne '..')
+    if (-not $allowed) { throw "'$Path' is not a folder directly under a prunable root" }
+    $item = Get-Item -LiteralPath $Path -Force -ErrorAction SilentlyContinue
+    if ($null -eq $item) { return }
+    Remove-WmcoTree $item @()
+}
+
 # ---------------------------------------------------------------------------------------------------
 # Operations.
 # ---------------------------------------------------------------------------------------------------
@@ -423,7 +524,8 @@ function Get-WmcoHostState {
     $staged = @()
     if (Test-Path -LiteralPath $script:StagingDir) {
         $staged = @(Get-ChildItem -LiteralPath $script:StagingDir -File |
-                Where-Object { $_.Name -match '^[0-9a-f]{64}$' } | ForEach-Object { $_.Name })
+                Where-Object { $_.Name -match '^[0-9a-f]{64}(\.tar\.gz)?$' } | ForEach-Object { $_.Name.Substring(0, 64) } |
+                Sort-Object -Unique)
     }
     $version = Get-ItemProperty -LiteralPath 'HKLM:\SOFTWARE\Microsoft\Windows NT\CurrentVersion'
     # OpenSSH's DefaultShell value is absent when cmd.exe is the default (reference ecosystem §5.2).
@@ -456,6 +558,9 @@ function Get-WmcoHostState {
     if ($Request.PSObject.Properties.Name -contains 'firewallPorts') {
         $state['firewallPorts'] = @(Get-WmcoFirewallPorts @($Request.firewallPorts))
     }
+    if ($Request.PSObject.Properties.Name -contains 'listDirectories') {
+        $state['children'] = Get-WmcoChildFolders @($Request.listDirectories)
+    }
     return $state
 }
 
@@ -471,6 +576,7 @@ function Invoke-WmcoStep {
         'createService' { Set-WmcoServiceConfig $Step }
         'configureService' { Set-WmcoServiceConfig $Step }
         'startService' { Start-WmcoService $Step.name }
+        'setServiceEnvironment' { Set-WmcoServiceEnvironment $Step.name @($Step.environment) }
         'setEnvVar' {
             Set-ItemProperty -LiteralPath $script:EnvKey -Name $Step.name -Value $Step.value
             return $true
@@ -500,6 +606,7 @@ function Invoke-WmcoStep {
             Rename-Computer -NewName $Step.name -Force -WarningAction SilentlyContinue
             return $true
         }
+        'removeDirectory' { Remove-WmcoPrunedFolder $Step.path }
         default { throw "unknown plan step kind '$($Step.kind)'" }
     }
     return $false

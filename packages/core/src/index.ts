@@ -14,3 +14,4 @@ export * from './converge/index.js';
 export * from './join/index.js';
 export * from './byoh/index.js';
 export * from './preflight/index.js';
+export * from './lifecycle/index.js';

@@ -12,6 +12,9 @@ test('registers what AWS has, and no host rename or cloud node manager', (t) => 
     'platform.image-credential-provider',
     'platform.metadata-routes',
     'platform.platform-prerequisites',
+    'platform.instance-identity',
+    'platform.instance-tagging',
+    'platform.firewall-facts',
   ]);
 });
 

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { providerCapabilities } from '@wmco/core/provider';
+import { azureOwnershipTag } from './azure-instance-tagging.js';
 import { azureMachineAccess } from './azure-machine-access.js';
 import { azurePlatformPrerequisites } from './azure-platform-prerequisites.js';
 import { azureProvider } from './azure-provider.js';
@@ -11,7 +12,16 @@ test('registers only what Azure has', (t) => {
     'platform.user-data-format',
     'platform.cloud-node-manager',
     'platform.platform-prerequisites',
+    'platform.instance-identity',
+    'platform.instance-tagging',
   ]);
+});
+
+test('the ownership tag is the installer form: Azure tag names allow no slash', (t) => {
+  t.deepEqual(azureOwnershipTag('mycluster-x7k2p'), {
+    key: 'kubernetes.io_cluster.mycluster-x7k2p',
+    value: 'owned',
+  });
 });
 
 test('logs in as capi and wraps user data in tags with no extra steps', (t) => {

@@ -15,5 +15,19 @@ export {
   type SimClusterOptions,
 } from './cluster/sim-cluster.js';
 export { HYBRID_SUBNET_ANNOTATION, HybridOverlayAnnotator } from './cluster/hybrid-overlay.js';
+export { startBareCluster, type BareCluster } from './cluster/bare-cluster.js';
+export { attachSeed, type AttachSeed, type AttachSeedInput } from './cluster/attach-seed.js';
+export { formatCidr, nthSubnet, parseCidr, type Cidr } from './cluster/ipv4.js';
 export * from './windows/index.js';
 export { ensureKubectl, Kubectl, type KubectlResult } from './scenario/kubectl-runner.js';
+export * from './cloud/index.js';
+export { readTar, readTarGz, tarOf, tarGzOf } from './payload/tar-gz.js';
+export {
+  realisticPayload,
+  realisticContent,
+  UPSTREAM_PAYLOAD_FILES,
+  type GeneratedPayload,
+  type PayloadFileInfo,
+} from './payload/realistic-payload.js';
+export { rawThroughput } from './bench/raw-throughput.js';
+export type { BenchFile } from './bench/payload-files.js';

@@ -1,4 +1,4 @@
-import type { CertificatesV1Api, V1Node } from '@kubernetes/client-node';
+import type { CertificatesV1Api, CustomObjectsApi, V1Node } from '@kubernetes/client-node';
 import type { InstanceAddressPolicy } from '../desired/instance-address.js';
 import type { Ipv4Resolver } from '../desired/windows-instances.js';
 import type { HostKeyStore } from '../host/host-key-store.js';
@@ -11,6 +11,7 @@ import { WorkQueue, type WorkQueueMetrics } from '../kube/work-queue.js';
 import type { WatchPort } from '../kube/watch-port.js';
 import { Annotations, Labels, PRIVATE_KEY_FIELD } from '../join/node-metadata.js';
 import { byohInformers } from './byoh-informers.js';
+import { ClusterConfigWatches } from './cluster-config-watches.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
 import { DriftRepair } from './drift-repair.js';
 import { CsrReconciler, type CsrMetrics } from './csr-reconciler.js';
@@ -18,10 +19,12 @@ import type { EntryAddressing } from './entry-admission.js';
 import { InstancesReconciler } from './instances-reconciler.js';
 import { MAINTAIN_WORKERS, REMOVE_WORKERS, instanceLanes } from './instance-lanes.js';
 import type { JoinDeps } from './join-deps.js';
-import { JoinFlow } from './join-flow.js';
 import { KeyRotation } from './key-rotation.js';
 import { isNodeReady, nodeInternalIp, readNode } from './node-ops.js';
 import { RemoveFlow, type RemoveOptions } from './remove-flow.js';
+import type { LifecycleOptions } from '../lifecycle/lifecycle-options.js';
+import { LIFECYCLE_PHASE_ANNOTATION } from '../lifecycle/lifecycle-annotations.js';
+import { NodeMaintenance } from '../lifecycle/maintenance.js';
 
 export interface ByohControllersOptions {
   readonly deps: JoinDeps;
@@ -37,8 +40,12 @@ export interface ByohControllersOptions {
   readonly privateKeySecret?: string;
   /** Who may request kubelet client certificates (default: OpenShift's node-bootstrapper account). */
   readonly bootstrap?: BootstrapIdentity;
+  /** Watches the cluster configuration nodes carry (mirror sets) when given; see ClusterConfigWatches. */
+  readonly custom?: CustomObjectsApi;
   /** Drift repair of Ready, up-to-date nodes every `intervalMs` (0: off). Default: off. */
   readonly driftRepairIntervalMs?: number;
+  /** The disruption budget and the upgrade flow's timings (defaults: maxUnavailable 1, lifecycle-options.ts). */
+  readonly lifecycle?: Partial<LifecycleOptions>;
   readonly metrics?: {
     drift?: (result: 'clean' | 'repaired' | 'skipped' | 'error') => void;
     queue?: (name: string) => WorkQueueMetrics;
@@ -57,6 +64,7 @@ function nodeSignature(n: V1Node): string {
     a[Annotations.pubKeyHash],
     isNodeReady(n),
     nodeInternalIp(n),
+    a[LIFECYCLE_PHASE_ANNOTATION],
   ]);
 }
 
@@ -71,9 +79,14 @@ export class ByohControllers implements ByohView {
   private readonly csrQueue: WorkQueue;
   private readonly controllers: Controller[];
   private readonly csr: CsrReconciler;
+  private readonly clusterConfig: ClusterConfigWatches | undefined;
+  /** The budget, upgrade flow, services ConfigMaps and OperatorCondition (a Machine source shares it). */
+  readonly maintenance: NodeMaintenance;
 
   constructor(private readonly o: ByohControllersOptions) {
+    this.maintenance = new NodeMaintenance(o.deps, () => this.windowsNodes(), o.lifecycle);
     this.informers = this.makeInformers();
+    this.clusterConfig = this.makeClusterConfigWatches();
     this.instanceQueue = new WorkQueue(
       systemClock,
       defaultControllerRateLimiter(systemClock),
@@ -104,16 +117,29 @@ export class ByohControllers implements ByohView {
     });
   }
 
+  /** A cluster configuration change puts every instance on the queue: Ready nodes get a drift check now. */
+  private makeClusterConfigWatches(): ClusterConfigWatches | undefined {
+    const { custom, deps, metrics } = this.o;
+    if (custom === undefined) return undefined;
+    const sources = { core: deps.core, custom, watch: this.o.watch, clock: systemClock, logger: deps.logger };
+    return new ClusterConfigWatches(
+      metrics?.informerRestart ? { ...sources, onRestart: metrics.informerRestart } : sources,
+      () => this.enqueueAll(),
+    );
+  }
+
   private makeControllers(): Controller[] {
     const { deps } = this.o;
     const driftMetric = this.o.metrics?.drift;
     const flows = {
-      join: new JoinFlow(deps, this.o.hostKeys),
+      join: this.maintenance.joinFlow(this.o.hostKeys),
       remove: new RemoveFlow(deps),
       removeOptions: this.o.remove,
       rotation: new KeyRotation(deps),
+      upgrades: this.maintenance.upgrades(),
       drift: {
-        repair: new DriftRepair(deps),
+        // Service restarts on Ready nodes (a new proxy) draw from the same budget as upgrades and reboots.
+        repair: new DriftRepair({ ...deps, disruption: deps.disruption ?? this.maintenance.budget }),
         intervalMs: this.o.driftRepairIntervalMs ?? 0,
         ...(driftMetric
           ? { observed: (o: { result: Parameters<typeof driftMetric>[0] }) => driftMetric(o.result) }
@@ -175,14 +201,18 @@ export class ByohControllers implements ByohView {
 
   async start(): Promise<void> {
     await Promise.all(Object.values(this.informers).map((i) => i.start()));
+    // This version's services ConfigMap exists before any node is configured with it.
+    await this.maintenance.start();
     this.controllers.forEach((c) => c.start());
+    this.clusterConfig?.start();
     this.enqueueAll();
     this.enqueueCsrs();
   }
 
   async stop(): Promise<void> {
     Object.values(this.informers).forEach((i) => i.stop());
-    await Promise.all(this.controllers.map((c) => c.stop()));
+    this.clusterConfig?.stop();
+    await Promise.all([...this.controllers.map((c) => c.stop()), this.maintenance.stop()]);
   }
 
   private wire(): void {

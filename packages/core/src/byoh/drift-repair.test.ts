@@ -87,7 +87,7 @@ test('a service changed by hand is reconfigured, with every pre-script run first
   t.is(host.state.services.find((s) => s.name === 'hybrid-overlay-node')?.commandLine, desired);
   const [event] = deps.events.events;
   t.is(event?.reason, 'DriftRepaired');
-  t.is(event?.object.name, 'windows-instances');
+  t.like(event?.object, { kind: 'Node', name: 'win-a' }, 'drift is reported on the Node it was found on');
   t.regex(
     event?.message ?? '',
     /^Repaired node win-a \(10\.0\.0\.5\): stop service kube-proxy; .*reconfigure service hybrid-overlay-node/,

@@ -5,7 +5,8 @@ import type { PlanStep } from '../host/protocol/index.js';
 import type { WindowsHost } from '../host/windows-host.js';
 import { ownedBy } from '../identity/node-ownership.js';
 import { applyObserved, observeAndPlan } from './converge-round.js';
-import { instancesConfigMapRef, type HostTarget, type JoinDeps } from './join-deps.js';
+import { nodeEventRef, type HostTarget, type JoinDeps } from './join-deps.js';
+import { ConcurrencyBudget, type ServiceDisruption } from './service-disruption.js';
 import { NodeValueError } from '../join/node-values.js';
 import { planNode } from './node-plan.js';
 import { publishServicesConfigMap } from './services-configmap-publisher.js';
@@ -52,8 +53,11 @@ function summary(p: Plan): string[] {
 export class DriftRepair {
   private readonly warned = new Map<string, string>();
   private published = '';
+  private readonly budget: ServiceDisruption;
 
-  constructor(private readonly deps: JoinDeps) {}
+  constructor(private readonly deps: JoinDeps) {
+    this.budget = deps.disruption ?? new ConcurrencyBudget(1);
+  }
 
   async check(c: DriftCheck): Promise<DriftOutcome> {
     if (!ownedBy(c.node, c.target.address))
@@ -71,6 +75,9 @@ export class DriftRepair {
         return { result: 'clean' };
       }
       if (needsReboot(look.plan)) return await this.skipReboot(c, summary(look.plan));
+      // Restarting a running service (to read a new file, configuration or environment) disrupts the node.
+      if (look.plan.steps.some((s) => s.kind === 'stopService'))
+        return await this.budget.disrupt(c.node.metadata?.name ?? '', () => this.repair(c, design, host));
       return await this.repair(c, design, host);
     } finally {
       await host.close();
@@ -97,7 +104,7 @@ export class DriftRepair {
       'repaired drift',
     );
     await this.deps.events.record(
-      instancesConfigMapRef(this.deps.namespace),
+      nodeEventRef(c.node),
       'Normal',
       'DriftRepaired',
       truncate(`Repaired node ${name} (${c.target.address}): ${steps.join('; ')}`),
@@ -130,12 +137,7 @@ export class DriftRepair {
     if (this.warned.get(c.target.address) === message) return undefined;
     this.warned.set(c.target.address, message);
     this.deps.logger.warn({ node: name, address: c.target.address }, err.message);
-    await this.deps.events.record(
-      instancesConfigMapRef(this.deps.namespace),
-      'Warning',
-      'NodeValueRefused',
-      message,
-    );
+    await this.deps.events.record(nodeEventRef(c.node), 'Warning', 'NodeValueRefused', message);
     return undefined;
   }
 
@@ -148,12 +150,7 @@ export class DriftRepair {
     if (this.warned.get(c.target.address) !== message) {
       this.warned.set(c.target.address, message);
       this.deps.logger.warn({ node: name, address: c.target.address, steps }, 'drift needs a reboot');
-      await this.deps.events.record(
-        instancesConfigMapRef(this.deps.namespace),
-        'Warning',
-        'DriftNeedsReboot',
-        message,
-      );
+      await this.deps.events.record(nodeEventRef(c.node), 'Warning', 'DriftNeedsReboot', message);
     }
     return { result: 'skipped', steps, why: 'needs a reboot' };
   }

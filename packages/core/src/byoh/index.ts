@@ -28,3 +28,4 @@ export {
   type ObservedPlan,
 } from './converge-round.js';
 export { nodeInternalIp, isNodeReady } from './node-ops.js';
+export { ConcurrencyBudget, type ServiceDisruption } from './service-disruption.js';

@@ -4,7 +4,18 @@ import { STATUS_CONFIGMAP } from '../join/node-metadata.js';
 import { printableText } from '../kube/printable-text.js';
 
 export type InstancePhase =
-  'Pending' | 'Connecting' | 'Configuring' | 'WaitingForNode' | 'Ready' | 'Failed' | 'Removing' | 'Removed';
+  | 'Pending'
+  | 'Connecting'
+  | 'Configuring'
+  | 'WaitingForNode'
+  | 'Ready'
+  | 'Failed'
+  | 'Removing'
+  | 'Removed'
+  /** A joined node being drained and reconfigured for another operator version (lifecycle/upgrade-flow.ts). */
+  | 'Upgrading'
+  /** A joined node being drained and rebooted on request (lifecycle/upgrade-flow.ts). */
+  | 'Rebooting';
 
 /** One instance's progress, as `wmco status` and `kubectl get cm windows-instances-status` show it. */
 export interface InstanceStatus {

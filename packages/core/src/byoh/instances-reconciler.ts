@@ -14,6 +14,7 @@ import { enterPhase } from './instance-status.js';
 import { MAINTAIN_CONNECT_DEADLINE_MS, instancesConfigMapRef, type JoinDeps } from './join-deps.js';
 import type { JoinFlow } from './join-flow.js';
 import type { KeyRotation } from './key-rotation.js';
+import { needsMaintenance, type NodeUpgrades } from '../lifecycle/node-upgrades.js';
 import { isNodeReady, nodeInternalIp } from './node-ops.js';
 import type { RemoveFlow, RemoveOptions } from './remove-flow.js';
 import { pruneInstanceStatuses } from './status-pruner.js';
@@ -23,6 +24,8 @@ export interface InstanceFlows {
   readonly remove: RemoveFlow;
   readonly removeOptions: RemoveOptions;
   readonly rotation: KeyRotation;
+  /** A joined node of another version goes through the upgrade flow (lifecycle/), never the join. */
+  readonly upgrades?: NodeUpgrades;
   /** Periodic drift repair of up-to-date nodes; absent or `intervalMs` 0 turns it off. */
   readonly drift?: {
     readonly repair: DriftRepair;
@@ -107,6 +110,8 @@ export class InstancesReconciler implements Reconciler {
     }
     this.reported.delete(`entry/${entry}`);
     const hash = publicKeyHash(publicKeyOf(privateKey));
+    const stale = this.staleNode(result.instance);
+    if (stale) return this.upgrade(stale, result.instance, privateKey, signal);
     const ready = this.upToDate(result.instance, hash);
     if (ready) return this.checkDrift(entry, { instance: result.instance, node: ready }, privateKey, signal);
     const joined = this.joinedNode(result.instance);
@@ -125,6 +130,23 @@ export class InstancesReconciler implements Reconciler {
     return this.view
       .windowsNodes()
       .find((n) => nodeInternalIp(n) === instance.ipv4Address && ownedBy(n, instance.address));
+  }
+
+  /** The instance's Node when it needs the upgrade flow (another version, or left mid-upgrade). */
+  private staleNode(instance: WindowsInstance): V1Node | undefined {
+    const node = this.flows.upgrades ? this.ownNode(instance) : undefined;
+    return node && needsMaintenance(node, this.deps.version) ? node : undefined;
+  }
+
+  private upgrade(
+    node: V1Node,
+    instance: WindowsInstance,
+    privateKeyPem: string,
+    signal: AbortSignal,
+  ): Promise<ReconcileOutcome | undefined> {
+    const { address, ipv4Address: ipv4, username } = instance;
+    const target = { address, ipv4, username, privateKeyPem };
+    return this.flows.upgrades?.run(node, target, signal) ?? Promise.resolve(undefined);
   }
 
   /** A Ready node of this version whose only difference is the key: re-key it without a re-join. */

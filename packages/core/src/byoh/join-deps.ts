@@ -4,6 +4,7 @@ import type { PayloadEntry } from '../desired/payload-manifest.js';
 import type { ServiceCapabilities } from '../desired/windows-services.js';
 import type { WindowsHost } from '../host/windows-host.js';
 import type { EventRecorder } from '../kube/event-recorder.js';
+import type { ServiceDisruption } from './service-disruption.js';
 import type { Logger } from '../kube/logger.js';
 import type { MetadataRoutes } from '../provider/capabilities/metadata-routes.js';
 import type { HostFile } from '../provider/types/payload-file.js';
@@ -64,6 +65,8 @@ export interface JoinDeps {
   /** Proxy variables for the node (values verbatim). */
   readonly proxyEnv: Readonly<Record<string, string>>;
   readonly timings: JoinTimings;
+  /** Who may restart services on Ready nodes now (default: one node at a time). */
+  readonly disruption?: ServiceDisruption;
   readonly now?: () => Date;
 }
 
@@ -75,4 +78,12 @@ export function instancesConfigMapRef(namespace: string): {
   namespace: string;
 } {
   return { apiVersion: 'v1', kind: 'ConfigMap', name: 'windows-instances', namespace };
+}
+
+/** Where events about one node go: the Node itself (listed by `kubectl describe node`). */
+export function nodeEventRef(node: {
+  readonly metadata?: { readonly name?: string; readonly uid?: string };
+}): { apiVersion: string; kind: string; name: string; uid?: string } {
+  const uid = node.metadata?.uid;
+  return { apiVersion: 'v1', kind: 'Node', name: node.metadata?.name ?? '', ...(uid ? { uid } : {}) };
 }

@@ -13,7 +13,7 @@ import { scriptsFor } from '../join/service-scripts.js';
 import { encryptUsername } from '../join/username-crypto.js';
 import { convergeRound, type RoundResult } from './converge-round.js';
 import { enterPhase, type InstancePhase, type InstanceStatus } from './instance-status.js';
-import { instancesConfigMapRef, type JoinDeps } from './join-deps.js';
+import { instancesConfigMapRef, nodeEventRef, type JoinDeps } from './join-deps.js';
 import { isNodeReady, patchNodeMetadata, readNode, setUnschedulable } from './node-ops.js';
 import { designContent, designNode, hostSpecWith, type NodeDesign } from './node-spec.js';
 import { publishServicesConfigMap } from './services-configmap-publisher.js';
@@ -206,6 +206,12 @@ export class JoinFlow {
       'Normal',
       'InstanceSetup',
       `Configured instance with address ${req.instance.address} as a worker node (${name}) in ${joinSeconds}s`,
+    );
+    await this.deps.events.record(
+      nodeEventRef(node),
+      'Normal',
+      'NodeSetup',
+      `Configured by the operator from instance ${req.instance.address} in ${joinSeconds}s; Ready`,
     );
   }
 

@@ -16,6 +16,9 @@ import type { PersistentRoute } from '../provider/types/route.js';
 import type { WindowsServiceSpec } from '../provider/types/windows-service-spec.js';
 import type { JoinDeps } from './join-deps.js';
 
+/** The services whose network calls go through the cluster proxy: image pulls and the kubelet's own. */
+export const PROXY_SERVICES = ['containerd', 'kubelet'] as const;
+
 /**
  * What a Windows node must hold before anything is known about the host itself: every service with its
  * node variables and pre-scripts still in place, the generated files, the payload, the environment and
@@ -28,6 +31,8 @@ export interface NodeDesign {
   readonly payload: readonly PayloadEntry[];
   readonly envVars: Readonly<Record<string, string>>;
   readonly routes: readonly PersistentRoute[];
+  /** Per-service environments (the cluster proxy of the services that use it), by service name. */
+  readonly serviceEnvironment?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /** The parts of the operator's configuration a node's design depends on. */
@@ -48,8 +53,26 @@ export function designNode(deps: NodeDesignDeps, facts: ClusterFacts): NodeDesig
     }),
     generated: generatedFiles(facts, deps.providerFiles),
     payload: deps.payload,
-    envVars: deps.proxyEnv,
+    ...proxyDesign(deps, facts),
     routes: deps.capabilities.metadataRoutes?.routes() ?? [],
+  };
+}
+
+/**
+ * Where the proxy goes. With a cluster Proxy object: into the `Environment` value of each service that
+ * uses it, which the SCM reads at every service start, so a change needs a restart of those services,
+ * not a reboot, and a cleared proxy removes them (ADR 0011). Without one (not OpenShift): the operator's
+ * own proxy variables become machine variables, as upstream does (those need a reboot).
+ */
+function proxyDesign(
+  deps: NodeDesignDeps,
+  facts: ClusterFacts,
+): Pick<NodeDesign, 'envVars' | 'serviceEnvironment'> {
+  if (facts.proxy === undefined) return { envVars: deps.proxyEnv };
+  const proxy = facts.proxy;
+  return {
+    envVars: {},
+    serviceEnvironment: Object.fromEntries(PROXY_SERVICES.map((name) => [name, proxy])),
   };
 }
 
@@ -72,6 +95,7 @@ export function hostSpecWith(
     services: resolveServices(services, values, node),
     envVars: design.envVars,
     routes: design.routes,
+    ...(design.serviceEnvironment ? { serviceEnvironment: design.serviceEnvironment } : {}),
   });
 }
 
@@ -105,13 +129,13 @@ export function designContent(
 ): (sha256: string) => UploadFile['source'] {
   const bySha = new Map<string, UploadFile['source']>(design.generated.map((g) => [g.sha256, g.content]));
   for (const p of design.payload) {
-    if (p.compressed) continue;
-    bySha.set(p.sha256, { localPath: joinPath(payloadDir, p.source) });
+    // Upstream's layout: the compressed file is sent as it is and extracted (and hash-checked) on the host.
+    const localPath = joinPath(payloadDir, p.source);
+    bySha.set(p.sha256, p.compressed ? { localPath, format: 'tar.gz' } : { localPath });
   }
   return (sha) => {
     const source = bySha.get(sha);
-    if (!source)
-      throw new Error(`no content for file ${sha} (compressed payload files are not supported yet)`);
+    if (!source) throw new Error(`no content for file ${sha}: it is neither generated nor in the payload`);
     return source;
   };
 }

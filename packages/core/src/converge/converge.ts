@@ -24,6 +24,7 @@ export function observeQueryFor(
     services: spec.services.map((s) => s.name),
     envVars: [...new Set([...Object.keys(spec.envVars), ...extraEnvVars])],
     firewallRules: spec.firewallRules.map((r) => r.name),
+    ...(spec.prunedDirectories?.length ? { listDirectories: [...spec.prunedDirectories] } : {}),
     // Left out when empty, so a query without scripts is the same request as before the field existed.
     ...(evaluate.length > 0
       ? {

@@ -22,6 +22,11 @@ const describers: Describers = {
     `allow ${s.direction.toLowerCase()} ${s.protocol} ${s.localPort} (firewall rule ${s.name})`,
   installFeature: (s) => `install Windows feature ${s.name} (reboot)`,
   setHostname: (s) => `rename host to ${s.name} (reboot)`,
+  removeDirectory: (s) => `remove directory ${s.path}`,
+  setServiceEnvironment: (s) =>
+    s.environment.length === 0
+      ? `clear the environment of service ${s.name}`
+      : `set the environment of service ${s.name}: ${s.environment.map(redactUserinfo).join(' ')}`,
 };
 
 /** One line per step, in words a person reads in `wmco plan`. Stable: no times, no ids. */

@@ -23,6 +23,16 @@ export interface HostSpec {
   readonly features: readonly 'Containers'[];
   /** Rename the host to this name (vSphere and Nutanix Machines); absent = leave the name alone. */
   readonly hostname?: string;
+  /**
+   * Folders (prunable roots, `HostPaths.prunableRoots`) that hold exactly the sub-folders this spec puts
+   * files or directories in: any other sub-folder observed there is removed. Absent = nothing is pruned.
+   */
+  readonly prunedDirectories?: readonly string[];
+  /**
+   * Per-service environment (the service's `Environment` registry value, read at each service start), by
+   * service name: exactly these variables; `{}` removes the value. Services not named are left alone.
+   */
+  readonly serviceEnvironment?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 export interface HostSpecFile {

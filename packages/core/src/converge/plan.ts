@@ -22,14 +22,19 @@ type ServiceConfigStep = Extract<PlanStep, { kind: 'createService' | 'configureS
 export function plan(state: HostState, spec: HostSpec): Plan {
   const files = fileSteps(state, spec);
   const configs = serviceConfigSteps(state, spec.services);
-  const touched = servicesTouchedBy(files, configs, spec.services);
+  const environments = serviceEnvironmentSteps(state, spec);
+  const touched = [
+    ...new Set([...servicesTouchedBy(files, configs, spec.services), ...environments.map((e) => e.name)]),
+  ];
   const stops = stopSteps(state.services, touched);
   return {
     steps: [
       ...directorySteps(state, spec),
       ...stops,
       ...files,
+      ...pruneSteps(state, spec),
       ...configs,
+      ...environments,
       ...envVarSteps(state, spec),
       ...routeSteps(state, spec),
       ...firewallSteps(state, spec),
@@ -52,6 +57,43 @@ function fileSteps(state: HostState, spec: HostSpec): Extract<PlanStep, { kind: 
   return spec.files
     .filter((f) => present.get(lower(f.path)) !== f.sha256.toLowerCase())
     .map((f) => ({ kind: 'placeFile', path: f.path, sha256: f.sha256.toLowerCase() }));
+}
+
+/** Sub-folders of a pruned folder that no spec file or directory lives in: removed. */
+function pruneSteps(state: HostState, spec: HostSpec): PlanStep[] {
+  const wanted = [...spec.directories, ...spec.files.map((f) => f.path)].map(lower);
+  const steps: PlanStep[] = [];
+  for (const root of spec.prunedDirectories ?? []) {
+    const observed = Object.entries(state.children ?? {}).find(([k]) => lower(k) === lower(root))?.[1];
+    for (const name of [...(observed ?? [])].sort()) {
+      const path = `${root}\\${name}`;
+      const inside = lower(`${path}\\`);
+      if (!wanted.some((w) => w === lower(path) || w.startsWith(inside)))
+        steps.push({ kind: 'removeDirectory', path });
+    }
+  }
+  return steps;
+}
+
+/** A service's environment differs from its spec: set it (the service then restarts to read it). */
+function serviceEnvironmentSteps(
+  state: HostState,
+  spec: HostSpec,
+): Extract<PlanStep, { kind: 'setServiceEnvironment' }>[] {
+  const observed = new Map(state.services.map((s) => [lower(s.name), s.environment ?? []]));
+  const specified = new Set(spec.services.map((s) => lower(s.name)));
+  return Object.entries(spec.serviceEnvironment ?? {})
+    .filter(([name]) => specified.has(lower(name)))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([name, vars]) => {
+      const environment = Object.entries(vars)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, v]) => `${k}=${v}`);
+      const seen = [...(observed.get(lower(name)) ?? [])].sort((a, b) => a.localeCompare(b));
+      return seen.join('\n') === environment.join('\n')
+        ? []
+        : [{ kind: 'setServiceEnvironment' as const, name, environment }];
+    });
 }
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {

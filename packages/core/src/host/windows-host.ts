@@ -6,11 +6,21 @@ export type ObserveQuery = Omit<ObserveRequest, 'v' | 'op'>;
 /** What `deconfigure` removes. */
 export type DeconfigureOptions = Omit<DeconfigureRequest, 'v' | 'op'>;
 
-/** A payload file to stage on the host, named by its content hash. */
+/**
+ * A local file to upload. `format: 'tar.gz'` marks a gzip-compressed tar archive holding the file (upstream's
+ * payload layout): it is staged compressed and extracted on the host by `apply`, which checks the hash of
+ * the extracted file.
+ */
+export interface LocalUploadSource {
+  readonly localPath: string;
+  readonly format?: 'tar.gz';
+}
+
+/** A payload file to stage on the host, named by its (uncompressed) content hash. */
 export interface UploadFile {
   readonly sha256: string;
   /** The bytes, in memory or in a local file. */
-  readonly source: Buffer | { readonly localPath: string };
+  readonly source: Buffer | LocalUploadSource;
 }
 
 export interface UploadReport {

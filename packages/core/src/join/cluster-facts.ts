@@ -27,6 +27,11 @@ export interface ClusterFacts {
   readonly tagMirrors: readonly ImageMirrorEntry[];
   /** IDMS/ITMS entries that were skipped (each is reported once as an event). */
   readonly mirrorProblems?: readonly MirrorProblem[];
+  /**
+   * The cluster-wide proxy variables from `proxies.config.openshift.io/cluster` status (`{}`: none set);
+   * absent when the cluster has no Proxy object.
+   */
+  readonly proxy?: Readonly<Record<string, string>>;
   /** `--cloud-provider` of the Linux workers' kubelet, when they set one. */
   readonly cloudProvider?: string;
 }

@@ -1,4 +1,5 @@
 import type { HostSpec } from '../converge/host-spec.js';
+import { HostPaths } from '../host/protocol/host-paths.js';
 import type { PayloadEntry } from '../desired/payload-manifest.js';
 import type { PersistentRoute, WindowsServiceSpec } from '../provider/index.js';
 import type { GeneratedFile } from './generated-files.js';
@@ -35,6 +36,7 @@ export interface HostSpecInput {
   readonly services: readonly WindowsServiceSpec[];
   readonly envVars: Readonly<Record<string, string>>;
   readonly routes: readonly PersistentRoute[];
+  readonly serviceEnvironment?: HostSpec['serviceEnvironment'];
   /** Directories for generated files beyond the required ones (e.g. per-registry folders). */
 }
 
@@ -63,5 +65,8 @@ export function buildHostSpec(input: HostSpecInput): HostSpec {
     routes: input.routes,
     firewallRules: NODE_FIREWALL_RULES,
     features: ['Containers'],
+    // The registry folder holds exactly the current mirror sets' hosts.toml folders (reference §1.15).
+    prunedDirectories: [...HostPaths.prunableRoots],
+    ...(input.serviceEnvironment ? { serviceEnvironment: input.serviceEnvironment } : {}),
   };
 }

@@ -4,6 +4,7 @@ import { checkMirrorEntries, type MirrorProblem } from '../desired/mirror-entry-
 import type { ImageMirrorEntry } from '../desired/mirror-sets.js';
 import { isNotFound } from '../kube/client/api-errors.js';
 import type { ClusterFacts } from './cluster-facts.js';
+import { readClusterProxy } from './read-proxy.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null ? (v as Obj) : {});
@@ -126,6 +127,7 @@ export async function readClusterFacts(core: CoreV1Api, custom: CustomObjectsApi
   }
   const pull = await secretData(core, 'openshift-config', 'pull-secret');
   const port = network.ovnKubernetesConfig?.hybridOverlayConfig?.hybridOverlayVXLANPort;
+  const proxy = await readClusterProxy(custom);
   return {
     platform,
     infrastructureName: name,
@@ -137,5 +139,6 @@ export async function readClusterFacts(core: CoreV1Api, custom: CustomObjectsApi
     bootstrap: await bootstrapFacts(core),
     ...(pull?.['.dockerconfigjson'] ? { pullSecret: b64(pull['.dockerconfigjson']) } : {}),
     ...(await mirrorFacts(custom)),
+    ...(proxy === undefined ? {} : { proxy }),
   };
 }

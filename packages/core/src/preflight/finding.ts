@@ -10,7 +10,9 @@ export const PREFLIGHT_CHECKS = [
   'disk',
   'firewall',
 ] as const;
-export type PreflightCheck = (typeof PREFLIGHT_CHECKS)[number];
+/** The cloud checks `wmco preflight --kubeconfig` adds after those, on platforms with cloud capabilities. */
+export const CLOUD_PREFLIGHT_CHECKS = ['cloud-instance', 'cloud-tag', 'cloud-firewall'] as const;
+export type PreflightCheck = (typeof PREFLIGHT_CHECKS)[number] | (typeof CLOUD_PREFLIGHT_CHECKS)[number];
 
 /**
  * `pass`: ready. `warn`: the join works, but says what it will do or what to watch (it does not fail the

@@ -16,3 +16,4 @@ export {
   type PreflightPorts,
   type PreflightReport,
 } from './run-preflight.js';
+export { checkCloud, type CloudCheckInput } from './cloud-check.js';

@@ -66,3 +66,39 @@ export class PlatformConflictError extends WmcoError {
     );
   }
 }
+
+/** A cloud capability was called but the cluster has no (usable) credentials for the cloud. */
+export class CloudNotConfiguredError extends WmcoError {
+  constructor(providerId: string, why: string) {
+    super('CloudNotConfigured', `${providerId}: cloud access not configured: ${why}`);
+  }
+}
+
+/** What a cloud API call failed with. */
+export interface CloudFailure {
+  readonly operation: string;
+  /** The cloud's own error code (`RequestLimitExceeded`, `AuthorizationFailed`, HTTP 403 reason...). */
+  readonly cloudCode: string;
+  readonly kind: 'unauthorized' | 'throttled' | 'not-found' | 'conflict' | 'other';
+  readonly detail: string;
+}
+
+/**
+ * The cloud API refused a call (unauthorized, throttled after the SDK's retries, a server error). The
+ * message names the provider, the operation and the cloud's error code, never a credential.
+ */
+export class CloudApiError extends WmcoError {
+  readonly operation: string;
+  readonly cloudCode: string;
+  readonly kind: CloudFailure['kind'];
+
+  constructor(providerId: string, failure: CloudFailure) {
+    super(
+      'CloudApi',
+      `${providerId}: ${failure.operation} failed: ${failure.cloudCode} (${failure.kind}): ${failure.detail}`,
+    );
+    this.operation = failure.operation;
+    this.cloudCode = failure.cloudCode;
+    this.kind = failure.kind;
+  }
+}

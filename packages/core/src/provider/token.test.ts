@@ -30,6 +30,6 @@ for (const id of [
 
 test('every capability of the contract has a distinct platform.* token', (t) => {
   const ids = ALL_CAPABILITIES.map(tokenId);
-  t.is(new Set(ids).size, 9);
+  t.is(new Set(ids).size, 11);
   t.true(ids.every((id) => /^platform\.[a-z-]+$/.test(id)));
 });

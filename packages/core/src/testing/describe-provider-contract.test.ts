@@ -5,6 +5,8 @@ import {
   HostnameOverride,
   HostRename,
   ImageCredentialProvider,
+  FirewallFacts,
+  InstanceIdentity,
   InstanceTagging,
   MachineAccess,
   MetadataRoutes,
@@ -12,6 +14,7 @@ import {
   UserDataFormat,
 } from '../provider/capabilities/index.js';
 import { defineProvider, type ProviderSpec } from '../provider/define-provider.js';
+import { CloudNotConfiguredError } from '../provider/errors.js';
 import { token } from '../provider/token.js';
 import { WINDOWS_SERVER_2022, WINDOWS_SERVER_2025 } from '../provider/types/windows-build.js';
 import { describeProviderContract } from './describe-provider-contract.js';
@@ -65,10 +68,15 @@ const rename: HostRename = {
   hostnameFor: (m) => m,
   matches: (current, target) => current.split('.')[0]?.toLowerCase() === target.toLowerCase(),
 };
+const notConfigured = (): Promise<never> =>
+  Promise.reject(new CloudNotConfiguredError('example', 'no credentials Secret'));
 const tagging: InstanceTagging = {
-  inspect: (i) => Promise.resolve({ instanceId: i.address, tagged: true }),
-  ensureTagged: (i) => Promise.resolve({ instanceId: i.address, tagged: true }),
+  ownershipTag: (infra) => ({ key: `example.com/cluster/${infra}`, value: 'owned' }),
+  ensureTag: notConfigured,
+  removeTags: notConfigured,
 };
+const identity: InstanceIdentity = { identify: notConfigured };
+const firewall: FirewallFacts = { inspect: notConfigured };
 const ThirdPartyThing = token<{ readonly answer: number }>('example.third-party-thing');
 
 function full(id: string, overrides: Partial<Record<string, unknown>> = {}): ProviderSpec {
@@ -93,7 +101,9 @@ function full(id: string, overrides: Partial<Record<string, unknown>> = {}): Pro
       r.useValue(MetadataRoutes, {
         routes: () => [{ destinationPrefix: '169.254.169.254/32', description: 'metadata' }],
       });
-      r.useValue(InstanceTagging, tagging);
+      r.useValue(InstanceTagging, pick('tagging', tagging));
+      r.useValue(InstanceIdentity, pick('identity', identity));
+      r.useValue(FirewallFacts, firewall);
       r.useValue(PlatformPrerequisites, pick('prereqs', prerequisites));
       r.useValue(ThirdPartyThing, { answer: 42 });
     },
@@ -176,6 +186,17 @@ broken('lax-credentials', { icp: { ...icp, rewriteConfig: (c: string) => c } }, 
   'ImageCredentialProvider: provider names are rewritten to end in .exe, idempotently',
   'ImageCredentialProvider: malformed config is refused with an error',
 ]);
+broken(
+  'crashes-unconfigured',
+  {
+    identity: { identify: () => Promise.reject(new TypeError('credentials undefined')) },
+    tagging: { ...tagging, ownershipTag: () => ({ key: 'owned', value: '' }) },
+  },
+  [
+    'InstanceIdentity: without a CloudContext, identify rejects with CloudNotConfiguredError',
+    'InstanceTagging: the ownership tag names the infrastructure and is non-empty',
+  ],
+);
 let counter = 0;
 broken(
   'nondeterministic',

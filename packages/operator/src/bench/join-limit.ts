@@ -12,48 +12,69 @@ export interface JoinWork {
   readonly bytes: number;
 }
 
-/** The physical limit of one join, in seconds, and its parts. */
+/**
+ * PowerShell starts any join needs, whatever the design: one to look at the host and one to change it.
+ * (Fewer is impossible: the operator must observe before it knows what to send, and apply after.)
+ */
+export const MIN_POWERSHELL_STARTS = 2;
+
+/**
+ * API writes that must follow one another in any join: the kubelet's client CSR, its approval, the
+ * kubelet's Node, the operator's labels and annotations on it, the hybrid-overlay subnet annotation, the
+ * kubelet's Ready status, and the operator's final version annotation and uncordon.
+ */
+export const MIN_API_ROUND_TRIPS = 7;
+
+/** The physical limit of one host's join, in seconds, and its parts. */
+export interface HostCriticalPath {
+  readonly seconds: number;
+  readonly parts: { transfer: number; powershell: number; services: number; apiRoundTrips: number };
+}
+
+/**
+ * One host's critical path, independent of this implementation: its compressed payload over its own
+ * link, two PowerShell starts, its services started one after another (each waits for the one it
+ * depends on), and the API round trips a join cannot avoid, at `apiRoundTripSeconds` each (measured).
+ */
+export function hostCriticalPath(
+  host: { readonly compressedPayloadBytes: number; readonly serviceStarts: number },
+  costs: HostCosts,
+  apiRoundTripSeconds: number,
+): HostCriticalPath {
+  const parts = {
+    transfer: Number.isFinite(costs.bandwidthBytesPerSec)
+      ? host.compressedPayloadBytes / costs.bandwidthBytesPerSec + costs.latencyMs / 1000
+      : 0,
+    powershell: (MIN_POWERSHELL_STARTS * (costs.powershellStartMs + costs.latencyMs)) / 1000,
+    services: (host.serviceStarts * costs.serviceStartMs) / 1000,
+    apiRoundTrips: MIN_API_ROUND_TRIPS * apiRoundTripSeconds,
+  };
+  return { seconds: parts.transfer + parts.powershell + parts.services + parts.apiRoundTrips, parts };
+}
+
+/** The limit of joining several hosts at once and which bound decides it. */
 export interface JoinLimit {
   readonly seconds: number;
-  readonly parts: { powershell: number; services: number; roundTrips: number; transfer: number };
+  /** (a) the slowest host's critical path; each host has its own link and its own PowerShell. */
+  readonly criticalPath: number;
+  /** (b) every byte sent through this machine's SSH encryption, at its measured throughput. */
+  readonly encryption: number;
+  readonly bound: 'critical path' | 'SSH throughput';
 }
 
-/**
- * The physical limit of a join: the time the host work alone takes at the given costs, with nothing
- * else (no operator CPU, no API server, no kubelet) on the critical path. The model:
- *
- * - PowerShell starts: every converge round runs observe, then apply, each one `powershell.exe` start,
- *   and the rounds follow one another (files, bootstrap services, then each service level, because each
- *   level needs the previous one running). So every start is on the critical path:
- *   `starts × powershellStartMs`.
- * - Service starts: the SCM starts a service and its dependencies one after another and the operator
- *   waits for RUNNING, so `serviceStarts × serviceStartMs`.
- * - Round trips: every exec is one request and one answer on the link, in sequence: `execs × latencyMs`.
- *   SFTP requests are pipelined, so they are not counted as round trips, only as bytes.
- * - Transfer: the link carries the uploads one after another: `bytes / bandwidth`.
- *
- * Cluster-side waits (kubelet TLS bootstrap and CSR approval, node registration, the hybrid-overlay
- * subnet annotation, the node turning Ready) are not in the limit: they are the simulated cluster's,
- * not the host's, and the gap between the measured join and this limit contains them.
- */
-export function joinLimit(work: JoinWork, costs: HostCosts): JoinLimit {
-  const parts = {
-    powershell: (work.powershellStarts * costs.powershellStartMs) / 1000,
-    services: (work.serviceStarts * costs.serviceStartMs) / 1000,
-    roundTrips: (work.execs * costs.latencyMs) / 1000,
-    transfer: Number.isFinite(costs.bandwidthBytesPerSec) ? work.bytes / costs.bandwidthBytesPerSec : 0,
+/** max((a) one host's critical path, (b) all bytes ÷ this machine's SSH throughput). */
+export function joinLimit(
+  criticalPathSeconds: number,
+  totalBytes: number,
+  sshBytesPerSecond: number,
+): JoinLimit {
+  const encryption = totalBytes / sshBytesPerSecond;
+  return {
+    seconds: Math.max(criticalPathSeconds, encryption),
+    criticalPath: criticalPathSeconds,
+    encryption,
+    bound: encryption > criticalPathSeconds ? 'SSH throughput' : 'critical path',
   };
-  const seconds = parts.powershell + parts.services + parts.roundTrips + parts.transfer;
-  return { seconds, parts };
-}
-
-/**
- * N hosts joined with `parallel` joins at once: each host has its own link and its own PowerShell, but a
- * join holds one of the operator's `parallel` slots for at least the one-host limit, so N joins take at
- * least ceil(N / parallel) of them.
- */
-export function parallelLimit(one: number, hosts: number, parallel: number): number {
-  return Math.ceil(hosts / Math.max(1, parallel)) * one;
 }
 
 /** Rounds seconds to milliseconds, for printing and the JSON line. */

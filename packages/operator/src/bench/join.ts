@@ -1,123 +1,127 @@
-// `pnpm bench join [--payload-mib N] [--parallel N]`: the BYOH join of 1 and of 10 simulated Windows
-// hosts at the simulated default costs, with the physical limit (join-limit.ts) beside the figures.
+// `pnpm bench join [--hosts 1,10,50] [--parallel N] [--scale S]`: fresh BYOH joins of simulated Windows
+// hosts with the realistic payload (upstream's layout, ~550 MB, cached) at the default simulated costs,
+// each beside a physical limit that does not depend on this implementation (join-limit.ts).
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CORE_PAYLOAD } from '@wmco/core';
-import { DEFAULT_HOST_COSTS } from '@wmco/sim';
-import { loadBuiltinProviders } from '../providers/baked-providers.js';
-import { SimWorld } from '../world/sim-world.js';
-import { phaseIs, until } from '../world/world-fixture.js';
-import { joinLimit, ms, parallelLimit, type JoinWork } from './join-limit.js';
+import { DEFAULT_HOST_COSTS, rawThroughput, realisticPayload, type GeneratedPayload } from '@wmco/sim';
+import { hostCriticalPath, joinLimit, ms } from './join-limit.js';
+import { compressedPayloadBytes, runJoin, type JoinRun } from './join-run.js';
 
 interface BenchOptions {
-  /** Bytes of each payload file (the world writes CORE_PAYLOAD plus two platform files). */
-  readonly payloadBytesPerFile: number;
+  readonly hosts: number[];
   readonly parallel: number;
-}
-
-interface RunResult {
-  readonly seconds: number;
-  readonly work: JoinWork[];
-  /** Mean seconds per phase over the hosts (where the time went). */
-  readonly phases: Record<string, number>;
-}
-
-const PAYLOAD_FILES = CORE_PAYLOAD.length + 2;
-
-function positive(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, got '${raw}'`);
-  return n;
+  readonly scale: number;
 }
 
 function options(argv: readonly string[]): BenchOptions {
   const { values } = parseArgs({
     args: [...argv],
-    options: { 'payload-mib': { type: 'string' }, parallel: { type: 'string' } },
+    options: { hosts: { type: 'string' }, parallel: { type: 'string' }, scale: { type: 'string' } },
     strict: true,
   });
-  const mib = values['payload-mib'];
-  return {
-    // Default small (4 KiB a file, as the tests use); --payload-mib N spreads N MiB over the files.
-    payloadBytesPerFile:
-      mib === undefined ? 4096 : Math.ceil((positive('payload-mib', mib, 1) * 1024 * 1024) / PAYLOAD_FILES),
-    parallel: Math.floor(positive('parallel', values.parallel, 5)),
-  };
-}
-
-/** One world, `n` hosts: the time from listing them in windows-instances to the last one Ready. */
-async function run(n: number, o: BenchOptions): Promise<RunResult> {
-  const world = await SimWorld.start({
-    hosts: Array.from({ length: n }, (_, i) => ({ hostname: `WIN-BENCH-${i + 1}` })),
-    costs: DEFAULT_HOST_COSTS,
-    providers: await loadBuiltinProviders(),
-    payloadBytesPerFile: o.payloadBytesPerFile,
-    parallelJoins: o.parallel,
-  });
-  try {
-    await world.createPrivateKeySecret();
-    const op = await world.startOperator();
-    await until('the operator to lead', () => Promise.resolve(op.leading && op.synced ? true : undefined));
-    const t0 = Date.now();
-    await world.setInstances(Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i))));
-    const ready = await Promise.all(
-      world.hosts.hosts.map((h) => until(`${h.address} Ready`, phaseIs(world, h.address, 'Ready'), 600_000)),
+  const hosts = (values.hosts ?? '1,10,50').split(',').map(Number);
+  const parallel = Number(values.parallel ?? 5);
+  const scale = Number(values.scale ?? 1);
+  if (hosts.some((n) => !Number.isInteger(n) || n < 1) || !(parallel >= 1) || !(scale > 0))
+    throw new Error(
+      '--hosts takes positive integers (e.g. 1,10,50), --parallel and --scale positive numbers',
     );
-    const last = Math.max(...ready.map((s) => Date.parse(s.since)));
-    const phases: Record<string, number> = {};
-    for (const s of ready)
-      for (const [p, v] of Object.entries(s.phaseSeconds)) phases[p] = ms((phases[p] ?? 0) + v / n);
-    return {
-      seconds: (last - t0) / 1000,
-      phases,
-      work: world.hosts.hosts.map((h) => ({
-        powershellStarts: h.sim.stats.powershellStarts,
-        execs: h.sim.stats.execs,
-        serviceStarts: h.sim.model.scm.events.filter((e) => e.action === 'start').length,
-        bytes: h.sim.stats.bytesReceived,
-      })),
-    };
-  } finally {
-    await world.stop();
-  }
+  return { hosts, parallel: Math.floor(parallel), scale };
 }
 
-const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+/** `$XDG_CACHE_HOME/wmco-ts`, else the repository's `node_modules/.cache/wmco-ts`. */
+function cacheDir(): string {
+  const xdg = process.env['XDG_CACHE_HOME'];
+  if (xdg) return join(xdg, 'wmco-ts');
+  return fileURLToPath(new URL('../../../../node_modules/.cache/wmco-ts', import.meta.url));
+}
+
+/** This machine's SSH throughput (bytes/s): ssh2 uploads of the largest archive to free-cost hosts at once. */
+async function sshThroughput(payload: GeneratedPayload): Promise<number> {
+  const largest = [...payload.files].sort((a, b) => b.compressedBytes - a.compressedBytes)[0]!;
+  const file = {
+    name: largest.name,
+    localPath: join(payload.dir, largest.archive),
+    sha256: largest.sha256,
+    size: largest.compressedBytes,
+  };
+  return rawThroughput(file, Math.max(2, availableParallelism()));
+}
+
+interface Figure {
+  readonly run: JoinRun;
+  readonly limit: number;
+  readonly line: string;
+}
+
+function figure(run: JoinRun, compressed: number, sshBytesPerSec: number): Figure {
+  const paths = run.serviceChains.map((chain) =>
+    hostCriticalPath(
+      { compressedPayloadBytes: compressed, serviceStarts: chain },
+      DEFAULT_HOST_COSTS,
+      run.apiRoundTripSeconds,
+    ),
+  );
+  const slowest = paths.reduce((a, b) => (b.seconds > a.seconds ? b : a));
+  const bytes = run.work.reduce((n, w) => n + w.bytes, 0);
+  const limit = joinLimit(slowest.seconds, bytes, sshBytesPerSec);
+  const p = slowest.parts;
+  const line =
+    `${String(run.hosts).padStart(2)} host(s): ${ms(run.seconds)} s  limit ${ms(limit.seconds)} s (${limit.bound}; ` +
+    `critical path ${ms(limit.criticalPath)} s = transfer ${ms(p.transfer)} + PowerShell ${ms(p.powershell)} + ` +
+    `services ${ms(p.services)} + API ${ms(p.apiRoundTrips)}; SSH ${ms(limit.encryption)} s = ${bytes} B)  ` +
+    `ratio ${ms(run.seconds / limit.seconds)}  CPU ${ms(run.cpuSeconds / run.hosts)} s/join`;
+  return { run, limit: limit.seconds, line };
+}
 
 async function main(): Promise<void> {
   const o = options(process.argv.slice(2));
   const c = DEFAULT_HOST_COSTS;
+  const payload = await realisticPayload(cacheDir(), o.scale);
+  const compressed = await compressedPayloadBytes(payload.dir);
   console.log(
-    `costs: PowerShell start ${c.powershellStartMs} ms, service start ${c.serviceStartMs} ms, ` +
-      `latency ${c.latencyMs} ms, bandwidth ${c.bandwidthBytesPerSec / 1e6} MB/s; ` +
-      `payload ${o.payloadBytesPerFile} B x ${PAYLOAD_FILES} files; ${o.parallel} joins at once`,
+    `payload ${payload.dir}: ${ms(payload.bytes / 1e6)} MB in all, ${ms(payload.compressedBytes / 1e6)} MB compressed; ` +
+      `a node receives ${ms(compressed / 1e6)} MB of it`,
   );
-  const one = await run(1, o);
-  const w = one.work[0]!;
-  const limit1 = joinLimit(w, c);
+  const ssh = await sshThroughput(payload);
   console.log(
-    `1 host:   ${ms(one.seconds)} s   (limit ${ms(limit1.seconds)} s: PowerShell ${ms(limit1.parts.powershell)} s ` +
-      `= ${w.powershellStarts} starts, services ${ms(limit1.parts.services)} s = ${w.serviceStarts} starts, ` +
-      `round trips ${ms(limit1.parts.roundTrips)} s = ${w.execs} execs, transfer ${ms(limit1.parts.transfer)} s ` +
-      `= ${w.bytes} B)`,
+    `costs: PowerShell start ${c.powershellStartMs} ms, service start ${c.serviceStartMs} ms, latency ${c.latencyMs} ms, ` +
+      `link ${(c.bandwidthBytesPerSec * 8) / 1e9} Gbit/s per host; ${o.parallel} joins at once; ` +
+      `this machine's SSH throughput ${ms(ssh / 1e6)} MB/s`,
   );
-  console.log(`          mean seconds per phase: ${JSON.stringify(one.phases)}`);
-  const ten = await run(10, o);
-  const limits10 = ten.work.map((x) => joinLimit(x, c).seconds);
-  const limit10 = parallelLimit(Math.max(...limits10), 10, o.parallel);
-  console.log(
-    `10 hosts: ${ms(ten.seconds)} s   (limit ${ms(limit10)} s = ceil(10 / ${o.parallel}) x ` +
-      `${ms(Math.max(...limits10))} s; per host ${mean(ten.work.map((x) => x.powershellStarts))} PowerShell ` +
-      `starts, ${Math.round(mean(ten.work.map((x) => x.bytes)))} B)`,
-  );
-  console.log(`          mean seconds per phase: ${JSON.stringify(ten.phases)}`);
+  const figures: Figure[] = [];
+  for (const n of o.hosts) {
+    const f = figure(await runJoin(n, payload.dir, o.parallel), compressed, ssh);
+    figures.push(f);
+    console.log(f.line);
+    console.log(`          mean seconds per phase: ${JSON.stringify(f.run.phases)}`);
+    for (const e of f.run.failures) console.log(`          a join failed and was retried: ${e}`);
+    const m = process.memoryUsage();
+    console.log(
+      `          memory now: rss ${Math.round(m.rss / 2 ** 20)} MiB, heap ${Math.round(m.heapUsed / 2 ** 20)} MiB, ` +
+        `buffers ${Math.round(m.arrayBuffers / 2 ** 20)} MiB`,
+    );
+  }
+  const all = figures.flatMap((f) => f.run.work);
+  const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  const by = (n: number): Figure | undefined => figures.find((f) => f.run.hosts === n);
+  const peakRssMiB = ms(process.resourceUsage().maxRSS / 1024);
+  console.log(`peak RSS of this process (operator and simulated world): ${peakRssMiB} MiB`);
+  const joins = figures.reduce((n, f) => n + f.run.hosts, 0);
   console.log(
     JSON.stringify({
-      join1Seconds: ms(one.seconds),
-      join10Seconds: ms(ten.seconds),
-      limit1Seconds: ms(limit1.seconds),
-      psStartsPerJoin: w.powershellStarts,
-      bytesPerJoin: w.bytes,
+      join1Seconds: by(1) && ms(by(1)!.run.seconds),
+      join10Seconds: by(10) && ms(by(10)!.run.seconds),
+      join50Seconds: by(50) && ms(by(50)!.run.seconds),
+      limit1Seconds: by(1) && ms(by(1)!.limit),
+      limit10Seconds: by(10) && ms(by(10)!.limit),
+      limit50Seconds: by(50) && ms(by(50)!.limit),
+      psStartsPerJoin: ms(mean(all.map((w) => w.powershellStarts))),
+      bytesPerJoin: Math.round(mean(all.map((w) => w.bytes))),
+      cpuSecondsPerJoin: ms(figures.reduce((n, f) => n + f.run.cpuSeconds, 0) / joins),
+      peakRssMiB,
     }),
   );
 }

@@ -9,8 +9,19 @@ import {
   tcpProbe,
   type PreflightPorts,
   type PreflightReport,
+  type WmcoCore,
 } from '@wmco/core';
-import { PlatformPrerequisites, isPlatformName } from '@wmco/core/provider';
+import {
+  CloudContext,
+  FirewallFacts,
+  InstanceIdentity,
+  InstanceTagging,
+  PlatformPrerequisites,
+  isPlatformName,
+} from '@wmco/core/provider';
+import { checkCloud } from '@wmco/core';
+import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
+import { kubeConfigFrom } from './kube-flags.js';
 import { loadProviders } from '../providers/load-provider-package.js';
 import type { CliContext } from './cli-context.js';
 import { parseOutputFormat, renderStructured } from './output-format.js';
@@ -25,6 +36,8 @@ interface PreflightFlags {
   readonly timeout: string;
   readonly output?: string;
   readonly providerPackage?: string[];
+  readonly kubeconfig?: string;
+  readonly context?: string;
 }
 
 function integer(flag: string, raw: string, min: number, max: number): number {
@@ -75,6 +88,26 @@ export const REAL_PREFLIGHT_PORTS: PreflightPorts = {
   openHost: (o) => new SshWindowsHost(o),
 };
 
+async function cloudFindings(
+  core: Pick<WmcoCore, 'tryResolve'>,
+  cloud: CloudContext,
+  input: { address: string; vxlanPort: number },
+): Promise<PreflightReport['findings']> {
+  return checkCloud({
+    address: input.address,
+    vxlanPort: input.vxlanPort,
+    infrastructureName: cloud.infrastructureName,
+    identity: core.tryResolve(InstanceIdentity),
+    tagging: core.tryResolve(InstanceTagging),
+    firewall: core.tryResolve(FirewallFacts),
+  });
+}
+
+/** Cloud findings warn at worst, so they never change whether the host is ready. */
+function withCloudFindings(report: PreflightReport, cloud: PreflightReport['findings']): PreflightReport {
+  return { ...report, findings: [...report.findings, ...cloud] };
+}
+
 /** `wmco preflight <address>`: checks a BYOH host before it is added to windows-instances. */
 export function preflightCommand(ctx: CliContext, ports: PreflightPorts = REAL_PREFLIGHT_PORTS): Command {
   return new Command('preflight')
@@ -90,6 +123,11 @@ export function preflightCommand(ctx: CliContext, ports: PreflightPorts = REAL_P
     .option('--timeout <seconds>', 'time limit for connecting', '10')
     .option('-o, --output <format>', 'table, json or yaml')
     .option('--provider-package <name>', 'also load a third-party provider package (repeatable)', collect)
+    .option(
+      '--kubeconfig <file>',
+      "read the cluster's cloud facts and credentials Secret, and add the cloud's view (instance, ownership tag, firewall)",
+    )
+    .option('--context <name>', 'kubeconfig context (with --kubeconfig)')
     .action(async (address: string, flags: PreflightFlags) => {
       const format = parseOutputFormat(flags.output);
       if (!isPlatformName(flags.platform))
@@ -109,8 +147,12 @@ export function preflightCommand(ctx: CliContext, ports: PreflightPorts = REAL_P
         ctx.builtinProviders,
         providerPackages(flags.providerPackage, ctx.env),
       );
+      const parent = ctx.container.createChildContainer();
+      const cloud =
+        flags.kubeconfig !== undefined ? await kubeCloudContext(kubeConfigFrom(flags)) : undefined;
+      if (cloud) parent.register(CloudContext, { useValue: cloud });
       const core = createWmcoCore({
-        parent: ctx.container.createChildContainer(),
+        parent,
         providers,
         platform: flags.platform,
       });
@@ -120,6 +162,7 @@ export function preflightCommand(ctx: CliContext, ports: PreflightPorts = REAL_P
           { ...input, prerequisites: core.tryResolve(PlatformPrerequisites) },
           ports,
         );
+        if (cloud) report = withCloudFindings(report, await cloudFindings(core, cloud, input));
       } finally {
         await core.dispose();
       }

@@ -6,6 +6,7 @@ import { renderCommand } from './render/render-command.js';
 import { simCommand } from './sim-command.js';
 import { runCommand } from './run-command.js';
 import { statusCommand } from './status-command.js';
+import { rebootCommand } from './reboot-command.js';
 import { preflightCommand } from './preflight-command.js';
 import { planCommand } from './plan/plan-command.js';
 
@@ -21,6 +22,7 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(simCommand(ctx));
   program.addCommand(runCommand(ctx));
   program.addCommand(statusCommand(ctx));
+  program.addCommand(rebootCommand(ctx));
   program.addCommand(preflightCommand(ctx));
   program.addCommand(planCommand(ctx));
   return program;

@@ -35,3 +35,21 @@ test('kubelet client CSRs come from the node-bootstrapper account unless a boots
   );
   t.regex(err.message, /bootstrapGroup: must be system:bootstrappers/);
 });
+
+test('--max-unavailable takes a number or a percentage (default 1); anything else is refused by name', (t) => {
+  t.is(operatorConfig(flags, env).maxUnavailable, '1');
+  t.is(operatorConfig({ ...flags, maxUnavailable: '25%' }, env).maxUnavailable, '25%');
+  for (const bad of ['0', 'two', '150%', '-1']) {
+    const err = t.throws(() => operatorConfig({ ...flags, maxUnavailable: bad }, env));
+    t.regex(err.message, /maxUnavailable: must be a whole number ≥ 1 or a percentage/, bad);
+  }
+});
+
+test('OPERATOR_CONDITION_NAME (set by OLM) turns on Upgradeable reporting; unset, none', (t) => {
+  t.is(operatorConfig(flags, env).operatorConditionName, undefined);
+  const c = operatorConfig(flags, {
+    ...env,
+    OPERATOR_CONDITION_NAME: 'windows-machine-config-operator.v1.1.0',
+  });
+  t.is(c.operatorConditionName, 'windows-machine-config-operator.v1.1.0');
+});

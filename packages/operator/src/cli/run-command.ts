@@ -23,6 +23,7 @@ interface RunFlags {
   driftRepairInterval: string;
   bootstrapGroup?: string;
   registrationTimeout?: string;
+  maxUnavailable?: string;
 }
 
 /** Flags first, then the environment (upstream's names: WATCH_NAMESPACE, SERVICES_LOG_*, proxy variables). */
@@ -48,6 +49,15 @@ function kubeTarget(flags: RunFlags, env: Env): { kubeconfig?: string; context?:
   return { ...(kubeconfig ? { kubeconfig } : {}), ...(flags.context ? { context: flags.context } : {}) };
 }
 
+/** The disruption budget of upgrades and reboots. */
+function maintenance(flags: RunFlags, env: Env): { maxUnavailable: string; operatorConditionName?: string } {
+  const condition = env['OPERATOR_CONDITION_NAME'];
+  return {
+    maxUnavailable: flags.maxUnavailable ?? '1',
+    ...(condition ? { operatorConditionName: condition } : {}),
+  };
+}
+
 /** Flags first, then the environment (upstream's names: WATCH_NAMESPACE, SERVICES_LOG_*, proxy variables). */
 export function operatorConfig(flags: RunFlags, env: Env): OperatorConfig {
   const debug = flags.debugLogging === true;
@@ -69,6 +79,7 @@ export function operatorConfig(flags: RunFlags, env: Env): OperatorConfig {
     driftRepairIntervalMs: Number(flags.driftRepairInterval) * 1000,
     ...(flags.bootstrapGroup !== undefined ? { bootstrapGroup: flags.bootstrapGroup } : {}),
     registrationTimeoutMs: Number(flags.registrationTimeout ?? '900') * 1000,
+    ...maintenance(flags, env),
   };
   const problems = configProblems(candidate);
   if (candidate.namespace === '') problems.push('set WATCH_NAMESPACE or pass -n');
@@ -107,6 +118,11 @@ export function runCommand(ctx: CliContext): Command {
       '--registration-timeout <seconds>',
       'how long after a join decides its node name a client CSR may still be approved for it',
       '900',
+    )
+    .option(
+      '--max-unavailable <n|percent>',
+      'Windows nodes that upgrades may take out of service at once (a number or a percentage)',
+      '1',
     )
     .option('--provider-package <name>', 'load a third-party provider package (repeatable)', collect)
     .action(async (flags: RunFlags) => {

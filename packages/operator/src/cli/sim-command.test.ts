@@ -66,7 +66,7 @@ test('wmco sim --keep writes a kubeconfig kubectl uses and stops cleanly on SIGT
 
 test('wmco sim without --keep prints a summary and exits', async (t) => {
   const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-    execFile(process.execPath, [main, 'sim'], { timeout: 20_000 }, (e, stdout) =>
+    execFile(process.execPath, [main, 'sim'], { timeout: 60_000 }, (e, stdout) =>
       resolve({ code: e ? 1 : 0, stdout }),
     );
   });
@@ -77,7 +77,7 @@ test('wmco sim without --keep prints a summary and exits', async (t) => {
 
 test('wmco sim rejects a malformed platform', async (t) => {
   const r = await new Promise<{ code: number; stderr: string }>((resolve) => {
-    execFile(process.execPath, [main, 'sim', '--platform', 'no such'], { timeout: 20_000 }, (e, _o, stderr) =>
+    execFile(process.execPath, [main, 'sim', '--platform', 'no such'], { timeout: 60_000 }, (e, _o, stderr) =>
       resolve({ code: e ? 1 : 0, stderr }),
     );
   });

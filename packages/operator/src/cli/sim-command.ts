@@ -1,53 +1,8 @@
-import { writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
-import { OPERATOR_NAMESPACE, startSimCluster, type SimCluster } from '@wmco/sim';
 import type { CliContext } from './cli-context.js';
-import { demoHosts } from '../world/demo-hosts.js';
-import { readHostsFile } from '../world/hosts-file.js';
-import { runDemo } from '../world/run-demo.js';
-import type { SimHostSpec } from '../world/world-hosts.js';
+import type { runSim, SimOptions } from './sim-run.js';
 
-interface SimOptions {
-  readonly keep?: boolean;
-  readonly kubeconfigOut?: string;
-  readonly platform: string;
-  readonly hosts?: string;
-  readonly hostsFile?: string;
-  readonly timeout: string;
-}
-
-function summary(cluster: SimCluster, opts: SimOptions): string {
-  const lines = [
-    `simulated cluster up: ${cluster.server.url}`,
-    `  platform:            ${cluster.platform}`,
-    `  infrastructure name: ${cluster.infrastructureName}`,
-    `  served types:        ${cluster.server.registry.all().length}`,
-  ];
-  if (opts.kubeconfigOut !== undefined) {
-    lines.push(
-      `  admin kubeconfig:    ${opts.kubeconfigOut}`,
-      '',
-      'use it with:',
-      `  export KUBECONFIG=${opts.kubeconfigOut}`,
-      '  kubectl get nodes',
-      '  kubectl get infrastructure cluster -o yaml',
-    );
-  }
-  return lines.join('\n');
-}
-
-/** Resolves with the signal's name on the first SIGTERM or SIGINT. */
-function nextShutdownSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (s: NodeJS.Signals): void => {
-      process.off('SIGTERM', on);
-      process.off('SIGINT', on);
-      resolve(s);
-    };
-    process.on('SIGTERM', on);
-    process.on('SIGINT', on);
-  });
-}
+type RunSim = typeof runSim;
 
 function checkPlatform(p: string): string {
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(p))
@@ -55,64 +10,32 @@ function checkPlatform(p: string): string {
   return p;
 }
 
-function hostCount(raw: string): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 50)
-    throw new Error(`--hosts: "${raw}" is not a number of hosts from 1 to 50`);
-  return n;
+function isModuleNotFound(err: unknown): boolean {
+  return (err as { code?: unknown } | undefined)?.code === 'ERR_MODULE_NOT_FOUND';
 }
 
-function timeoutMs(raw: string): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 3600)
-    throw new Error(`--timeout: "${raw}" is not a number of seconds from 1 to 3600`);
-  return n * 1000;
+/**
+ * The simulated world, loaded only when `wmco sim` runs: @wmco/sim is a development dependency of the
+ * operator, left out of the image (`pnpm deploy --prod`), so nothing else may import it.
+ */
+export async function loadSimRun(
+  load: () => Promise<{ runSim: RunSim }> = () => import('./sim-run.js'),
+): Promise<RunSim> {
+  try {
+    return (await load()).runSim;
+  } catch (err) {
+    if (!isModuleNotFound(err)) throw err;
+    throw new Error(
+      'wmco sim needs the simulated world (@wmco/sim), a development dependency that this installation ' +
+        'does not have (the operator image leaves it out); run it from a source checkout: ' +
+        `pnpm install && pnpm build && pnpm wmco sim (${err instanceof Error ? err.message : String(err)})`,
+      { cause: err },
+    );
+  }
 }
 
-/** The hosts of `--hosts N` (the demo's) or of `--hosts-file FILE`; not both. */
-async function worldHosts(opts: SimOptions): Promise<readonly SimHostSpec[]> {
-  if (opts.hosts !== undefined && opts.hostsFile !== undefined)
-    throw new Error('--hosts and --hosts-file cannot be used together');
-  if (opts.hostsFile !== undefined) return readHostsFile(opts.hostsFile);
-  return demoHosts(hostCount(opts.hosts ?? ''));
-}
-
-/** `wmco sim --hosts N|--hosts-file FILE`: the world and the operator; progress, a summary, optionally kept running. */
-async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Promise<void> {
-  const hosts = await worldHosts(opts);
-  const ok = await runDemo({
-    hosts,
-    platform,
-    providers: ctx.builtinProviders,
-    out: ctx.stdout,
-    timeoutMs: timeoutMs(opts.timeout),
-    whileRunning: async (world) => {
-      if (opts.kubeconfigOut !== undefined) {
-        await writeFile(opts.kubeconfigOut, world.cluster.server.kubeconfig(world.cluster.admin), {
-          mode: 0o600,
-        });
-        ctx.stdout(
-          `\nadmin kubeconfig: ${opts.kubeconfigOut}  (export KUBECONFIG=${opts.kubeconfigOut}; kubectl get nodes)`,
-        );
-        const ports = world.hosts.hosts
-          .filter((h) => h.sim.port !== 22)
-          .map((h) => `${h.address}=${h.sim.port}`);
-        const env = ports.length > 0 ? `WMCO_SSH_PORT_OVERRIDES=${ports.join(',')} ` : '';
-        ctx.stdout(
-          `preview drift: ${env}wmco plan --kubeconfig ${opts.kubeconfigOut} -n ${OPERATOR_NAMESPACE} --payload ${world.payloadDir}`,
-        );
-      }
-      if (opts.keep === true) {
-        ctx.stdout('world running (operator included); stop with SIGTERM or Ctrl-C');
-        ctx.stdout(`received ${await nextShutdownSignal()}, stopping`);
-      }
-    },
-  });
-  if (!ok) throw new Error('not every host became Ready (see the table above)');
-}
-
-/** `wmco sim`: the simulated world on this machine (first version: API server, controllers, seeded cluster). */
-export function simCommand(ctx: CliContext): Command {
+/** `wmco sim`: the simulated world on this machine (API server, controllers, seeded cluster; hosts). */
+export function simCommand(ctx: CliContext, load?: () => Promise<{ runSim: RunSim }>): Command {
   return new Command('sim')
     .description(
       'Start the simulated OpenShift-like cluster (API server and cluster controllers) on loopback',
@@ -130,23 +53,23 @@ export function simCommand(ctx: CliContext): Command {
       'with --hosts/--hosts-file: stop waiting for the hosts after this long',
       '180',
     )
+    .option(
+      '--cluster <kubeconfig>',
+      'attach mode: start no API server; run the hosts (--hosts/--hosts-file) and the operator against this cluster',
+    )
+    .option('--seed', 'with --cluster: create OpenShift stand-ins the cluster lacks (never overwriting)')
+    .option(
+      '--bootstrap-group <group>',
+      'with --cluster: kubelet client CSRs come from bootstrap tokens in this group (non-OpenShift)',
+    )
+    .option(
+      '--upgrade-after <seconds>',
+      'with --hosts: this long after every host is Ready, replace the operator with a next version whose payload differs in one binary',
+    )
+    .option('--max-unavailable <n|percent>', "with --upgrade-after: the next operator's disruption budget")
     .action(async (opts: SimOptions) => {
       const platform = checkPlatform(opts.platform);
-      if (opts.hosts !== undefined || opts.hostsFile !== undefined) return runWorld(ctx, platform, opts);
-      const cluster = await startSimCluster({ platform });
-      try {
-        if (opts.kubeconfigOut !== undefined)
-          await writeFile(opts.kubeconfigOut, cluster.server.kubeconfig(cluster.admin), { mode: 0o600 });
-        ctx.stdout(summary(cluster, opts));
-        if (opts.keep === true) {
-          ctx.stdout('running; stop with SIGTERM or Ctrl-C');
-          const signal = await nextShutdownSignal();
-          ctx.stdout(`received ${signal}, stopping`);
-        }
-      } finally {
-        await cluster.stop();
-      }
-      for (const e of cluster.errors) ctx.stderr(`controller ${e.controller} failed: ${String(e.error)}`);
-      ctx.stdout('simulated cluster stopped');
+      const run = await loadSimRun(load);
+      await run(ctx, platform, opts);
     });
 }

@@ -1,6 +1,14 @@
 import { Command } from 'commander';
-import { CoreV1Api } from '@kubernetes/client-node';
-import { STATUS_CONFIGMAP, describeApiError, isNotFound, type InstanceStatus } from '@wmco/core';
+import { CoreV1Api, type V1Node } from '@kubernetes/client-node';
+import {
+  Annotations,
+  LIFECYCLE_PHASE_ANNOTATION,
+  STATUS_CONFIGMAP,
+  describeApiError,
+  isNotFound,
+  rebootRequested,
+  type InstanceStatus,
+} from '@wmco/core';
 import type { CliContext } from './cli-context.js';
 import { kubeConfigFrom, namespaceFrom, withKubeFlags, type KubeFlags } from './kube-flags.js';
 import { parseOutputFormat, renderStructured } from './output-format.js';
@@ -14,12 +22,37 @@ function age(since: string): string {
   return s < 120 ? `${s}s` : s < 7200 ? `${Math.round(s / 60)}m` : `${Math.round(s / 3600)}h`;
 }
 
-function rows(statuses: readonly InstanceStatus[], wide: boolean): string[][] {
+/** What the Node says about an instance: the operator version it carries and its lifecycle step. */
+export interface NodeFacts {
+  readonly version: string;
+  readonly maintenance: string;
+}
+
+/** Windows nodes by name: `version` annotation and `lifecycle-phase` (upgrade or reboot step), or `-`. */
+export function nodeFacts(nodes: readonly V1Node[]): Map<string, NodeFacts> {
+  return new Map(
+    nodes.map((n) => {
+      const a = n.metadata?.annotations ?? {};
+      const maintenance = a[LIFECYCLE_PHASE_ANNOTATION] ?? (rebootRequested(n) ? 'RebootRequested' : '-');
+      return [n.metadata?.name ?? '', { version: a[Annotations.version] ?? '-', maintenance }];
+    }),
+  );
+}
+
+export function rows(
+  statuses: readonly InstanceStatus[],
+  nodes: ReadonlyMap<string, NodeFacts>,
+  wide: boolean,
+): string[][] {
+  const unknown: NodeFacts = { version: '-', maintenance: '-' };
   return statuses.map((s) => {
+    const n = nodes.get(s.node ?? '') ?? unknown;
     const r = [
       s.address,
       s.node === undefined ? '-' : terminalSafe(s.node),
       s.phase,
+      n.version,
+      n.maintenance,
       age(s.since),
       s.joinSeconds === undefined ? '-' : `${terminalSafe(s.joinSeconds)}s`,
     ];
@@ -83,18 +116,26 @@ export function statusCommand(ctx: CliContext): Command {
           });
       }
       const statuses = parseStatuses(data, ctx.stderr);
-      if (format === 'json' || format === 'yaml')
-        return ctx.stdout(renderStructured(format, { instances: statuses }));
+      const nodes = nodeFacts(
+        (await api.listNode({ labelSelector: 'kubernetes.io/os=windows' }).catch(() => ({ items: [] })))
+          .items,
+      );
+      if (format === 'json' || format === 'yaml') {
+        const instances = statuses.map((s) => ({ ...s, ...nodes.get(s.node ?? '') }));
+        return ctx.stdout(renderStructured(format, { instances }));
+      }
       if (statuses.length === 0) return ctx.stderr(`No Windows instances in ${namespace}.`);
       const headers = [
         'host',
         'node',
         'phase',
+        'version',
+        'maintenance',
         'age',
         'join',
         ...(format === 'wide' ? ['phases'] : []),
         'last error',
       ];
-      ctx.stdout(renderTable(headers, rows(statuses, format === 'wide')));
+      ctx.stdout(renderTable(headers, rows(statuses, nodes, format === 'wide')));
     });
 }

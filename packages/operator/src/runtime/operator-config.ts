@@ -1,3 +1,4 @@
+import { parseMaxUnavailable } from '@wmco/core';
 import { z } from 'zod';
 
 /** Everything `wmco run` needs, validated at start (flags and environment, upstream names where they exist). */
@@ -47,6 +48,23 @@ export const operatorConfigSchema = z.object({
    * (`wmco sim`, the test world), whose hosts live on loopback addresses, sets it; `wmco run` has no flag.
    */
   allowLoopbackInstances: z.boolean().optional(),
+  /** OPERATOR_CONDITION_NAME (set by OLM): the OperatorCondition to report `Upgradeable` on; unset: none. */
+  operatorConditionName: z.string().min(1).optional(),
+  /** Windows nodes that upgrades and reboots may take out of service at once: `1`, `2`, `25%` (default 1). */
+  maxUnavailable: z
+    .string()
+    .refine(
+      (v) => {
+        try {
+          parseMaxUnavailable(v);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { message: 'must be a whole number ≥ 1 or a percentage between 1% and 100% (e.g. 1, 2, 25%)' },
+    )
+    .optional(),
 });
 export type OperatorConfig = z.infer<typeof operatorConfigSchema>;
 

@@ -36,11 +36,13 @@ import {
   DEFAULT_REGISTRATION_TTL_MS,
   bootstrapTokenIdentity,
   openShiftBootstrapIdentity,
+  type LifecycleOptions,
 } from '@wmco/core';
 import { WMCO_VERSION } from '../cli/version-command.js';
 import type { OperatorConfig } from './operator-config.js';
 import { hostOpener } from './host-opener.js';
 import { platformParts } from './platform-parts.js';
+import { lifecycleFrom } from './lifecycle-config.js';
 import type { OperatorMetrics } from './metrics.js';
 import type { Redactor } from './redactor.js';
 
@@ -50,6 +52,10 @@ export interface RuntimeHooks {
   readonly resolver?: Ipv4Resolver;
   readonly timings?: Partial<JoinTimings>;
   readonly leaderTiming?: typeof DEFAULT_LEADER_ELECTION;
+  /** The operator version the nodes are annotated with (default: this build's); two-version tests set it. */
+  readonly version?: string;
+  /** Drain and retry timings of the upgrade flow (test speed). */
+  readonly lifecycle?: Partial<Omit<LifecycleOptions, 'maxUnavailable' | 'operatorCondition'>>;
 }
 
 export interface RuntimeParts {
@@ -137,6 +143,7 @@ export class OperatorRuntime {
     this.controllers = new ByohControllers({
       deps,
       certificates: this.kc.makeApiClient(CertificatesV1Api),
+      custom,
       watch: kubeWatch(this.kc),
       hostKeys: new ConfigMapHostKeyStore(core, this.p.config.namespace),
       resolver,
@@ -153,6 +160,7 @@ export class OperatorRuntime {
         ? bootstrapTokenIdentity(this.p.config.bootstrapGroup)
         : openShiftBootstrapIdentity,
       driftRepairIntervalMs: this.p.config.driftRepairIntervalMs ?? DEFAULT_DRIFT_REPAIR_INTERVAL_MS,
+      lifecycle: lifecycleFrom(this.p.config, this.kc, this.p.hooks?.lifecycle),
       metrics: {
         drift: (result) => this.p.metrics.driftChecks.inc({ result }),
         queue: (q) => this.p.metrics.queueMetrics(q),
@@ -207,7 +215,7 @@ export class OperatorRuntime {
     return {
       core,
       namespace: config.namespace,
-      version: WMCO_VERSION,
+      version: hooks.version ?? WMCO_VERSION,
       openHost: hostOpener({
         core,
         namespace: config.namespace,

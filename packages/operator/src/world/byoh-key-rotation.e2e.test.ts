@@ -37,7 +37,10 @@ test.serial(
       decryptUsername(node.metadata?.annotations?.[annotation('username')] ?? '', next.private),
       'Administrator',
     );
-    t.true((await eventsAbout(world)).some((e) => e.reason === 'PrivateKeyRotated'));
+    // The event follows the node patch; wait for it rather than race it.
+    await until('the PrivateKeyRotated event', async () =>
+      (await eventsAbout(world)).some((e) => e.reason === 'PrivateKeyRotated') ? true : undefined,
+    );
     t.is(
       (await eventsAbout(world)).filter((e) => e.reason === 'PrivateKeyNotAccepted').length,
       1,

@@ -1,4 +1,4 @@
-import type { WmcoProvider } from '@wmco/core';
+import type { InstanceStatus, WmcoProvider } from '@wmco/core';
 import { DEFAULT_HOST_COSTS } from '@wmco/sim';
 import { DemoDriver, type RowState } from './demo-driver.js';
 import { progressLine, summaryTable, worldLine } from './progress.js';
@@ -12,12 +12,45 @@ export interface DemoOptions {
   readonly providers: readonly WmcoProvider[];
   readonly out: (line: string) => void;
   readonly timeoutMs: number;
+  /** Called once the hosts are listed in windows-instances, before the operator starts. */
+  readonly beforeOperator?: (world: SimWorld) => Promise<void>;
   /** Called once every host is Ready (or failed), with the world still running. */
   readonly whileRunning?: (world: SimWorld) => Promise<void>;
 }
 
-/** Prints each entry's phase changes until every entry is Ready or Failed (or time is up). */
-async function follow(driver: DemoDriver, o: DemoOptions, t0: number): Promise<RowState[]> {
+type Statuses = [string, InstanceStatus | undefined][];
+
+/** What `follow` watches: a world's hosts and the status the operator published for each. */
+export interface FollowedWorld {
+  readonly hosts: SimWorld['hosts'];
+  status(address: string): Promise<InstanceStatus | undefined>;
+}
+
+/** Prints each host's phase changes until every host is Ready or Failed (or time is up). */
+export async function follow(
+  world: FollowedWorld,
+  o: Pick<DemoOptions, 'out' | 'timeoutMs'>,
+  t0: number,
+): Promise<Statuses> {
+  const addresses = world.hosts.hosts.map((h) => h.address);
+  const last = new Map<string, string>();
+  const deadline = Date.now() + o.timeoutMs;
+  for (;;) {
+    const statuses = await Promise.all(
+      addresses.map(async (a): Promise<[string, InstanceStatus | undefined]> => [a, await world.status(a)]),
+    );
+    for (const [a, s] of statuses) {
+      if (s && last.get(a) !== s.phase) o.out(progressLine(world.hosts.label(a), s, t0));
+      last.set(a, s?.phase ?? '');
+    }
+    const settled = statuses.every(([, s]) => s?.phase === 'Ready' || s?.phase === 'Failed');
+    if (settled || Date.now() > deadline) return statuses;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Like `follow`, per windows-instances entry of a demo (a host may have several), with the world's own lines. */
+async function followEntries(driver: DemoDriver, o: DemoOptions, t0: number): Promise<RowState[]> {
   const last = new Map<string, string>();
   const deadline = Date.now() + o.timeoutMs;
   for (;;) {
@@ -52,8 +85,9 @@ export async function runDemo(o: DemoOptions): Promise<boolean> {
     await world.createPrivateKeySecret();
     const driver = new DemoDriver(world, (label, line) => o.out(worldLine(label, line, t0)));
     o.out(`windows-instances: ${(await driver.start()).join(', ')}`);
+    await o.beforeOperator?.(world);
     await world.startOperator();
-    const states = await follow(driver, o, t0);
+    const states = await followEntries(driver, o, t0);
     o.out('');
     for (const line of driver.report()) o.out(line);
     o.out(summaryTable(driver.rows.map((r, i) => [r.label, states[i]])));

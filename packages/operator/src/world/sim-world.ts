@@ -16,7 +16,7 @@ import { OperatorRuntime } from '../runtime/operator-runtime.js';
 import { OperatorMetrics } from '../runtime/metrics.js';
 import { createLogger } from '../runtime/logger.js';
 import { Redactor } from '../runtime/redactor.js';
-import { writeSimPayload } from './sim-payload.js';
+import { writeSimPayload, type PayloadLayout } from './sim-payload.js';
 import { WorldHostSet, type SimHostSpec } from './world-hosts.js';
 
 export interface SimWorldOptions {
@@ -29,10 +29,35 @@ export interface SimWorldOptions {
   readonly logSink?: (line: string) => void;
   readonly rbac?: boolean;
   readonly payloadBytesPerFile?: number;
+  /** Layout of the generated payload (default `upstream`: every file a `.tar.gz`). */
+  readonly payloadLayout?: PayloadLayout;
+  /** Use this payload directory instead of generating one (e.g. the benchmarks' realistic payload). */
+  readonly payloadDir?: string;
   /** Drift repair period of the operators (default 1 s here; 2 min in `wmco run`); 0 turns it off. */
   readonly driftRepairIntervalMs?: number;
   /** The operators accept loopback instances (the world's hosts are on 127.0.0.0/8); default true here. */
   readonly allowLoopbackInstances?: boolean;
+}
+
+/** Which operator `startOperator` runs: its version, payload and disruption budget. */
+export interface OperatorVersionOptions {
+  readonly version?: string;
+  readonly payloadDir?: string;
+  readonly maxUnavailable?: string;
+  readonly drainTimeoutMs?: number;
+  /** OPERATOR_CONDITION_NAME: the OperatorCondition to report `Upgradeable` on. */
+  readonly operatorCondition?: string;
+}
+
+/** The parts of an operator's configuration `OperatorVersionOptions` set. */
+function versionConfig(v: OperatorVersionOptions): {
+  maxUnavailable?: string;
+  operatorConditionName?: string;
+} {
+  return {
+    ...(v.maxUnavailable ? { maxUnavailable: v.maxUnavailable } : {}),
+    ...(v.operatorCondition ? { operatorConditionName: v.operatorCondition } : {}),
+  };
 }
 
 /**
@@ -78,7 +103,9 @@ export class SimWorld {
     });
     const key = generateEd25519KeyPair();
     const hosts = await WorldHostSet.start(o.hosts, key.public, { ...FREE_HOST_COSTS, ...o.costs });
-    const payloadDir = await writeSimPayload(o.payloadBytesPerFile ?? 4096, join(dir, 'payload'));
+    const payloadDir =
+      o.payloadDir ??
+      (await writeSimPayload(o.payloadBytesPerFile ?? 4096, join(dir, 'payload'), o.payloadLayout));
     const world = new SimWorld({
       cluster,
       hosts,
@@ -132,14 +159,31 @@ export class SimWorld {
     else await api.createNamespacedConfigMap({ namespace, body: { metadata: { name, namespace }, data } });
   }
 
-  async startOperator(identity = 'wmco-0'): Promise<OperatorRuntime> {
+  /**
+   * A second operator version for upgrade tests: a payload directory in which only `files` differ from
+   * the world's (same sizes), to start an operator with `startOperator(id, { version, payloadDir })`.
+   */
+  async payloadVariant(tag: string, files: readonly string[]): Promise<string> {
+    return writeSimPayload(
+      this.o.payloadBytesPerFile ?? 4096,
+      join(this.dir, `payload-${tag}`),
+      this.o.payloadLayout,
+      {
+        files,
+        tag,
+      },
+    );
+  }
+
+  async startOperator(identity = 'wmco-0', v: OperatorVersionOptions = {}): Promise<OperatorRuntime> {
     const sink = this.o.logSink ?? (() => undefined);
     const logger = createLogger({ level: 'debug', redactor: this.redactor, destination: { write: sink } });
     const rt = await OperatorRuntime.start({
       config: {
         kubeconfig: join(this.dir, 'operator.kubeconfig'),
         namespace: OPERATOR_NAMESPACE,
-        payloadDir: this.payloadDir,
+        payloadDir: v.payloadDir ?? this.payloadDir,
+        ...versionConfig(v),
         parallelJoins: this.o.parallelJoins ?? 5,
         debug: false,
         logLevel: 'debug',
@@ -164,6 +208,14 @@ export class SimWorld {
         resolver: this.resolver,
         timings: { nodeRegistrationMs: 60_000, nodeReadyMs: 60_000, pollMs: 100, keyRetryMs: 500 },
         leaderTiming: { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 300 },
+        ...(v.version ? { version: v.version } : {}),
+        lifecycle: {
+          drainRetryMs: 200,
+          drainTimeoutMs: v.drainTimeoutMs ?? 30_000,
+          upgradeRetryMs: 500,
+          servicesResyncMs: 500,
+          upgradeableIntervalMs: 100,
+        },
       },
     });
     this.operators.push(rt);

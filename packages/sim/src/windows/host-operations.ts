@@ -12,6 +12,8 @@ import {
 } from '@wmco/core';
 import { splitCommandLine } from './command-line.js';
 import { firewallPorts } from './firewall-ports.js';
+import { childFolders, removePrunedFolder } from './pruned-folders.js';
+import { expandStagedArchive } from './staged-archive.js';
 import type { WindowsModel } from './windows-model.js';
 
 const MANAGED_TAG = 'OpenShift managed';
@@ -47,6 +49,7 @@ export function observe(
       commandLine: s.commandLine,
       dependencies: [...s.dependencies],
       description: s.description,
+      ...(s.environment ? { environment: [...s.environment] } : {}),
     }));
   const files = req.files.flatMap((path) => {
     const data = m.files.read(path);
@@ -55,7 +58,10 @@ export function observe(
   const staged = m.files.isDirectory(HostPaths.staging)
     ? m.files
         .list(HostPaths.staging)
-        .flatMap((e) => (!e.directory && /^[0-9a-f]{64}$/.test(e.name) ? [e.name] : []))
+        .flatMap((e) =>
+          !e.directory && /^[0-9a-f]{64}(\.tar\.gz)?$/.test(e.name) ? [e.name.slice(0, 64)] : [],
+        )
+        .filter((sha, i, all) => all.indexOf(sha) === i)
     : [];
   const envVars: Record<string, string> = {};
   for (const name of req.envVars) {
@@ -63,6 +69,7 @@ export function observe(
     if (v) envVars[name] = v.value;
   }
   const rules = new Set(req.firewallRules);
+  const children = childFolders(m, req);
   return {
     v: HOST_PROTOCOL_VERSION,
     hostname: m.hostname,
@@ -80,6 +87,7 @@ export function observe(
     hnsNetworks: m.hnsNetworks.map((n) => ({ name: n.name, type: n.type, id: n.id })),
     firewallRules: m.firewallRules.filter((r) => rules.has(r.name)).map((r) => ({ ...r })),
     ...(req.firewallPorts ? { firewallPorts: firewallPorts(m, req.firewallPorts) } : {}),
+    ...(children ? { children } : {}),
     evaluated,
   };
 }
@@ -142,6 +150,14 @@ function setService(
   else m.scm.create({ name: step.name, ...config });
 }
 
+/** Set-WmcoServiceEnvironment: the value is replaced; an empty list removes it. */
+function setServiceEnvironment(m: WindowsModel, name: string, environment: readonly string[]): void {
+  const svc = m.scm.get(name);
+  if (!svc) throw new Error(`service '${name}' does not exist`);
+  if (environment.length === 0) delete svc.environment;
+  else svc.environment = [...environment];
+}
+
 /** One step; true when it needs a reboot. Mirrors Invoke-WmcoStep. */
 export async function applyStep(m: WindowsModel, step: PlanStep): Promise<boolean> {
   switch (step.kind) {
@@ -152,6 +168,7 @@ export async function applyStep(m: WindowsModel, step: PlanStep): Promise<boolea
       await m.scm.stop(step.name);
       return false;
     case 'placeFile':
+      await expandStagedArchive(m, step.path, step.sha256);
       placeFile(m, step.path, step.sha256);
       return false;
     case 'createService':
@@ -160,6 +177,9 @@ export async function applyStep(m: WindowsModel, step: PlanStep): Promise<boolea
       return false;
     case 'startService':
       await m.scm.start(step.name);
+      return false;
+    case 'setServiceEnvironment':
+      setServiceEnvironment(m, step.name, step.environment);
       return false;
     default:
       return applySystemStep(m, step);
@@ -197,6 +217,9 @@ function applySystemStep(m: WindowsModel, step: PlanStep): boolean {
     case 'setHostname':
       m.pendingHostname = step.name;
       return true;
+    case 'removeDirectory':
+      removePrunedFolder(m, step.path);
+      return false;
     default:
       throw new Error(`unknown plan step kind '${step.kind}'`);
   }

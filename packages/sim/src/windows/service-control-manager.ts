@@ -11,6 +11,10 @@ export interface ServiceRecord {
   dependencies: string[];
   description: string;
   state: ServiceRunState;
+  /** The `Environment` registry value of the service (REG_MULTI_SZ `NAME=value` lines); absent: none. */
+  environment?: string[];
+  /** The environment the running process got: `environment` as it was at its last start. */
+  runEnvironment?: string[];
   run?: ServiceRun;
   abort?: AbortController;
 }
@@ -93,7 +97,8 @@ export class ServiceControlManager {
       this.events.push({ action: 'fail', name: svc.name });
       throw new Error(`service '${svc.name}' stopped right after starting: ${run.reason}`);
     }
-    Object.assign(svc, { state: 'running', run, abort });
+    // The SCM hands the process the service's Environment value as read at this start.
+    Object.assign(svc, { state: 'running', run, abort, runEnvironment: [...(svc.environment ?? [])] });
     this.events.push({ action: 'start', name: svc.name });
   }
 

@@ -60,6 +60,11 @@ export class WindowsModel {
   /** System environment variables, keyed case-insensitively. */
   readonly envVars = new Map<string, { name: string; value: string }>();
   readonly routes: RouteState[];
+  /**
+   * Destination prefixes of routes that are not persistent, so a boot loses them (a `route add` without
+   * `-p`; on AWS, the metadata routes when EC2Launch did not persist them). Empty by default: a test sets it.
+   */
+  readonly volatileRoutes = new Set<string>();
   readonly hnsNetworks: ModelHnsNetwork[] = [];
   readonly hnsEndpoints: ModelHnsEndpoint[] = [];
   /** Paths excluded from Windows Defender scanning (windows-defender-exclusion.ps1). */
@@ -124,6 +129,8 @@ export class WindowsModel {
     if (this.containersPending) this.containersFeature = true;
     this.containersPending = false;
     this.lastBootTime = new Date(Math.max(Date.now(), this.lastBootTime.getTime() + 1000));
+    const kept = this.routes.filter((r) => !this.volatileRoutes.has(r.destinationPrefix));
+    this.routes.splice(0, this.routes.length, ...kept);
     await this.scm.boot();
   }
 }

@@ -28,6 +28,11 @@ export const serviceStateSchema = z.object({
   commandLine: z.string(),
   dependencies: z.array(z.string()),
   description: z.string(),
+  /**
+   * The service's own environment (`HKLM\SYSTEM\CurrentControlSet\Services\<name>` value `Environment`,
+   * REG_MULTI_SZ of `NAME=value` lines), read by the SCM at each start of the service. Absent: no value.
+   */
+  environment: z.array(z.string()).optional(),
 });
 export type ServiceState = z.infer<typeof serviceStateSchema>;
 
@@ -89,6 +94,11 @@ export const hostStateSchema = z.object({
   firewallRules: z.array(firewallRuleStateSchema),
   /** One entry per requested `firewallPorts` port, in request order; absent when none were asked for. */
   firewallPorts: z.array(firewallPortStateSchema).optional(),
+  /**
+   * For each requested `listDirectories` folder that exists: the names of its sub-folders (links included,
+   * as links). Absent when none were asked for.
+   */
+  children: z.record(z.string(), z.array(z.string())).optional(),
   /** Results of the request's `evaluate` scripts by name; `{}` when none were asked for. */
   evaluated: z.record(z.string(), evaluatedSchema).default({}),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { serviceStartTypeSchema } from './host-state.js';
+import { isPrunablePath } from './host-paths.js';
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 is 64 lower-case hex digits');
 /** An absolute Windows path on a local drive, e.g. `C:\k\kubelet.exe`. No `..` segments. */
@@ -45,6 +46,14 @@ export const planStepSchema = z.discriminatedUnion('kind', [
     startType: serviceStartTypeSchema,
   }),
   z.object({ kind: z.literal('startService'), name: serviceNameSchema }),
+  /** Replace a service's `Environment` registry value; an empty list removes the value. */
+  z.object({
+    kind: z.literal('setServiceEnvironment'),
+    name: serviceNameSchema,
+    environment: z.array(
+      z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*=[^\0\r\n]*$/, 'expected NAME=value without line breaks'),
+    ),
+  }),
   z.object({ kind: z.literal('setEnvVar'), name: envVarNameSchema, value: z.string() }),
   z.object({ kind: z.literal('removeEnvVar'), name: envVarNameSchema }),
   /** A persistent route through the default gateway of the primary interface. */
@@ -61,6 +70,14 @@ export const planStepSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('installFeature'), name: z.literal('Containers') }),
   z.object({ kind: z.literal('setHostname'), name: hostnameSchema }),
+  /** Remove one folder directly under a prunable root (`HostPaths.prunableRoots`), never following links. */
+  z.object({
+    kind: z.literal('removeDirectory'),
+    path: windowsPathSchema.refine(
+      isPrunablePath,
+      'only a folder directly under a prunable root may be removed',
+    ),
+  }),
 ]);
 export type PlanStep = z.infer<typeof planStepSchema>;
 export type PlanStepKind = PlanStep['kind'];

@@ -3,6 +3,11 @@ import { envVarNameSchema, planStepSchema, serviceNameSchema, windowsPathSchema 
 import { evaluateListSchema } from './evaluate.js';
 import { firewallPortSchema } from './host-state.js';
 import { HOST_PROTOCOL_VERSION } from './version.js';
+import { HostPaths } from './host-paths.js';
+
+function isPrunableRoot(path: string): boolean {
+  return HostPaths.prunableRoots.some((r) => r.toLowerCase() === path.toLowerCase());
+}
 
 const v = z.literal(HOST_PROTOCOL_VERSION);
 
@@ -19,6 +24,10 @@ export const observeRequestSchema = z.object({
   firewallPorts: z.array(firewallPortSchema).optional(),
   /** PowerShell command lines run before the state is collected (pre-scripts); results in `evaluated`. */
   evaluate: evaluateListSchema.optional(),
+  /** Prunable roots (`HostPaths.prunableRoots`) whose sub-folder names to report in `children`. */
+  listDirectories: z
+    .array(windowsPathSchema.refine(isPrunableRoot, 'only a prunable root may be listed'))
+    .optional(),
 });
 
 export const applyRequestSchema = z.object({

@@ -6,7 +6,7 @@ import { AuthenticationError, HostKeyMismatchError, HostUnreachableError } from 
 import { pinningHostVerifier, type HostKeyCheck } from './host-key-verifier.js';
 import type { LoadedPrivateKey } from './private-key.js';
 import { SHA1_SIGNATURE_REFUSED, SSH_ALGORITHMS, sha2OnlyKey } from './ssh-algorithms.js';
-import type { ResolvedSshOptions } from './ssh-options.js';
+import { SSH_CIPHERS, type ResolvedSshOptions } from './ssh-options.js';
 
 /** One handshake attempt. Resolves with a ready client or rejects with what went wrong. */
 function attempt(o: ResolvedSshOptions, key: LoadedPrivateKey, check: HostKeyCheck): Promise<SshClient> {
@@ -48,6 +48,7 @@ function attempt(o: ResolvedSshOptions, key: LoadedPrivateKey, check: HostKeyChe
         kex: [...SSH_ALGORITHMS.kex],
         serverHostKey: [...SSH_ALGORITHMS.serverHostKey],
         hmac: [...SSH_ALGORITHMS.hmac],
+        cipher: [...SSH_CIPHERS],
       },
       hostVerifier: pinningHostVerifier(o.hostKeys, o.address, check),
       keepaliveInterval: o.keepaliveIntervalMs,

@@ -15,6 +15,7 @@ import {
   hostInvocationScript,
   hostRequestSchema,
   hostResultSchema,
+  stagedArchivePathFor,
   stagedPathFor,
   type HostRequest,
   type HostResult,
@@ -151,7 +152,9 @@ export class SshWindowsHost implements WindowsHost {
     const uploaded: string[] = [];
     const skipped: string[] = [];
     for (const file of new Map(files.map((f) => [f.sha256, f])).values()) {
-      const target = stagedPathFor(file.sha256);
+      const packed = !Buffer.isBuffer(file.source) && file.source.format === 'tar.gz';
+      // A compressed file is staged as it is (`<sha>.tar.gz`); apply extracts it and checks the hash.
+      const target = packed ? stagedArchivePathFor(file.sha256) : stagedPathFor(file.sha256);
       const size = Buffer.isBuffer(file.source)
         ? file.source.length
         : (await stat(file.source.localPath)).size;

@@ -9,6 +9,8 @@ export interface DrainOptions {
   readonly retryMs?: number;
   readonly logger?: Logger;
   readonly signal?: AbortSignal;
+  /** Called after each pass that left pods on the node (a PodDisruptionBudget refused, or still terminating). */
+  readonly onWaiting?: (pods: readonly string[]) => void | Promise<void>;
 }
 
 export interface DrainResult {
@@ -95,6 +97,7 @@ export async function drainNode(
     if (pending.length === 0) break;
     if (Date.now() >= deadline) throw new DrainError(nodeName, pending.map(podName), 'timed out');
     logger.info({ node: nodeName, waiting: pending.map(podName) }, 'waiting for pods to leave');
+    await options.onWaiting?.(pending.map(podName));
     await sleep(options.retryMs ?? 5000);
   }
   return { evicted: pods.map(podName), skipped: list.items.filter(skipped).map(podName) };

@@ -69,3 +69,42 @@ test('event messages are redacted and free of control and ANSI characters', asyn
   await recorder.record(ref, 'Warning', 'R', 'host said \u001b[31mhunter2\u001b[0m\r\nand\u0007 more');
   t.is(f.created[0]?.message, 'host said [REDACTED] and more');
 });
+
+function withObjects(api: CoreV1Api, uids: Record<string, string>): CoreV1Api {
+  const read = (key: string): Promise<unknown> =>
+    uids[key] === undefined
+      ? Promise.reject(new Error(`404 ${key} not found`))
+      : Promise.resolve({ metadata: { uid: uids[key] } });
+  return Object.assign(api, {
+    readNode: (r: { name: string }) => read(`Node/${r.name}`),
+    readNamespacedConfigMap: (r: { name: string; namespace: string }) =>
+      read(`ConfigMap/${r.namespace}/${r.name}`),
+  });
+}
+
+test('events carry the uid of the ConfigMap or Node they are about, so kubectl describe lists them', async (t) => {
+  const f = fakeEvents();
+  const api = withObjects(f.api, {
+    'ConfigMap/ns/windows-instances': 'cm-uid',
+    'Node/win-a': 'node-uid',
+  });
+  const recorder = new KubeEventRecorder(api, { namespace: 'ns', component: 'c', scrub: (s) => s });
+  await recorder.record(ref, 'Normal', 'R', 'about the config map');
+  await recorder.record({ apiVersion: 'v1', kind: 'Node', name: 'win-a' }, 'Normal', 'R', 'about a node');
+  await recorder.record({ apiVersion: 'v1', kind: 'Node', name: 'gone' }, 'Warning', 'R', 'node is gone');
+  await recorder.record({ ...ref, uid: 'given' }, 'Normal', 'R', 'uid given');
+  t.deepEqual(
+    f.created.map((e) => [e.involvedObject.kind, e.involvedObject.uid, e.involvedObject.namespace]),
+    [
+      ['ConfigMap', 'cm-uid', 'ns'],
+      ['Node', 'node-uid', undefined],
+      ['Node', undefined, undefined],
+      ['ConfigMap', 'given', 'ns'],
+    ],
+  );
+  t.is(
+    f.created[1]?.metadata?.namespace,
+    'ns',
+    'a cluster-scoped object’s events go to the operator namespace',
+  );
+});

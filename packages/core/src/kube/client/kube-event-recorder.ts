@@ -3,6 +3,7 @@ import { describeApiError } from './api-errors.js';
 import { BoundedRecentMap, type EventRecorder, type EventType, type ObjectRef } from '../event-recorder.js';
 import { printableText } from '../printable-text.js';
 import { silentLogger, type Logger } from '../logger.js';
+import { lookUpUid } from './object-uid.js';
 
 export interface KubeEventRecorderOptions {
   /** Where events of cluster-scoped objects go (the operator namespace). */
@@ -18,7 +19,8 @@ export interface KubeEventRecorderOptions {
 
 /**
  * core/v1 Events, aggregated like client-go's recorder: the same object, reason and message within a
- * process bump `count` and `lastTimestamp` on one Event instead of creating another.
+ * process bump `count` and `lastTimestamp` on one Event instead of creating another. A reference without
+ * a uid gets the object's current uid (a ConfigMap or a Node), so `kubectl describe` lists the event.
  */
 export class KubeEventRecorder implements EventRecorder {
   private readonly seen: BoundedRecentMap<{ name: string; namespace: string; count: number }>;
@@ -31,7 +33,9 @@ export class KubeEventRecorder implements EventRecorder {
     this.seen = new BoundedRecentMap(options.dedupLimit ?? 4096);
   }
 
-  async record(object: ObjectRef, type: EventType, reason: string, message: string): Promise<void> {
+  async record(ref: ObjectRef, type: EventType, reason: string, message: string): Promise<void> {
+    const uid = await lookUpUid(this.api, ref);
+    const object = uid === undefined ? ref : { ...ref, uid };
     // Messages quote hosts and errors: redacted, one line, no control or ANSI characters, bounded.
     const text = printableText(this.options.scrub(message), 1024);
     const namespace = object.namespace ?? this.options.namespace;

@@ -3,6 +3,8 @@ import { CloudNodeManager } from './cloud-node-manager.js';
 import { HostRename } from './host-rename.js';
 import { HostnameOverride } from './hostname-override.js';
 import { ImageCredentialProvider } from './image-credential-provider.js';
+import { FirewallFacts } from './firewall-facts.js';
+import { InstanceIdentity } from './instance-identity.js';
 import { InstanceTagging } from './instance-tagging.js';
 import { MachineAccess } from './machine-access.js';
 import { MetadataRoutes } from './metadata-routes.js';
@@ -18,6 +20,8 @@ export const ALL_CAPABILITIES: readonly Token<unknown>[] = [
   CloudNodeManager,
   ImageCredentialProvider,
   MetadataRoutes,
+  InstanceIdentity,
   InstanceTagging,
+  FirewallFacts,
   PlatformPrerequisites,
 ];

@@ -1,27 +1,38 @@
 import { token } from '../token.js';
+import type { CloudInstance } from './instance-identity.js';
 
-/** A cloud instance found behind a Windows host's address. */
-export interface TaggableInstance {
-  /** The host address as listed in `windows-instances`. */
-  readonly address: string;
-  /** The cluster's infrastructure name (`infrastructure/cluster .status.infrastructureName`). */
-  readonly infrastructureName: string;
+/** `check` only reports the ownership tag; `apply` adds it when missing. */
+export type TagMode = 'check' | 'apply';
+
+/** One tag or label. */
+export interface CloudTag {
+  readonly key: string;
+  readonly value: string;
 }
 
-export interface TagState {
-  /** The cloud's id of the instance (EC2 instance id, Azure VM resource id, GCE instance self-link). */
+export interface TagResult {
   readonly instanceId: string;
-  /** True when the instance already carries the cluster ownership tag. */
-  readonly tagged: boolean;
+  /** The cluster ownership tag for this cluster (`kubernetes.io/cluster/<infraID>=owned` or equivalent). */
+  readonly tag: CloudTag;
+  /** `present`: the instance already carried it; `applied`: this call added it; `missing`: check mode, absent. */
+  readonly state: 'present' | 'applied' | 'missing';
 }
 
 /**
- * Checks and applies the cluster ownership tag (`kubernetes.io/cluster/<infra>=owned` or the platform's
- * equivalent) on BYOH instances through the cloud SDK. Declared in contract version 1; the first-party
- * SDK implementations arrive in a later release, so no first-party provider registers it yet.
+ * Checks and applies the cluster ownership tag the platform's Kubernetes cloud provider and OpenShift's
+ * installer use, on BYOH instances, through the cloud SDK. Rejects like `InstanceIdentity.identify`.
+ *
+ * Changed in contract v1 (before any implementation existed): `ensureTag`/`removeTags` replace
+ * `inspect`/`ensureTagged`.
  */
 export interface InstanceTagging {
-  inspect(instance: TaggableInstance): Promise<TagState>;
-  ensureTagged(instance: TaggableInstance): Promise<TagState>;
+  /** The ownership tag this cluster uses on this platform (no I/O). */
+  ownershipTag(infrastructureName: string): CloudTag;
+  ensureTag(instance: CloudInstance, mode: TagMode): Promise<TagResult>;
+  /**
+   * Removes the given tags, each only while the instance still carries it with the same value; the caller
+   * passes back only what `ensureTag` reported as `applied`. Resolves with the keys it removed.
+   */
+  removeTags(instance: CloudInstance, tags: readonly CloudTag[]): Promise<readonly string[]>;
 }
 export const InstanceTagging = token<InstanceTagging>('platform.instance-tagging');

@@ -3,6 +3,8 @@ import { cloudNodeManagerContract } from './cloud-node-manager-contract.js';
 import { hostRenameContract } from './host-rename-contract.js';
 import { hostnameOverrideContract } from './hostname-override-contract.js';
 import { imageCredentialProviderContract } from './image-credential-provider-contract.js';
+import { firewallFactsContract } from './firewall-facts-contract.js';
+import { instanceIdentityContract } from './instance-identity-contract.js';
 import { instanceTaggingContract } from './instance-tagging-contract.js';
 import { machineAccessContract } from './machine-access-contract.js';
 import { metadataRoutesContract } from './metadata-routes-contract.js';
@@ -19,7 +21,9 @@ export const CAPABILITY_CONTRACTS: ReadonlyMap<symbol, CapabilityContract<unknow
     cloudNodeManagerContract,
     imageCredentialProviderContract,
     metadataRoutesContract,
+    instanceIdentityContract,
     instanceTaggingContract,
+    firewallFactsContract,
     platformPrerequisitesContract,
   ].map((c) => [c.capability, c as CapabilityContract<unknown>]),
 );

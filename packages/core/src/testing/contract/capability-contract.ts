@@ -4,7 +4,7 @@ import type { Token } from '../../provider/token.js';
 /** One check of one capability; `run` gets a capability resolved from a fresh container. */
 export interface ContractCheck<T> {
   readonly name: string;
-  run(t: ExecutionContext, capability: T): void;
+  run(t: ExecutionContext, capability: T): void | Promise<void>;
 }
 
 /** What the contract suite knows about one capability of the contract. */

@@ -1,0 +1,70 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { V1Node } from '@kubernetes/client-node';
+import type { ServiceDisruption } from '../byoh/service-disruption.js';
+import { isNodeReady } from '../byoh/node-ops.js';
+import { lifecyclePhase } from './lifecycle-annotations.js';
+import { resolveMaxUnavailable, type MaxUnavailable } from './max-unavailable.js';
+
+export type BudgetDecision =
+  | { readonly granted: true }
+  | { readonly granted: false; readonly max: number; readonly unavailable: readonly string[] };
+
+/** Why a Windows node counts against the budget, or undefined when it is available. */
+export function unavailableReason(node: V1Node): string | undefined {
+  if (lifecyclePhase(node) !== undefined) return 'taken out of service by the operator';
+  if (!isNodeReady(node)) return 'not Ready';
+  return undefined;
+}
+
+/**
+ * The one place that decides which Windows nodes may be disrupted now (upgrades and reboots ask it; a
+ * Machine source asks the same instance). A node is unavailable when the operator has cordoned it for a
+ * lifecycle action or it is not Ready; a grant held by this process counts too, so two workers that read
+ * the same (possibly stale) node list cannot both take the last slot. Asking for a node that is already
+ * unavailable is always granted: resuming it adds nothing to the count.
+ */
+export class DisruptionBudget implements ServiceDisruption {
+  private readonly held = new Set<string>();
+
+  constructor(
+    private readonly max: MaxUnavailable,
+    private readonly nodes: () => readonly V1Node[],
+  ) {}
+
+  /** Synchronous on purpose: the check and the grant cannot interleave with another worker's. */
+  tryAcquire(name: string): BudgetDecision {
+    const all = this.nodes();
+    const out = new Set(this.held);
+    for (const n of all) if (unavailableReason(n) !== undefined) out.add(n.metadata?.name ?? '');
+    const max = resolveMaxUnavailable(this.max, all.length);
+    if (out.has(name) || out.size < max) {
+      this.held.add(name);
+      return { granted: true };
+    }
+    return { granted: false, max, unavailable: [...out].sort() };
+  }
+
+  release(name: string): void {
+    this.held.delete(name);
+  }
+
+  /**
+   * Runs `work` (a service restart on a Ready node, e.g. for a new proxy) once the budget grants `node`,
+   * asking again every `retryMs` until it does; the node counts against the budget until `work` settles.
+   * Drift repair's restarts thereby share one budget with upgrades and reboots.
+   */
+  async disrupt<T>(node: string, work: () => Promise<T>, retryMs = 1000): Promise<T> {
+    const alreadyHeld = this.held.has(node);
+    while (!this.tryAcquire(node).granted) await sleep(retryMs);
+    try {
+      return await work();
+    } finally {
+      if (!alreadyHeld) this.release(node);
+    }
+  }
+
+  /** Names this process holds a grant for (for status and tests). */
+  holding(): readonly string[] {
+    return [...this.held].sort();
+  }
+}

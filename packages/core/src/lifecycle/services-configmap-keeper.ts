@@ -1,0 +1,87 @@
+import type { V1Node } from '@kubernetes/client-node';
+import type { JoinDeps } from '../byoh/join-deps.js';
+import { instancesConfigMapRef } from '../byoh/join-deps.js';
+import { designNode } from '../byoh/node-spec.js';
+import { publishServicesConfigMap } from '../byoh/services-configmap-publisher.js';
+import { SERVICES_CONFIGMAP_PREFIX } from '../desired/services-configmap.js';
+import { isNotFound } from '../kube/client/api-errors.js';
+import { errorMessage } from '../kube/logger.js';
+import { Annotations } from '../join/node-metadata.js';
+
+/** The versions some Windows node still carries (`version` or `desired-version`). */
+export function carriedVersions(nodes: readonly V1Node[]): Set<string> {
+  const out = new Set<string>();
+  for (const n of nodes) {
+    const a = n.metadata?.annotations ?? {};
+    for (const v of [a[Annotations.version], a[Annotations.desiredVersion]]) if (v) out.add(v);
+  }
+  return out;
+}
+
+/**
+ * The lifecycle of `windows-services-<version>` (reference §1.4, upstream's configmap controller): this
+ * version's ConfigMap is published at start, before any node is configured with it, and put back when
+ * someone deletes or edits it; a ConfigMap of a version no Windows node carries any more is deleted.
+ * `sync` runs at start (after the node informer synced) and then every `intervalMs`.
+ */
+export class ServicesConfigMapKeeper {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly deps: JoinDeps,
+    private readonly nodes: () => readonly V1Node[],
+  ) {}
+
+  async sync(): Promise<{ deleted: string[] }> {
+    const design = designNode(this.deps, await this.deps.facts());
+    await publishServicesConfigMap(this.deps.core, this.deps.namespace, this.deps.version, {
+      services: design.services,
+      environmentVars: design.envVars,
+    });
+    const keep = carriedVersions(this.nodes());
+    keep.add(this.deps.version);
+    const list = await this.deps.core.listNamespacedConfigMap({ namespace: this.deps.namespace });
+    const stale = list.items
+      .map((cm) => cm.metadata?.name ?? '')
+      .filter(
+        (n) =>
+          n.startsWith(SERVICES_CONFIGMAP_PREFIX) && !keep.has(n.slice(SERVICES_CONFIGMAP_PREFIX.length)),
+      );
+    for (const name of stale) await this.delete(name);
+    return { deleted: stale };
+  }
+
+  start(intervalMs: number): void {
+    if (intervalMs <= 0 || this.timer) return;
+    this.timer = setInterval(() => {
+      this.running ??= this.sync()
+        .then(() => undefined)
+        .catch((err: unknown) =>
+          this.deps.logger.warn({ err: errorMessage(err) }, 'services ConfigMap sync failed'),
+        )
+        .finally(() => (this.running = undefined));
+    }, intervalMs);
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  private async delete(name: string): Promise<void> {
+    try {
+      await this.deps.core.deleteNamespacedConfigMap({ name, namespace: this.deps.namespace });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      return;
+    }
+    await this.deps.events.record(
+      instancesConfigMapRef(this.deps.namespace),
+      'Normal',
+      'ServicesConfigMapDeleted',
+      `Deleted ${name}: no Windows node carries that version any more`,
+    );
+  }
+}

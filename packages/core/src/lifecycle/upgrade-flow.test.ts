@@ -1,0 +1,96 @@
+import test from 'ava';
+import type { CoreV1Api, V1Node } from '@kubernetes/client-node';
+import { StateHost, stateMatching, testDeps, testNode } from '../byoh/byoh.test-helper.js';
+import { NodeNotOwnedError } from '../identity/node-ownership.js';
+import { DisruptionBudget } from './disruption-budget.js';
+import { UpgradeFlow } from './upgrade-flow.js';
+
+/** A CoreV1Api that records calls; pods on the node are refused eviction (a PDB) when `blocked`. */
+function recordingCore(blocked: boolean): { core: CoreV1Api; calls: string[] } {
+  const calls: string[] = [];
+  const answers: Record<string, () => Promise<unknown>> = {
+    listPodForAllNamespaces: () =>
+      Promise.resolve({ items: [{ metadata: { name: 'web-1', namespace: 'app', uid: 'u1' } }] }),
+    createNamespacedPodEviction: () =>
+      blocked ? Promise.reject(Object.assign(new Error('429'), { code: 429 })) : Promise.resolve({}),
+  };
+  const core = new Proxy(
+    {},
+    {
+      get: (_t, method: string) => (arg: unknown) => {
+        calls.push(
+          method === 'patchNode' ? `patchNode ${JSON.stringify((arg as { body: unknown }).body)}` : method,
+        );
+        return answers[method]?.() ?? Promise.resolve({});
+      },
+    },
+  ) as CoreV1Api;
+  return { core, calls };
+}
+
+const host = (): StateHost =>
+  new StateHost(
+    stateMatching({
+      directories: [],
+      files: [],
+      services: [],
+      envVars: {},
+      routes: [],
+      firewallRules: [],
+      features: [],
+    }),
+  );
+const target = { address: '10.0.0.5', ipv4: '10.0.0.5', username: 'Administrator', privateKeyPem: 'k' };
+const ready = (n: V1Node): V1Node => ({
+  ...n,
+  metadata: {
+    ...n.metadata,
+    annotations: { ...n.metadata?.annotations, 'windowsmachineconfig.openshift.io/version': '0.0.9' },
+  },
+  status: { ...n.status, conditions: [{ type: 'Ready', status: 'True' }] },
+});
+
+test('no room in the budget: the node is not touched and the caller learns who is out', async (t) => {
+  const { core, calls } = recordingCore(false);
+  const busy: V1Node = {
+    metadata: { name: 'win-b' },
+    status: { conditions: [{ type: 'Ready', status: 'False' }] },
+  };
+  const node = ready(testNode());
+  const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [node, busy]);
+  const flow = new UpgradeFlow(testDeps(host(), { core }), budget, { drainTimeoutMs: 1000 });
+  const out = await flow.upgrade({ node, target, signal: new AbortController().signal });
+  t.deepEqual(out, { result: 'waiting', max: 1, unavailable: ['win-b'] });
+  t.deepEqual(calls, []);
+});
+
+test('a node of another instance is refused before any grant or call', async (t) => {
+  const { core, calls } = recordingCore(false);
+  const node = ready(testNode('win-a', '10.0.0.7'));
+  const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [node]);
+  const flow = new UpgradeFlow(testDeps(host(), { core }), budget, { drainTimeoutMs: 1000 });
+  await t.throwsAsync(flow.upgrade({ node, target, signal: new AbortController().signal }), {
+    instanceOf: NodeNotOwnedError,
+  });
+  t.deepEqual(calls, []);
+  t.deepEqual(budget.holding(), []);
+});
+
+test('a drain a PDB blocks past the bounded wait: Warning events, node back in service, grant released, never forced', async (t) => {
+  const { core, calls } = recordingCore(true);
+  const node = ready(testNode());
+  const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [node]);
+  const deps = testDeps(host(), { core });
+  const flow = new UpgradeFlow(deps, budget, { drainTimeoutMs: 50, drainRetryMs: 10 });
+  const out = await flow.upgrade({ node, target, signal: new AbortController().signal });
+  t.is(out.result, 'drain-blocked');
+  t.deepEqual(
+    deps.events.events.map((e) => `${e.object.kind}/${e.type}/${e.reason}`),
+    ['Node/Normal/UpgradeStarted', 'Node/Warning/DrainWaiting', 'Node/Warning/UpgradeDrainTimeout'],
+  );
+  const patches = calls.filter((c) => c.startsWith('patchNode'));
+  t.regex(patches[0] ?? '', /"unschedulable":true.*lifecycle-phase":"Draining"/);
+  t.regex(patches.at(-1) ?? '', /"unschedulable":null.*lifecycle-phase":null/);
+  t.false(calls.includes('deleteNamespacedPod'), 'never forced');
+  t.deepEqual(budget.holding(), []);
+});

@@ -1,0 +1,213 @@
+import type { V1Node } from '@kubernetes/client-node';
+import { convergeRound } from '../byoh/converge-round.js';
+import { enterPhase } from '../byoh/instance-status.js';
+import type { HostTarget, JoinDeps } from '../byoh/join-deps.js';
+import { designContent, designNode, nodeHostSpec, nodeScripts } from '../byoh/node-spec.js';
+import { isNodeReady, readNode } from '../byoh/node-ops.js';
+import { publishServicesConfigMap } from '../byoh/services-configmap-publisher.js';
+import { waitFor } from '../byoh/wait-for.js';
+import { assertOwned } from '../identity/node-ownership.js';
+import { DrainError, drainNode } from '../kube/client/drain.js';
+import { Annotations } from '../join/node-metadata.js';
+import type { DisruptionBudget } from './disruption-budget.js';
+import {
+  REBOOT_REQUESTED_ANNOTATION,
+  REBOOT_REQUIRED_ANNOTATION,
+  lifecyclePhase,
+  rebootRequested,
+} from './lifecycle-annotations.js';
+import { enterLifecyclePhase, leaveLifecycle, nodeRef } from './node-patch.js';
+
+interface Job {
+  readonly name: string;
+  /** The version the node carried when this pass began. */
+  readonly from: string;
+  readonly reboot: boolean;
+  readonly verb: 'Upgrade' | 'Reboot';
+}
+
+export interface UpgradeRequest {
+  /** An owned node whose `version` annotation differs from the operator's, or one it left mid-upgrade. */
+  readonly node: V1Node;
+  readonly target: HostTarget;
+  readonly signal: AbortSignal;
+}
+
+export type UpgradeOutcome =
+  | { readonly result: 'done'; readonly bytesSent: number }
+  /** The budget has no room: nothing was touched. */
+  | { readonly result: 'waiting'; readonly max: number; readonly unavailable: readonly string[] }
+  /** The drain did not finish in time (a PodDisruptionBudget refused): the node was put back in service. */
+  | { readonly result: 'drain-blocked'; readonly pods: readonly string[] };
+
+export interface UpgradeOptions {
+  /** The bounded wait for a drain (upstream's drain timeout: 10 min). Never forced. */
+  readonly drainTimeoutMs: number;
+  /** Pause between eviction passes while a PodDisruptionBudget refuses (kubectl: 5 s). */
+  readonly drainRetryMs?: number;
+}
+
+/**
+ * The upgrade of one node (reference §2, upstream's "drain, reconfigure, uncordon"): a grant from the
+ * disruption budget; cordon and drain through the Eviction API (PodDisruptionBudgets honoured, DaemonSet
+ * pods left); one converge round of the join (only files whose SHA-256 differs are uploaded; services whose
+ * binary or command line changed are restarted in dependency order); wait Ready; uncordon and set the
+ * version. Each step is recorded in the node's lifecycle-phase annotation and every step converges, so the
+ * next leader resumes a node an operator left mid-way instead of leaving it cordoned.
+ */
+export class UpgradeFlow {
+  constructor(
+    private readonly deps: JoinDeps,
+    private readonly budget: DisruptionBudget,
+    private readonly options: UpgradeOptions,
+  ) {}
+
+  async upgrade(req: UpgradeRequest): Promise<UpgradeOutcome> {
+    const name = req.node.metadata?.name ?? '';
+    assertOwned(req.node, 'upgrade', req.target.address);
+    const decision = this.budget.tryAcquire(name);
+    if (!decision.granted) return { result: 'waiting', max: decision.max, unavailable: decision.unavailable };
+    try {
+      return await this.run(req, this.job(req, name));
+    } finally {
+      this.budget.release(name);
+    }
+  }
+
+  /** What this pass does: an upgrade (another version) or a reboot only; a reboot when asked or resumed. */
+  private job(req: UpgradeRequest, name: string): Job {
+    const from = req.node.metadata?.annotations?.[Annotations.version] ?? 'none';
+    const reboot = rebootRequested(req.node) || lifecyclePhase(req.node) === 'Rebooting';
+    return { name, from, reboot, verb: from === this.deps.version ? 'Reboot' : 'Upgrade' };
+  }
+
+  private async run(req: UpgradeRequest, job: Job): Promise<UpgradeOutcome> {
+    const { name } = job;
+    await this.status(req, job.verb === 'Upgrade' ? 'Upgrading' : 'Rebooting');
+    await enterLifecyclePhase(this.deps.core, name, 'Draining');
+    await this.event(req.node, 'Normal', `${job.verb}Started`, `${this.describe(job)}: cordoned, draining`);
+    const blocked = await this.drain(req, job);
+    if (blocked) return blocked;
+    if (job.reboot) await this.reboot(req, name);
+    await enterLifecyclePhase(this.deps.core, name, 'Configuring');
+    const bytesSent = await this.reconfigure(req, name);
+    await enterLifecyclePhase(this.deps.core, name, 'WaitingReady');
+    await waitFor(async () => (isNodeReady(await readNode(this.deps.core, name)) ? true : undefined), {
+      timeoutMs: this.deps.timings.nodeReadyMs,
+      pollMs: this.deps.timings.pollMs,
+      signal: req.signal,
+      what: `node ${name} Ready`,
+    });
+    await leaveLifecycle(this.deps.core, name, {
+      [Annotations.version]: this.deps.version,
+      [Annotations.desiredVersion]: this.deps.version,
+      ...(job.reboot ? { [REBOOT_REQUIRED_ANNOTATION]: null, [REBOOT_REQUESTED_ANNOTATION]: null } : {}),
+    });
+    await this.status(req, 'Ready');
+    const done = job.verb === 'Upgrade' ? 'Upgraded' : 'Rebooted';
+    const what = job.verb === 'Upgrade' ? `from ${job.from} to ${this.deps.version}` : 'and reconfigured';
+    await this.event(
+      req.node,
+      'Normal',
+      done,
+      `${done} node ${name} ${what} (${bytesSent} bytes sent); uncordoned`,
+    );
+    return { result: 'done', bytesSent };
+  }
+
+  private describe(job: Job): string {
+    const reboot = job.reboot ? ' with a reboot' : '';
+    return job.verb === 'Upgrade'
+      ? `Upgrading node ${job.name} from ${job.from} to ${this.deps.version}${reboot}`
+      : `Rebooting node ${job.name} on request`;
+  }
+
+  /** `Restart-Computer` through the host module; returns once the host is back with a new boot time. */
+  private async reboot(req: UpgradeRequest, name: string): Promise<void> {
+    await enterLifecyclePhase(this.deps.core, name, 'Rebooting');
+    const host = this.deps.openHost(req.target);
+    try {
+      await host.reboot();
+    } finally {
+      await host.close();
+    }
+  }
+
+  /** Drains the node; when the bounded wait runs out it is put back in service and the caller retries later. */
+  private async drain(req: UpgradeRequest, job: Job): Promise<UpgradeOutcome | undefined> {
+    const { name } = job;
+    let warned = false;
+    try {
+      await drainNode(this.deps.core, name, {
+        timeoutMs: this.options.drainTimeoutMs,
+        ...(this.options.drainRetryMs !== undefined ? { retryMs: this.options.drainRetryMs } : {}),
+        signal: req.signal,
+        logger: this.deps.logger,
+        onWaiting: async (pods) => {
+          if (warned) return;
+          warned = true;
+          await this.event(
+            req.node,
+            'Warning',
+            'DrainWaiting',
+            `Draining node ${name} waits for ${pods.join(', ')} (a PodDisruptionBudget refuses the eviction); giving up after ${Math.round(this.options.drainTimeoutMs / 1000)}s`,
+          );
+        },
+      });
+      return undefined;
+    } catch (err) {
+      if (req.signal.aborted || !(err instanceof DrainError)) throw err;
+      await leaveLifecycle(this.deps.core, name);
+      await this.status(req, 'Ready');
+      await this.event(
+        req.node,
+        'Warning',
+        `${job.verb}DrainTimeout`,
+        `${job.verb} of node ${name} postponed, node uncordoned: ${err.message}`,
+      );
+      return { result: 'drain-blocked', pods: [err.message] };
+    }
+  }
+
+  private async reconfigure(req: UpgradeRequest, name: string): Promise<number> {
+    const design = designNode(this.deps, await this.deps.facts());
+    // The record of what this version installs exists before any node is configured with it.
+    await publishServicesConfigMap(this.deps.core, this.deps.namespace, this.deps.version, {
+      services: design.services,
+      environmentVars: design.envVars,
+    });
+    const node = (await readNode(this.deps.core, name)) ?? req.node;
+    const host = this.deps.openHost(req.target);
+    try {
+      const round = await convergeRound(host, {
+        specFor: (values) => nodeHostSpec(design, values, node),
+        scripts: nodeScripts(design, node),
+        content: designContent(design, this.deps.payloadDir),
+      });
+      this.deps.logger.info(
+        { node: name, steps: round.plan.steps.length, bytesSent: round.bytesSent },
+        'upgrade reconfigured the host',
+      );
+      return round.bytesSent;
+    } finally {
+      await host.close();
+    }
+  }
+
+  private async status(req: UpgradeRequest, phase: 'Upgrading' | 'Rebooting' | 'Ready'): Promise<void> {
+    const address = req.target.ipv4;
+    const node = req.node.metadata?.name ?? '';
+    await this.deps.status.set(
+      enterPhase(this.deps.status.get(address), { address, phase, now: new Date(), extra: { node } }),
+    );
+  }
+
+  private async event(
+    node: V1Node,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+  ): Promise<void> {
+    await this.deps.events.record(nodeRef(node), type, reason, message);
+  }
+}

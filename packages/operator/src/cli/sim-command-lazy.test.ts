@@ -1,0 +1,47 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import test from 'ava';
+import { loadSimRun } from './sim-command.js';
+
+const dist = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Every package a module reaches through static imports (`import`/`export ... from`), not `import()`. */
+async function staticPackages(
+  file: string,
+  seen = new Set<string>(),
+  out = new Set<string>(),
+): Promise<Set<string>> {
+  if (seen.has(file)) return out;
+  seen.add(file);
+  const text = await readFile(file, 'utf8');
+  for (const m of text.matchAll(/^(?:import|export)\s[^;]*?from\s+'([^']+)'|^import\s+'([^']+)'/gm)) {
+    const spec = (m[1] ?? m[2])!;
+    if (spec.startsWith('.')) await staticPackages(resolve(dirname(file), spec), seen, out);
+    else out.add(spec);
+  }
+  return out;
+}
+
+test('nothing the operator loads at start-up imports @wmco/sim (it is not in the image)', async (t) => {
+  const packages = await staticPackages(join(dist, 'main.js'));
+  t.true(packages.has('@wmco/core'), 'the walk follows the imports');
+  t.false(
+    [...packages].some((p) => p.startsWith('@wmco/sim')),
+    [...packages].join(', '),
+  );
+  // sim-run.js itself does import it: the walk would see it if main.js reached it statically.
+  t.true((await staticPackages(join(dist, 'cli', 'sim-run.js'))).has('@wmco/sim'));
+});
+
+test('without @wmco/sim, `wmco sim` fails with a message that says what is missing', async (t) => {
+  const missing = Object.assign(new Error("Cannot find package '@wmco/sim'"), {
+    code: 'ERR_MODULE_NOT_FOUND',
+  });
+  const err = await t.throwsAsync(loadSimRun(() => Promise.reject(missing)));
+  t.regex(err.message, /wmco sim needs the simulated world \(@wmco\/sim\), a development dependency/);
+  t.is(err.cause, missing);
+  const other = new Error('syntax error somewhere');
+  t.is(await t.throwsAsync(loadSimRun(() => Promise.reject(other))), other, 'other errors pass through');
+  t.is(typeof (await loadSimRun()), 'function', 'in a source checkout it loads');
+});

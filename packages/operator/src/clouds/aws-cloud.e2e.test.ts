@@ -1,0 +1,175 @@
+import test from 'ava';
+import { awsProvider } from '@wmco/provider-aws';
+import { CloudApiError, CloudNotConfiguredError } from '@wmco/core/provider';
+import { SimEc2 } from '@wmco/sim';
+import { cloudCapabilities } from './cloud-capabilities.test-helper.js';
+import { staticCloudContext } from './static-cloud-context.js';
+
+const INFRA = 'sim-aws-x7k2p';
+const OWNER = `kubernetes.io/cluster/${INFRA}`;
+
+async function world(t: { teardown(fn: () => Promise<void>): void }): Promise<{
+  ec2: SimEc2;
+  caps: ReturnType<typeof cloudCapabilities>;
+}> {
+  const ec2 = await SimEc2.start({ region: 'us-east-2' });
+  t.teardown(() => ec2.close());
+  const ctx = staticCloudContext({
+    infrastructureName: INFRA,
+    platformStatus: ec2.platformStatus(),
+    caBundle: ec2.caPem,
+    secrets: [ec2.credentialsSecret()],
+  });
+  return { ec2, caps: cloudCapabilities(awsProvider, ctx) };
+}
+
+test('the EC2 SDK finds the instance behind an address, tags it, and reads the tag back', async (t) => {
+  const { ec2, caps } = await world(t);
+  ec2.addInstance({ privateIp: '127.0.0.9', name: 'other' });
+  const sim = ec2.addInstance({
+    privateIp: '127.0.0.7',
+    name: 'win-a',
+    zone: 'us-east-2b',
+    tags: { Name: 'win-a' },
+  });
+  const found = await caps.identity.identify('127.0.0.7');
+  t.like(found, {
+    instanceId: sim.id,
+    providerId: `aws:///us-east-2b/${sim.id}`,
+    zone: 'us-east-2b',
+    privateIp: '127.0.0.7',
+    privateDnsName: 'ip-127-0-0-7.us-east-2.compute.internal',
+    tags: { Name: 'win-a' },
+  });
+  if (!found) return;
+  t.is((await caps.tagging.ensureTag(found, 'check')).state, 'missing');
+  t.false(sim.tags.has(OWNER), 'check mode must not tag');
+  const applied = await caps.tagging.ensureTag(found, 'apply');
+  t.deepEqual(applied, { instanceId: sim.id, tag: { key: OWNER, value: 'owned' }, state: 'applied' });
+  t.is(sim.tags.get(OWNER), 'owned');
+  const again = await caps.identity.identify('127.0.0.7');
+  t.is(again?.tags[OWNER], 'owned', 'the tag reads back through DescribeInstances');
+  t.is((await caps.tagging.ensureTag(found, 'apply')).state, 'present');
+});
+
+test('removal takes back only the tags the operator added, and leaves a user-set value alone', async (t) => {
+  const { ec2, caps } = await world(t);
+  const mine = ec2.addInstance({ privateIp: '127.0.0.7', name: 'a' });
+  const theirs = ec2.addInstance({
+    privateIp: '127.0.0.8',
+    name: 'b',
+    tags: { [OWNER]: 'shared', team: 'x' },
+  });
+  const a = await caps.identity.identify('127.0.0.7');
+  const b = await caps.identity.identify('127.0.0.8');
+  if (!a || !b) return t.fail('instances not found');
+  const added = await caps.tagging.ensureTag(a, 'apply');
+  const kept = await caps.tagging.ensureTag(b, 'apply');
+  t.is(kept.state, 'present', 'a shared tag counts as owned and is not overwritten');
+  t.deepEqual(await caps.tagging.removeTags(a, [added.tag]), [OWNER]);
+  t.false(mine.tags.has(OWNER));
+  // The caller passes back only what it applied; for b that is nothing, and a wrong value is not removed.
+  t.deepEqual(await caps.tagging.removeTags(b, []), []);
+  t.deepEqual(await caps.tagging.removeTags(b, [{ key: OWNER, value: 'owned' }]), []);
+  t.deepEqual(theirs.tagRecord(), { [OWNER]: 'shared', team: 'x' });
+});
+
+test('an unknown address is undefined; a vanished instance is a not-found CloudApiError', async (t) => {
+  const { ec2, caps } = await world(t);
+  t.is(await caps.identity.identify('127.0.0.99'), undefined);
+  const sim = ec2.addInstance({ privateIp: '127.0.0.7', name: 'a' });
+  const found = await caps.identity.identify('127.0.0.7');
+  if (!found) return t.fail('not found');
+  ec2.state.instances.delete(sim.id);
+  const error = await t.throwsAsync(caps.tagging.ensureTag(found, 'apply'));
+  t.true(error instanceof CloudApiError);
+  t.like(error, { cloudCode: 'InvalidInstanceID.NotFound', kind: 'not-found' });
+});
+
+test('RequestLimitExceeded is retried by the SDK; a persistent throttle surfaces as throttled', async (t) => {
+  const { ec2, caps } = await world(t);
+  ec2.addInstance({ privateIp: '127.0.0.7', name: 'a' });
+  ec2.faults.inject('throttle', { times: 2, operation: 'DescribeInstances' });
+  t.truthy(await caps.identity.identify('127.0.0.7'), 'two throttles are ridden out');
+  t.is(ec2.faults.count('DescribeInstances'), 3);
+  ec2.faults.inject('throttle', { times: 50 });
+  const error = await t.throwsAsync(caps.identity.identify('127.0.0.7'));
+  t.like(error, { cloudCode: 'RequestLimitExceeded', kind: 'throttled' });
+  t.is(ec2.faults.count('DescribeInstances'), 3 + 5, 'five attempts in all (AWS_MAX_ATTEMPTS)');
+});
+
+test('wrong credentials and a missing IAM permission are unauthorized, with no secret in the message', async (t) => {
+  const { ec2 } = await world(t);
+  ec2.addInstance({ privateIp: '127.0.0.7', name: 'a' });
+  const wrong = staticCloudContext({
+    infrastructureName: INFRA,
+    platformStatus: ec2.platformStatus(),
+    caBundle: ec2.caPem,
+    secrets: [
+      {
+        ...ec2.credentialsSecret(),
+        data: { aws_access_key_id: ec2.credentials.accessKeyId, aws_secret_access_key: 'not-the-secret' },
+      },
+    ],
+  });
+  const error = await t.throwsAsync(cloudCapabilities(awsProvider, wrong).identity.identify('127.0.0.7'));
+  t.like(error, { cloudCode: 'AuthFailure', kind: 'unauthorized' });
+  t.false(error?.message.includes('not-the-secret'));
+  const { caps, ec2: ec2b } = await world(t);
+  const inst = ec2b.addInstance({ privateIp: '127.0.0.7', name: 'a' });
+  const found = await caps.identity.identify('127.0.0.7');
+  if (!found) return t.fail('not found');
+  ec2b.faults.inject('unauthorized', { operation: 'CreateTags' });
+  const denied = await t.throwsAsync(caps.tagging.ensureTag(found, 'apply'));
+  t.like(denied, { cloudCode: 'UnauthorizedOperation', kind: 'unauthorized' });
+  t.is(inst.tags.size, 0);
+  t.false(denied?.message.includes(ec2b.credentials.secretAccessKey));
+});
+
+test('no credentials Secret: every capability reports not configured', async (t) => {
+  const ec2 = await SimEc2.start();
+  t.teardown(() => ec2.close());
+  const ctx = staticCloudContext({
+    infrastructureName: INFRA,
+    platformStatus: ec2.platformStatus(),
+    secrets: [],
+  });
+  const error = await t.throwsAsync(cloudCapabilities(awsProvider, ctx).identity.identify('127.0.0.7'));
+  t.true(error instanceof CloudNotConfiguredError);
+  t.regex(error?.message ?? '', /kube-system\/aws-creds not found/);
+});
+
+test('security groups: the kubelet, windows_exporter and VXLAN ports are reported as reached or not', async (t) => {
+  const { ec2, caps } = await world(t);
+  ec2.addSecurityGroup({
+    groupId: 'sg-node',
+    groupName: `${INFRA}-node`,
+    tags: { [OWNER]: 'owned' },
+    ingress: [],
+  });
+  ec2.addSecurityGroup({ groupId: 'sg-other', groupName: 'other', tags: {}, ingress: [] });
+  ec2.addSecurityGroup({
+    groupId: 'sg-win',
+    groupName: 'windows',
+    tags: {},
+    ingress: [
+      { protocol: 'tcp', fromPort: 10250, toPort: 10250, sourceGroups: ['sg-node'] },
+      { protocol: 'tcp', fromPort: 9182, toPort: 9182, sourceGroups: ['sg-other'] },
+      { protocol: 'udp', fromPort: 4789, toPort: 4789, cidrs: ['10.0.0.0/16'] },
+    ],
+  });
+  ec2.addInstance({ privateIp: '127.0.0.7', name: 'a', groups: ['sg-win'] });
+  const found = await caps.identity.identify('127.0.0.7');
+  if (!found || !caps.firewall) return t.fail('no instance or no FirewallFacts');
+  const facts = await caps.firewall.inspect(found, 4789);
+  t.deepEqual(
+    facts.map((f) => [f.purpose, f.port, f.allowed]),
+    [
+      ['kubelet', 10250, true],
+      ['windows_exporter', 9182, false],
+      ['vxlan', 4789, true],
+    ],
+  );
+  t.regex(facts[0]?.detail ?? '', /sg-node/);
+  t.is((await caps.firewall.inspect(found, 9898))[2]?.allowed, false, 'a custom VXLAN port is not open');
+});

@@ -1,0 +1,87 @@
+import test, { type ExecutionContext } from 'ava';
+import { azureProvider } from '@wmco/provider-azure';
+import { CloudApiError, CloudNotConfiguredError } from '@wmco/core/provider';
+import { SimArm } from '@wmco/sim';
+import { cloudCapabilities, type CloudCapabilities } from './cloud-capabilities.test-helper.js';
+import { staticCloudContext } from './static-cloud-context.js';
+
+const INFRA = 'sim-az-m3n4b';
+const OWNER = `kubernetes.io_cluster.${INFRA}`;
+
+async function world(
+  t: ExecutionContext,
+  secret?: Record<string, string>,
+): Promise<{ arm: SimArm; caps: CloudCapabilities }> {
+  const arm = await SimArm.start({ resourceGroup: 'sim-az-rg', location: 'eastus' });
+  t.teardown(() => arm.close());
+  const s = arm.credentialsSecret();
+  const ctx = staticCloudContext({
+    infrastructureName: INFRA,
+    platformStatus: arm.platformStatus(),
+    caBundle: arm.caPem,
+    secrets: [{ ...s, data: { ...s.data, ...secret } }],
+  });
+  return { arm, caps: cloudCapabilities(azureProvider, ctx) };
+}
+
+test('ARM finds the VM behind an address with its instance view, tags it, and reads the tag back', async (t) => {
+  const { arm, caps } = await world(t);
+  arm.addInstance({ privateIp: '127.0.0.9', name: 'other' });
+  const vm = arm.addInstance({ privateIp: '127.0.0.7', name: 'WIN-A', zone: '2', tags: { team: 'x' } });
+  const found = await caps.identity.identify('127.0.0.7');
+  t.like(found, {
+    name: 'WIN-A',
+    providerId: `azure://${arm.state.vmId(vm)}`,
+    zone: 'eastus-2',
+    privateIp: '127.0.0.7',
+    privateDnsName: 'win-a',
+    tags: { team: 'x' },
+  });
+  if (!found) return;
+  t.is((await caps.tagging.ensureTag(found, 'check')).state, 'missing');
+  const applied = await caps.tagging.ensureTag(found, 'apply');
+  t.deepEqual(applied.tag, { key: OWNER, value: 'owned' });
+  t.is(applied.state, 'applied');
+  t.deepEqual(vm.tagRecord(), { [OWNER]: 'owned', team: 'x' });
+  t.true(
+    arm.faults.count('Microsoft.Compute/locations/operations/read') >= 1,
+    'the Azure-AsyncOperation was polled',
+  );
+  t.is((await caps.identity.identify('127.0.0.7'))?.tags[OWNER], 'owned');
+  t.deepEqual(await caps.tagging.removeTags(found, [applied.tag]), [OWNER]);
+  t.deepEqual(vm.tagRecord(), { team: 'x' });
+});
+
+test('429 with Retry-After is retried; 403, 404 and a wrong client secret map to their kinds', async (t) => {
+  const { arm, caps } = await world(t);
+  arm.addInstance({ privateIp: '127.0.0.7', name: 'win-a' });
+  arm.faults.inject('throttle', { times: 2, operation: 'Microsoft.Compute/virtualMachines/read' });
+  const found = await caps.identity.identify('127.0.0.7');
+  t.truthy(found, 'two 429s are ridden out');
+  t.is(arm.faults.count('Microsoft.Compute/virtualMachines/read'), 3 + 1, 'list tried 3 times, then one get');
+  if (!found) return;
+  arm.faults.inject('unauthorized', { operation: 'Microsoft.Compute/virtualMachines/write' });
+  const denied = await t.throwsAsync(caps.tagging.ensureTag(found, 'apply'));
+  t.true(denied instanceof CloudApiError);
+  t.like(denied, { kind: 'unauthorized', cloudCode: 'AuthorizationFailed' });
+  arm.state.vms.clear();
+  const gone = await t.throwsAsync(caps.tagging.ensureTag(found, 'apply'));
+  t.like(gone, { kind: 'not-found', cloudCode: 'ResourceNotFound' });
+  const wrong = await world(t, { azure_client_secret: 'not-the-secret' });
+  const refused = await t.throwsAsync(wrong.caps.identity.identify('127.0.0.7'));
+  t.like(refused, { kind: 'unauthorized', cloudCode: 'invalid_client' });
+  t.false(refused?.message.includes('not-the-secret'));
+});
+
+test('no azure-credentials Secret: not configured', async (t) => {
+  const arm = await SimArm.start();
+  t.teardown(() => arm.close());
+  const ctx = staticCloudContext({
+    infrastructureName: INFRA,
+    platformStatus: arm.platformStatus(),
+    secrets: [],
+  });
+  const error = await t.throwsAsync(cloudCapabilities(azureProvider, ctx).identity.identify('127.0.0.7'));
+  t.true(error instanceof CloudNotConfiguredError);
+  t.regex(error?.message ?? '', /kube-system\/azure-credentials not found/);
+});

@@ -1,0 +1,136 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import { KubeConfig } from '@kubernetes/client-node';
+import { newRootContainer, type PreflightReport } from '@wmco/core';
+import { FREE_HOST_COSTS, SimulatedWindowsHost, generateEd25519KeyPair, startSimCluster } from '@wmco/sim';
+import type { CliContext } from '../cli/cli-context.js';
+import { buildProgram } from '../cli/program.js';
+import { loadBuiltinProviders } from '../providers/baked-providers.js';
+import { publishSimCloud } from './publish-sim-cloud.js';
+import { startSimCloud } from './sim-clouds.js';
+
+interface Run {
+  readonly out: string;
+  readonly report: PreflightReport;
+  readonly instanceId: string;
+  /** What the host's simulated metadata service answers as its hostname. */
+  readonly metadataHostname: string;
+}
+
+/** A simulated cluster of `platform`, one Windows host that is an instance of its simulated cloud, and `wmco preflight --kubeconfig`. */
+async function preflightOnCloud(t: ExecutionContext, platform: string, publish: boolean): Promise<Run[]> {
+  const key = generateEd25519KeyPair();
+  const octet = ['AWS', 'GCP', 'Azure'].indexOf(platform) * 2 + (publish ? 11 : 12);
+  const address = `127.0.${100 + (process.pid % 40)}.${octet}`;
+  const sim = await SimulatedWindowsHost.start({
+    address,
+    authorizedKey: key.public,
+    costs: FREE_HOST_COSTS,
+    hostname: 'win-cloud',
+    containersFeature: true,
+  });
+  sim.model.firewallRules.push(
+    { name: 'ContainerLogsPort', protocol: 'TCP', localPort: 10250, direction: 'Inbound' },
+    { name: 'WindowsExporter', protocol: 'TCP', localPort: 9182, direction: 'Inbound' },
+    { name: 'HybridOverlayVXLAN', protocol: 'UDP', localPort: 4789, direction: 'Inbound' },
+  );
+  const cluster = await startSimCluster({ platform });
+  const cloud = await startSimCloud(platform);
+  if (!cloud) throw new Error(`no simulated cloud for ${platform}`);
+  const dir = await mkdtemp(join(tmpdir(), 'wmco-preflight-cloud-'));
+  t.teardown(async () => {
+    await cloud.close();
+    await cluster.stop();
+    await sim.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const instanceId = cloud.addHost(address, 'win-cloud', sim.model.metadataHostname);
+  const kubeconfig = join(dir, 'admin.kubeconfig');
+  await writeFile(kubeconfig, cluster.server.kubeconfig(cluster.admin), { mode: 0o600 });
+  if (publish) {
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfig);
+    await publishSimCloud(kc, cloud);
+  }
+  const keyFile = join(dir, 'id');
+  await writeFile(keyFile, key.private, { mode: 0o600 });
+  const runs: Run[] = [];
+  for (const output of [[], ['-o', 'json']]) {
+    const out: string[] = [];
+    const ctx: CliContext = {
+      container: newRootContainer(),
+      builtinProviders: await loadBuiltinProviders(),
+      stdout: (s) => out.push(s),
+      stderr: (s) => out.push(s),
+      env: {},
+    };
+    const program = buildProgram(ctx).exitOverride();
+    for (const c of program.commands) c.exitOverride();
+    const args = [
+      'preflight',
+      sim.host,
+      '--user',
+      'Administrator',
+      '--key',
+      keyFile,
+      '--port',
+      String(sim.port),
+    ];
+    await program
+      .parseAsync([...args, '--platform', platform, '--kubeconfig', kubeconfig, ...output], { from: 'user' })
+      .catch(() => undefined);
+    const text = out.join('\n');
+    runs.push({
+      out: text,
+      report: output.length > 0 ? (JSON.parse(text) as PreflightReport) : ({} as PreflightReport),
+      instanceId,
+      metadataHostname: sim.model.metadataHostname,
+    });
+  }
+  return runs;
+}
+
+const cloudRows = (r: PreflightReport): Record<string, string> =>
+  Object.fromEntries(r.findings.filter((f) => f.check.startsWith('cloud-')).map((f) => [f.check, f.status]));
+
+const FIREWALL: Readonly<Record<string, string>> = { AWS: 'warn', GCP: 'warn', Azure: 'skip' };
+
+for (const [platform, tag] of [
+  ['AWS', /kubernetes\.io\/cluster\/sim-[0-9a-f]+=owned is missing/],
+  ['GCP', /kubernetes-io-cluster-sim-[0-9a-f]+=owned is missing/],
+  ['Azure', /kubernetes\.io_cluster\.sim-[0-9a-f]+=owned is missing/],
+] as const) {
+  test(`preflight on ${platform} prints the cloud instance ID and the ownership tag state`, async (t) => {
+    const [table, json] = await preflightOnCloud(t, platform, true);
+    if (!table || !json) return t.fail('no runs');
+    t.regex(table.out, new RegExp(`PASS {2}cloud-instance +${json.instanceId} `));
+    t.regex(table.out, tag);
+    const dns: Readonly<Record<string, string>> = {
+      AWS: json.metadataHostname, // EC2: privateDnsName = IMDS local-hostname
+      GCP: 'win-cloud.us-central1-a.c.wmco-sim-project.internal',
+      Azure: 'win-cloud',
+    };
+    t.true(table.out.includes(`private DNS ${dns[platform] ?? '?'}`), table.out);
+    t.deepEqual(cloudRows(json.report), {
+      'cloud-instance': 'pass',
+      'cloud-tag': 'warn',
+      'cloud-firewall': FIREWALL[platform],
+    });
+    const failed = json.report.findings.filter((f) => f.status === 'fail');
+    t.deepEqual(failed, [], 'cloud findings warn, they never fail the preflight');
+    t.true(json.report.ok);
+  });
+
+  test(`preflight on ${platform} without the credentials Secret says the cloud is not configured`, async (t) => {
+    const [table, json] = await preflightOnCloud(t, platform, false);
+    if (!table || !json) return t.fail('no runs');
+    t.deepEqual(cloudRows(json.report), {
+      'cloud-instance': 'skip',
+      'cloud-tag': 'skip',
+      'cloud-firewall': 'skip',
+    });
+    t.regex(table.out, /SKIP {2}cloud-instance +cloud access not configured/);
+  });
+}

@@ -1,0 +1,27 @@
+import type { CloudContext } from '@wmco/core/provider';
+
+export interface StaticSecret {
+  readonly namespace: string;
+  readonly name: string;
+  readonly data: Readonly<Record<string, string>>;
+}
+
+export interface StaticCloudContextInput {
+  readonly infrastructureName: string;
+  readonly platformStatus: Readonly<Record<string, unknown>>;
+  readonly caBundle?: string;
+  readonly secrets: readonly StaticSecret[];
+}
+
+/** A CloudContext over fixed values (tests, and `wmco preflight --cloud-file`); returns copies of Secret data. */
+export function staticCloudContext(input: StaticCloudContextInput): CloudContext {
+  return {
+    infrastructureName: input.infrastructureName,
+    platformStatus: input.platformStatus,
+    ...(input.caBundle !== undefined ? { caBundle: input.caBundle } : {}),
+    readSecret: (namespace, name) => {
+      const s = input.secrets.find((x) => x.namespace === namespace && x.name === name);
+      return Promise.resolve(s ? { ...s.data } : undefined);
+    },
+  };
+}

@@ -1,0 +1,251 @@
+import test from 'ava';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CertificatesV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+
+// Attach mode against an outside cluster: a plain Kubernetes cluster (simulated API server, RBAC
+// enforced, no OpenShift) in its own process, known to `wmco sim --cluster` only by its kubeconfig.
+
+const here = dirname(fileURLToPath(import.meta.url));
+const main = join(here, '..', 'main.js');
+const OPERATOR_SA =
+  'system:serviceaccount:openshift-windows-machine-config-operator:windows-machine-config-operator';
+
+interface Outside {
+  readonly kubeconfig: string;
+  readonly audit: string;
+  readonly kc: KubeConfig;
+  readonly proc: ChildProcess;
+}
+
+interface AuditLine {
+  user: string;
+  verb: string;
+  resource: string;
+  allowed: boolean;
+}
+
+/** Starts the outside cluster in a child process; resolves once it wrote its kubeconfig. */
+function startOutside(): Promise<Outside> {
+  const dir = mkdtempSync(join(tmpdir(), 'wmco-outside-'));
+  const kubeconfig = join(dir, 'admin.kubeconfig');
+  const audit = join(dir, 'audit.jsonl');
+  const proc = spawn(process.execPath, [join(here, 'outside-cluster-main.js'), kubeconfig, audit], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    proc.once('exit', (code) => reject(new Error(`outside cluster exited (${String(code)})`)));
+    proc.stdout?.on('data', (d: Buffer) => {
+      if (!d.toString().startsWith('ready ')) return;
+      const kc = new KubeConfig();
+      kc.loadFromFile(kubeconfig);
+      resolve({ kubeconfig, audit, kc, proc });
+    });
+  });
+}
+
+function stopOutside(o: Outside): Promise<void> {
+  return new Promise((resolve) => {
+    o.proc.once('exit', () => resolve());
+    o.proc.kill('SIGTERM');
+  });
+}
+
+function wmcoSim(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [main, 'sim', ...args], { timeout: 240_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+function auditLines(o: Outside): AuditLine[] {
+  return readFileSync(o.audit, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as AuditLine);
+}
+
+test.serial(
+  'wmco sim --cluster --seed: hosts join a plain cluster through its signer, the operator as deploy/ grants',
+  async (t) => {
+    const o = await startOutside();
+    t.teardown(() => stopOutside(o));
+    const core = o.kc.makeApiClient(CoreV1Api);
+    // Something the cluster already has: --seed must keep it as it is.
+    await core.createNamespace({ body: { metadata: { name: 'openshift-config' } } });
+    const mine = {
+      '.dockerconfigjson': Buffer.from('{"auths":{"mine.example":{"auth":"eDp5"}}}').toString('base64'),
+    };
+    await core.createNamespacedSecret({
+      namespace: 'openshift-config',
+      body: { metadata: { name: 'pull-secret' }, type: 'kubernetes.io/dockerconfigjson', data: mine },
+    });
+
+    const r = await wmcoSim(['--cluster', o.kubeconfig, '--hosts', '2', '--seed', '--timeout', '150']);
+    t.is(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    t.regex(r.stdout, /attached to https:\/\/127\.0\.0\.1:\d+ \(no API server started\)/);
+    t.regex(
+      r.stdout,
+      /seed: kept 2 that the cluster already had \(Namespace\/openshift-config, Secret\/openshift-config\/pull-secret\)/,
+    );
+    t.regex(r.stdout, /hybrid-overlay: stand-in on/);
+    t.regex(r.stdout, /token from secret windows-machine-config-operator-sim-token/);
+
+    // Outside view: two Windows Nodes, Ready, each with a hybrid-overlay subnet.
+    const nodes = (await core.listNode({ labelSelector: 'kubernetes.io/os=windows' })).items;
+    t.is(nodes.length, 2);
+    for (const n of nodes) {
+      t.is(n.status?.conditions?.find((c) => c.type === 'Ready')?.status, 'True', n.metadata?.name);
+      t.truthy(n.metadata?.annotations?.['k8s.ovn.org/hybrid-overlay-node-subnet']);
+    }
+    // The kubelets' certificates were issued by the outside cluster's CA (its CSR signer).
+    const ca = new X509Certificate(Buffer.from(o.kc.getCurrentCluster()?.caData ?? '', 'base64'));
+    const csrs = (await o.kc.makeApiClient(CertificatesV1Api).listCertificateSigningRequest()).items;
+    const issued = csrs.filter((c) => c.status?.certificate !== undefined);
+    t.true(issued.length >= 4, 'a client and a serving certificate per node');
+    for (const c of issued) {
+      const cert = new X509Certificate(Buffer.from(c.status?.certificate ?? '', 'base64'));
+      t.true(cert.verify(ca.publicKey), c.metadata?.name);
+    }
+    // The existing pull secret is untouched.
+    const pull = await core.readNamespacedSecret({ name: 'pull-secret', namespace: 'openshift-config' });
+    t.deepEqual(pull.data, mine);
+
+    // The operator's requests: made as its ServiceAccount, every one allowed by deploy/'s RBAC; every
+    // CSR approval was its.
+    const audit = auditLines(o);
+    const operator = audit.filter((a) => a.user === OPERATOR_SA);
+    t.true(operator.length > 0);
+    t.deepEqual(
+      operator.filter((a) => !a.allowed),
+      [],
+    );
+    const approvals = audit.filter(
+      (a) => a.resource === 'certificates.k8s.io/certificatesigningrequests/approval',
+    );
+    t.true(approvals.length >= 4);
+    t.deepEqual([...new Set(approvals.map((a) => a.user))], [OPERATOR_SA]);
+  },
+);
+
+test.serial(
+  'wmco sim --cluster --seed --bootstrap-group: kubelets bootstrap with a token in that group',
+  async (t) => {
+    const o = await startOutside();
+    t.teardown(() => stopOutside(o));
+    const group = 'system:bootstrappers:windows';
+    const r = await wmcoSim([
+      '--cluster',
+      o.kubeconfig,
+      '--hosts',
+      '1',
+      '--seed',
+      '--bootstrap-group',
+      group,
+    ]);
+    t.is(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    t.regex(r.stdout, /Secret\/kube-system\/bootstrap-token-[a-z0-9]{6}/);
+    t.notRegex(r.stdout, /ServiceAccount\/openshift-machine-config-operator\/node-bootstrapper/);
+    const csrs = (await o.kc.makeApiClient(CertificatesV1Api).listCertificateSigningRequest()).items;
+    const client = csrs.filter((c) => c.spec.signerName === 'kubernetes.io/kube-apiserver-client-kubelet');
+    t.true(client.length >= 1);
+    for (const c of client) {
+      t.regex(c.spec.username ?? '', /^system:bootstrap:[a-z0-9]{6}$/);
+      t.true(c.spec.groups?.includes(group));
+      t.truthy(c.status?.certificate);
+    }
+  },
+);
+
+test.serial(
+  'wmco sim --cluster without --seed on a cluster lacking OpenShift says what is missing and changes nothing',
+  async (t) => {
+    const o = await startOutside();
+    t.teardown(() => stopOutside(o));
+    const r = await wmcoSim(['--cluster', o.kubeconfig, '--hosts', '1', '--timeout', '30']);
+    t.not(r.code, 0);
+    t.regex(
+      r.stderr,
+      /the cluster lacks what the operator reads from OpenShift: CRD infrastructures\.config\.openshift\.io,/,
+    );
+    t.regex(r.stderr, /CRD controllerconfigs\.machineconfiguration\.openshift\.io/);
+    t.regex(r.stderr, /secret openshift-machine-config-operator\/node-bootstrapper-token/);
+    t.regex(r.stderr, /add --seed/);
+    const namespaces = (await o.kc.makeApiClient(CoreV1Api).listNamespace()).items.map(
+      (n) => n.metadata?.name,
+    );
+    t.false(namespaces.includes('openshift-windows-machine-config-operator'));
+  },
+);
+
+test.serial('wmco sim --cluster names an unreadable kubeconfig and an unreachable server', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'wmco-attach-bad-'));
+  const missing = await wmcoSim(['--cluster', join(dir, 'nope'), '--hosts', '1']);
+  t.not(missing.code, 0);
+  t.regex(missing.stderr, /--cluster .*nope: cannot read the kubeconfig/);
+  const o = await startOutside();
+  await stopOutside(o);
+  const gone = await wmcoSim(['--cluster', o.kubeconfig, '--hosts', '1']);
+  t.not(gone.code, 0);
+  t.regex(gone.stderr, /cannot reach the API server at https:\/\/127\.0\.0\.1:\d+/);
+});
+
+test.serial(
+  'wmco sim --cluster never replaces a windows-instances ConfigMap that is not its own',
+  async (t) => {
+    const o = await startOutside();
+    t.teardown(() => stopOutside(o));
+    const core = o.kc.makeApiClient(CoreV1Api);
+    const namespace = 'openshift-windows-machine-config-operator';
+    await core.createNamespace({ body: { metadata: { name: namespace } } });
+    const data = { '10.0.0.9': 'username=Administrator' };
+    await core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: 'windows-instances' }, data },
+    });
+    const r = await wmcoSim(['--cluster', o.kubeconfig, '--hosts', '1', '--seed']);
+    t.not(r.code, 0);
+    t.regex(r.stderr, /windows-instances exists and is not attach mode's .* delete it first/);
+    t.deepEqual((await core.readNamespacedConfigMap({ name: 'windows-instances', namespace })).data, data);
+  },
+);
+
+test('attach-only options are refused without --cluster, and --keep with it', async (t) => {
+  const seed = await wmcoSim(['--hosts', '1', '--seed']);
+  t.not(seed.code, 0);
+  t.regex(seed.stderr, /--seed and --bootstrap-group apply only with --cluster/);
+  const keep = await wmcoSim(['--cluster', '/nonexistent', '--hosts', '1', '--keep']);
+  t.not(keep.code, 0);
+  t.regex(keep.stderr, /--cluster starts no API server: --keep and --kubeconfig-out do not apply/);
+});
+
+test.serial(
+  'wmco sim --cluster without --seed joins a cluster that has the OpenShift objects (`wmco sim --keep`)',
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'wmco-attach-ocp-'));
+    const kubeconfig = join(dir, 'admin.kubeconfig');
+    const proc = spawn(process.execPath, [main, 'sim', '--keep', '--kubeconfig-out', kubeconfig], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    t.teardown(async () => {
+      proc.kill('SIGTERM');
+      await exited;
+    });
+    await new Promise<void>((resolve) => {
+      proc.stdout.on('data', (d: Buffer) => {
+        if (d.toString().includes('running; stop with SIGTERM')) resolve();
+      });
+    });
+    const r = await wmcoSim(['--cluster', kubeconfig, '--hosts', '1']);
+    t.is(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    t.notRegex(r.stdout, /seed:/);
+    t.regex(r.stdout, /deploy\/ RBAC: created \d+, kept 2 existing/);
+    t.regex(r.stdout, /Ready \(win-byoh-01\)/);
+  },
+);

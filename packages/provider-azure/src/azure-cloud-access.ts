@@ -1,0 +1,80 @@
+import type { ComputeManagementClient } from '@azure/arm-compute';
+import { azureSdk } from './azure-sdk.js';
+import { CloudNotConfiguredError, type CloudContext } from '@wmco/core/provider';
+import { azureCloudEndpoints } from './azure-cloud-endpoints.js';
+
+/**
+ * The root credentials Secret the OpenShift installer writes and the cloud credential operator reads
+ * (installer `cloud-creds-secret.yaml.template`): kube-system/azure-credentials with `azure_subscription_id`,
+ * `azure_client_id`, `azure_client_secret`, `azure_tenant_id`, `azure_resourcegroup`, `azure_region`.
+ */
+export const AZURE_CREDENTIALS_SECRET = { namespace: 'kube-system', name: 'azure-credentials' } as const;
+const KEYS = ['azure_subscription_id', 'azure_client_id', 'azure_client_secret', 'azure_tenant_id'] as const;
+
+/** Retries of the Azure pipeline's exponential and throttling (429 + Retry-After) policies. */
+export const AZURE_MAX_RETRIES = 4;
+
+export interface AzureClients {
+  readonly compute: ComputeManagementClient;
+  readonly subscriptionId: string;
+  readonly resourceGroup: string;
+  /** The Resource Manager endpoint (no trailing slash). */
+  readonly endpoint: string;
+}
+
+async function credentials(
+  ctx: CloudContext,
+): Promise<Record<(typeof KEYS)[number], string> & { rg: string }> {
+  const { namespace, name } = AZURE_CREDENTIALS_SECRET;
+  const secret = await ctx.readSecret(namespace, name);
+  if (!secret) throw new CloudNotConfiguredError('azure', `Secret ${namespace}/${name} not found`);
+  const missing = KEYS.filter((k) => !secret[k]);
+  if (missing.length > 0)
+    throw new CloudNotConfiguredError('azure', `Secret ${namespace}/${name} lacks ${missing.join(', ')}`);
+  const [azure_subscription_id = '', azure_client_id = '', azure_client_secret = '', azure_tenant_id = ''] =
+    KEYS.map((k) => secret[k] ?? '');
+  return {
+    azure_subscription_id,
+    azure_client_id,
+    azure_client_secret,
+    azure_tenant_id,
+    rg: secret['azure_resourcegroup'] ?? '',
+  };
+}
+
+/** A compute client for the cluster's subscription, signed in as its service principal; secrets never logged. */
+export async function azureClientsFor(ctx: CloudContext | undefined): Promise<AzureClients> {
+  if (!ctx) throw new CloudNotConfiguredError('azure', 'no cloud context (cluster facts) was given');
+  const c = await credentials(ctx);
+  const rgStatus = ctx.platformStatus['resourceGroupName'];
+  const resourceGroup = typeof rgStatus === 'string' && rgStatus !== '' ? rgStatus : c.rg;
+  if (!resourceGroup)
+    throw new CloudNotConfiguredError('azure', 'no resource group (platformStatus.azure.resourceGroupName)');
+  const tls = ctx.caBundle ? { tlsOptions: { ca: ctx.caBundle } } : {};
+  const endpoints = await azureCloudEndpoints(ctx.platformStatus, ctx.caBundle);
+  const sdk = await azureSdk();
+  const credential = new sdk.identity.ClientSecretCredential(
+    c.azure_tenant_id,
+    c.azure_client_id,
+    c.azure_client_secret,
+    {
+      authorityHost: endpoints.authorityHost,
+      // A custom cloud's authority is not in Entra ID's instance-discovery list; trust the configured one.
+      disableInstanceDiscovery: endpoints.custom,
+      retryOptions: { maxRetries: AZURE_MAX_RETRIES },
+      ...tls,
+    },
+  );
+  const compute = new sdk.compute.ComputeManagementClient(credential, c.azure_subscription_id, {
+    endpoint: endpoints.resourceManager,
+    credentials: { scopes: [`${endpoints.audience.replace(/\/$/, '')}/.default`] },
+    retryOptions: { maxRetries: AZURE_MAX_RETRIES },
+    ...tls,
+  });
+  return {
+    compute,
+    subscriptionId: c.azure_subscription_id,
+    resourceGroup,
+    endpoint: endpoints.resourceManager,
+  };
+}

@@ -1,0 +1,111 @@
+import type {
+  CloudContext,
+  CloudInstance,
+  CloudTag,
+  InstanceTagging,
+  TagMode,
+  TagResult,
+} from '@wmco/core/provider';
+import { CloudApiError } from '@wmco/core/provider';
+import { gcpClientsFor, type GcpClients } from './gcp-cloud-access.js';
+import { gcpCall, gcpRetry } from './gcp-errors.js';
+import { getInstance } from './gcp-instance-identity.js';
+
+/**
+ * The GCP cluster ownership label: `kubernetes-io-cluster-<infraID>` = `owned`. GCE labels allow no `/`
+ * or `.`, so the OpenShift installer writes this form on every GCP resource it creates (installer GCP
+ * labels: `userLabels[fmt.Sprintf("kubernetes-io-cluster-%s", infraID)] = "owned"`), and the machine
+ * API's GCP provider adds the same label to machines.
+ */
+export function gcpOwnershipLabel(infrastructureName: string): CloudTag {
+  return { key: `kubernetes-io-cluster-${infrastructureName}`, value: 'owned' };
+}
+
+type LabelChange = (labels: Record<string, string>) => Record<string, string> | undefined;
+
+/**
+ * setLabels replaces the whole label map and is guarded by the label fingerprint. One read-modify-write
+ * round; when another writer got in between (412 conditionNotMet, FAILED_PRECONDITION), read and try once more.
+ */
+async function updateLabels(c: GcpClients, instance: CloudInstance, change: LabelChange): Promise<boolean> {
+  for (let attempt = 0; ; attempt += 1) {
+    const fresh = await getInstance(c, instance);
+    const next = change({ ...(fresh.labels ?? {}) });
+    if (!next) return false;
+    try {
+      await setLabels(c, instance, next, fresh.labelFingerprint ?? '');
+      return true;
+    } catch (error) {
+      if (!(error instanceof CloudApiError && error.kind === 'conflict' && attempt === 0)) throw error;
+    }
+  }
+}
+
+async function setLabels(
+  c: GcpClients,
+  instance: CloudInstance,
+  labels: Record<string, string>,
+  labelFingerprint: string,
+): Promise<void> {
+  const base = { project: c.project, zone: instance.zone };
+  const [op] = await gcpCall('instances.setLabels', () =>
+    c.instances.setLabels(
+      { ...base, instance: instance.name, instancesSetLabelsRequestResource: { labels, labelFingerprint } },
+      gcpRetry(),
+    ),
+  );
+  // A zonal operation: wait on it until DONE, then surface its error, if any.
+  let current = op.latestResponse as { name?: string | null; status?: unknown; error?: unknown };
+  for (let polls = 0; current.status !== 'DONE' && polls < 30; polls += 1) {
+    [current] = await gcpCall('zoneOperations.wait', () =>
+      c.operations.wait({ ...base, operation: current.name ?? '' }, gcpRetry()),
+    );
+  }
+  if (current.status !== 'DONE' || current.error)
+    throw new CloudApiError('gcp', {
+      operation: 'instances.setLabels',
+      cloudCode: 'OperationFailed',
+      kind: 'other',
+      detail: JSON.stringify(current.error ?? { status: current.status }),
+    });
+}
+
+/** Checks, applies and takes back the ownership label through compute v1 setLabels. */
+export class GcpInstanceTagging implements InstanceTagging {
+  constructor(private readonly ctx: CloudContext | undefined) {}
+
+  ownershipTag(infrastructureName: string): CloudTag {
+    return gcpOwnershipLabel(infrastructureName);
+  }
+
+  async ensureTag(instance: CloudInstance, mode: TagMode): Promise<TagResult> {
+    const c = await gcpClientsFor(this.ctx);
+    try {
+      const tag = gcpOwnershipLabel(this.ctx?.infrastructureName ?? '');
+      let state: TagResult['state'] = 'present';
+      await updateLabels(c, instance, (labels) => {
+        if (labels[tag.key] === tag.value || labels[tag.key] === 'shared') return undefined;
+        state = mode === 'check' ? 'missing' : 'applied';
+        return mode === 'check' ? undefined : { ...labels, [tag.key]: tag.value };
+      });
+      return { instanceId: instance.instanceId, tag, state };
+    } finally {
+      await c.close();
+    }
+  }
+
+  async removeTags(instance: CloudInstance, tags: readonly CloudTag[]): Promise<readonly string[]> {
+    const c = await gcpClientsFor(this.ctx);
+    try {
+      let removed: string[] = [];
+      await updateLabels(c, instance, (labels) => {
+        removed = tags.filter((t) => labels[t.key] === t.value).map((t) => t.key);
+        if (removed.length === 0) return undefined;
+        return Object.fromEntries(Object.entries(labels).filter(([k]) => !removed.includes(k)));
+      });
+      return removed;
+    } finally {
+      await c.close();
+    }
+  }
+}

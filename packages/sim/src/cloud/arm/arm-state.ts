@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { SimCloudInstance, type CloudInstanceSpec } from '../cloud-instance.js';
+
+export interface ArmOperation {
+  readonly id: string;
+  readonly started: string;
+  /** Polls left before the operation reports Succeeded (ARM answers InProgress first). */
+  pending: number;
+}
+
+/** One subscription's resource group as the simulated ARM holds it. */
+export class ArmState {
+  /** By lower-cased VM name: ARM resource names are case-insensitive. */
+  readonly vms = new Map<string, SimCloudInstance>();
+  readonly operations = new Map<string, ArmOperation>();
+  readonly subscriptionId = randomUUID();
+
+  constructor(
+    readonly resourceGroup: string,
+    readonly location: string,
+  ) {}
+
+  addVm(spec: CloudInstanceSpec): SimCloudInstance {
+    const vm = new SimCloudInstance(randomUUID(), { ...spec, zone: spec.zone ?? '1' });
+    this.vms.set(spec.name.toLowerCase(), vm);
+    return vm;
+  }
+
+  rgPath(): string {
+    return `/subscriptions/${this.subscriptionId}/resourceGroups/${this.resourceGroup}`;
+  }
+
+  vmId(vm: SimCloudInstance): string {
+    return `${this.rgPath()}/providers/Microsoft.Compute/virtualMachines/${vm.name}`;
+  }
+
+  nicId(vm: SimCloudInstance): string {
+    return `${this.rgPath()}/providers/Microsoft.Network/networkInterfaces/${vm.name}-nic`;
+  }
+
+  newOperation(): ArmOperation {
+    const op = { id: randomUUID(), started: new Date().toISOString(), pending: 1 };
+    this.operations.set(op.id, op);
+    return op;
+  }
+}

@@ -1,0 +1,85 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { AadError } from './arm-errors.js';
+
+export const ARM_AUDIENCE = 'https://management.azure.com/';
+
+/** A service principal with a client secret, and the Entra ID endpoints MSAL reads for its tenant. */
+export class AadTenant {
+  readonly tenantId = randomUUID();
+  readonly clientId = randomUUID();
+  readonly clientSecret = `sim~${randomBytes(24).toString('base64url')}`;
+  private readonly tokens = new Map<string, number>();
+
+  constructor(private readonly baseUrl: () => string) {}
+
+  /** `GET /{tenant}/v2.0/.well-known/openid-configuration` (authority metadata MSAL fetches first). */
+  openIdConfiguration(tenant: string): Record<string, unknown> {
+    if (tenant !== this.tenantId)
+      throw new AadError(400, 'invalid_tenant', 90002, `Tenant '${tenant}' not found.`);
+    const base = `${this.baseUrl()}/${tenant}`;
+    return {
+      token_endpoint: `${base}/oauth2/v2.0/token`,
+      token_endpoint_auth_methods_supported: ['client_secret_post', 'private_key_jwt', 'client_secret_basic'],
+      jwks_uri: `${this.baseUrl()}/${tenant}/discovery/v2.0/keys`,
+      response_modes_supported: ['query', 'fragment', 'form_post'],
+      subject_types_supported: ['pairwise'],
+      id_token_signing_alg_values_supported: ['RS256'],
+      response_types_supported: ['code', 'id_token', 'code id_token', 'id_token token'],
+      scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
+      issuer: `${base}/v2.0`,
+      request_uri_parameter_supported: false,
+      userinfo_endpoint: `${this.baseUrl()}/oidc/userinfo`,
+      authorization_endpoint: `${base}/oauth2/v2.0/authorize`,
+      device_authorization_endpoint: `${base}/oauth2/v2.0/devicecode`,
+      http_logout_supported: true,
+      frontchannel_logout_supported: true,
+      end_session_endpoint: `${base}/oauth2/v2.0/logout`,
+      claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'tid'],
+      tenant_region_scope: 'NA',
+      cloud_instance_name: 'sim.invalid',
+    };
+  }
+
+  /** `POST /{tenant}/oauth2/v2.0/token` with the client-credentials grant. */
+  grant(tenant: string, body: string): Record<string, unknown> {
+    const form = new URLSearchParams(body);
+    if (tenant !== this.tenantId)
+      throw new AadError(400, 'invalid_tenant', 90002, `Tenant '${tenant}' not found.`);
+    if (form.get('grant_type') !== 'client_credentials')
+      throw new AadError(
+        400,
+        'unsupported_grant_type',
+        70003,
+        'The app requested an unsupported grant type.',
+      );
+    if (form.get('client_id') !== this.clientId)
+      throw new AadError(
+        400,
+        'unauthorized_client',
+        700016,
+        `Application with identifier '${form.get('client_id') ?? ''}' was not found in the directory.`,
+      );
+    if (form.get('client_secret') !== this.clientSecret)
+      throw new AadError(
+        401,
+        'invalid_client',
+        7000215,
+        'Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.',
+      );
+    if (form.get('scope') !== `${ARM_AUDIENCE}.default`)
+      throw new AadError(
+        400,
+        'invalid_scope',
+        70011,
+        `The provided value for scope ${form.get('scope') ?? ''} is not valid.`,
+      );
+    const token = `eyJ0eXAiOiJKV1QiLCJzaW0iOnRydWV9.${randomBytes(32).toString('base64url')}`;
+    this.tokens.set(token, Date.now() + 3600_000);
+    return { token_type: 'Bearer', expires_in: 3599, ext_expires_in: 3599, access_token: token };
+  }
+
+  valid(token: string): boolean {
+    const until = this.tokens.get(token);
+    return until !== undefined && until > Date.now();
+  }
+}

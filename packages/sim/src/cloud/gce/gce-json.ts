@@ -1,0 +1,63 @@
+import type { SimCloudInstance } from '../cloud-instance.js';
+import { GceState, type GceOperation } from './gce-state.js';
+
+/** Builds compute v1 JSON with self-links under the simulated endpoint. */
+export class GceJson {
+  constructor(
+    private readonly base: string,
+    private readonly state: GceState,
+  ) {}
+
+  projectUrl(): string {
+    return `${this.base}/compute/v1/projects/${this.state.project}`;
+  }
+
+  zoneUrl(zone: string): string {
+    return `${this.projectUrl()}/zones/${zone}`;
+  }
+
+  instanceUrl(i: SimCloudInstance): string {
+    return `${this.zoneUrl(i.zone)}/instances/${i.name}`;
+  }
+
+  instance(i: SimCloudInstance): Record<string, unknown> {
+    return {
+      kind: 'compute#instance',
+      id: i.id,
+      name: i.name,
+      zone: this.zoneUrl(i.zone),
+      status: 'RUNNING',
+      machineType: `${this.zoneUrl(i.zone)}/machineTypes/n2-standard-4`,
+      networkInterfaces: [
+        {
+          kind: 'compute#networkInterface',
+          name: 'nic0',
+          network: `${this.projectUrl()}/global/networks/${this.state.project}-network`,
+          networkIP: i.privateIp,
+        },
+      ],
+      tags: { items: [...i.groups], fingerprint: 'c2ltdGFncw==' },
+      labels: i.tagRecord(),
+      labelFingerprint: GceState.fingerprint(i),
+      selfLink: this.instanceUrl(i),
+    };
+  }
+
+  operation(op: GceOperation): Record<string, unknown> {
+    return {
+      kind: 'compute#operation',
+      id: op.id,
+      name: op.name,
+      zone: this.zoneUrl(op.zone),
+      operationType: op.operationType,
+      targetLink: op.targetLink,
+      targetId: op.targetId,
+      status: op.done ? 'DONE' : 'RUNNING',
+      progress: op.done ? 100 : 0,
+      insertTime: op.insertTime,
+      startTime: op.insertTime,
+      ...(op.done ? { endTime: new Date().toISOString() } : {}),
+      selfLink: `${this.zoneUrl(op.zone)}/operations/${op.name}`,
+    };
+  }
+}
