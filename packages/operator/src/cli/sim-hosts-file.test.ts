@@ -206,3 +206,20 @@ test.serial(
     t.deepEqual([...summary(r.stdout).values()], [['win-loud', 'Ready']]);
   },
 );
+
+test.serial(
+  'attach mode refuses a hosts file with scenario fields (only the world stages them)',
+  async (t) => {
+    const r = await wmcoSim([
+      '--cluster',
+      join(tmpdir(), 'no-such.kubeconfig'),
+      '--hosts-file',
+      join(examples, 'hostile-subnet.yaml'),
+    ]);
+    t.is(r.code, 1);
+    t.regex(
+      r.stderr,
+      /--cluster: the hosts file uses scenario fields, which only the simulated world stages/,
+    );
+  },
+);
