@@ -100,3 +100,126 @@ test.serial('a bad hosts file is refused with a clear message naming the file an
   const missing = await wmcoSim(['--hosts-file', join(dir, 'nope.yaml')]);
   t.regex(missing.stderr, /nope\.yaml: cannot read/);
 });
+
+// Issue 10's hostile scenarios, staged by the hosts file alone. Each asserts through the CLI's output.
+
+/** The `world: WIN-X (address): ...` line the run prints about a scenario host. */
+const worldLine = (stdout: string, host: string): string =>
+  stdout.split('\n').find((l) => l.startsWith(`world: ${host} (`)) ?? '';
+
+test.serial('hostile-csrs.yaml: every CSR attack is attempted and none is approved', async (t) => {
+  const r = await run('hostile-csrs.yaml');
+  t.is(r.code, 0, r.stdout + r.stderr);
+  const attack = (name: string): string =>
+    r.stdout.split('\n').find((l) => l.includes(` world-${name}-win-csr: `)) ?? `no line for ${name}`;
+  t.regex(attack('second-client'), /not approved \(.*already has an approved client CSR/);
+  t.regex(
+    attack('wrong-requester'),
+    /not approved \(.*requested by system:bootstrap:\w+, not by the node bootstrapper/,
+  );
+  t.regex(
+    attack('serving-extra-sans'),
+    /not approved \(.*IP SAN 192\.0\.2\.10 is not the address of instance/,
+  );
+  t.regex(attack('after-removal'), /client CSR after its entry was removed .*: not approved/);
+  t.regex(r.stdout, /world: removed the entry; the operator let win-csr go/);
+  t.notRegex(r.stdout, /APPROVED|BREACH/);
+  t.deepEqual(
+    [...summary(r.stdout).values()],
+    [
+      ['-', 'Removed'],
+      ['win-plain', 'Ready'],
+    ],
+  );
+});
+
+test.serial('hostile-subnet.yaml: the injected subnet is refused and never reaches the host', async (t) => {
+  const r = await run('hostile-subnet.yaml');
+  t.is(r.code, 1);
+  t.deepEqual(
+    [...summary(r.stdout).values()],
+    [
+      ['win-evil', 'Failed'],
+      ['win-good', 'Ready'],
+    ],
+  );
+  t.regex(r.stdout, /Failed: refusing NODE_SUBNET = "10\.132\.0\.0\/24'; Remove-Item .*": not an IPv4 CIDR/);
+  t.regex(
+    worldLine(r.stdout, 'WIN-EVIL'),
+    /hostile node subnet reached the host: no; network-conf\.ps1 ran: no$/,
+  );
+});
+
+test.serial(
+  'numeric-addresses.yaml: non-canonical and link-local keys are refused without SSH',
+  async (t) => {
+    const r = await run('numeric-addresses.yaml');
+    t.is(r.code, 1);
+    const rows = summary(r.stdout);
+    for (const key of ['010.0.0.1', '2130706433', '0x7f.1', '127.1', '169.254.10.20']) {
+      const row = [...rows].find(([label]) => label.startsWith(`${key} (host `));
+      t.deepEqual(row?.[1], ['-', 'Failed'], key);
+      const why = key.startsWith('169.254') ? /is a link-local address/ : /non-canonical form/;
+      t.regex(r.stdout, new RegExp(`Failed: windows-instances entry "${key}": .*${why.source}`), key);
+      const events = r.stdout
+        .split('\n')
+        .filter((l) => l.includes(`event InstanceSetupFailure: windows-instances entry "${key}"`));
+      t.is(events.length, 1, `one event for ${key}`);
+    }
+    for (const host of ['WIN-OCTAL', 'WIN-DECIMAL', 'WIN-HEX', 'WIN-SHORT', 'WIN-LINK-LOCAL'])
+      t.regex(worldLine(r.stdout, host), /: 0 SSH connections accepted$/, host);
+    t.true([...rows.values()].some(([node, phase]) => node === 'win-ok' && phase === 'Ready'));
+  },
+);
+
+test.serial(
+  'duplicate-entries.yaml: one host listed twice joins once; the other entry is refused',
+  async (t) => {
+    const r = await run('duplicate-entries.yaml');
+    t.is(r.code, 1);
+    t.regex(r.stdout, /windows-instances: 127\.[\d.]+, win-dup\.sim\.internal\n/);
+    const phases = [...summary(r.stdout).values()].map(([node, phase]) => `${node} ${phase}`).sort();
+    t.deepEqual(phases, ['- Failed', 'win-dup Ready']);
+    t.regex(r.stdout, /reaches the same host \(127\.[\d.]+\) as entry "/);
+    // The refused entry never started a join of its own: it went straight to Failed, with one event.
+    const dnsLines = r.stdout.split('\n').filter((l) => /\] win-dup\.sim\.internal \(/.test(l));
+    t.true(dnsLines.length > 0);
+    for (const l of dnsLines) t.regex(l, /\)\s+(Failed: |event InstanceSetupFailure: )/);
+    t.is(dnsLines.filter((l) => l.includes(' event ')).length, 1);
+  },
+);
+
+test.serial(
+  'endless-output.yaml: the join fails clearly at the output cap, memory stays bounded, the retry joins',
+  async (t) => {
+    const r = await run('endless-output.yaml');
+    t.is(r.code, 0, r.stdout + r.stderr);
+    t.regex(
+      r.stdout,
+      /event InstanceSetupFailure: instance 127\.[\d.]+: host 127\.[\d.]+ printed more than \d+ bytes for one command; stopped reading/,
+    );
+    const grew = /RSS of this process \(world and operator\) grew by at most (\d+) MiB/.exec(
+      worldLine(r.stdout, 'WIN-LOUD'),
+    );
+    t.truthy(grew, r.stdout);
+    t.true(Number(grew?.[1]) < 128, `RSS grew by ${grew?.[1] ?? '?'} MiB`);
+    t.deepEqual([...summary(r.stdout).values()], [['win-loud', 'Ready']]);
+  },
+);
+
+test.serial(
+  'attach mode refuses a hosts file with scenario fields (only the world stages them)',
+  async (t) => {
+    const r = await wmcoSim([
+      '--cluster',
+      join(tmpdir(), 'no-such.kubeconfig'),
+      '--hosts-file',
+      join(examples, 'hostile-subnet.yaml'),
+    ]);
+    t.is(r.code, 1);
+    t.regex(
+      r.stderr,
+      /--cluster: the hosts file uses scenario fields, which only the simulated world stages/,
+    );
+  },
+);

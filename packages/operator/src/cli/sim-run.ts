@@ -179,10 +179,14 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
 async function attach(ctx: CliContext, platform: string, opts: SimOptions): Promise<void> {
   if (opts.keep === true || opts.kubeconfigOut !== undefined)
     throw new Error('--cluster starts no API server: --keep and --kubeconfig-out do not apply');
+  const hosts = await worldHosts(opts);
+  // The scenario fields (key, faults, nodeSubnet, hostileCsrs) are staged by the simulated world only.
+  if (hosts.some((h) => h.scenario !== undefined))
+    throw new Error('--cluster: the hosts file uses scenario fields, which only the simulated world stages');
   await runAttached(ctx, {
     cluster: opts.cluster ?? '',
     seed: opts.seed === true,
-    hosts: await worldHosts(opts),
+    hosts,
     platform,
     timeoutMs: timeoutMs(opts.timeout),
     ...(opts.bootstrapGroup !== undefined ? { bootstrapGroup: opts.bootstrapGroup } : {}),

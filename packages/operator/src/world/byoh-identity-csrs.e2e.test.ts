@@ -9,7 +9,7 @@ import {
   NODE_BOOTSTRAPPER,
   SERVING,
   submitCsr,
-} from './identity-fixture.js';
+} from './identity-csrs.js';
 import { apis, eventsAbout, phaseIs, testWorld, until } from './world-fixture.js';
 
 const subject = (node: string, extra = {}) => ({

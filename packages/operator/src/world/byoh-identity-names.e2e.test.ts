@@ -6,7 +6,7 @@ import {
   csrApiWithToken,
   NODE_BOOTSTRAPPER,
   submitCsr,
-} from './identity-fixture.js';
+} from './identity-csrs.js';
 import { apis, eventsAbout, phaseIs, testWorld, until } from './world-fixture.js';
 
 /** What must not change on a Node another instance (or nobody) owns. */

@@ -1,7 +1,8 @@
 import { runDemoMachineSets, type DemoMachineSets } from './demo-machines.js';
 import type { InstanceStatus, WmcoProvider } from '@wmco/core';
 import { DEFAULT_HOST_COSTS } from '@wmco/sim';
-import { progressLine, summaryTable } from './progress.js';
+import { DemoDriver, type RowState } from './demo-driver.js';
+import { progressLine, summaryTable, worldLine } from './progress.js';
 import { SimWorld } from './sim-world.js';
 import type { SimHostSpec } from './world-hosts.js';
 
@@ -51,6 +52,23 @@ export async function follow(
   }
 }
 
+/** Like `follow`, per windows-instances entry of a demo (a host may have several), with the world's own lines. */
+async function followEntries(driver: DemoDriver, o: DemoOptions, t0: number): Promise<RowState[]> {
+  const last = new Map<string, string>();
+  const deadline = Date.now() + o.timeoutMs;
+  for (;;) {
+    const states = await driver.states();
+    driver.rows.forEach((r, i) => {
+      const s = states[i];
+      const phase = s === 'Removed' ? s : (s?.phase ?? '');
+      if (s && s !== 'Removed' && last.get(r.key) !== phase) o.out(progressLine(r.label, s, t0));
+      last.set(r.key, phase);
+    });
+    if (driver.settled(states) || Date.now() > deadline) return states;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 /**
  * The demo: a simulated cluster and the given Windows hosts at the default simulated costs, the operator
  * against them, live progress per host, then a summary. Resolves true when every host became Ready.
@@ -68,20 +86,20 @@ export async function runDemo(o: DemoOptions): Promise<boolean> {
       `simulated cluster ${world.cluster.server.url} (platform ${world.cluster.platform}), ${o.hosts.length} Windows hosts over SSH`,
     );
     await world.createPrivateKeySecret();
-    const entries = Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i)));
-    await world.setInstances(entries);
-    o.out(`windows-instances: ${Object.keys(entries).join(', ')}`);
+    const driver = new DemoDriver(world, (label, line) => o.out(worldLine(label, line, t0)));
+    o.out(`windows-instances: ${(await driver.start()).join(', ')}`);
     await o.beforeOperator?.(world);
     await world.startOperator();
     const machines = o.machineSets
       ? runDemoMachineSets(world, o.machineSets, o.platform, o)
       : Promise.resolve(true);
-    const statuses = await follow(world, o, t0);
+    const states = await followEntries(driver, o, t0);
     o.out('');
-    o.out(summaryTable(statuses.map(([a, s]) => [world.hosts.label(a), s])));
+    for (const line of driver.report()) o.out(line);
+    o.out(summaryTable(driver.rows.map((r, i) => [r.label, states[i]])));
     const machinesOk = await machines;
     await o.whileRunning?.(world);
-    return machinesOk && statuses.every(([, s]) => s?.phase === 'Ready');
+    return machinesOk && driver.ok(states);
   } finally {
     await world.stop();
   }

@@ -4,6 +4,7 @@ import {
   type HostCosts,
   type KubeletBehaviourOptions,
 } from '@wmco/sim';
+import type { HostScenario } from './host-scenario.js';
 
 /** One simulated host of the world. */
 export interface SimHostSpec {
@@ -28,6 +29,8 @@ export interface SimHostSpec {
   readonly metadataHostname?: string;
   /** Tunes this host's simulated kubelet (e.g. a delay before it registers its Node). */
   readonly kubelet?: KubeletBehaviourOptions;
+  /** What a staged host does besides joining (hosts files: literal keys, faults, hostile values). */
+  readonly scenario?: HostScenario;
 }
 
 let nextOctet = 10;
