@@ -5,6 +5,7 @@ import type { ImageMirrorEntry } from '../desired/mirror-sets.js';
 import { isNotFound } from '../kube/client/api-errors.js';
 import type { ClusterFacts } from './cluster-facts.js';
 import { readClusterProxy } from './read-proxy.js';
+import { readTrustedCa, registryBundles } from './read-trusted-ca.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null ? (v as Obj) : {});
@@ -109,8 +110,30 @@ async function mirrorFacts(
   };
 }
 
-/** Reads every cluster object a join needs (reference §1.2, §1.6 step 2). */
-export async function readClusterFacts(core: CoreV1Api, custom: CustomObjectsApi): Promise<ClusterFacts> {
+/** The inputs of `C:\k\ca-bundle.crt`: the trusted CA only counts when there is a proxy, as upstream. */
+async function caBundleFacts(
+  core: CoreV1Api,
+  spec: unknown,
+  o: { namespace: string; proxy: Record<string, string> | undefined },
+): Promise<NonNullable<ClusterFacts['caBundle']>> {
+  const hasProxy = o.proxy !== undefined && Object.keys(o.proxy).length > 0;
+  const trusted = hasProxy ? await readTrustedCa(core, o.namespace) : undefined;
+  return {
+    userBundles: registryBundles(spec, 'imageRegistryBundleUserData'),
+    bundles: registryBundles(spec, 'imageRegistryBundleData'),
+    ...(trusted ? { proxyTrustedCa: trusted } : {}),
+  };
+}
+
+/**
+ * Reads every cluster object a join needs (reference §1.2, §1.6 step 2); with the operator's namespace
+ * also the `trusted-ca` bundle, so the facts carry `caBundle`.
+ */
+export async function readClusterFacts(
+  core: CoreV1Api,
+  custom: CustomObjectsApi,
+  namespace?: string,
+): Promise<ClusterFacts> {
   const [infra, netConfig, netOperator, controllerConfig] = await Promise.all([
     getCluster(custom, 'config.openshift.io', 'infrastructures'),
     getCluster(custom, 'config.openshift.io', 'networks'),
@@ -140,5 +163,8 @@ export async function readClusterFacts(core: CoreV1Api, custom: CustomObjectsApi
     ...(pull?.['.dockerconfigjson'] ? { pullSecret: b64(pull['.dockerconfigjson']) } : {}),
     ...(await mirrorFacts(custom)),
     ...(proxy === undefined ? {} : { proxy }),
+    ...(namespace === undefined
+      ? {}
+      : { caBundle: await caBundleFacts(core, controllerConfig['spec'], { namespace, proxy }) }),
   };
 }

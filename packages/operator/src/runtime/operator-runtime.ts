@@ -168,7 +168,7 @@ export class OperatorRuntime {
   /** Checks the cluster once at start and returns the facts read for it. */
   private async validate(core: CoreV1Api, custom: CustomObjectsApi): Promise<ClusterFacts> {
     const version = await this.kc.makeApiClient(VersionApi).getCode();
-    const facts = await readClusterFacts(core, custom).catch((err: unknown) => {
+    const facts = await readClusterFacts(core, custom, this.p.config.namespace).catch((err: unknown) => {
       throw new StartupError(
         `cannot read the cluster configuration: ${err instanceof Error ? err.message : String(err)}`,
       );
@@ -219,7 +219,7 @@ export class OperatorRuntime {
       ...parts,
       payloadDir: config.payloadDir,
       facts: async () => {
-        const f = await readClusterFacts(core, custom);
+        const f = await readClusterFacts(core, custom, this.p.config.namespace);
         this.p.redactor.register(f.bootstrap.token);
         await mirrorProblems.report(f);
         return f;
