@@ -114,14 +114,17 @@ async function mirrorFacts(
 async function caBundleFacts(
   core: CoreV1Api,
   spec: unknown,
-  o: { namespace: string; proxy: Record<string, string> | undefined },
-): Promise<NonNullable<ClusterFacts['caBundle']>> {
+  o: { namespace: string | undefined; proxy: Record<string, string> | undefined },
+): Promise<Pick<ClusterFacts, 'caBundle'>> {
+  if (o.namespace === undefined) return {};
   const hasProxy = o.proxy !== undefined && Object.keys(o.proxy).length > 0;
   const trusted = hasProxy ? await readTrustedCa(core, o.namespace) : undefined;
   return {
-    userBundles: registryBundles(spec, 'imageRegistryBundleUserData'),
-    bundles: registryBundles(spec, 'imageRegistryBundleData'),
-    ...(trusted ? { proxyTrustedCa: trusted } : {}),
+    caBundle: {
+      userBundles: registryBundles(spec, 'imageRegistryBundleUserData'),
+      bundles: registryBundles(spec, 'imageRegistryBundleData'),
+      ...(trusted ? { proxyTrustedCa: trusted } : {}),
+    },
   };
 }
 
@@ -163,8 +166,6 @@ export async function readClusterFacts(
     ...(pull?.['.dockerconfigjson'] ? { pullSecret: b64(pull['.dockerconfigjson']) } : {}),
     ...(await mirrorFacts(custom)),
     ...(proxy === undefined ? {} : { proxy }),
-    ...(namespace === undefined
-      ? {}
-      : { caBundle: await caBundleFacts(core, controllerConfig['spec'], { namespace, proxy }) }),
+    ...(await caBundleFacts(core, controllerConfig['spec'], { namespace, proxy })),
   };
 }

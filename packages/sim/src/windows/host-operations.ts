@@ -221,6 +221,13 @@ function applySystemStep(m: WindowsModel, step: PlanStep): boolean {
     case 'removeDirectory':
       removePrunedFolder(m, step.path);
       return false;
+    default:
+      return applyCertificateStep(m, step);
+  }
+}
+
+function applyCertificateStep(m: WindowsModel, step: PlanStep): boolean {
+  switch (step.kind) {
     case 'importRootCertificates':
       m.rootStore.importFromBundle(m.files.read(step.path), step.path, step.thumbprints);
       return false;

@@ -51,7 +51,9 @@ export class RootCertificateStore {
   importFromBundle(bundle: Buffer | undefined, path: string, thumbprints: readonly string[]): void {
     if (bundle === undefined) throw new Error(`certificate bundle '${path}' does not exist`);
     const found = new Map<string, X509Certificate>();
-    const blocks = bundle.toString('utf8').match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g);
+    const blocks = bundle
+      .toString('utf8')
+      .match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g);
     for (const block of blocks ?? []) {
       try {
         const cert = new X509Certificate(block);
