@@ -15,6 +15,7 @@ import {
   KubeLeaseStore,
   LeaderElector,
   MirrorProblemReporter,
+  CaBundleProblemReporter,
   Registrations,
   kubeWatch,
   kubernetesVersionProblem,
@@ -205,6 +206,8 @@ export class OperatorRuntime {
     });
     const mirrorProblems = new MirrorProblemReporter(events);
     await mirrorProblems.report(facts);
+    const caProblems = new CaBundleProblemReporter(events, config.namespace);
+    await caProblems.report(facts);
     return {
       core,
       namespace: config.namespace,
@@ -222,6 +225,7 @@ export class OperatorRuntime {
         const f = await readClusterFacts(core, custom, this.p.config.namespace);
         this.p.redactor.register(f.bootstrap.token);
         await mirrorProblems.report(f);
+        await caProblems.report(f);
         return f;
       },
       events,
