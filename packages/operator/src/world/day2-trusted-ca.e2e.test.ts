@@ -104,6 +104,24 @@ test.serial(
     ]);
     for (const n of await windowsNodes(world)) t.falsy(n.spec?.unschedulable, 'nothing was drained');
 
+    // Its label removed, the label comes back; the injected data stays.
+    const labelled = (await trustedCa(world))!;
+    await apis(world).core.replaceNamespacedConfigMap({
+      name: 'trusted-ca',
+      namespace: OPERATOR_NAMESPACE,
+      body: { ...labelled, metadata: { ...labelled.metadata, labels: { team: 'x' } } },
+    });
+    const relabelled = await until(
+      'label put back',
+      async () => {
+        const cm = await trustedCa(world);
+        return cm?.metadata?.labels?.[LABEL] === 'true' ? cm : undefined;
+      },
+      20_000,
+    );
+    t.deepEqual(relabelled.metadata?.labels, { team: 'x', [LABEL]: 'true' });
+    t.is(relabelled.data?.['ca-bundle.crt'], a);
+
     // Deleted, the ConfigMap comes back with its label.
     await apis(world).core.deleteNamespacedConfigMap({ name: 'trusted-ca', namespace: OPERATOR_NAMESPACE });
     const back = await until(
