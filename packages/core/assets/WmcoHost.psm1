@@ -501,6 +501,73 @@ function Remove-WmcoPrunedFolder {
 }
 
 # ---------------------------------------------------------------------------------------------------
+# Machine Root store (Cert:\LocalMachine\Root). The certificates the module imports carry the FriendlyName
+# $script:ManagedTag, and only those are ever removed (a Windows root or one an admin added is left).
+# ---------------------------------------------------------------------------------------------------
+
+# The requested thumbprints that are in the store, and every certificate carrying the module's mark.
+function Get-WmcoRootCertificates {
+    param(
+        [string[]] $Thumbprints
+    )
+    $wanted = @($Thumbprints | ForEach-Object { $_.ToUpperInvariant() })
+    return @(Get-ChildItem -LiteralPath 'Cert:\LocalMachine\Root' |
+            Where-Object { $wanted -contains $_.Thumbprint.ToUpperInvariant() -or $_.FriendlyName -eq $script:ManagedTag } |
+            Sort-Object Thumbprint | ForEach-Object {
+                [ordered]@{ thumbprint = $_.Thumbprint.ToUpperInvariant(); managed = ($_.FriendlyName -eq $script:ManagedTag) }
+            })
+}
+
+# Imports the listed certificates of a PEM bundle; one already in the store is left as it is. Every listed
+# thumbprint must be in the bundle, or nothing is imported.
+function Import-WmcoRootCertificates {
+    param(
+        [string] $Path,
+        [string[]] $Thumbprints
+    )
+    $text = [System.IO.File]::ReadAllText($Path)
+    $found = @{}
+    $blocks = [regex]::Matches($text, '-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\s]+?)-----END CERTIFICATE-----')
+    foreach ($block in $blocks) {
+        try {
+            $der = [Convert]::FromBase64String(($block.Groups[1].Value -replace '\s', ''))
+            $cert = [System.Security.Cryptography.X509Certificates.X509Certificate2]::new($der)
+            $found[$cert.Thumbprint.ToUpperInvariant()] = $cert
+        } catch {
+            continue
+        }
+    }
+    $missing = @($Thumbprints | Where-Object { -not $found.ContainsKey($_.ToUpperInvariant()) })
+    if ($missing.Count -gt 0) { throw "certificate(s) $($missing -join ', ') not found in '$Path'" }
+    $store = [System.Security.Cryptography.X509Certificates.X509Store]::new('Root', 'LocalMachine')
+    $store.Open([System.Security.Cryptography.X509Certificates.OpenFlags]::ReadWrite)
+    try {
+        foreach ($t in $Thumbprints) {
+            if (Test-Path -LiteralPath "Cert:\LocalMachine\Root\$t") { continue }
+            $cert = $found[$t.ToUpperInvariant()]
+            $cert.FriendlyName = $script:ManagedTag
+            $store.Add($cert)
+        }
+    } finally {
+        $store.Close()
+    }
+}
+
+# Removes one certificate the module imported; a missing one is fine, one without the mark is refused.
+function Remove-WmcoRootCertificate {
+    param(
+        [string] $Thumbprint
+    )
+    if ($Thumbprint -notmatch '^[0-9A-F]{40}$') { throw "'$Thumbprint' is not a certificate thumbprint" }
+    $cert = Get-Item -LiteralPath "Cert:\LocalMachine\Root\$Thumbprint" -ErrorAction SilentlyContinue
+    if ($null -eq $cert) { return }
+    if ($cert.FriendlyName -ne $script:ManagedTag) {
+        throw "certificate $Thumbprint in the Root store was not added by the operator"
+    }
+    Remove-Item -LiteralPath "Cert:\LocalMachine\Root\$Thumbprint"
+}
+
+# ---------------------------------------------------------------------------------------------------
 # Operations.
 # ---------------------------------------------------------------------------------------------------
 
@@ -561,6 +628,9 @@ function Get-WmcoHostState {
     if ($Request.PSObject.Properties.Name -contains 'listDirectories') {
         $state['children'] = Get-WmcoChildFolders @($Request.listDirectories)
     }
+    if ($Request.PSObject.Properties.Name -contains 'rootCertificates') {
+        $state['rootCertificates'] = Get-WmcoRootCertificates @($Request.rootCertificates)
+    }
     return $state
 }
 
@@ -607,6 +677,8 @@ function Invoke-WmcoStep {
             return $true
         }
         'removeDirectory' { Remove-WmcoPrunedFolder $Step.path }
+        'importRootCertificates' { Import-WmcoRootCertificates $Step.path @($Step.thumbprints) }
+        'removeRootCertificate' { Remove-WmcoRootCertificate $Step.thumbprint }
         default { throw "unknown plan step kind '$($Step.kind)'" }
     }
     return $false
@@ -616,7 +688,7 @@ function Get-WmcoStepTarget {
     param(
         [object] $Step
     )
-    foreach ($field in @('path', 'name', 'destinationPrefix')) {
+    foreach ($field in @('path', 'name', 'thumbprint', 'destinationPrefix')) {
         if ($Step.PSObject.Properties.Name -contains $field) { return [string]$Step.$field }
     }
     return ''

@@ -11,7 +11,7 @@ import { WorkQueue, type WorkQueueMetrics } from '../kube/work-queue.js';
 import type { WatchPort } from '../kube/watch-port.js';
 import { Annotations, Labels, PRIVATE_KEY_FIELD } from '../join/node-metadata.js';
 import { byohInformers } from './byoh-informers.js';
-import { ClusterConfigWatches } from './cluster-config-watches.js';
+import { CLUSTER_CONFIG_WATCHES, ClusterConfigWatches, trustedCaWatch } from './cluster-config-watches.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
 import { DriftRepair } from './drift-repair.js';
 import { CsrReconciler, type CsrMetrics } from './csr-reconciler.js';
@@ -25,6 +25,7 @@ import { RemoveFlow, type RemoveOptions } from './remove-flow.js';
 import type { LifecycleOptions } from '../lifecycle/lifecycle-options.js';
 import { LIFECYCLE_PHASE_ANNOTATION } from '../lifecycle/lifecycle-annotations.js';
 import { NodeMaintenance } from '../lifecycle/maintenance.js';
+import { TrustedCaConfigMap } from './trusted-ca-configmap.js';
 
 export interface ByohControllersOptions {
   readonly deps: JoinDeps;
@@ -82,10 +83,12 @@ export class ByohControllers implements ByohView {
   private readonly clusterConfig: ClusterConfigWatches | undefined;
   /** The budget, upgrade flow, services ConfigMaps and OperatorCondition (a Machine source shares it). */
   readonly maintenance: NodeMaintenance;
+  private readonly trustedCa: TrustedCaConfigMap;
 
   constructor(private readonly o: ByohControllersOptions) {
     this.maintenance = new NodeMaintenance(o.deps, () => this.windowsNodes(), o.lifecycle);
     this.informers = this.makeInformers();
+    this.trustedCa = new TrustedCaConfigMap(o.deps.core, o.deps.namespace, o.deps.logger);
     this.clusterConfig = this.makeClusterConfigWatches();
     this.instanceQueue = new WorkQueue(
       systemClock,
@@ -124,7 +127,11 @@ export class ByohControllers implements ByohView {
     const sources = { core: deps.core, custom, watch: this.o.watch, clock: systemClock, logger: deps.logger };
     return new ClusterConfigWatches(
       metrics?.informerRestart ? { ...sources, onRestart: metrics.informerRestart } : sources,
-      () => this.enqueueAll(),
+      (what) => {
+        if (what.startsWith('trusted-ca/')) void this.trustedCa.ensure();
+        this.enqueueAll();
+      },
+      [...CLUSTER_CONFIG_WATCHES, trustedCaWatch(deps.namespace)],
     );
   }
 
@@ -205,6 +212,7 @@ export class ByohControllers implements ByohView {
     await this.maintenance.start();
     this.controllers.forEach((c) => c.start());
     this.clusterConfig?.start();
+    if (this.clusterConfig) void this.trustedCa.ensure();
     this.enqueueAll();
     this.enqueueCsrs();
   }

@@ -49,6 +49,16 @@ export const CLUSTER_CONFIG_WATCHES: readonly Watched[] = [
   },
 ];
 
+/** `<namespace>/trusted-ca`: its injected bundle goes into C:\k\ca-bundle.crt and the Root store. */
+export function trustedCaWatch(namespace: string): Watched {
+  return {
+    name: 'trusted-ca',
+    path: `/api/v1/namespaces/${namespace}/configmaps`,
+    fieldSelector: 'metadata.name=trusted-ca',
+    list: (s) => (sel) => s.core.listNamespacedConfigMap({ namespace, ...sel }),
+  };
+}
+
 /**
  * Watches on the cluster configuration that Ready nodes carry (mirror sets and their credentials, the
  * proxy, the kubelet CA): a change calls `changed` within the watch latency, so every node is looked at

@@ -1,5 +1,6 @@
 import { join as joinPath } from 'node:path';
 import type { HostSpec } from '../converge/host-spec.js';
+import { certificateThumbprints, TRUSTED_CA_BUNDLE_PATH, trustedCaBundle } from '../desired/ca-bundle.js';
 import type { PayloadEntry } from '../desired/payload-manifest.js';
 import { buildWindowsServices } from '../desired/windows-services.js';
 import type { UploadFile } from '../host/windows-host.js';
@@ -33,6 +34,8 @@ export interface NodeDesign {
   readonly routes: readonly PersistentRoute[];
   /** Per-service environments (the cluster proxy of the services that use it), by service name. */
   readonly serviceEnvironment?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** The certificates of `C:\k\ca-bundle.crt`, kept in the machine Root store (reference §1.10). */
+  readonly rootCertificates?: HostSpec['rootCertificates'];
 }
 
 /** The parts of the operator's configuration a node's design depends on. */
@@ -57,7 +60,15 @@ export function designNode(deps: NodeDesignDeps, facts: ClusterFacts): NodeDesig
     payload: deps.payload,
     ...proxyDesign(deps, facts),
     routes: deps.capabilities.metadataRoutes?.routes() ?? [],
+    ...rootCertificateDesign(facts),
   };
+}
+
+/** The Root store follows `C:\k\ca-bundle.crt` (upstream's WICD imports its certificates; §1.10). */
+function rootCertificateDesign(facts: ClusterFacts): Pick<NodeDesign, 'rootCertificates'> {
+  if (facts.caBundle === undefined) return {};
+  const { thumbprints } = certificateThumbprints(trustedCaBundle(facts.caBundle));
+  return { rootCertificates: { bundle: TRUSTED_CA_BUNDLE_PATH, thumbprints } };
 }
 
 /**
@@ -98,6 +109,7 @@ export function hostSpecWith(
     envVars: design.envVars,
     routes: design.routes,
     ...(design.serviceEnvironment ? { serviceEnvironment: design.serviceEnvironment } : {}),
+    ...(design.rootCertificates ? { rootCertificates: design.rootCertificates } : {}),
   });
 }
 

@@ -25,6 +25,7 @@ export function observeQueryFor(
     envVars: [...new Set([...Object.keys(spec.envVars), ...extraEnvVars])],
     firewallRules: spec.firewallRules.map((r) => r.name),
     ...(spec.prunedDirectories?.length ? { listDirectories: [...spec.prunedDirectories] } : {}),
+    ...(spec.rootCertificates ? { rootCertificates: [...spec.rootCertificates.thumbprints] } : {}),
     // Left out when empty, so a query without scripts is the same request as before the field existed.
     ...(evaluate.length > 0
       ? {

@@ -23,6 +23,9 @@ const describers: Describers = {
   installFeature: (s) => `install Windows feature ${s.name} (reboot)`,
   setHostname: (s) => `rename host to ${s.name} (reboot)`,
   removeDirectory: (s) => `remove directory ${s.path}`,
+  importRootCertificates: (s) =>
+    `import ${s.thumbprints.length} certificate(s) of ${s.path} into the machine Root store: ${s.thumbprints.join(', ')}`,
+  removeRootCertificate: (s) => `remove certificate ${s.thumbprint} from the machine Root store`,
   setServiceEnvironment: (s) =>
     s.environment.length === 0
       ? `clear the environment of service ${s.name}`

@@ -33,6 +33,19 @@ export interface HostSpec {
    * service name: exactly these variables; `{}` removes the value. Services not named are left alone.
    */
   readonly serviceEnvironment?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /**
+   * The machine Root store holds exactly these of the operator's certificates, imported from `bundle` (a
+   * file of this spec): missing ones are imported, ones the operator added that left the list are removed.
+   * Absent = the store is left alone.
+   */
+  readonly rootCertificates?: RootCertificatesSpec;
+}
+
+export interface RootCertificatesSpec {
+  /** The PEM bundle on the host the certificates are imported from, e.g. `C:\k\ca-bundle.crt`. */
+  readonly bundle: string;
+  /** Windows thumbprints (SHA-1 of the DER, upper-case hex) of the bundle's certificates. */
+  readonly thumbprints: readonly string[];
 }
 
 export interface HostSpecFile {

@@ -1,6 +1,7 @@
 import type { HostState, PlanStep, ServiceState } from '../host/protocol/index.js';
 import type { WindowsServiceSpec } from '../provider/index.js';
 import { managedDescription, type HostSpec } from './host-spec.js';
+import { rootCertificateSteps } from './root-certificate-steps.js';
 import { dependencyOrder, runningDependents } from './service-order.js';
 
 /** An ordered list of steps that takes a host from what `observe` saw to its HostSpec. */
@@ -33,6 +34,7 @@ export function plan(state: HostState, spec: HostSpec): Plan {
       ...stops,
       ...files,
       ...pruneSteps(state, spec),
+      ...rootCertificateSteps(state, spec),
       ...configs,
       ...environments,
       ...envVarSteps(state, spec),

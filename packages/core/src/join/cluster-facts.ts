@@ -1,4 +1,5 @@
 import type { ClusterNetworkFacts } from '../cluster/cluster-validation.js';
+import type { CaBundleInput } from '../desired/ca-bundle.js';
 import type { MirrorProblem } from '../desired/mirror-entry-check.js';
 import type { ImageMirrorEntry } from '../desired/mirror-sets.js';
 
@@ -32,6 +33,11 @@ export interface ClusterFacts {
    * absent when the cluster has no Proxy object.
    */
   readonly proxy?: Readonly<Record<string, string>>;
+  /**
+   * What `C:\k\ca-bundle.crt` is built from (reference §1.10): ControllerConfig's registry bundles and,
+   * when the cluster has a proxy, the `trusted-ca` ConfigMap's bundle. Absent: facts read without it.
+   */
+  readonly caBundle?: CaBundleInput;
   /** `--cloud-provider` of the Linux workers' kubelet, when they set one. */
   readonly cloudProvider?: string;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { bootstrapKubeconfig } from '../desired/bootstrap-kubeconfig.js';
+import { TRUSTED_CA_BUNDLE_PATH, trustedCaBundle } from '../desired/ca-bundle.js';
 import { containerdConfig } from '../desired/containerd-config.js';
 import { hostsTomlFiles } from '../desired/hosts-toml.js';
 import { kubeletConfiguration } from '../desired/kubelet-config.js';
@@ -47,6 +48,7 @@ export function generatedFiles(
     file('C:\\k\\kubelet-ca.crt', facts.kubeletCaPem),
     file('C:\\k\\containerd\\containerd_conf.toml', containerdConfig()),
     file('C:\\Temp\\network-conf.ps1', networkConfigScript({ serviceCidr: facts.serviceCidr })),
+    ...(facts.caBundle ? [file(TRUSTED_CA_BUNDLE_PATH, trustedCaBundle(facts.caBundle))] : []),
     ...mirrors.map((m) => file(`${REGISTRIES_DIR}\\${m.directory}\\hosts.toml`, m.content)),
     ...providerFiles.map((f) => file(f.path, f.content)),
   ];

@@ -37,6 +37,7 @@ export interface HostSpecInput {
   readonly envVars: Readonly<Record<string, string>>;
   readonly routes: readonly PersistentRoute[];
   readonly serviceEnvironment?: HostSpec['serviceEnvironment'];
+  readonly rootCertificates?: HostSpec['rootCertificates'];
   /** Directories for generated files beyond the required ones (e.g. per-registry folders). */
 }
 
@@ -68,5 +69,6 @@ export function buildHostSpec(input: HostSpecInput): HostSpec {
     // The registry folder holds exactly the current mirror sets' hosts.toml folders (reference §1.15).
     prunedDirectories: [...HostPaths.prunableRoots],
     ...(input.serviceEnvironment ? { serviceEnvironment: input.serviceEnvironment } : {}),
+    ...(input.rootCertificates ? { rootCertificates: input.rootCertificates } : {}),
   };
 }

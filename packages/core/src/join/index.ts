@@ -7,3 +7,4 @@ export { encryptUsername, decryptUsername } from './username-crypto.js';
 export { publicKeyOf } from './public-key.js';
 export { scriptsFor, resolveServices, type HostScript } from './service-scripts.js';
 export { MirrorProblemReporter } from './mirror-problem-reporter.js';
+export { CaBundleProblemReporter } from './ca-bundle-problem-reporter.js';

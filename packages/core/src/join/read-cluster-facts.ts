@@ -6,6 +6,7 @@ import { isNotFound } from '../kube/client/api-errors.js';
 import type { ClusterFacts } from './cluster-facts.js';
 import { parseKubeletArgs, renderedWorkerKubeletUnit } from './kubelet-unit-args.js';
 import { readClusterProxy } from './read-proxy.js';
+import { readTrustedCa, registryBundles } from './read-trusted-ca.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null ? (v as Obj) : {});
@@ -127,8 +128,33 @@ async function cloudProviderFact(custom: CustomObjectsApi): Promise<Pick<Cluster
   return provider ? { cloudProvider: provider } : {};
 }
 
-/** Reads every cluster object a join needs (reference §1.2, §1.6 step 2). */
-export async function readClusterFacts(core: CoreV1Api, custom: CustomObjectsApi): Promise<ClusterFacts> {
+/** The inputs of `C:\k\ca-bundle.crt`: the trusted CA only counts when there is a proxy, as upstream. */
+async function caBundleFacts(
+  core: CoreV1Api,
+  spec: unknown,
+  o: { namespace: string | undefined; proxy: Record<string, string> | undefined },
+): Promise<Pick<ClusterFacts, 'caBundle'>> {
+  if (o.namespace === undefined) return {};
+  const hasProxy = o.proxy !== undefined && Object.keys(o.proxy).length > 0;
+  const trusted = hasProxy ? await readTrustedCa(core, o.namespace) : undefined;
+  return {
+    caBundle: {
+      userBundles: registryBundles(spec, 'imageRegistryBundleUserData'),
+      bundles: registryBundles(spec, 'imageRegistryBundleData'),
+      ...(trusted ? { proxyTrustedCa: trusted } : {}),
+    },
+  };
+}
+
+/**
+ * Reads every cluster object a join needs (reference §1.2, §1.6 step 2); with the operator's namespace
+ * also the `trusted-ca` bundle, so the facts carry `caBundle`.
+ */
+export async function readClusterFacts(
+  core: CoreV1Api,
+  custom: CustomObjectsApi,
+  namespace?: string,
+): Promise<ClusterFacts> {
   const [infra, netConfig, netOperator, controllerConfig] = await Promise.all([
     getCluster(custom, 'config.openshift.io', 'infrastructures'),
     getCluster(custom, 'config.openshift.io', 'networks'),
@@ -159,5 +185,6 @@ export async function readClusterFacts(core: CoreV1Api, custom: CustomObjectsApi
     ...(await mirrorFacts(custom)),
     ...(await cloudProviderFact(custom)),
     ...(proxy === undefined ? {} : { proxy }),
+    ...(await caBundleFacts(core, controllerConfig['spec'], { namespace, proxy })),
   };
 }

@@ -1,9 +1,9 @@
+import type { KubeConfig } from '@kubernetes/client-node';
 import {
   CertificatesV1Api,
   CoordinationV1Api,
   CoreV1Api,
   CustomObjectsApi,
-  KubeConfig,
   VersionApi,
 } from '@kubernetes/client-node';
 import {
@@ -15,6 +15,7 @@ import {
   KubeLeaseStore,
   LeaderElector,
   MirrorProblemReporter,
+  CaBundleProblemReporter,
   Registrations,
   kubeWatch,
   kubernetesVersionProblem,
@@ -44,6 +45,7 @@ import { lifecycleFrom } from './lifecycle-config.js';
 import type { OperatorMetrics } from './metrics.js';
 import type { Redactor } from './redactor.js';
 import type { RuntimeHooks } from './runtime-hooks.js';
+import { loadKubeConfig } from './load-kubeconfig.js';
 export type { RuntimeHooks } from './runtime-hooks.js';
 
 export interface RuntimeParts {
@@ -61,14 +63,6 @@ export const DEFAULT_DRIFT_REPAIR_INTERVAL_MS = 120_000;
 
 /** A fatal start-up problem: printed and exit 1, as upstream exits on invalid cluster configuration. */
 export class StartupError extends Error {}
-
-function loadKubeConfig(c: OperatorConfig): KubeConfig {
-  const kc = new KubeConfig();
-  if (c.kubeconfig) kc.loadFromFile(c.kubeconfig);
-  else kc.loadFromDefault();
-  if (c.context) kc.setCurrentContext(c.context);
-  return kc;
-}
 
 /**
  * The running operator: validates the cluster, selects the platform provider, and runs the BYOH
@@ -168,7 +162,7 @@ export class OperatorRuntime {
   /** Checks the cluster once at start and returns the facts read for it. */
   private async validate(core: CoreV1Api, custom: CustomObjectsApi): Promise<ClusterFacts> {
     const version = await this.kc.makeApiClient(VersionApi).getCode();
-    const facts = await readClusterFacts(core, custom).catch((err: unknown) => {
+    const facts = await readClusterFacts(core, custom, this.p.config.namespace).catch((err: unknown) => {
       throw new StartupError(
         `cannot read the cluster configuration: ${err instanceof Error ? err.message : String(err)}`,
       );
@@ -207,6 +201,8 @@ export class OperatorRuntime {
     });
     const mirrorProblems = new MirrorProblemReporter(events);
     await mirrorProblems.report(facts);
+    const caProblems = new CaBundleProblemReporter(events, config.namespace);
+    await caProblems.report(facts);
     return {
       core,
       namespace: config.namespace,
@@ -223,9 +219,10 @@ export class OperatorRuntime {
       providerFiles: parts.providerFiles,
       payloadDir: config.payloadDir,
       facts: async () => {
-        const f = await readClusterFacts(core, custom);
+        const f = await readClusterFacts(core, custom, this.p.config.namespace);
         this.p.redactor.register(f.bootstrap.token);
         await mirrorProblems.report(f);
+        await caProblems.report(f);
         return f;
       },
       events,

@@ -88,6 +88,7 @@ export function observe(
     firewallRules: m.firewallRules.filter((r) => rules.has(r.name)).map((r) => ({ ...r })),
     ...(req.firewallPorts ? { firewallPorts: firewallPorts(m, req.firewallPorts) } : {}),
     ...(children ? { children } : {}),
+    ...(req.rootCertificates ? { rootCertificates: m.rootStore.observe(req.rootCertificates) } : {}),
     evaluated,
   };
 }
@@ -221,6 +222,19 @@ function applySystemStep(m: WindowsModel, step: PlanStep): boolean {
       removePrunedFolder(m, step.path);
       return false;
     default:
+      return applyCertificateStep(m, step);
+  }
+}
+
+function applyCertificateStep(m: WindowsModel, step: PlanStep): boolean {
+  switch (step.kind) {
+    case 'importRootCertificates':
+      m.rootStore.importFromBundle(m.files.read(step.path), step.path, step.thumbprints);
+      return false;
+    case 'removeRootCertificate':
+      m.rootStore.removeManaged(step.thumbprint);
+      return false;
+    default:
       throw new Error(`unknown plan step kind '${step.kind}'`);
   }
 }
@@ -228,6 +242,7 @@ function applySystemStep(m: WindowsModel, step: PlanStep): boolean {
 function target(step: PlanStep): string {
   if ('path' in step) return step.path;
   if ('name' in step) return step.name;
+  if ('thumbprint' in step) return step.thumbprint;
   return step.destinationPrefix;
 }
 

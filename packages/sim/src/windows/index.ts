@@ -29,3 +29,4 @@ export { defaultEvaluators } from './evaluate/default-evaluators.js';
 export { PowerShellError, UnsupportedScriptError, notRecognized } from './evaluate/script-errors.js';
 export { VSPHERE_FQDN_SCRIPT, gcpNodeNameOf } from './evaluate/host-scripts.js';
 export { type ModelHnsNetwork, type ModelHnsEndpoint } from './windows-model.js';
+export { RootCertificateStore, MANAGED_CERTIFICATE_NAME } from './root-certificate-store.js';

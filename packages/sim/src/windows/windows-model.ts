@@ -2,6 +2,7 @@ import { HostPaths, type FirewallRuleState, type HnsNetwork, type RouteState } f
 import { FileSystem } from './file-system.js';
 import { defaultServiceBehaviours, type ServiceBehaviourRegistry } from './service-behaviour.js';
 import { ServiceControlManager } from './service-control-manager.js';
+import { RootCertificateStore } from './root-certificate-store.js';
 
 export interface WindowsModelOptions {
   readonly hostname?: string;
@@ -72,6 +73,8 @@ export class WindowsModel {
   /** Whether Windows Defender (process MsMpEng) runs; some images have it uninstalled. */
   defenderRunning = true;
   readonly firewallRules: FirewallRuleState[] = [];
+  /** `Cert:\LocalMachine\Root`. */
+  readonly rootStore = new RootCertificateStore();
   hostname: string;
   /** Set by Rename-Computer; becomes `hostname` at the next boot. */
   pendingHostname: string | undefined;

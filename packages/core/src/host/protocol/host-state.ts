@@ -99,6 +99,11 @@ export const hostStateSchema = z.object({
    * as links). Absent when none were asked for.
    */
   children: z.record(z.string(), z.array(z.string())).optional(),
+  /**
+   * Machine Root store certificates (`Cert:\LocalMachine\Root`): the requested `rootCertificates` that are
+   * there, and every certificate carrying the operator's mark (`managed`). Absent when none were asked for.
+   */
+  rootCertificates: z.array(z.object({ thumbprint: z.string(), managed: z.boolean() })).optional(),
   /** Results of the request's `evaluate` scripts by name; `{}` when none were asked for. */
   evaluated: z.record(z.string(), evaluatedSchema).default({}),
 });

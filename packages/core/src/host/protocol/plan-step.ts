@@ -23,6 +23,11 @@ export const serviceNameSchema = z
     'a service name is 1-256 characters without quotes, slashes or line breaks',
   );
 
+/** A certificate's Windows thumbprint: the SHA-1 of its DER bytes, 40 upper-case hex digits. */
+export const thumbprintSchema = z
+  .string()
+  .regex(/^[0-9A-F]{40}$/, 'a certificate thumbprint is 40 upper-case hex digits (SHA-1 of the DER bytes)');
+
 /** One step of a Plan. The module performs steps in order and stops at the first failure. */
 export const planStepSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('createDirectory'), path: windowsPathSchema }),
@@ -78,6 +83,17 @@ export const planStepSchema = z.discriminatedUnion('kind', [
       'only a folder directly under a prunable root may be removed',
     ),
   }),
+  /**
+   * Import into `Cert:\LocalMachine\Root` the certificates of the PEM bundle at `path` whose thumbprints are
+   * listed, each marked as the operator's (FriendlyName `OpenShift managed`); one already in the store is left.
+   */
+  z.object({
+    kind: z.literal('importRootCertificates'),
+    path: windowsPathSchema,
+    thumbprints: z.array(thumbprintSchema).min(1),
+  }),
+  /** Remove one certificate from the machine Root store, only when the operator's mark is on it. */
+  z.object({ kind: z.literal('removeRootCertificate'), thumbprint: thumbprintSchema }),
 ]);
 export type PlanStep = z.infer<typeof planStepSchema>;
 export type PlanStepKind = PlanStep['kind'];

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { envVarNameSchema, planStepSchema, serviceNameSchema, windowsPathSchema } from './plan-step.js';
+import {
+  envVarNameSchema,
+  planStepSchema,
+  serviceNameSchema,
+  thumbprintSchema,
+  windowsPathSchema,
+} from './plan-step.js';
 import { evaluateListSchema } from './evaluate.js';
 import { firewallPortSchema } from './host-state.js';
 import { HOST_PROTOCOL_VERSION } from './version.js';
@@ -28,6 +34,11 @@ export const observeRequestSchema = z.object({
   listDirectories: z
     .array(windowsPathSchema.refine(isPrunableRoot, 'only a prunable root may be listed'))
     .optional(),
+  /**
+   * Thumbprints to look for in the machine Root store; with this field (even empty) `rootCertificates` also
+   * lists every certificate the operator marked as its own.
+   */
+  rootCertificates: z.array(thumbprintSchema).optional(),
 });
 
 export const applyRequestSchema = z.object({

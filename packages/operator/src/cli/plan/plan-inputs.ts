@@ -84,7 +84,7 @@ export class DesignSource {
   ) {}
 
   static async load(s: PlanSource): Promise<DesignSource> {
-    const facts = await readClusterFacts(s.core, s.custom).catch((err: unknown) => {
+    const facts = await readClusterFacts(s.core, s.custom, s.namespace).catch((err: unknown) => {
       throw new Error(`cannot read the cluster configuration: ${describeApiError(err)}`, { cause: err });
     });
     const parts = await platformParts({
