@@ -43,12 +43,12 @@ test('status shows each node version and its upgrade or reboot step', (t) => {
     false,
   );
   t.deepEqual(
-    out.map((r) => r.slice(0, 5)),
+    out.map((r) => r.slice(0, 6)),
     [
-      ['10.0.0.1', 'win-a', 'Upgrading', '1.0.0', 'Draining'],
-      ['10.0.0.2', 'win-b', 'Ready', '1.1.0', 'RebootRequested'],
-      ['10.0.0.3', 'win-c', 'Ready', '1.1.0', '-'],
-      ['10.0.0.4', 'win-d', 'Configuring', '-', '-'],
+      ['BYOH', '10.0.0.1', 'win-a', 'Upgrading', '1.0.0', 'Draining'],
+      ['BYOH', '10.0.0.2', 'win-b', 'Ready', '1.1.0', 'RebootRequested'],
+      ['BYOH', '10.0.0.3', 'win-c', 'Ready', '1.1.0', '-'],
+      ['BYOH', '10.0.0.4', 'win-d', 'Configuring', '-', '-'],
     ],
   );
 });

@@ -153,9 +153,15 @@ test.serial(
     );
     const a = (await windowsNodes(world)).find((n) => n.metadata?.name === 'win-a');
     t.is(versionOf(a!), VERSION_A, 'win-a is still on A: its drain is blocked');
-    const events = await eventsAbout(world);
-    t.true(events.some((e) => e.reason === 'DrainWaiting' && e.message.includes('win-a')));
-    t.true(events.some((e) => e.reason === 'UpgradeDrainTimeout' && e.message.includes('win-a')));
+    // The blocked drain's events: it waits, then gives the node back after its bounded wait (2 s here),
+    // which may end after the other three nodes are done; wait for them rather than race them.
+    for (const reason of ['DrainWaiting', 'UpgradeDrainTimeout']) {
+      await until(`a ${reason} event about win-a`, async () =>
+        (await eventsAbout(world)).some((e) => e.reason === reason && e.message.includes('win-a'))
+          ? true
+          : undefined,
+      );
+    }
     // The blocking PDB goes: win-a upgrades too.
     await pinned.policy.deleteNamespacedPodDisruptionBudget({ name: 'pinned', namespace: NS });
     await until('every node on B', allUpgraded(world), 120_000);

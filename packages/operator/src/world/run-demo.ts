@@ -52,9 +52,13 @@ export async function follow(
   }
 }
 
+/** How long every entry must stay final before the demo ends. */
+const SETTLE_MS = 2000;
+
 /** Like `follow`, per windows-instances entry of a demo (a host may have several), with the world's own lines. */
 async function followEntries(driver: DemoDriver, o: DemoOptions, t0: number): Promise<RowState[]> {
   const last = new Map<string, string>();
+  let settledSince: number | undefined;
   const deadline = Date.now() + o.timeoutMs;
   for (;;) {
     const states = await driver.states();
@@ -64,7 +68,11 @@ async function followEntries(driver: DemoDriver, o: DemoOptions, t0: number): Pr
       if (s && s !== 'Removed' && last.get(r.key) !== phase) o.out(progressLine(r.label, s, t0));
       last.set(r.key, phase);
     });
-    if (driver.settled(states) || Date.now() > deadline) return states;
+    // Final only once it stays final: the operator retries a failed join on its own (a host that streamed
+    // endless output is retried at once), so a Failed seen between two attempts is not the end.
+    settledSince = driver.settled(states) ? (settledSince ?? Date.now()) : undefined;
+    if ((settledSince !== undefined && Date.now() - settledSince >= SETTLE_MS) || Date.now() > deadline)
+      return states;
     await new Promise((r) => setTimeout(r, 200));
   }
 }
