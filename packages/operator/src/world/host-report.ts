@@ -31,7 +31,7 @@ export function hostReport(
   }
   if (sc.faults?.includes('endlessOutput'))
     facts.push(
-      `streamed endless output on its first command; RSS of this process (world and operator) grew by at most ${Math.ceil(rssPeakBytes / MiB)} MiB`,
+      `streamed endless output on its first command; RSS of this process (world and operator) grew by at most ${Math.ceil(rssPeakBytes / MiB)} MiB while it streamed`,
     );
   return `world: ${h.spec.hostname} (${h.address}): ${facts.join('; ')}`;
 }

@@ -61,6 +61,8 @@ export class SimulatedWindowsHost {
     sftpRequests: 0,
     writes: 0,
     bytesReceived: 0,
+    /** Exec channels now streaming endless output (the `endlessOutput` fault), until the client closes them. */
+    floodsOpen: 0,
   };
   private hostKey = newHostKey();
   private server: SshServer | undefined;
@@ -249,6 +251,8 @@ export class SimulatedWindowsHost {
     if (this.faults.endlessOutput) {
       delete this.faults.endlessOutput;
       this.stats.execs++;
+      this.stats.floodsOpen++;
+      channel.once('close', () => this.stats.floodsOpen--);
       streamEndlessOutput(channel);
       return;
     }
