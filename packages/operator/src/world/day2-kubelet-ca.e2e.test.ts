@@ -1,7 +1,7 @@
 import test from 'ava';
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { ClusterCa } from '@wmco/sim';
-import { phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
+import { testWorld, until, windowsNodes, joinAll } from './world-fixture.js';
 
 const CC = {
   group: 'machineconfiguration.openshift.io',
@@ -18,11 +18,7 @@ test.serial(
       driftRepairIntervalMs: 600_000,
     });
     t.teardown(() => world.stop());
-    await world.createPrivateKeySecret();
-    await world.setInstances(Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i))));
-    await world.startOperator();
-    for (const h of world.hosts.hosts)
-      await until(`${h.address} Ready`, phaseIs(world, h.address, 'Ready'), 90_000);
+    await joinAll(world);
 
     const kc = new KubeConfig();
     kc.loadFromFile(world.adminKubeconfig);

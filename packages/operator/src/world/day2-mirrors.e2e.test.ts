@@ -1,7 +1,7 @@
 import test from 'ava';
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import type { SimWorld } from './sim-world.js';
-import { apis, eventsAbout, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
+import { apis, eventsAbout, testWorld, until, windowsNodes, joinAll } from './world-fixture.js';
 
 const REG = 'C:\\k\\containerd\\registries';
 const IDMS = { group: 'config.openshift.io', version: 'v1', plural: 'imagedigestmirrorsets' };
@@ -54,11 +54,7 @@ test.serial(
       driftRepairIntervalMs: 600_000,
     });
     t.teardown(() => world.stop());
-    await world.createPrivateKeySecret();
-    await world.setInstances(Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i))));
-    await world.startOperator();
-    for (const h of world.hosts.hosts)
-      await until(`${h.address} Ready`, phaseIs(world, h.address, 'Ready'), 90_000);
+    await joinAll(world);
     t.deepEqual(registries(world), [{}, {}], 'no mirror set yet: an empty registry folder');
 
     const cordoned: string[] = [];

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import type { SimWorld } from './sim-world.js';
-import { eventsAbout, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
+import { eventsAbout, testWorld, until, windowsNodes, joinAll } from './world-fixture.js';
 
 const PROXY = { group: 'config.openshift.io', version: 'v1', plural: 'proxies', name: 'cluster' };
 const WITH_PROXY = [
@@ -36,11 +36,7 @@ test.serial(
       driftRepairIntervalMs: 600_000,
     });
     t.teardown(() => world.stop());
-    await world.createPrivateKeySecret();
-    await world.setInstances(Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i))));
-    await world.startOperator();
-    for (const h of world.hosts.hosts)
-      await until(`${h.address} Ready`, phaseIs(world, h.address, 'Ready'), 90_000);
+    await joinAll(world);
     t.deepEqual(running(world), [[], [], [], []], 'no proxy yet');
     const boots = world.hosts.hosts.map((h) => h.sim.model.lastBootTime.getTime());
     // A service start takes 300 ms from here on, so a restart is long enough to be seen by the sampler.

@@ -65,3 +65,12 @@ export async function eventsAbout(
   const list = await apis(world).core.listNamespacedEvent({ namespace: NS });
   return list.items.map((e) => ({ reason: e.reason ?? '', message: e.message ?? '', type: e.type ?? '' }));
 }
+
+/** The key Secret, every host of the world listed in windows-instances, one operator; resolves when all are Ready. */
+export async function joinAll(world: SimWorld): Promise<void> {
+  await world.createPrivateKeySecret();
+  await world.setInstances(Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i))));
+  await world.startOperator();
+  for (const h of world.hosts.hosts)
+    await until(`${h.address} Ready`, phaseIs(world, h.address, 'Ready'), 90_000);
+}
