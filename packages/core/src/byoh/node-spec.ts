@@ -7,6 +7,7 @@ import type { UploadFile } from '../host/windows-host.js';
 import type { ClusterFacts } from '../join/cluster-facts.js';
 import { generatedFiles, type GeneratedFile } from '../join/generated-files.js';
 import { buildHostSpec } from '../join/host-spec-builder.js';
+import { kubeletCloudFiles } from '../join/kubelet-cloud-files.js';
 import {
   checkServiceNodeValues,
   resolveServices,
@@ -46,17 +47,20 @@ export type NodeDesignDeps = Pick<
 
 /** The operator's design of a node, from its configuration and the cluster facts (pure). */
 export function designNode(deps: NodeDesignDeps, facts: ClusterFacts): NodeDesign {
+  // The cloud config and the credential provider config, with the kubelet flags that name them.
+  const cloud = kubeletCloudFiles(deps.capabilities.imageCredentialProvider, facts);
   return {
     services: buildWindowsServices({
       apiServerInternalUrl: facts.apiServerInternalUrl,
       vxlanPort: facts.vxlanPort === '' ? undefined : facts.vxlanPort,
       // As upstream: the Linux workers' --cloud-provider (usually `external`) on the Windows kubelet too.
       cloudProvider: facts.cloudProvider,
+      cloudConfigFile: cloud.cloudConfigFile,
       debug: deps.debug,
       logRotation: deps.logRotation,
-      capabilities: deps.capabilities,
+      capabilities: { ...deps.capabilities, imageCredentialProvider: cloud.imageCredentialProvider },
     }),
-    generated: generatedFiles(facts, deps.providerFiles),
+    generated: generatedFiles(facts, [...deps.providerFiles, ...cloud.files]),
     payload: deps.payload,
     ...proxyDesign(deps, facts),
     routes: deps.capabilities.metadataRoutes?.routes() ?? [],

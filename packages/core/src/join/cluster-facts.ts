@@ -40,4 +40,13 @@ export interface ClusterFacts {
   readonly caBundle?: CaBundleInput;
   /** `--cloud-provider` of the Linux workers' kubelet, when they set one. */
   readonly cloudProvider?: string;
+  /** `--cloud-config` of the Linux workers' kubelet (a path in their ignition), when they set one. */
+  readonly cloudConfig?: string;
+  /**
+   * Files of the Linux workers' ignition a Windows node may copy, decoded, by path: the cloud config and
+   * the kubelet credential provider configs (`/etc/kubernetes/credential-providers/`).
+   */
+  readonly workerFiles?: Readonly<Record<string, string>>;
+  /** Those worker files that could not be decoded, with the reason (they fail only the nodes needing them). */
+  readonly workerFileErrors?: Readonly<Record<string, string>>;
 }

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { KubeletUnitError, parseKubeletArgs, renderedWorkerKubeletUnit } from './kubelet-unit-args.js';
+import { KubeletUnitError, parseKubeletArgs } from './kubelet-unit-args.js';
+import { renderedWorkerKubeletUnit } from './worker-ignition.js';
 
 const UNIT = [
   '[Service]',

@@ -29,25 +29,3 @@ export function parseKubeletArgs(unit: string): CloudKubeletArgs {
   }
   return out;
 }
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null ? (v as Obj) : {});
-const meta = (mc: Obj, key: string): string => {
-  const v = obj(mc['metadata'])[key];
-  return typeof v === 'string' ? v : '';
-};
-
-/**
- * The kubelet unit of the newest `rendered-worker-*` MachineConfig with a non-empty config (upstream picks
- * the latest by creation time), or undefined when there is none.
- */
-export function renderedWorkerKubeletUnit(machineConfigs: readonly unknown[]): string | undefined {
-  const rendered = machineConfigs
-    .map(obj)
-    .filter((mc) => meta(mc, 'name').startsWith('rendered-worker-'))
-    .filter((mc) => Object.keys(obj(obj(mc['spec'])['config'])).length > 0)
-    .sort((a, b) => meta(b, 'creationTimestamp').localeCompare(meta(a, 'creationTimestamp')));
-  const units = obj(obj(obj(rendered[0]?.['spec'])['config'])['systemd'])['units'];
-  const kubelet = (Array.isArray(units) ? units : []).map(obj).find((u) => u['name'] === 'kubelet.service');
-  return typeof kubelet?.['contents'] === 'string' ? kubelet['contents'] : undefined;
-}

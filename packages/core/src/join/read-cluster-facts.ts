@@ -4,9 +4,9 @@ import { checkMirrorEntries, type MirrorProblem } from '../desired/mirror-entry-
 import type { ImageMirrorEntry } from '../desired/mirror-sets.js';
 import { isNotFound } from '../kube/client/api-errors.js';
 import type { ClusterFacts } from './cluster-facts.js';
-import { parseKubeletArgs, renderedWorkerKubeletUnit } from './kubelet-unit-args.js';
 import { readClusterProxy } from './read-proxy.js';
 import { readTrustedCa, registryBundles } from './read-trusted-ca.js';
+import { workerIgnitionFacts, type WorkerIgnitionFacts } from './worker-ignition.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null ? (v as Obj) : {});
@@ -112,10 +112,10 @@ async function mirrorFacts(
 }
 
 /**
- * `--cloud-provider` of the Linux workers' kubelet (reference §1.6 step 2). A cluster without a rendered
- * worker MachineConfig (not OpenShift) gives none. `--cloud-config` is not copied yet (see docs/clouds.md).
+ * The Linux workers' kubelet cloud flags and the files a Windows node copies from their ignition
+ * (reference §1.6 step 2). A cluster without a rendered worker MachineConfig (not OpenShift) gives none.
  */
-async function cloudProviderFact(custom: CustomObjectsApi): Promise<Pick<ClusterFacts, 'cloudProvider'>> {
+async function workerFacts(custom: CustomObjectsApi): Promise<WorkerIgnitionFacts> {
   const list = obj(
     await custom.listClusterCustomObject({
       group: 'machineconfiguration.openshift.io',
@@ -123,9 +123,7 @@ async function cloudProviderFact(custom: CustomObjectsApi): Promise<Pick<Cluster
       plural: 'machineconfigs',
     }),
   );
-  const unit = renderedWorkerKubeletUnit((list['items'] as unknown[] | undefined) ?? []);
-  const provider = unit === undefined ? undefined : parseKubeletArgs(unit).cloudProvider;
-  return provider ? { cloudProvider: provider } : {};
+  return workerIgnitionFacts((list['items'] as unknown[] | undefined) ?? []);
 }
 
 /** The inputs of `C:\k\ca-bundle.crt`: the trusted CA only counts when there is a proxy, as upstream. */
@@ -183,7 +181,7 @@ export async function readClusterFacts(
     bootstrap: await bootstrapFacts(core),
     ...(pull?.['.dockerconfigjson'] ? { pullSecret: b64(pull['.dockerconfigjson']) } : {}),
     ...(await mirrorFacts(custom)),
-    ...(await cloudProviderFact(custom)),
+    ...(await workerFacts(custom)),
     ...(proxy === undefined ? {} : { proxy }),
     ...(await caBundleFacts(core, controllerConfig['spec'], { namespace, proxy })),
   };
