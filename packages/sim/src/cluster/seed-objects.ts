@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '../apiserver/json.js';
+import {
+  credentialProviderFlags,
+  workerCredentialProvider,
+  type WorkerCredentialProvider,
+} from './worker-credential-providers.js';
 
 /** The OpenShift-like configuration objects a seeded cluster starts with. */
 export interface SeedInput {
@@ -97,8 +102,14 @@ export function controllerConfig(i: SeedInput): JsonObject {
   };
 }
 
-function kubeletUnit(cloudProvider: string | undefined): string {
-  const cloud = cloudProvider === undefined ? '' : ` \\\n    --cloud-provider=${cloudProvider}`;
+function kubeletUnit(
+  cloudProvider: string | undefined,
+  credentials: WorkerCredentialProvider | undefined,
+): string {
+  const extra = [
+    ...(cloudProvider === undefined ? [] : [`--cloud-provider=${cloudProvider}`]),
+    ...(credentials === undefined ? [] : credentialProviderFlags(credentials)),
+  ];
   return [
     '[Unit]',
     'Description=Kubernetes Kubelet',
@@ -114,7 +125,8 @@ function kubeletUnit(cloudProvider: string | undefined): string {
     '    --container-runtime-endpoint=/var/run/crio/crio.sock \\',
     '    --node-labels=node-role.kubernetes.io/worker,node.openshift.io/os_id=${ID} \\',
     `    --node-ip=\${KUBELET_NODE_IP} \\`,
-    `    --minimum-container-ttl-duration=6m0s${cloud} \\`,
+    `    --minimum-container-ttl-duration=6m0s \\`,
+    ...extra.map((f) => `    ${f} \\`),
     '    --volume-plugin-dir=/etc/kubernetes/kubelet-plugins/volume/exec \\',
     '    --v=2',
     '',
@@ -125,6 +137,7 @@ function kubeletUnit(cloudProvider: string | undefined): string {
 }
 
 export function renderedWorker(i: SeedInput): JsonObject {
+  const credentials = workerCredentialProvider(i.platform);
   const config = {
     ignition: { version: '3.4.0' },
     storage: {
@@ -134,9 +147,23 @@ export function renderedWorker(i: SeedInput): JsonObject {
           mode: 420,
           contents: { source: `data:text/plain;charset=utf-8;base64,${b64(i.caPem)}` },
         },
+        // Inline template contents are rendered as percent-encoded data URLs.
+        ...(credentials
+          ? [
+              {
+                path: credentials.path,
+                mode: 420,
+                contents: { source: `data:,${encodeURIComponent(credentials.content)}` },
+              },
+            ]
+          : []),
       ],
     },
-    systemd: { units: [{ name: 'kubelet.service', enabled: true, contents: kubeletUnit(i.cloudProvider) }] },
+    systemd: {
+      units: [
+        { name: 'kubelet.service', enabled: true, contents: kubeletUnit(i.cloudProvider, credentials) },
+      ],
+    },
   };
   const hash = createHash('sha256').update(JSON.stringify(config)).digest('hex').slice(0, 32);
   return {

@@ -15,6 +15,8 @@ export interface KubeletFlags {
   readonly verbosity?: number;
   readonly windowsService: boolean;
   readonly cloudProvider?: string;
+  readonly imageCredentialProviderConfig?: string;
+  readonly imageCredentialProviderBinDir?: string;
 }
 
 /** A command line the kubelet refuses to start with. */
@@ -62,7 +64,14 @@ export function parseKubeletFlags(fullArgv: readonly string[]): KubeletFlags {
   const v = flagValue(argv, '--v');
   if (v !== undefined && !/^\d+$/.test(v)) throw new KubeletFlagError(`invalid --v "${v}": not a number`);
   type PathFlag =
-    'config' | 'bootstrapKubeconfig' | 'kubeconfig' | 'certDir' | 'hostnameOverride' | 'cloudProvider';
+    | 'config'
+    | 'bootstrapKubeconfig'
+    | 'kubeconfig'
+    | 'certDir'
+    | 'hostnameOverride'
+    | 'cloudProvider'
+    | 'imageCredentialProviderConfig'
+    | 'imageCredentialProviderBinDir';
   const pick = (name: string, key: PathFlag): Partial<Record<PathFlag, string>> => {
     const value = flagValue(argv, name);
     return value === undefined ? {} : { [key]: value };
@@ -75,6 +84,8 @@ export function parseKubeletFlags(fullArgv: readonly string[]): KubeletFlags {
     ...pick('--cert-dir', 'certDir'),
     ...pick('--hostname-override', 'hostnameOverride'),
     ...pick('--cloud-provider', 'cloudProvider'),
+    ...pick('--image-credential-provider-config', 'imageCredentialProviderConfig'),
+    ...pick('--image-credential-provider-bin-dir', 'imageCredentialProviderBinDir'),
     ...(nodeIp !== undefined ? { nodeIp } : {}),
     ...(v !== undefined ? { verbosity: Number(v) } : {}),
     nodeLabels: parseLabels(flagValue(argv, '--node-labels')),

@@ -1,6 +1,7 @@
 import type { ServiceStartContext } from '../service-behaviour.js';
 import { readKubeconfig, type KubeconfigCredentials } from './kubeconfig-file.js';
 import { readKubeletConfig, type KubeletConfig } from './kubelet-config-file.js';
+import { checkCredentialProviders } from './kubelet-credential-providers.js';
 import { reusableClientCredentials } from './kubelet-credentials.js';
 import { parseKubeletFlags, type KubeletFlags } from './kubelet-flags.js';
 import type { NodeIdentity } from './node-object.js';
@@ -67,6 +68,13 @@ export function planKubelet(ctx: ServiceStartContext, d: PlanDefaults): KubeletP
     flags.config !== undefined
       ? readKubeletConfig(ctx.files, flags.config)
       : { registerNode: true, registerWithTaints: [], clusterDNS: [] };
+  // The kubelet registers its image credential plugins before it talks to the API server.
+  if (flags.imageCredentialProviderConfig !== undefined)
+    checkCredentialProviders(
+      ctx.files,
+      flags.imageCredentialProviderConfig,
+      flags.imageCredentialProviderBinDir,
+    );
   const name = nodeName(ctx, flags);
   const creds = credentials(ctx, flags);
   // The host model always has a primary IPv4 (WindowsModel.ipv4); --node-ip overrides it.
