@@ -18,6 +18,8 @@ interface PlatformCase {
   readonly host?: Partial<SimHostSpec>;
   /** The node names the kubelets must register, for hosts WIN-P1 and WIN-P2. */
   readonly nodeNames: readonly [string, string];
+  /** Upstream's kubelet flags of the platform (reference §2): a hostname override, the ECR plugin. */
+  readonly kubelet: { readonly hostnameOverride: boolean; readonly credentialProvider: boolean };
   /** What else the platform puts on a host. */
   readonly specifics: (
     t: { is: (a: unknown, b: unknown, m?: string) => void },
@@ -33,11 +35,17 @@ const running = (h: SimulatedWindowsHost): string[] =>
     .sort();
 
 const CASES: readonly PlatformCase[] = [
-  { platform: 'None', nodeNames: ['win-p1', 'win-p2'], specifics: () => undefined },
+  {
+    platform: 'None',
+    nodeNames: ['win-p1', 'win-p2'],
+    kubelet: { hostnameOverride: false, credentialProvider: false },
+    specifics: () => undefined,
+  },
   {
     platform: 'AWS',
     // The kubelet's name is EC2's private DNS name, read from the instance metadata (IMDS).
     nodeNames: ['win-p1.internal', 'win-p2.internal'],
+    kubelet: { hostnameOverride: true, credentialProvider: true },
     specifics: (t, h) =>
       t.is(
         h.model.routes.some((r) => r.destinationPrefix === '169.254.169.254/32'),
@@ -49,6 +57,8 @@ const CASES: readonly PlatformCase[] = [
     platform: 'Azure',
     host: { username: 'capi' },
     nodeNames: ['win-p1', 'win-p2'],
+    // Its workers have an ACR credential provider; upstream gives Windows nodes none.
+    kubelet: { hostnameOverride: false, credentialProvider: false },
     specifics: (t, h) => t.is(running(h).includes('cloud-node-manager'), true, 'cloud-node-manager runs'),
   },
   {
@@ -58,6 +68,7 @@ const CASES: readonly PlatformCase[] = [
       'win-p1.us-central1-a.c.wmco-sim-project.internal',
       'win-p2.us-central1-a.c.wmco-sim-project.internal',
     ],
+    kubelet: { hostnameOverride: true, credentialProvider: false },
     specifics: (t, h) =>
       t.is(h.model.files.isFile('C:\\Temp\\gcp-get-hostname.ps1'), true, 'the GCP hostname script'),
   },
@@ -66,10 +77,44 @@ const CASES: readonly PlatformCase[] = [
     // The FQDN from ipconfig /all, lower-cased as the kubelet registers it (the name case once hung here).
     host: { dnsSuffix: 'Lab.Example.COM' },
     nodeNames: ['win-p1.lab.example.com', 'win-p2.lab.example.com'],
+    kubelet: { hostnameOverride: true, credentialProvider: false },
     specifics: () => undefined,
   },
-  { platform: 'Nutanix', nodeNames: ['win-p1', 'win-p2'], specifics: () => undefined },
+  {
+    platform: 'Nutanix',
+    nodeNames: ['win-p1', 'win-p2'],
+    kubelet: { hostnameOverride: false, credentialProvider: false },
+    specifics: () => undefined,
+  },
 ];
+
+const CREDENTIAL_CONFIG = 'C:\\k\\credential-provider-config.yaml';
+const has = (commandLine: string, flag: string): boolean =>
+  commandLine.split(/\s+/).some((a) => a === flag || a.startsWith(`${flag}=`));
+
+/**
+ * The kubelet's arguments as upstream builds them for the platform, and the files they name, read from
+ * the host's SCM and file model: the ECR plugin's flags, its rewritten config and its binary on AWS only.
+ */
+function checkKubeletFlags(
+  t: { is: (a: unknown, b: unknown, m?: string) => void; regex: (s: string, r: RegExp) => void },
+  c: PlatformCase,
+  host: SimulatedWindowsHost,
+  kubelet: string,
+): void {
+  const aws = c.kubelet.credentialProvider;
+  t.is(has(kubelet, '--hostname-override'), c.kubelet.hostnameOverride, `${c.platform}: ${kubelet}`);
+  t.is(kubelet.split(/\s+/).includes('--image-credential-provider-bin-dir=C:\\k'), aws, kubelet);
+  t.is(kubelet.includes(`--image-credential-provider-config=${CREDENTIAL_CONFIG}`), aws, kubelet);
+  t.is(has(kubelet, '--cloud-config'), false, 'the clouds run an external provider without a cloud config');
+  t.regex(kubelet, /--node-ip=\d+\.\d+\.\d+\.\d+/);
+  t.is(host.model.files.isFile(CREDENTIAL_CONFIG), aws, 'the credential provider config');
+  t.is(host.model.files.isFile('C:\\k\\ecr-credential-provider.exe'), aws, 'the ECR plugin binary');
+  if (!aws) return;
+  const config = host.model.files.read(CREDENTIAL_CONFIG)?.toString() ?? '';
+  t.regex(config, /- name: ecr-credential-provider\.exe\n/);
+  t.regex(config, /"\*\.dkr\.ecr\.\*\.amazonaws\.com"/);
+}
 
 /** The ownership-tag view of each host's instance, read back through the platform's SDK client. */
 async function cloudTags(
@@ -122,6 +167,7 @@ for (const c of CASES) {
         c.specifics(t, h.sim);
         const kubelet = h.sim.model.scm.all().find((svc) => svc.name === 'kubelet')?.commandLine ?? '';
         t.is(/--cloud-provider=external(\s|$)/.test(kubelet), external, kubelet);
+        checkKubeletFlags(t, c, h.sim, kubelet);
       }
 
       const [first, second] = world.hosts.hosts;
@@ -152,6 +198,7 @@ for (const c of CASES) {
         (await nodeNamed(world, c.nodeNames[0])()) ? undefined : true,
       );
       t.deepEqual(running(first.sim), [], 'no managed service left');
+      t.false(first.sim.model.files.isFile(CREDENTIAL_CONFIG), 'the credential provider config is gone');
       t.truthy(await nodeNamed(world, c.nodeNames[1])(), 'the other node stays');
       if (world.cloud) {
         const after = await cloudTags(world, provider);
