@@ -3,6 +3,10 @@ import type { Clock } from '../kube/clock.js';
 import type { Logger } from '../kube/logger.js';
 import { SupervisedInformer } from '../kube/supervised-informer.js';
 import type { KubeList, KubeObject, ListPort, WatchPort } from '../kube/watch-port.js';
+import { SERVICES_CONFIGMAP_PREFIX } from '../desired/services-configmap.js';
+
+/** The name under which the services ConfigMap's changes are reported (`services-configmap/<name>`). */
+export const SERVICES_CONFIGMAP_WATCH = 'services-configmap';
 
 export interface ClusterConfigSources {
   readonly core: CoreV1Api;
@@ -55,6 +59,19 @@ export function trustedCaWatch(namespace: string): Watched {
     name: 'trusted-ca',
     path: `/api/v1/namespaces/${namespace}/configmaps`,
     fieldSelector: 'metadata.name=trusted-ca',
+    list: (s) => (sel) => s.core.listNamespacedConfigMap({ namespace, ...sel }),
+  };
+}
+
+/**
+ * `<namespace>/windows-services-<version>`: as upstream's configmap controller, a change or a deletion
+ * puts it back at once, and (as WICD's watch on it) every node is looked at again.
+ */
+export function servicesConfigMapWatch(namespace: string, version: string): Watched {
+  return {
+    name: SERVICES_CONFIGMAP_WATCH,
+    path: `/api/v1/namespaces/${namespace}/configmaps`,
+    fieldSelector: `metadata.name=${SERVICES_CONFIGMAP_PREFIX}${version}`,
     list: (s) => (sel) => s.core.listNamespacedConfigMap({ namespace, ...sel }),
   };
 }

@@ -58,7 +58,10 @@ export function designNode(deps: NodeDesignDeps, facts: ClusterFacts): NodeDesig
       cloudConfigFile: cloud.cloudConfigFile,
       debug: deps.debug,
       logRotation: deps.logRotation,
-      capabilities: { ...deps.capabilities, imageCredentialProvider: deps.capabilities.imageCredentialProvider },
+      capabilities: {
+        ...deps.capabilities,
+        imageCredentialProvider: deps.capabilities.imageCredentialProvider,
+      },
     }),
     generated: generatedFiles(facts, deps.providerFiles),
     payload: deps.payload,

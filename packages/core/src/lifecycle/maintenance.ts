@@ -69,6 +69,11 @@ export class NodeMaintenance {
     this.reporter?.start(this.options.upgradeableIntervalMs);
   }
 
+  /** This version's services ConfigMap changed or went away: put it right now, not at the next resync. */
+  servicesConfigMapChanged(): void {
+    this.keeper.syncSoon();
+  }
+
   async stop(): Promise<void> {
     await Promise.all([this.keeper.stop(), this.reporter?.stop()]);
   }

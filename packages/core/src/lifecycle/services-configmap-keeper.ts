@@ -22,11 +22,14 @@ export function carriedVersions(nodes: readonly V1Node[]): Set<string> {
  * The lifecycle of `windows-services-<version>` (reference §1.4, upstream's configmap controller): this
  * version's ConfigMap is published at start, before any node is configured with it, and put back when
  * someone deletes or edits it; a ConfigMap of a version no Windows node carries any more is deleted.
- * `sync` runs at start (after the node informer synced) and then every `intervalMs`.
+ * `sync` runs at start (after the node informer synced), then every `intervalMs` and whenever the
+ * ConfigMap's watch sees it change (`syncSoon`).
  */
 export class ServicesConfigMapKeeper {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
 
   constructor(
     private readonly deps: JoinDeps,
@@ -53,18 +56,36 @@ export class ServicesConfigMapKeeper {
   }
 
   start(intervalMs: number): void {
+    this.stopped = false;
     if (intervalMs <= 0 || this.timer) return;
-    this.timer = setInterval(() => {
-      this.running ??= this.sync()
-        .then(() => undefined)
-        .catch((err: unknown) =>
-          this.deps.logger.warn({ err: errorMessage(err) }, 'services ConfigMap sync failed'),
-        )
-        .finally(() => (this.running = undefined));
-    }, intervalMs);
+    this.timer = setInterval(() => this.syncSoon(), intervalMs);
+  }
+
+  /**
+   * A sync in the background, one at a time: asked for while one runs (a watch saw the ConfigMap change
+   * meanwhile), it runs once more afterwards, so no change is left to the next interval.
+   */
+  syncSoon(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.sync()
+      .then(() => undefined)
+      .catch((err: unknown) =>
+        this.deps.logger.warn({ err: errorMessage(err) }, 'services ConfigMap sync failed'),
+      )
+      .finally(() => {
+        this.running = undefined;
+        if (!this.again) return;
+        this.again = false;
+        this.syncSoon();
+      });
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     this.timer = undefined;
     await this.running;

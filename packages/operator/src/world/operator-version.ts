@@ -27,6 +27,8 @@ export interface OperatorVersionOptions {
   readonly drainTimeoutMs?: number;
   /** OPERATOR_CONDITION_NAME: the OperatorCondition to report `Upgradeable` on. */
   readonly operatorCondition?: string;
+  /** How often the services ConfigMap keeper looks without a watch event (default 500 ms in the world). */
+  readonly servicesResyncMs?: number;
 }
 
 /** The parts of an operator's configuration `OperatorVersionOptions` set. */
@@ -48,7 +50,7 @@ export function versionHooks(v: OperatorVersionOptions): Pick<RuntimeHooks, 'ver
       drainRetryMs: 200,
       drainTimeoutMs: v.drainTimeoutMs ?? 30_000,
       upgradeRetryMs: 500,
-      servicesResyncMs: 500,
+      servicesResyncMs: v.servicesResyncMs ?? 500,
       upgradeableIntervalMs: 100,
     },
   };
