@@ -24,21 +24,24 @@ export class IgnitionFileError extends Error {
  * data percent-encoded unless base64), gunzipped when the file says `compression: gzip`.
  */
 export function decodeIgnitionSource(path: string, source: string, compression = ''): string {
-  const m = /^data:([^,]*),(.*)$/s.exec(source);
-  if (!m) throw new IgnitionFileError(path, 'contents.source is not a data URL');
-  const [, header = '', data = ''] = m;
-  let bytes: Buffer;
+  const comma = source.indexOf(',');
+  if (!source.startsWith('data:') || comma < 0)
+    throw new IgnitionFileError(path, 'contents.source is not a data URL');
+  if (compression !== '' && compression !== 'gzip')
+    throw new IgnitionFileError(path, `unknown compression "${compression}"`);
   try {
-    bytes = header.endsWith(';base64')
-      ? Buffer.from(data, 'base64')
-      : Buffer.from(decodeURIComponent(data), 'utf8');
-    if (compression === 'gzip') bytes = gunzipSync(bytes);
+    const raw = dataBytes(source.slice(5, comma), source.slice(comma + 1));
+    return (compression === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
   } catch (err) {
     throw new IgnitionFileError(path, err instanceof Error ? err.message : String(err));
   }
-  if (compression !== '' && compression !== 'gzip')
-    throw new IgnitionFileError(path, `unknown compression "${compression}"`);
-  return bytes.toString('utf8');
+}
+
+/** The bytes of a data URL's data: base64 when the header says so, else percent-encoded text. */
+function dataBytes(header: string, data: string): Buffer {
+  return header.endsWith(';base64')
+    ? Buffer.from(data, 'base64')
+    : Buffer.from(decodeURIComponent(data), 'utf8');
 }
 
 const meta = (mc: Obj, key: string): string => str(obj(mc['metadata'])[key]);

@@ -39,15 +39,19 @@ function readConfig(files: FileSystem, path: string): Obj {
   return doc;
 }
 
+function nameProblems(v: unknown, at: string): string[] {
+  const name = typeof v === 'string' ? v : '';
+  if (name === '') return [`${at}.name: Required value`];
+  if (/[\\/]/.test(name) || name === '.' || name === '..')
+    return [`${at}.name: Invalid value: "${name}": provider name cannot contain path separators`];
+  return [];
+}
+
 /** The kubelet's `validateCredentialProviderConfig`: one reason per bad provider field. */
 function providerProblems(p: unknown, i: number): string[] {
   const at = `providers[${i}]`;
   if (!isObj(p)) return [`${at}: not an object`];
-  const name = typeof p['name'] === 'string' ? p['name'] : '';
-  const out: string[] = [];
-  if (name === '') out.push(`${at}.name: Required value`);
-  if (/[\\/]/.test(name) || name === '.' || name === '..')
-    out.push(`${at}.name: Invalid value: "${name}": provider name cannot contain path separators`);
+  const out = nameProblems(p['name'], at);
   if (!Array.isArray(p['matchImages']) || p['matchImages'].length === 0)
     out.push(`${at}.matchImages: Required value: at least 1 item in matchImages is required`);
   if (p['defaultCacheDuration'] === undefined) out.push(`${at}.defaultCacheDuration: Required value`);
