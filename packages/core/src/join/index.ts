@@ -1,6 +1,7 @@
 export type { ClusterFacts } from './cluster-facts.js';
 export { readClusterFacts, ClusterFactsError } from './read-cluster-facts.js';
 export { generatedFiles, type GeneratedFile } from './generated-files.js';
+export { kubeletCloudFiles, type KubeletCloudFiles } from './kubelet-cloud-files.js';
 export { buildHostSpec, REQUIRED_DIRECTORIES } from './host-spec-builder.js';
 export * from './node-metadata.js';
 export { encryptUsername, decryptUsername } from './username-crypto.js';

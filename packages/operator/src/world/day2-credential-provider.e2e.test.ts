@@ -3,6 +3,7 @@
 // plugin binary comes from the payload, the kubelet flags name both, and drift repair keeps them.
 import test from 'ava';
 import { apis, eventsAbout, NS, phaseIs, testWorld, until } from './world-fixture.js';
+import { wmcoPlan } from './wmco-plan.test-helper.js';
 
 const CONFIG = 'C:\\k\\credential-provider-config.yaml';
 const PLUGIN = 'C:\\k\\ecr-credential-provider.exe';
@@ -16,7 +17,7 @@ test.serial('AWS: the credential provider config and plugin are written, publish
   t.teardown(() => world.stop());
   await world.createPrivateKeySecret();
   await world.setInstances(Object.fromEntries([world.hosts.entry(0)]));
-  await world.startOperator();
+  const operator = await world.startOperator();
   const host = world.hosts.hosts[0]!;
   await until('Ready', phaseIs(world, host.address, 'Ready'), 90_000);
   const files = host.sim.model.files;
@@ -33,9 +34,18 @@ test.serial('AWS: the credential provider config and plugin are written, publish
   ];
   t.regex(services ?? '', /--image-credential-provider-config=C:\\\\k\\\\credential-provider-config\.yaml/);
 
-  // Someone edits the config and deletes the plugin: drift repair puts both back, the kubelet keeps running.
+  // `wmco plan` knows the file: nothing to do now, and an edited config shows up while the operator is down.
+  const clean = await wmcoPlan(world);
+  t.is(clean.code, 0, clean.stderr);
+  t.regex(clean.stdout, /no changes/);
+  await operator.stop();
   files.write(CONFIG, Buffer.from('providers: []\n'));
+  const drifted = await wmcoPlan(world);
+  t.regex(drifted.stdout, /place file C:\\k\\credential-provider-config\.yaml/, drifted.stdout);
+
+  // Someone also deletes the plugin: drift repair puts both back, the kubelet keeps running.
   files.remove(PLUGIN);
+  await world.startOperator('wmco-1');
   await until(
     'config and plugin back',
     () =>

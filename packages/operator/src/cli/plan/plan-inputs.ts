@@ -6,6 +6,7 @@ import {
   describeApiError,
   generatedFiles,
   isNotFound,
+  kubeletCloudFiles,
   parseServicesData,
   readClusterFacts,
   type ClusterFacts,
@@ -118,7 +119,11 @@ export class DesignSource {
     const data = parseServicesData(cm.data ?? {});
     return {
       services: data.services,
-      generated: generatedFiles(this.facts, this.parts.providerFiles),
+      // As the operator: the cloud config and the credential provider config from the workers' ignition.
+      generated: generatedFiles(this.facts, [
+        ...this.parts.providerFiles,
+        ...kubeletCloudFiles(this.parts.capabilities.imageCredentialProvider, this.facts).files,
+      ]),
       payload: this.parts.payload,
       envVars: data.environmentVars ?? {},
       routes: this.parts.capabilities.metadataRoutes?.routes() ?? [],
