@@ -11,7 +11,12 @@ import { WorkQueue, type WorkQueueMetrics } from '../kube/work-queue.js';
 import type { WatchPort } from '../kube/watch-port.js';
 import { Annotations, Labels, PRIVATE_KEY_FIELD } from '../join/node-metadata.js';
 import { byohInformers } from './byoh-informers.js';
-import { CLUSTER_CONFIG_WATCHES, ClusterConfigWatches, trustedCaWatch } from './cluster-config-watches.js';
+import {
+  CLUSTER_CONFIG_WATCHES,
+  ClusterConfigWatches,
+  exporterTlsWatch,
+  trustedCaWatch,
+} from './cluster-config-watches.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
 import { DriftRepair } from './drift-repair.js';
 import { CsrReconciler, type CsrMetrics } from './csr-reconciler.js';
@@ -131,7 +136,7 @@ export class ByohControllers implements ByohView {
         if (what.startsWith('trusted-ca/')) void this.trustedCa.ensure();
         this.enqueueAll();
       },
-      [...CLUSTER_CONFIG_WATCHES, trustedCaWatch(deps.namespace)],
+      [...CLUSTER_CONFIG_WATCHES, trustedCaWatch(deps.namespace), exporterTlsWatch(deps.namespace)],
     );
   }
 
