@@ -39,7 +39,7 @@ import { WMCO_VERSION } from '../cli/version-command.js';
 import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
 import type { OperatorConfig } from './operator-config.js';
 import { hostOpener } from './host-opener.js';
-import { machineSource, NodeSources } from './node-sources.js';
+import { machineSource, NodeSources, serviceMonitor } from './node-sources.js';
 import { cloudJoin, platformParts, type PlatformParts } from './platform-parts.js';
 import { lifecycleFrom } from './lifecycle-config.js';
 import type { OperatorMetrics } from './metrics.js';
@@ -155,7 +155,7 @@ export class OperatorRuntime {
       lifecycle: lifecycleFrom(this.p.config, this.kc, this.p.hooks?.lifecycle),
       metrics: this.p.metrics.byohMetrics(),
     });
-    this.controllers = new NodeSources(byoh, machines);
+    this.controllers = new NodeSources(byoh, machines, serviceMonitor(deps, custom, kubeWatch(this.kc)));
     this.leadership = this.p.config.leaderElection ? this.elect() : this.runUnelected();
   }
 
