@@ -29,6 +29,7 @@ test('every bundle manifest is a Kubernetes object; metadata/annotations.yaml de
     'Configuration',
     'PrometheusRule',
     'Service',
+    'Service',
   ]);
   const a = (annotations?.object['annotations'] ?? {}) as Record<string, string>;
   t.is(a['operators.operatorframework.io.bundle.mediatype.v1'], 'registry+v1');
@@ -48,7 +49,7 @@ test('the rendered chart parses, with defaults and with every option on', (t) =>
     },
   });
   t.deepEqual([...plain, ...full].flatMap(objectProblems), []);
-  t.is(full.length, plain.length + 3);
+  t.is(full.length, plain.length + 2);
 });
 
 test('the CSV: OwnNamespace only, Kubernetes 1.36 or later, no CRDs', (t) => {

@@ -28,7 +28,7 @@ const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
  */
 export class ServiceCaController extends StoreEventController {
   readonly name = 'service-ca';
-  private readonly issuing = new Set<string>();
+  private readonly issuing = new Map<string, Promise<void>>();
 
   private constructor(
     writer: ObjectWriter,
@@ -67,6 +67,12 @@ export class ServiceCaController extends StoreEventController {
     }
   }
 
+  /** Issues for every annotated Service that has no Secret yet, and waits for issuing in flight. */
+  async settle(): Promise<void> {
+    for (const svc of this.writer.store.all(this.type('services'))) await this.sync(svc);
+    await Promise.all(this.issuing.values());
+  }
+
   private async sync(service: JsonObject): Promise<void> {
     const m = meta(service);
     const ann = strMap(m['annotations']);
@@ -74,26 +80,28 @@ export class ServiceCaController extends StoreEventController {
     const ns = str(m['namespace']) ?? '';
     if (!secretName || m['deletionTimestamp'] !== undefined) return;
     const key = `${ns}/${secretName}`;
-    if (this.issuing.has(key) || this.writer.store.get(this.type('secrets'), ns, secretName)) return;
-    this.issuing.add(key);
-    try {
-      const secret = await this.secretFor(service, secretName);
-      if (!this.writer.store.get(this.type('secrets'), ns, secretName))
-        this.writer.create(this.type('secrets'), ns, secret);
-      this.writer.mutate(
-        { type: this.type('services'), namespace: ns, name: str(m['name']) ?? '' },
-        (cur) => {
-          const cm = meta(cur);
-          cm['annotations'] = {
-            ...strMap(cm['annotations']),
-            [SIGNED_BY]: this.ca.cert.subject.replace(/^CN=/, ''),
-          };
-          return cur;
-        },
-      );
-    } finally {
-      this.issuing.delete(key);
-    }
+    const inFlight = this.issuing.get(key);
+    if (inFlight) return inFlight;
+    if (this.writer.store.get(this.type('secrets'), ns, secretName)) return;
+    const issue = this.issue(service, secretName).finally(() => this.issuing.delete(key));
+    this.issuing.set(key, issue);
+    return issue;
+  }
+
+  private async issue(service: JsonObject, secretName: string): Promise<void> {
+    const m = meta(service);
+    const ns = str(m['namespace']) ?? '';
+    const secret = await this.secretFor(service, secretName);
+    if (!this.writer.store.get(this.type('secrets'), ns, secretName))
+      this.writer.create(this.type('secrets'), ns, secret);
+    this.writer.mutate({ type: this.type('services'), namespace: ns, name: str(m['name']) ?? '' }, (cur) => {
+      const cm = meta(cur);
+      cm['annotations'] = {
+        ...strMap(cm['annotations']),
+        [SIGNED_BY]: this.ca.cert.subject.replace(/^CN=/, ''),
+      };
+      return cur;
+    });
   }
 
   private async secretFor(service: JsonObject, secretName: string): Promise<JsonObject> {

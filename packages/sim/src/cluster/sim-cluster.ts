@@ -125,6 +125,8 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
   try {
     seedCluster(server, input, boot);
     linux.create();
+    // The seeded Services' serving certificates exist before anyone looks (as after an install).
+    await serviceCa.settle();
   } catch (e) {
     // Never leave a half-seeded server listening.
     controllers.forEach((c) => c.stop());
