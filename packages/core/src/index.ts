@@ -16,3 +16,4 @@ export * from './byoh/index.js';
 export * from './preflight/index.js';
 export * from './lifecycle/index.js';
 export * from './sources/machines/index.js';
+export * from './monitoring/index.js';

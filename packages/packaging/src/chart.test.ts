@@ -68,12 +68,12 @@ test('values reach the Deployment: image, replicas, proxy, log rotation, provide
   t.is(env.get('WMCO_PROVIDER_PACKAGES'), '@acme/wmco-provider-a,wmco-provider-b');
 });
 
-test('serviceMonitor.enabled adds a ServiceMonitor and a Service that select the operator pods', (t) => {
+test('serviceMonitor.enabled adds a ServiceMonitor of the metrics Service, which selects the operator pods', (t) => {
   const docs = chartDocs({ values: { serviceMonitor: { enabled: true, interval: '15s' } } });
   const monitor = docs.find((d) => d.object['kind'] === 'ServiceMonitor')?.object as {
     spec: {
       selector: { matchLabels: Record<string, string> };
-      endpoints: { port: string; interval: string }[];
+      endpoints: { port: string; interval: string; scheme: string; tlsConfig: { serverName: string } }[];
     };
   };
   const service = docs.find((d) => objectKey(d.object).endsWith('/windows-machine-config-operator-metrics'))
@@ -82,6 +82,12 @@ test('serviceMonitor.enabled adds a ServiceMonitor and a Service that select the
     spec: { template: { metadata: { labels: Record<string, string> } } };
   };
   t.is(monitor.spec.endpoints[0]!.interval, '15s');
+  t.is(monitor.spec.endpoints[0]!.scheme, 'https');
+  t.is(monitor.spec.endpoints[0]!.port, 'https-metrics');
+  t.is(
+    monitor.spec.endpoints[0]!.tlsConfig.serverName,
+    `windows-machine-config-operator-metrics.${OPERATOR_NS}.svc`,
+  );
   for (const [k, v] of Object.entries(monitor.spec.selector.matchLabels)) t.is(service.metadata.labels[k], v);
   for (const [k, v] of Object.entries(service.spec.selector))
     t.is(deployment.spec.template.metadata.labels[k], v);

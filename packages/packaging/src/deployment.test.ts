@@ -11,7 +11,7 @@ interface Container {
   readinessProbe: { httpGet: { path: string; port: string } };
   resources: unknown;
   securityContext: Record<string, unknown>;
-  volumeMounts: { mountPath: string }[];
+  volumeMounts: { mountPath: string; readOnly?: boolean }[];
 }
 
 interface PodSpec {
@@ -58,7 +58,7 @@ test('the operator container runs `run` from the release image with upstream env
   }
 });
 
-test('probes use a named container port, which is the metrics port 9182', (t) => {
+test('probes use a named container port, the plain HTTP port 9182 (metrics are on 8443, HTTPS)', (t) => {
   const c = container();
   const ports = new Map(c.ports.map((p) => [p.name, p.containerPort]));
   t.is(c.livenessProbe.httpGet.path, '/healthz');
@@ -83,7 +83,7 @@ test('resources and security context', (t) => {
   t.is(pod.securityContext.seccompProfile.type, 'RuntimeDefault');
   t.is(pod.securityContext.runAsUser, undefined, 'OpenShift assigns the UID');
   t.deepEqual(
-    c.volumeMounts.map((m) => m.mountPath),
+    c.volumeMounts.filter((m) => m.readOnly !== true).map((m) => m.mountPath),
     ['/tmp'],
     'the only writable path on a read-only root filesystem',
   );
@@ -117,4 +117,34 @@ test('the namespace enables cluster monitoring and allows the host-network pod',
   t.is(ns.metadata.name, 'openshift-windows-machine-config-operator');
   t.is(ns.metadata.labels['openshift.io/cluster-monitoring'], 'true');
   t.is(ns.metadata.labels['pod-security.kubernetes.io/enforce'], 'privileged');
+});
+
+test('metrics: HTTPS port 8443 behind the metrics Service, its serving-cert Secret mounted (optional) where `wmco run` reads it', (t) => {
+  const d = deployment() as unknown as {
+    spec: {
+      template: {
+        spec: {
+          containers: {
+            ports: { name: string; containerPort: number }[];
+            volumeMounts: { name: string; mountPath: string }[];
+          }[];
+          volumes: { name: string; secret?: { secretName: string; optional?: boolean } }[];
+        };
+      };
+    };
+  };
+  const pod = d.spec.template.spec;
+  const c = pod.containers[0]!;
+  t.is(new Map(c.ports.map((p) => [p.name, p.containerPort])).get('https-metrics'), 8443);
+  t.is(c.volumeMounts.find((m) => m.name === 'metrics-tls')?.mountPath, '/etc/wmco/metrics-tls');
+  const secret = pod.volumes.find((v) => v.name === 'metrics-tls')?.secret;
+  t.deepEqual(secret, { secretName: 'windows-machine-config-operator-metrics-tls', optional: true });
+  const services = deployDocs()
+    .filter((x) => x.object['kind'] === 'Service')
+    .map((x) => x.object);
+  const svc = services.find(
+    (s) => (s['metadata'] as { name: string }).name === 'windows-machine-config-operator-metrics',
+  );
+  const annotations = (svc?.['metadata'] as { annotations: Record<string, string> }).annotations;
+  t.is(annotations['service.beta.openshift.io/serving-cert-secret-name'], secret?.secretName);
 });

@@ -27,6 +27,8 @@ test('every bundle manifest is a Kubernetes object; metadata/annotations.yaml de
   t.deepEqual(objects.map((d) => d.object['kind']).sort(), [
     'ClusterServiceVersion',
     'Configuration',
+    'PrometheusRule',
+    'Service',
     'Service',
   ]);
   const a = (annotations?.object['annotations'] ?? {}) as Record<string, string>;
@@ -47,7 +49,7 @@ test('the rendered chart parses, with defaults and with every option on', (t) =>
     },
   });
   t.deepEqual([...plain, ...full].flatMap(objectProblems), []);
-  t.is(full.length, plain.length + 3);
+  t.is(full.length, plain.length + 2);
 });
 
 test('the CSV: OwnNamespace only, Kubernetes 1.36 or later, no CRDs', (t) => {
@@ -62,7 +64,7 @@ test('the CSV: OwnNamespace only, Kubernetes 1.36 or later, no CRDs', (t) => {
   t.deepEqual(spec['customresourcedefinitions'], {});
 });
 
-test('the CSV runs the Deployment of deploy/, and the bundle ships deploy/s windows-exporter Service', (t) => {
+test('the CSV runs the Deployment of deploy/, and the bundle ships deploy/s Service and PrometheusRule', (t) => {
   const deployment = deployDocs().find((d) => d.object['kind'] === 'Deployment')!.object;
   const install = (
     csvObject()['spec'] as { install: { spec: { deployments: { name: string; spec: unknown }[] } } }
@@ -70,9 +72,11 @@ test('the CSV runs the Deployment of deploy/, and the bundle ships deploy/s wind
   t.is(install.deployments.length, 1);
   t.is(install.deployments[0]!.name, (deployment['metadata'] as { name: string }).name);
   t.deepEqual(install.deployments[0]!.spec, deployment['spec']);
-  const service = structuredClone(deployDocs().find((d) => d.object['kind'] === 'Service')!.object);
-  delete (service['metadata'] as Record<string, unknown>)['namespace'];
-  t.deepEqual(bundleDocs().find((d) => d.object['kind'] === 'Service')!.object, service);
+  for (const kind of ['Service', 'PrometheusRule']) {
+    const object = structuredClone(deployDocs().find((d) => d.object['kind'] === kind)!.object);
+    delete (object['metadata'] as Record<string, unknown>)['namespace'];
+    t.deepEqual(bundleDocs().find((d) => d.object['kind'] === kind)!.object, object, kind);
+  }
 });
 
 test('the bundle image labels repeat metadata/annotations.yaml', (t) => {

@@ -15,6 +15,7 @@ export {
   type SimClusterOptions,
 } from './cluster/sim-cluster.js';
 export { HYBRID_SUBNET_ANNOTATION, HybridOverlayAnnotator } from './cluster/hybrid-overlay.js';
+export { SERVING_CERT_ANNOTATIONS, ServiceCaController } from './cluster/service-ca.js';
 export { startBareCluster, type BareCluster } from './cluster/bare-cluster.js';
 export { attachSeed, type AttachSeed, type AttachSeedInput } from './cluster/attach-seed.js';
 export { formatCidr, nthSubnet, parseCidr, type Cidr } from './cluster/ipv4.js';

@@ -16,6 +16,7 @@ import {
   ClusterConfigWatches,
   SERVICES_CONFIGMAP_WATCH,
   servicesConfigMapWatch,
+  exporterTlsWatch,
   trustedCaWatch,
 } from './cluster-config-watches.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
@@ -142,6 +143,7 @@ export class ByohControllers implements ByohView {
         ...CLUSTER_CONFIG_WATCHES,
         trustedCaWatch(deps.namespace),
         servicesConfigMapWatch(deps.namespace, deps.version),
+        exporterTlsWatch(deps.namespace),
       ],
     );
   }

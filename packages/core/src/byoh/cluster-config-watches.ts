@@ -1,6 +1,7 @@
 import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { Clock } from '../kube/clock.js';
 import type { Logger } from '../kube/logger.js';
+import { EXPORTER_TLS_SECRET } from '../join/read-exporter-tls.js';
 import { SupervisedInformer } from '../kube/supervised-informer.js';
 import type { KubeList, KubeObject, ListPort, WatchPort } from '../kube/watch-port.js';
 import { SERVICES_CONFIGMAP_PREFIX } from '../desired/services-configmap.js';
@@ -60,6 +61,16 @@ export function trustedCaWatch(namespace: string): Watched {
     path: `/api/v1/namespaces/${namespace}/configmaps`,
     fieldSelector: 'metadata.name=trusted-ca',
     list: (s) => (sel) => s.core.listNamespacedConfigMap({ namespace, ...sel }),
+  };
+}
+
+/** `<namespace>/windows-machine-config-operator-tls`: windows_exporter's certificate on every node. */
+export function exporterTlsWatch(namespace: string): Watched {
+  return {
+    name: 'windows-exporter-tls',
+    path: `/api/v1/namespaces/${namespace}/secrets`,
+    fieldSelector: `metadata.name=${EXPORTER_TLS_SECRET}`,
+    list: (s) => (sel) => s.core.listNamespacedSecret({ namespace, ...sel }),
   };
 }
 

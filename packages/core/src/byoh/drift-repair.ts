@@ -8,6 +8,7 @@ import { applyObserved, observeAndPlan } from './converge-round.js';
 import { nodeEventRef, type HostTarget, type JoinDeps } from './join-deps.js';
 import { ConcurrencyBudget, type ServiceDisruption } from './service-disruption.js';
 import { NodeValueError } from '../join/node-values.js';
+import { EXPORTER_SERVICE } from '../join/read-exporter-tls.js';
 import { planNode } from './node-plan.js';
 import { publishServicesConfigMap } from './services-configmap-publisher.js';
 import { designContent, designNode, nodeHostSpec, nodeScripts, type NodeDesign } from './node-spec.js';
@@ -75,8 +76,9 @@ export class DriftRepair {
         return { result: 'clean' };
       }
       if (needsReboot(look.plan)) return await this.skipReboot(c, summary(look.plan));
-      // Restarting a running service (to read a new file, configuration or environment) disrupts the node.
-      if (look.plan.steps.some((s) => s.kind === 'stopService'))
+      // Restarting a running service (to read a new file, configuration or environment) disrupts the node;
+      // restarting windows_exporter (a new certificate) only pauses its metrics, so it needs no budget.
+      if (look.plan.steps.some((s) => s.kind === 'stopService' && s.name !== EXPORTER_SERVICE))
         return await this.budget.disrupt(c.node.metadata?.name ?? '', () => this.repair(c, design, host));
       return await this.repair(c, design, host);
     } finally {

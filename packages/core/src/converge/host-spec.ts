@@ -39,6 +39,11 @@ export interface HostSpec {
    * Absent = the store is left alone.
    */
   readonly rootCertificates?: RootCertificatesSpec;
+  /**
+   * Files a service reads only when it starts, besides those its command line names, by service name
+   * (windows_exporter's certificate, named in its web config): replacing one restarts the service.
+   */
+  readonly serviceFiles?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface RootCertificatesSpec {

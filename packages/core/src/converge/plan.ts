@@ -25,7 +25,7 @@ export function plan(state: HostState, spec: HostSpec): Plan {
   const configs = serviceConfigSteps(state, spec.services);
   const environments = serviceEnvironmentSteps(state, spec);
   const touched = [
-    ...new Set([...servicesTouchedBy(files, configs, spec.services), ...environments.map((e) => e.name)]),
+    ...new Set([...servicesTouchedBy(files, configs, spec), ...environments.map((e) => e.name)]),
   ];
   const stops = stopSteps(state.services, touched);
   return {
@@ -130,16 +130,21 @@ function configMatches(seen: ServiceState, desired: Omit<ServiceConfigStep, 'kin
   );
 }
 
-/** Services to restart: reconfigured ones, and those whose command line names a file being replaced. */
+/**
+ * Services to restart: reconfigured ones, and those whose command line (or `serviceFiles` entry) names a
+ * file being replaced.
+ */
 function servicesTouchedBy(
   files: readonly Extract<PlanStep, { kind: 'placeFile' }>[],
   configs: readonly ServiceConfigStep[],
-  services: readonly WindowsServiceSpec[],
+  spec: HostSpec,
 ): string[] {
   const touched = new Set(configs.filter((c) => c.kind === 'configureService').map((c) => c.name));
-  for (const svc of services) {
+  const placed = files.map((f) => lower(f.path));
+  for (const svc of spec.services) {
     const command = lower(svc.command);
-    if (files.some((f) => command.includes(lower(f.path)))) touched.add(svc.name);
+    const reads = (spec.serviceFiles?.[svc.name] ?? []).map(lower);
+    if (placed.some((p) => command.includes(p) || reads.includes(p))) touched.add(svc.name);
   }
   return [...touched];
 }

@@ -2,6 +2,7 @@ import type { ClusterNetworkFacts } from '../cluster/cluster-validation.js';
 import type { CaBundleInput } from '../desired/ca-bundle.js';
 import type { MirrorProblem } from '../desired/mirror-entry-check.js';
 import type { ImageMirrorEntry } from '../desired/mirror-sets.js';
+import type { ExporterTls } from './read-exporter-tls.js';
 
 /**
  * What the operator reads from the cluster to describe a Windows node: plain values, read once per
@@ -38,6 +39,11 @@ export interface ClusterFacts {
    * when the cluster has a proxy, the `trusted-ca` ConfigMap's bundle. Absent: facts read without it.
    */
   readonly caBundle?: CaBundleInput;
+  /**
+   * windows_exporter's serving certificate and key (Secret `windows-machine-config-operator-tls`, filled by
+   * the service CA). Absent: facts read without the namespace, or the Secret is missing or not filled yet.
+   */
+  readonly exporterTls?: ExporterTls;
   /** `--cloud-provider` of the Linux workers' kubelet, when they set one. */
   readonly cloudProvider?: string;
   /** `--cloud-config` of the Linux workers' kubelet (a path in their ignition), when they set one. */

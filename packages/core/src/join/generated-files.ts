@@ -9,6 +9,7 @@ import { networkConfigScript } from '../desired/network-script.js';
 import { parsePullSecret } from '../desired/pull-secret.js';
 import type { HostFile } from '../provider/types/payload-file.js';
 import type { ClusterFacts } from './cluster-facts.js';
+import { EXPORTER_TLS_FILES } from './read-exporter-tls.js';
 
 /** A file the operator generates for a host, with its content. */
 export interface GeneratedFile {
@@ -49,6 +50,13 @@ export function generatedFiles(
     file('C:\\k\\containerd\\containerd_conf.toml', containerdConfig()),
     file('C:\\Temp\\network-conf.ps1', networkConfigScript({ serviceCidr: facts.serviceCidr })),
     ...(facts.caBundle ? [file(TRUSTED_CA_BUNDLE_PATH, trustedCaBundle(facts.caBundle))] : []),
+    // windows_exporter's serving certificate, where its web config points (reference §1.6 step 3).
+    ...(facts.exporterTls
+      ? [
+          file(EXPORTER_TLS_FILES.cert, facts.exporterTls.cert),
+          file(EXPORTER_TLS_FILES.key, facts.exporterTls.key),
+        ]
+      : []),
     ...mirrors.map((m) => file(`${REGISTRIES_DIR}\\${m.directory}\\hosts.toml`, m.content)),
     ...providerFiles.map((f) => file(f.path, f.content)),
   ];

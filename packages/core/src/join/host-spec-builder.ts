@@ -3,6 +3,7 @@ import { HostPaths } from '../host/protocol/host-paths.js';
 import type { PayloadEntry } from '../desired/payload-manifest.js';
 import type { PersistentRoute, WindowsServiceSpec } from '../provider/index.js';
 import type { GeneratedFile } from './generated-files.js';
+import { EXPORTER_SERVICE, EXPORTER_TLS_FILES } from './read-exporter-tls.js';
 
 /** Directories every node has, in creation order (reference §3.6 RequiredDirectories). */
 export const REQUIRED_DIRECTORIES: readonly string[] = [
@@ -68,6 +69,8 @@ export function buildHostSpec(input: HostSpecInput): HostSpec {
     features: ['Containers'],
     // The registry folder holds exactly the current mirror sets' hosts.toml folders (reference §1.15).
     prunedDirectories: [...HostPaths.prunableRoots],
+    // windows_exporter reads its certificate at start: a new one (rotation) restarts it.
+    serviceFiles: { [EXPORTER_SERVICE]: [EXPORTER_TLS_FILES.cert, EXPORTER_TLS_FILES.key] },
     ...(input.serviceEnvironment ? { serviceEnvironment: input.serviceEnvironment } : {}),
     ...(input.rootCertificates ? { rootCertificates: input.rootCertificates } : {}),
   };

@@ -9,3 +9,10 @@ export { publicKeyOf } from './public-key.js';
 export { scriptsFor, resolveServices, type HostScript } from './service-scripts.js';
 export { MirrorProblemReporter } from './mirror-problem-reporter.js';
 export { CaBundleProblemReporter } from './ca-bundle-problem-reporter.js';
+export {
+  EXPORTER_SERVICE,
+  EXPORTER_TLS_FILES,
+  EXPORTER_TLS_SECRET,
+  readExporterTls,
+  type ExporterTls,
+} from './read-exporter-tls.js';

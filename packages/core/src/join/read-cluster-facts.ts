@@ -4,6 +4,7 @@ import { checkMirrorEntries, type MirrorProblem } from '../desired/mirror-entry-
 import type { ImageMirrorEntry } from '../desired/mirror-sets.js';
 import { isNotFound } from '../kube/client/api-errors.js';
 import type { ClusterFacts } from './cluster-facts.js';
+import { readExporterTls } from './read-exporter-tls.js';
 import { readClusterProxy } from './read-proxy.js';
 import { readTrustedCa, registryBundles } from './read-trusted-ca.js';
 import { workerIgnitionFacts, type WorkerIgnitionFacts } from './worker-ignition.js';
@@ -144,9 +145,17 @@ async function caBundleFacts(
   };
 }
 
+async function exporterTlsFacts(
+  core: CoreV1Api,
+  namespace: string | undefined,
+): Promise<Pick<ClusterFacts, 'exporterTls'>> {
+  const tls = namespace === undefined ? undefined : await readExporterTls(core, namespace);
+  return tls ? { exporterTls: tls } : {};
+}
+
 /**
  * Reads every cluster object a join needs (reference §1.2, §1.6 step 2); with the operator's namespace
- * also the `trusted-ca` bundle, so the facts carry `caBundle`.
+ * also the `trusted-ca` bundle and windows_exporter's certificate (`caBundle`, `exporterTls`).
  */
 export async function readClusterFacts(
   core: CoreV1Api,
@@ -184,5 +193,6 @@ export async function readClusterFacts(
     ...(await workerFacts(custom)),
     ...(proxy === undefined ? {} : { proxy }),
     ...(await caBundleFacts(core, controllerConfig['spec'], { namespace, proxy })),
+    ...(await exporterTlsFacts(core, namespace)),
   };
 }

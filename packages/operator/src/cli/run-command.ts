@@ -4,10 +4,17 @@ import { createLogger } from '../runtime/logger.js';
 import { OperatorMetrics } from '../runtime/metrics.js';
 import { OperatorRuntime, StartupError } from '../runtime/operator-runtime.js';
 import { ProbeServer } from '../runtime/probes.js';
+import { kubeMetricsAccess } from '../runtime/metrics-access.js';
+import { serveMetricsWhenReady } from '../runtime/secure-metrics.js';
+import { loadKubeConfig } from '../runtime/load-kubeconfig.js';
+import type { Logger } from '@wmco/core';
 import { Redactor } from '../runtime/redactor.js';
 import { loadProviders } from '../providers/load-provider-package.js';
 import type { CliContext } from './cli-context.js';
 import { collect, providerPackages } from './provider-packages-option.js';
+
+/** Where the Deployment mounts the metrics serving-cert Secret (deploy/07-deployment.yaml). */
+const DEFAULT_METRICS_CERT_DIR = '/etc/wmco/metrics-tls';
 
 interface RunFlags {
   kubeconfig?: string;
@@ -17,6 +24,8 @@ interface RunFlags {
   parallelJoins: string;
   debugLogging?: boolean;
   probeAddress: string;
+  metricsAddress?: string;
+  metricsCertDir?: string;
   leaderElection: boolean;
   providerPackage?: string[];
   deleteLogsOnRemoval?: boolean;
@@ -59,6 +68,14 @@ function maintenance(flags: RunFlags, env: Env): { maxUnavailable: string; opera
   };
 }
 
+/** `--metrics-address` (empty: off) and `--metrics-cert-dir`. */
+function metricsServing(flags: RunFlags): { metricsAddress: string; metricsCertDir: string } {
+  return {
+    metricsAddress: flags.metricsAddress ?? '',
+    metricsCertDir: flags.metricsCertDir ?? DEFAULT_METRICS_CERT_DIR,
+  };
+}
+
 /** `--cloud-tagging`; `check` unless given (commander's default, repeated for callers without it). */
 function cloudTagging(flags: RunFlags): string {
   return flags.cloudTagging ?? 'check';
@@ -75,6 +92,7 @@ export function operatorConfig(flags: RunFlags, env: Env): OperatorConfig {
     debug,
     logLevel: debug ? 'debug' : 'info',
     probeAddress: flags.probeAddress,
+    ...metricsServing(flags),
     leaderElection: flags.leaderElection,
     identity: env['POD_NAME'] ?? `wmco-${process.pid}`,
     privateKeySecret: env['WMCO_PRIVATE_KEY_SECRET'] ?? 'cloud-private-key',
@@ -99,6 +117,24 @@ function hostPort(address: string): [string, number] {
   return [address.slice(0, i) || '0.0.0.0', Number(address.slice(i + 1))];
 }
 
+/** `/metrics` over HTTPS (TokenReview, SubjectAccessReview) once its certificate is there; off when empty. */
+function secureMetrics(
+  config: OperatorConfig,
+  metrics: OperatorMetrics,
+  logger: Logger,
+): { stop(): Promise<void> } | undefined {
+  if (!config.metricsAddress) return undefined;
+  const [host, port] = hostPort(config.metricsAddress);
+  return serveMetricsWhenReady({
+    host,
+    port,
+    certDir: config.metricsCertDir ?? DEFAULT_METRICS_CERT_DIR,
+    registry: metrics.registry,
+    access: kubeMetricsAccess(loadKubeConfig(config)),
+    logger,
+  });
+}
+
 /** `wmco run`: the operator itself (in a pod, or against any cluster with --kubeconfig). */
 export function runCommand(ctx: CliContext): Command {
   return new Command('run')
@@ -109,7 +145,17 @@ export function runCommand(ctx: CliContext): Command {
     .option('--payload <dir>', 'directory with the Windows payload and its sha256sum', '/payload')
     .option('--parallel-joins <n>', 'hosts configured at once', '5')
     .option('--debug-logging', 'verbose service logs on the nodes and debug operator logs')
-    .option('--probe-address <host:port>', 'serve /healthz, /readyz and /metrics here', '0.0.0.0:9182')
+    .option('--probe-address <host:port>', 'serve /healthz and /readyz here (HTTP)', '0.0.0.0:9182')
+    .option(
+      '--metrics-address <host:port>',
+      'serve /metrics here over HTTPS, to callers the API server authenticates and authorises; empty: off',
+      '0.0.0.0:8443',
+    )
+    .option(
+      '--metrics-cert-dir <dir>',
+      'tls.crt and tls.key of the metrics endpoint',
+      '/etc/wmco/metrics-tls',
+    )
     .option('--no-leader-election', 'run without the leader Lease (one replica only!)')
     .option('--delete-logs-on-removal', 'also delete C:\\var\\log when a node is removed')
     .option(
@@ -148,12 +194,12 @@ export function runCommand(ctx: CliContext): Command {
       const probes = new ProbeServer({
         host,
         port,
-        registry: metrics.registry,
         readiness: [
           { name: 'controllers', check: () => (runtime?.synced ? undefined : 'informers not synced') },
         ],
       });
       await probes.start();
+      const secure = secureMetrics(config, metrics, logger);
       try {
         runtime = await OperatorRuntime.start({
           config,
@@ -173,7 +219,7 @@ export function runCommand(ctx: CliContext): Command {
         if (outcome === 'lost')
           throw new StartupError('lost the leader lease; exiting so that a fresh process campaigns again');
       } finally {
-        await probes.stop();
+        await Promise.all([probes.stop(), secure?.stop()]);
       }
     });
 }

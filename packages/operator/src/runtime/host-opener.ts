@@ -8,6 +8,7 @@ import {
   type SshHostOptions,
   type WindowsHost,
 } from '@wmco/core';
+import { MeteredWindowsHost, type HostMeter } from './metered-host.js';
 import type { Redactor } from './redactor.js';
 
 export interface HostOpenerParts {
@@ -17,6 +18,8 @@ export interface HostOpenerParts {
   readonly logger: Logger;
   /** Test hooks: SSH options per host address. */
   readonly sshOverrides?: ((address: string) => Partial<SshHostOptions>) | undefined;
+  /** Where each host's operations, PowerShell starts and bytes sent are counted (the operator's metrics). */
+  readonly meter?: HostMeter;
 }
 
 /** The hooks' SSH options, with the shorter of the two connect deadlines. */
@@ -37,7 +40,7 @@ export function hostOpener(p: HostOpenerParts): (t: HostTarget) => WindowsHost {
   return (t) => {
     p.redactor.register(t.privateKeyPem);
     const pins = new ConfigMapHostKeyStore(p.core, p.namespace);
-    return new SshWindowsHost({
+    const host = new SshWindowsHost({
       host: t.ipv4,
       username: t.username,
       privateKey: t.privateKeyPem,
@@ -46,5 +49,6 @@ export function hostOpener(p: HostOpenerParts): (t: HostTarget) => WindowsHost {
       ...(t.quickAuth ? { authRetryMs: 0 } : {}),
       ...withConnectDeadline(t.connectDeadlineMs, p.sshOverrides?.(t.ipv4)),
     });
+    return p.meter ? new MeteredWindowsHost(host, p.meter) : host;
   };
 }

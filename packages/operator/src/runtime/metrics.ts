@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { ControllerMetrics, WorkQueueMetrics } from '@wmco/core';
+import type { ByohControllersOptions, ControllerMetrics, InstancePhase, WorkQueueMetrics } from '@wmco/core';
+import type { HostMeter } from './metered-host.js';
 
 /** The operator's Prometheus metrics, in a registry of its own (never prom-client's global one). */
 export class OperatorMetrics {
@@ -55,7 +56,7 @@ export class OperatorMetrics {
   });
   readonly bytesSent = new Counter({
     name: 'wmco_ssh_bytes_sent_total',
-    help: 'Payload bytes uploaded to hosts',
+    help: 'Bytes uploaded to hosts by SFTP (payload, generated files, the host module)',
     registers: [this.registry],
   });
   readonly csrDecisions = new Counter({
@@ -92,6 +93,31 @@ export class OperatorMetrics {
       added: () => this.queueAdds.inc({ queue }),
       retried: () => this.queueRetries.inc({ queue }),
     };
+  }
+
+  /** What the BYOH controllers report: drift checks, queues, reconciles, CSR decisions, informer restarts. */
+  byohMetrics(): NonNullable<ByohControllersOptions['metrics']> {
+    return {
+      drift: (result) => this.driftChecks.inc({ result }),
+      queue: (q) => this.queueMetrics(q),
+      controller: this.controllerMetrics(),
+      csr: { decided: (d) => this.csrDecisions.inc({ decision: d }) },
+      informerRestart: (informer, reason) => this.informerRestarts.inc({ informer, reason }),
+    };
+  }
+
+  /** SSH operations, PowerShell starts and bytes sent, from every host the operator opens. */
+  hostMeter(): HostMeter {
+    return {
+      operation: (op, result) => this.sshOperations.inc({ op, result }),
+      powershellStarts: (n) => this.powershellStarts.inc(n),
+      bytesSent: (n) => this.bytesSent.inc(n),
+    };
+  }
+
+  /** Seconds an instance spent in a join phase it just left. */
+  phaseDone(phase: InstancePhase, seconds: number): void {
+    this.joinPhase.observe({ phase }, seconds);
   }
 
   controllerMetrics(): ControllerMetrics {

@@ -2,6 +2,8 @@ import type { CustomObjectsApi } from '@kubernetes/client-node';
 import {
   MACHINE_API_NAMESPACE,
   MachineControllers,
+  ServiceMonitorController,
+  systemClock,
   httpStatus,
   type ByohControllers,
   type HostKeyStore,
@@ -10,11 +12,15 @@ import {
 } from '@wmco/core';
 import type { PlatformParts } from './platform-parts.js';
 
-/** The sources of Windows nodes the operator runs while it leads: BYOH always, Machines where served. */
+/**
+ * The sources of Windows nodes the operator runs while it leads: BYOH always, Machines where served; and
+ * the `windows-exporter` ServiceMonitor that follows the namespace's monitoring label.
+ */
 export class NodeSources {
   constructor(
     readonly byoh: ByohControllers,
     readonly machines: MachineControllers | undefined,
+    readonly monitoring?: ServiceMonitorController,
   ) {}
 
   get synced(): boolean {
@@ -22,12 +28,23 @@ export class NodeSources {
   }
 
   async start(): Promise<void> {
+    this.monitoring?.start();
     await Promise.all([this.byoh.start(), this.machines?.start()]);
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.byoh.stop(), this.machines?.stop()]);
+    await Promise.all([this.byoh.stop(), this.machines?.stop(), this.monitoring?.stop()]);
   }
+}
+
+/** The ServiceMonitor keeper, with the join's clients, events and logger. */
+export function serviceMonitor(
+  deps: JoinDeps,
+  custom: CustomObjectsApi,
+  watch: WatchPort,
+): ServiceMonitorController {
+  const { core, namespace, events, logger } = deps;
+  return new ServiceMonitorController({ core, custom, watch, clock: systemClock, namespace, events, logger });
 }
 
 export interface MachineSourceInput {

@@ -12,8 +12,12 @@ export const operatorConfigSchema = z.object({
   parallelJoins: z.number().int().min(1).max(50),
   debug: z.boolean(),
   logLevel: z.enum(['debug', 'info', 'warn', 'error']),
-  /** host:port for /healthz, /readyz and /metrics; empty to disable. */
+  /** host:port for /healthz and /readyz (plain HTTP); empty to disable. */
   probeAddress: z.string(),
+  /** host:port for /metrics over HTTPS with TokenReview/SubjectAccessReview; empty to disable. */
+  metricsAddress: z.string().optional(),
+  /** Directory with the metrics serving certificate (`tls.crt`, `tls.key`). */
+  metricsCertDir: z.string().optional(),
   leaderElection: z.boolean(),
   /** Lease holder identity (POD_NAME). */
   identity: z.string().min(1),

@@ -39,10 +39,11 @@ import { WMCO_VERSION } from '../cli/version-command.js';
 import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
 import type { OperatorConfig } from './operator-config.js';
 import { hostOpener } from './host-opener.js';
-import { machineSource, NodeSources } from './node-sources.js';
+import { machineSource, NodeSources, serviceMonitor } from './node-sources.js';
 import { cloudJoin, platformParts, type PlatformParts } from './platform-parts.js';
 import { lifecycleFrom } from './lifecycle-config.js';
 import type { OperatorMetrics } from './metrics.js';
+import { MeteredStatusStore } from './metered-status-store.js';
 import type { Redactor } from './redactor.js';
 import type { RuntimeHooks } from './runtime-hooks.js';
 import { loadKubeConfig } from './load-kubeconfig.js';
@@ -89,6 +90,11 @@ export class OperatorRuntime {
     const rt = new OperatorRuntime(p, loadKubeConfig(p.config));
     await rt.begin();
     return rt;
+  }
+
+  /** What `/metrics` serves. */
+  get metrics(): OperatorMetrics {
+    return this.p.metrics;
   }
 
   get synced(): boolean {
@@ -147,15 +153,9 @@ export class OperatorRuntime {
         : openShiftBootstrapIdentity,
       driftRepairIntervalMs: this.p.config.driftRepairIntervalMs ?? DEFAULT_DRIFT_REPAIR_INTERVAL_MS,
       lifecycle: lifecycleFrom(this.p.config, this.kc, this.p.hooks?.lifecycle),
-      metrics: {
-        drift: (result) => this.p.metrics.driftChecks.inc({ result }),
-        queue: (q) => this.p.metrics.queueMetrics(q),
-        controller: this.p.metrics.controllerMetrics(),
-        csr: { decided: (d) => this.p.metrics.csrDecisions.inc({ decision: d }) },
-        informerRestart: (informer, reason) => this.p.metrics.informerRestarts.inc({ informer, reason }),
-      },
+      metrics: this.p.metrics.byohMetrics(),
     });
-    this.controllers = new NodeSources(byoh, machines);
+    this.controllers = new NodeSources(byoh, machines, serviceMonitor(deps, custom, kubeWatch(this.kc)));
     this.leadership = this.p.config.leaderElection ? this.elect() : this.runUnelected();
   }
 
@@ -213,6 +213,7 @@ export class OperatorRuntime {
         redactor: this.p.redactor,
         logger,
         sshOverrides: hooks.sshOverrides,
+        meter: this.p.metrics.hostMeter(),
       }),
       capabilities: parts.capabilities,
       payload: parts.payload,
@@ -227,7 +228,10 @@ export class OperatorRuntime {
       },
       events,
       logger,
-      status: new ConfigMapStatusStore(core, config.namespace, (t) => this.p.redactor.scrubText(t)),
+      status: new MeteredStatusStore(
+        new ConfigMapStatusStore(core, config.namespace, (t) => this.p.redactor.scrubText(t)),
+        (phase, seconds) => this.p.metrics.phaseDone(phase, seconds),
+      ),
       names: new Registrations({ ttlMs: config.registrationTimeoutMs ?? DEFAULT_REGISTRATION_TTL_MS }),
       debug: config.debug,
       logRotation,

@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Registry } from 'prom-client';
 
 export interface ReadinessCheck {
   readonly name: string;
@@ -11,15 +10,15 @@ export interface ReadinessCheck {
 export interface ProbeServerOptions {
   readonly host: string;
   readonly port: number;
-  readonly registry: Registry;
   readonly readiness: readonly ReadinessCheck[];
   /** Event-loop delay above which /healthz fails (a wedged process). */
   readonly maxLoopDelayMs?: number;
 }
 
 /**
- * `/healthz` (alive: the event loop turns), `/readyz` (every readiness check passes) and `/metrics`
- * (Prometheus text) on one small HTTP server.
+ * `/healthz` (alive: the event loop turns) and `/readyz` (every readiness check passes) on one small HTTP
+ * server, for the kubelet's probes. `/metrics` is not here: it is served over HTTPS with authentication
+ * and authorisation (secure-metrics.ts).
  */
 export class ProbeServer {
   private server: Server | undefined;
@@ -37,10 +36,9 @@ export class ProbeServer {
     }, 500);
     this.ticker.unref();
     this.server = createServer((req, res) => {
-      void this.handle(req.url ?? '/').then(([code, type, body]) => {
-        res.writeHead(code, { 'content-type': type });
-        res.end(body);
-      });
+      const [code, type, body] = this.handle(req.url ?? '/');
+      res.writeHead(code, { 'content-type': type });
+      res.end(body);
     });
     await new Promise<void>((resolve) => this.server?.listen(this.options.port, this.options.host, resolve));
     return (this.server.address() as AddressInfo).port;
@@ -51,7 +49,7 @@ export class ProbeServer {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
-  private async handle(url: string): Promise<[number, string, string]> {
+  private handle(url: string): [number, string, string] {
     const path = url.split('?')[0];
     if (path === '/healthz') {
       const ok = this.loopDelay < (this.options.maxLoopDelayMs ?? 10_000);
@@ -66,8 +64,6 @@ export class ProbeServer {
         ? [200, 'text/plain', 'ok\n']
         : [503, 'text/plain', `${failing.join('\n')}\n`];
     }
-    if (path === '/metrics')
-      return [200, this.options.registry.contentType, await this.options.registry.metrics()];
     return [404, 'text/plain', 'not found\n'];
   }
 }

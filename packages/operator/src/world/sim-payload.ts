@@ -11,8 +11,22 @@ const PLATFORM_FILES = ['ecr-credential-provider.exe', 'azure-cloud-node-manager
 /** `upstream`: every file a `.tar.gz` (the operator image's layout); `plain`: the files themselves. */
 export type PayloadLayout = 'upstream' | 'plain';
 
+/**
+ * windows_exporter's web config as the operator image ships it (reference §1.16): the files the operator
+ * writes from the `windows-machine-config-operator-tls` Secret. Real content, because the simulated
+ * exporter reads it to serve TLS.
+ */
+export const EXPORTER_WEB_CONFIG = [
+  'tls_server_config:',
+  "  cert_file: 'C:\\k\\tls\\certs\\tls.crt'",
+  "  key_file: 'C:\\k\\tls\\certs\\tls.key'",
+  '',
+].join('\n');
+
 /** The small stand-in content of one payload file (deterministic). */
 export function simPayloadContent(name: string, bytesPerFile: number, tag?: string): Buffer {
+  if (name === 'windows-exporter-webconfig.yaml')
+    return Buffer.from(`${EXPORTER_WEB_CONFIG}${tag === undefined ? '' : `# ${tag}\n`}`);
   const seed = createHash('sha256').update(name).digest();
   const content = Buffer.alloc(bytesPerFile);
   for (let i = 0; i < content.length; i += seed.length) seed.copy(content, i);

@@ -61,6 +61,7 @@ export class SimApiServer {
       watches: this.watches,
       faults: this.faults,
       authorizer: rbac ? new RbacAuthorizer(this.store, this.registry) : undefined,
+      lookupToken: (token) => this.authn.lookupToken(token),
     };
     this.installHooks();
     this.admin = this.addUser('admin', ['system:masters']);

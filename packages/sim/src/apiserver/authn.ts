@@ -33,15 +33,19 @@ export class Authenticator {
     this.lookups.push(l);
   }
 
+  /** The user a bearer token stands for (what a TokenReview answers), or undefined when it is unknown. */
+  lookupToken(token: string): RequestUser | undefined {
+    const user = this.tokens.get(token) ?? this.lookups.map((l) => l(token)).find((u) => u !== undefined);
+    return user === undefined ? undefined : withAuthenticated(user);
+  }
+
   /** undefined = anonymous; throws nothing. `invalid` when credentials were offered but are wrong. */
   authenticate(req: IncomingMessage): RequestUser | 'invalid' | undefined {
     const h = req.headers.authorization;
     if (h !== undefined) {
       const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
       if (!m) return 'invalid';
-      const token = m[1] ?? '';
-      const user = this.tokens.get(token) ?? this.lookups.map((l) => l(token)).find((u) => u !== undefined);
-      return user === undefined ? 'invalid' : withAuthenticated(user);
+      return this.lookupToken(m[1] ?? '') ?? 'invalid';
     }
     return this.fromCertificate(req.socket as TLSSocket);
   }

@@ -109,6 +109,7 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
     review: true,
   }),
   builtinType({ group: 'authentication.k8s.io', kind: 'SelfSubjectReview', namespaced: false, review: true }),
+  builtinType({ group: 'authentication.k8s.io', kind: 'TokenReview', namespaced: false, review: true }),
   builtinType({
     group: 'apiextensions.k8s.io',
     kind: 'CustomResourceDefinition',

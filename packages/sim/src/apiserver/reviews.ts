@@ -45,9 +45,30 @@ function subject(c: ResourceCall, spec: JsonObject): RequestUser {
   return { name: str(spec['user']) ?? '', groups: strList(spec['groups']) };
 }
 
+/**
+ * TokenReview: the token authenticator's answer for `spec.token` (static tokens, service-account and
+ * bootstrap tokens), as kube-apiserver gives it to a webhook authenticator such as kube-rbac-proxy.
+ */
+function tokenReview(c: ResourceCall, spec: JsonObject, head: JsonObject): void {
+  const user = c.ctx.lookupToken?.(str(spec['token']) ?? '');
+  const audiences = strList(spec['audiences']);
+  const status = user
+    ? {
+        authenticated: true,
+        user: { username: user.name, groups: user.groups, ...(user.uid ? { uid: user.uid } : {}) },
+        ...(audiences.length > 0 ? { audiences } : {}),
+      }
+    : { authenticated: false, error: 'invalid bearer token' };
+  sendJson(c.res, 201, { ...head, spec, status });
+}
+
 export async function review(c: ResourceCall): Promise<void> {
   const body = parseObjectBody(c.req, await readBody(c.req));
   const head = { apiVersion: groupVersion(c.type), kind: c.type.kind, metadata: { creationTimestamp: null } };
+  if (c.type.kind === 'TokenReview') {
+    tokenReview(c, isObject(body['spec']) ? body['spec'] : {}, head);
+    return;
+  }
   if (c.type.kind === 'SelfSubjectReview') {
     sendJson(c.res, 201, {
       ...head,

@@ -1,6 +1,7 @@
 import type { Faults } from './faults.js';
 import type { ObjectStore } from './object-store.js';
 import type { RbacAuthorizer } from './rbac.js';
+import type { RequestUser } from './request-user.js';
 import type { TypeRegistry } from './type-registry.js';
 import type { ObjectWriter } from './object-writer.js';
 import type { WatchRegistry } from './watch-stream.js';
@@ -14,4 +15,6 @@ export interface ServerContext {
   readonly faults: Faults;
   /** undefined when RBAC is switched off (every authenticated user may do anything). */
   authorizer: RbacAuthorizer | undefined;
+  /** The token authenticator, as TokenReview asks it (undefined: every token is unknown). */
+  readonly lookupToken?: (token: string) => RequestUser | undefined;
 }

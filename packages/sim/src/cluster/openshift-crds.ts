@@ -166,6 +166,7 @@ const serviceMonitor = crd({
     selector: open,
     namespaceSelector: obj({ any: bool, matchNames: arr(str) }),
     serviceDiscoveryRole: str,
+    attachMetadata: obj({ node: bool }),
     endpoints: arr(
       obj({
         port: str,
@@ -184,6 +185,16 @@ const serviceMonitor = crd({
   }),
 });
 
+const prometheusRule = crd({
+  group: 'monitoring.coreos.com',
+  version: 'v1',
+  kind: 'PrometheusRule',
+  plural: 'prometheusrules',
+  namespaced: true,
+  shortNames: ['promrule'],
+  spec: obj({ groups: arr(obj({ name: str, interval: str, rules: arr(open) })) }),
+});
+
 export const OPENSHIFT_CRDS: readonly JsonObject[] = [
   ...MACHINE_API_CRDS,
   infrastructure,
@@ -196,4 +207,5 @@ export const OPENSHIFT_CRDS: readonly JsonObject[] = [
   controllerConfig,
   machineConfig,
   serviceMonitor,
+  prometheusRule,
 ];

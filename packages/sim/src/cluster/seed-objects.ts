@@ -222,3 +222,23 @@ export function nodeBootstrapperToken(caPem: string, token: string, serviceAccou
     data: { 'ca.crt': b64(caPem), token: b64(token), namespace: b64(NODE_BOOTSTRAPPER_NAMESPACE) },
   };
 }
+
+/**
+ * The `windows-exporter` Service the operator's install brings (deploy/06-service.yaml, the bundle): no
+ * selector; its annotation makes the service CA issue `windows-machine-config-operator-tls`.
+ */
+export function windowsExporterService(namespace: string): JsonObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: {
+      name: 'windows-exporter',
+      namespace,
+      labels: { name: 'windows-exporter' },
+      annotations: {
+        'service.alpha.openshift.io/serving-cert-secret-name': 'windows-machine-config-operator-tls',
+      },
+    },
+    spec: { ports: [{ name: 'metrics', port: 9182, protocol: 'TCP', targetPort: 9182 }] },
+  };
+}

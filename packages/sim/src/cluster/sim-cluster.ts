@@ -9,6 +9,7 @@ import { HybridOverlayAnnotator } from './hybrid-overlay.js';
 import { LinuxNodes } from './linux-nodes.js';
 import { NamespaceController } from './namespace-controller.js';
 import { NodeLifecycle } from './node-lifecycle.js';
+import { ServiceCaController } from './service-ca.js';
 import { ServiceAccountTokenController } from './token-controller.js';
 import { MachineActuator } from '../machines/machine-actuator.js';
 import { MachineApprover } from '../machines/machine-approver.js';
@@ -54,6 +55,8 @@ export interface SimCluster {
   readonly infrastructureName: string;
   readonly platform: string;
   readonly controllers: readonly SimController[];
+  /** The service CA stand-in: serving-cert Secrets for annotated Services, signed by `serviceCa.caPem`. */
+  readonly serviceCa: ServiceCaController;
   /** The Machine actuator, when `machineInstances` was given. */
   readonly machineActuator: MachineActuator | undefined;
   readonly errors: readonly { controller: string; error: unknown }[];
@@ -112,7 +115,8 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
     : undefined;
   if (machineActuator) controllers.push(new MachineSetController(w, onError), machineActuator);
   const saTokens = new ServiceAccountTokenController(w, server.caPem, onError);
-  controllers.push(saTokens);
+  const serviceCa = await ServiceCaController.create(w, onError);
+  controllers.push(saTokens, serviceCa);
   controllers.forEach((c) => c.start());
   server.authn.addLookup(bootstrapTokenLookup(w));
   server.authn.addLookup(saTokens.lookup());
@@ -121,6 +125,8 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
   try {
     seedCluster(server, input, boot);
     linux.create();
+    // The seeded Services' serving certificates exist before anyone looks (as after an install).
+    await serviceCa.settle();
   } catch (e) {
     // Never leave a half-seeded server listening.
     controllers.forEach((c) => c.stop());
@@ -138,6 +144,7 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
     infrastructureName: input.infrastructureName,
     platform: input.platform,
     controllers,
+    serviceCa,
     machineActuator,
     errors,
     async writeKubeconfigs(dir: string): Promise<{ admin: string; operator: string; bootstrap: string }> {

@@ -123,6 +123,11 @@ apiVersion: monitoring.coreos.com/v1
 kind: ServiceMonitor
 metadata: {name: windows-exporter, namespace: ${NS}}
 spec: {endpoints: [{port: metrics, scheme: https}], selector: {matchLabels: {name: windows-exporter}}}
+---
+apiVersion: monitoring.coreos.com/v1
+kind: PrometheusRule
+metadata: {name: windows-rules, namespace: ${NS}}
+spec: {groups: [{name: windows.node.rules, rules: [{record: 'instance:node_num_cpu:sum', expr: 'count(windows_cpu_time_total)'}]}]}
 `;
 
 export function csrYaml(name: string, pem: string): string {

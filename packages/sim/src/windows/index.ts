@@ -30,3 +30,4 @@ export { PowerShellError, UnsupportedScriptError, notRecognized } from './evalua
 export { VSPHERE_FQDN_SCRIPT, gcpNodeNameOf } from './evaluate/host-scripts.js';
 export { type ModelHnsNetwork, type ModelHnsEndpoint } from './windows-model.js';
 export { RootCertificateStore, MANAGED_CERTIFICATE_NAME } from './root-certificate-store.js';
+export { windowsExporter, EXPORTER_PORT, type ServiceListener } from './windows-exporter.js';

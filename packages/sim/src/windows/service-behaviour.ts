@@ -3,6 +3,7 @@ import type { WindowsModel } from './windows-model.js';
 import { flagValue, splitCommandLine } from './command-line.js';
 import { kubeletBehaviour, type KubeletBehaviourOptions } from './kubelet/kubelet-behaviour.js';
 import { stripLogRunner } from './kubelet/kubelet-flags.js';
+import { windowsExporter } from './windows-exporter.js';
 
 /** What a behaviour sees when its service starts. */
 export interface ServiceStartContext {
@@ -99,7 +100,8 @@ export const hybridOverlay: ServiceBehaviour = {
  * The node services the operator installs, modelled far enough to run or fail from their command lines:
  * containerd needs `--config`; the kubelet is simulated (TLS bootstrap, registration, heartbeats);
  * kube-proxy needs its `--config` (written by the network-conf.ps1 pre-script); hybrid-overlay its
- * `--bootstrap-kubeconfig` (and creates its HNS networks); windows_exporter its `--web.config.file`;
+ * `--bootstrap-kubeconfig` (and creates its HNS networks); windows_exporter its `--web.config.file` (and
+ * serves HTTPS with the certificate it names, windows-exporter.ts);
  * csi-proxy its binary. `kubelet` tunes the simulated kubelet (e.g. short heartbeats in tests).
  */
 export function defaultServiceBehaviours(kubelet: KubeletBehaviourOptions = {}): ServiceBehaviourRegistry {
@@ -108,6 +110,6 @@ export function defaultServiceBehaviours(kubelet: KubeletBehaviourOptions = {}):
     .register('kubelet', kubeletBehaviour(kubelet))
     .register('kube-proxy', requiresFlagFiles('--config'))
     .register('hybrid-overlay-node', hybridOverlay)
-    .register('windows_exporter', requiresFlagFiles('--web.config.file'))
+    .register('windows_exporter', windowsExporter)
     .register('csi-proxy', binaryExists);
 }

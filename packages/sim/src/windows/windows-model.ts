@@ -1,3 +1,4 @@
+import type { ServiceListener } from './windows-exporter.js';
 import { HostPaths, type FirewallRuleState, type HnsNetwork, type RouteState } from '@wmco/core';
 import { FileSystem } from './file-system.js';
 import { defaultServiceBehaviours, type ServiceBehaviourRegistry } from './service-behaviour.js';
@@ -73,6 +74,8 @@ export class WindowsModel {
   /** Whether Windows Defender (process MsMpEng) runs; some images have it uninstalled. */
   defenderRunning = true;
   readonly firewallRules: FirewallRuleState[] = [];
+  /** What services serve on the network, by service name (windows_exporter's HTTPS endpoint). */
+  readonly listeners = new Map<string, ServiceListener>();
   /** `Cert:\LocalMachine\Root`. */
   readonly rootStore = new RootCertificateStore();
   hostname: string;

@@ -1,0 +1,5 @@
+export * from './windows-exporter-service-monitor.js';
+export {
+  ServiceMonitorController,
+  type ServiceMonitorControllerOptions,
+} from './service-monitor-controller.js';

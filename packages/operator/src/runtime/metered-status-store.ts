@@ -1,0 +1,32 @@
+import type { InstancePhase, InstanceStatus, InstanceStatusStore } from '@wmco/core';
+
+/**
+ * An `InstanceStatusStore` that reports, each time an instance leaves a phase, the seconds it spent
+ * there (the same time `enterPhase` adds to `phaseSeconds`, so `wmco status` and the histogram agree).
+ */
+export class MeteredStatusStore implements InstanceStatusStore {
+  constructor(
+    private readonly inner: InstanceStatusStore,
+    private readonly phaseDone: (phase: InstancePhase, seconds: number) => void,
+  ) {}
+
+  get(address: string): InstanceStatus | undefined {
+    return this.inner.get(address);
+  }
+
+  async set(status: InstanceStatus): Promise<void> {
+    const before = this.inner.get(status.address);
+    await this.inner.set(status);
+    if (!before || before.phase === status.phase) return;
+    const spent = (status.phaseSeconds[before.phase] ?? 0) - (before.phaseSeconds[before.phase] ?? 0);
+    if (spent >= 0) this.phaseDone(before.phase, spent);
+  }
+
+  retain(keep: (address: string, phase: InstancePhase | undefined) => boolean): Promise<void> {
+    return this.inner.retain(keep);
+  }
+
+  remove(address: string): Promise<void> {
+    return this.inner.remove(address);
+  }
+}
