@@ -24,7 +24,9 @@ const PROVIDER_ID_SCHEME: Readonly<Record<string, string>> = {
 };
 
 /**
- * A machine-api Machine controller with a direct actuator (vSphere, Nutanix; None as a convenience):
+ * A machine-api Machine controller with its actuator: a direct one (vSphere, Nutanix; None as a
+ * convenience), or, when the launcher creates instances in a simulated cloud (AWS, Azure, GCP), the
+ * provider ID and addresses that cloud's provider reports. It
  * adds the Machine finalizer, creates the VM from the providerSpec's user data Secret (phase
  * Provisioning → Provisioned with provider ID and addresses), links the Node whose InternalIP is the
  * VM's (nodeRef, phase Running), and on deletion destroys the VM and deletes the Node before it
@@ -109,6 +111,8 @@ export class MachineActuator extends StoreEventController {
       platform: this.platform,
       userData,
       windows: labels(m)[OS_ID_LABEL] === 'Windows',
+      labels: labels(m),
+      providerSpec: obj(obj(obj(m['spec'])['providerSpec'])['value']),
     });
     this.vms.set(uid, vm);
     const now = this.writer.store.get(machineType(this.writer), namespaceOf(m), nameOf(m));
@@ -117,21 +121,29 @@ export class MachineActuator extends StoreEventController {
       else await this.destroy(uid);
       return;
     }
-    const scheme = PROVIDER_ID_SCHEME[this.platform];
-    if (scheme !== undefined)
+    const providerId = vm.providerId ?? this.directProviderId();
+    if (providerId !== undefined)
       this.writer.mutate(this.target(now), (c) => {
-        c['spec'] = { ...obj(c['spec']), providerID: `${scheme}${randomUUID()}` };
+        c['spec'] = { ...obj(c['spec']), providerID: providerId };
         return c;
       });
     this.setStatus(
       now,
-      machineStatusFor(this.platform, {
-        machineName: nameOf(now),
-        guestHostname: vm.hostname,
-        address: vm.address,
-      }),
+      vm.addresses
+        ? { phase: 'Provisioned', addresses: vm.addresses.map((a) => ({ ...a })) }
+        : machineStatusFor(this.platform, {
+            machineName: nameOf(now),
+            guestHostname: vm.hostname,
+            address: vm.address,
+          }),
     );
     this.link(now, vm);
+  }
+
+  /** The provider ID a directly provisioned VM gets (vSphere, Nutanix: the VM's UUID). */
+  private directProviderId(): string | undefined {
+    const scheme = PROVIDER_ID_SCHEME[this.platform];
+    return scheme === undefined ? undefined : `${scheme}${randomUUID()}`;
   }
 
   /** machine-api's nodelink controller: the Node with the VM's InternalIP becomes the nodeRef. */
