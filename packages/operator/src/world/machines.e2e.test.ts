@@ -39,9 +39,14 @@ async function checkJoined(
 }
 
 /** The cloud's own view of the Machines: found through the provider's SDK client, tagged, with the user data. */
-async function checkCloud(t: ExecutionContext, world: SimWorld, ms: MachineView[]): Promise<void> {
+async function checkCloud(
+  t: ExecutionContext,
+  world: SimWorld,
+  ms: MachineView[],
+  publicKey = world.publicKey,
+): Promise<void> {
   const lookup = cloudLookup(world);
-  const key = world.publicKey.split(' ')[1] ?? '-';
+  const key = publicKey.split(' ')[1] ?? '-';
   for (const m of ms) {
     const ip = m.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
     const found = await lookup(ip);
@@ -52,10 +57,8 @@ async function checkCloud(t: ExecutionContext, world: SimWorld, ms: MachineView[
       ),
       'tagged as owned by the cluster',
     );
-    t.true(
-      world.cloud?.instance(m.spec?.providerID ?? '')?.userData?.includes(key),
-      'created with the user data',
-    );
+    const userData = world.cloud?.instance(m.spec?.providerID ?? '')?.userData ?? '';
+    t.true(userData.includes(key), 'created with the user data carrying the public key');
   }
 }
 
@@ -63,7 +66,7 @@ async function checkCloud(t: ExecutionContext, world: SimWorld, ms: MachineView[
 async function rotateKey(
   world: SimWorld,
   before: MachineView[],
-): Promise<{ after: MachineView[]; worst: number }> {
+): Promise<{ after: MachineView[]; worst: number; publicKey: string }> {
   const api = world.machineApi();
   let worst = 0;
   let watching = true;
@@ -78,7 +81,8 @@ async function rotateKey(
       await new Promise((r) => setTimeout(r, 50));
     }
   })();
-  await world.createPrivateKeySecret(generateEd25519KeyPair().private);
+  const key = generateEd25519KeyPair();
+  await world.createPrivateKeySecret(key.private);
   const old = new Set(before.map((m) => m.metadata.name));
   const after = await until(
     'all replaced',
@@ -90,7 +94,7 @@ async function rotateKey(
   );
   watching = false;
   await watchdog;
-  return { after, worst };
+  return { after, worst, publicKey: key.public };
 }
 
 async function lifecycle(t: ExecutionContext, platform: string): Promise<void> {
@@ -106,11 +110,11 @@ async function lifecycle(t: ExecutionContext, platform: string): Promise<void> {
   await api.scale('win', 3);
   const three = await settled(world, 'win', 3);
   t.is((await machineNodes(world)).filter(isReady).length, 3);
-  const { after, worst } = await rotateKey(world, three);
+  const { after, worst, publicKey } = await rotateKey(world, three);
   t.is(worst, 1, 'never more than one Windows Machine missing or not Ready');
   await checkJoined(t, world, platform, after);
   if (world.cloud) {
-    await checkCloud(t, world, after);
+    await checkCloud(t, world, after, publicKey);
     for (const m of three)
       t.is(world.cloud.instance(m.spec?.providerID ?? ''), undefined, 'old instance terminated');
   }
