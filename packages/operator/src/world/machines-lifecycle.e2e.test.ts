@@ -1,14 +1,15 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { newRootContainer } from '@wmco/core';
-import { generateEd25519KeyPair } from '@wmco/sim';
 import type { CliContext } from '../cli/cli-context.js';
 import { buildProgram } from '../cli/program.js';
-import { isReady, machineNodes, settled } from './machine-wait.js';
+import { settled } from './machine-wait.js';
+import { MACHINE_PLATFORMS, hasCloud } from './machine-platforms.js';
 import type { SimWorld } from './sim-world.js';
 import { apis, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
 
-// Machines on vSphere beyond scaling: broken user data, the ignore label, Linux Machines, a private key
-// change replacing Machines one at a time, and BYOH hosts beside Machines in `wmco status`.
+// Machines beyond scaling and re-keying (machines.e2e.test.ts): broken user data, the ignore label and
+// Linux Machines on every platform with a machine-api; BYOH hosts beside Machines in `wmco status`; the
+// vSphere name rules.
 
 async function machineEvents(
   world: SimWorld,
@@ -22,69 +23,50 @@ async function machineEvents(
   }));
 }
 
-test.serial(
-  'broken user data: the Machine is deleted after the retry budget and its MachineSet replaces it',
-  async (t) => {
-    const { world } = await testWorld([], { platform: 'VSphere' });
-    t.teardown(() => world.stop());
-    await world.createPrivateKeySecret();
-    await world.startOperator();
-    await apis(world).core.createNamespacedSecret({
-      namespace: 'openshift-machine-api',
-      body: {
-        metadata: { name: 'broken-user-data' },
-        data: { userData: Buffer.from('Start-Service sshd\n').toString('base64') },
-      },
-    });
-    const api = world.machineApi();
-    await api.createMachineSet({
-      name: 'bad',
-      replicas: 1,
-      platform: 'VSphere',
-      userDataSecret: 'broken-user-data',
-    });
-    const [first] = await until('a Machine', async () => {
-      const l = await api.machines('bad');
-      return l.length === 1 ? l : undefined;
-    });
-    const deleted = await until(
-      'deletion event',
-      async () =>
-        (await machineEvents(world)).find(
-          (e) => e.reason === 'MachineSetupFailure' && e.name === first?.metadata.name,
-        ),
-      60_000,
-    );
-    t.regex(
-      deleted.message,
-      /so that its MachineSet replaces it: it could not be configured: .*\(2 failed attempts\)/,
-    );
-    const replacement = await until('a replacement', async () => {
-      const l = await api.machines('bad');
-      return l.find(
-        (m) => m.metadata.name !== first?.metadata.name && m.metadata.deletionTimestamp === undefined,
-      );
-    });
-    t.not(replacement.metadata.name, first?.metadata.name);
-    t.deepEqual(await windowsNodes(world), []);
-  },
-);
-
-test.serial('ignored and Linux Machines are never touched', async (t) => {
-  const { world } = await testWorld([], { platform: 'VSphere' });
+/**
+ * Broken user data, the ignore label and a Linux MachineSet in one world: the broken Machine is deleted
+ * after the retry budget and replaced; the ignored and the Linux Machine are never touched.
+ */
+async function brokenIgnoredLinux(t: ExecutionContext, platform: string): Promise<void> {
+  const { world } = await testWorld([], { platform, cloud: hasCloud(platform) });
   t.teardown(() => world.stop());
   await world.createPrivateKeySecret();
   await world.startOperator();
-  const api = world.machineApi();
-  await api.createMachineSet({
-    name: 'skip',
-    replicas: 1,
-    platform: 'VSphere',
-    labels: { 'windowsmachineconfig.openshift.io/ignore': 'true' },
+  await apis(world).core.createNamespacedSecret({
+    namespace: 'openshift-machine-api',
+    body: {
+      metadata: { name: 'broken-user-data' },
+      data: { userData: Buffer.from('Start-Service sshd\n').toString('base64') },
+    },
   });
-  await api.createMachineSet({ name: 'linux', replicas: 1, platform: 'VSphere', osId: '' });
-  await api.createMachineSet({ name: 'win', replicas: 1, platform: 'VSphere' });
-  await settled(world, 'win', 1);
+  const api = world.machineApi();
+  const ignore = { 'windowsmachineconfig.openshift.io/ignore': 'true' };
+  await api.createMachineSet({ name: 'bad', replicas: 1, platform, userDataSecret: 'broken-user-data' });
+  await api.createMachineSet({ name: 'skip', replicas: 1, platform, labels: ignore });
+  await api.createMachineSet({ name: 'linux', replicas: 1, platform, osId: '' });
+  const [first] = await until('a Machine', async () => {
+    const l = await api.machines('bad');
+    return l.length === 1 ? l : undefined;
+  });
+  const deleted = await until(
+    'deletion event',
+    async () =>
+      (await machineEvents(world)).find(
+        (e) => e.reason === 'MachineSetupFailure' && e.name === first?.metadata.name,
+      ),
+    60_000,
+  );
+  t.regex(
+    deleted.message,
+    /so that its MachineSet replaces it: it could not be configured: .*\(2 failed attempts\)/,
+  );
+  const replacement = await until('a replacement', async () => {
+    const l = await api.machines('bad');
+    return l.find(
+      (m) => m.metadata.name !== first?.metadata.name && m.metadata.deletionTimestamp === undefined,
+    );
+  });
+  t.not(replacement.metadata.name, first?.metadata.name);
   const ignored = (await api.machines('skip'))[0];
   const linux = (await api.machines('linux'))[0];
   t.is(ignored?.status?.phase, 'Provisioned');
@@ -93,59 +75,15 @@ test.serial('ignored and Linux Machines are never touched', async (t) => {
   t.is(world.machineHost(ignoredIp)?.stats.connectionsAccepted, 0, 'no SSH connection to the ignored VM');
   const events = await machineEvents(world);
   t.false(events.some((e) => e.name === ignored?.metadata.name || e.name === linux?.metadata.name));
-  t.is((await windowsNodes(world)).length, 1);
-});
+  t.deepEqual(await windowsNodes(world), []);
+}
 
-test.serial('a private key change replaces the Windows Machines one at a time', async (t) => {
-  const { world } = await testWorld([], { platform: 'VSphere' });
-  t.teardown(() => world.stop());
-  await apis(world).core.createNamespace({ body: { metadata: { name: 'openshift-cluster-api' } } });
-  await world.createPrivateKeySecret();
-  await world.startOperator();
-  const api = world.machineApi();
-  await api.createMachineSet({ name: 'win', replicas: 3, platform: 'VSphere' });
-  const before = await settled(world, 'win', 3);
-  // Watchdog: how many of the 3 wanted Machines are missing or without a Ready, configured node.
-  let worst = 0;
-  let watching = true;
-  const watchdog = (async () => {
-    while (watching) {
-      const ms = (await api.machines('win')).filter((m) => m.metadata.deletionTimestamp === undefined);
-      const nodes = await machineNodes(world);
-      const healthy = ms.filter((m) =>
-        nodes.some((n) => n.metadata?.name === m.status?.nodeRef?.name && isReady(n)),
-      ).length;
-      worst = Math.max(worst, 3 - healthy);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  })();
-  const key = generateEd25519KeyPair();
-  await world.createPrivateKeySecret(key.private);
-  const oldNames = new Set(before.map((m) => m.metadata.name));
-  const after = await until(
-    'all replaced',
-    async () => {
-      const ms = await settled(world, 'win', 3, 2000).catch(() => undefined);
-      return ms && ms.every((m) => !oldNames.has(m.metadata.name)) ? ms : undefined;
-    },
-    180_000,
+for (const platform of MACHINE_PLATFORMS) {
+  test.serial(
+    `${platform}: broken user data is replaced; ignored and Linux Machines are never touched`,
+    (t) => brokenIgnoredLinux(t, platform),
   );
-  watching = false;
-  await watchdog;
-  t.is(after.length, 3);
-  t.is(worst, 1, 'never more than one Windows Machine missing or not Ready');
-  const replaced = (await machineEvents(world)).filter((e) => e.reason === 'MachineReplaced');
-  t.is(replaced.length, 3);
-  const userData = await apis(world).core.readNamespacedSecret({
-    name: 'windows-user-data',
-    namespace: 'openshift-machine-api',
-  });
-  t.true(
-    Buffer.from(userData.data?.['userData'] ?? '', 'base64')
-      .toString()
-      .includes(key.public.split(' ')[1] ?? '-'),
-  );
-});
+}
 
 test.serial('BYOH hosts and Machines coexist, and wmco status lists both with their source', async (t) => {
   const { world } = await testWorld([{ hostname: 'BYOH-A' }], { platform: 'VSphere' });

@@ -97,9 +97,21 @@ async function rotateKey(
   return { after, worst, publicKey: key.public };
 }
 
+/** Three MachineReplaced events, and both user data Secrets carry the new key. */
+async function checkReplaced(t: ExecutionContext, world: SimWorld, publicKey: string): Promise<void> {
+  const events = await apis(world).core.listNamespacedEvent({ namespace: 'openshift-machine-api' });
+  t.is(events.items.filter((e) => e.reason === 'MachineReplaced').length, 3);
+  for (const namespace of ['openshift-machine-api', 'openshift-cluster-api']) {
+    const s = await apis(world).core.readNamespacedSecret({ name: 'windows-user-data', namespace });
+    const text = Buffer.from(s.data?.['userData'] ?? '', 'base64').toString();
+    t.true(text.includes(publicKey.split(' ')[1] ?? '-'), `${namespace}: user data with the new key`);
+  }
+}
+
 async function lifecycle(t: ExecutionContext, platform: string): Promise<void> {
   const { world } = await testWorld([], { platform, cloud: hasCloud(platform) });
   t.teardown(() => world.stop());
+  await apis(world).core.createNamespace({ body: { metadata: { name: 'openshift-cluster-api' } } });
   await world.createPrivateKeySecret();
   await world.startOperator();
   const api = world.machineApi();
@@ -112,6 +124,7 @@ async function lifecycle(t: ExecutionContext, platform: string): Promise<void> {
   t.is((await machineNodes(world)).filter(isReady).length, 3);
   const { after, worst, publicKey } = await rotateKey(world, three);
   t.is(worst, 1, 'never more than one Windows Machine missing or not Ready');
+  await checkReplaced(t, world, publicKey);
   await checkJoined(t, world, platform, after);
   if (world.cloud) {
     await checkCloud(t, world, after, publicKey);
