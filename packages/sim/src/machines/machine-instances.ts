@@ -68,19 +68,10 @@ export class SimInstanceLauncher implements MachineInstanceLauncher {
 
   async launch(req: MachineInstanceRequest): Promise<MachineInstance> {
     const address = this.o.allocateAddress();
-    const vm = this.o.cloud?.create({
-      machineName: req.machineName,
-      address,
-      userData: req.userData,
-      windows: req.windows,
-      labels: req.labels ?? {},
-      providerSpec: req.providerSpec ?? {},
-    });
+    const vm = this.createInCloud(req, address);
     const hostname = vm?.computerName ?? windowsDefaultName();
-    const boot = req.windows ? bootFromUserData(req.platform, vm ? vm.bootScript : req.userData) : undefined;
+    const boot = this.firstBoot(req, address, vm);
     const host = boot?.sshd ? await this.startHost(address, hostname, boot, vm) : undefined;
-    if (boot && boot.problems.length > 0)
-      this.o.log?.(`machine ${req.machineName} (${address}): user data: ${boot.problems.join('; ')}`);
     const instance: MachineInstance = {
       address,
       hostname,
@@ -95,6 +86,31 @@ export class SimInstanceLauncher implements MachineInstanceLauncher {
     };
     this.instances.set(req.machineName, instance);
     return instance;
+  }
+
+  /** What the guest's first-boot agent does with the user data (it reaches a cloud's guest through the cloud). */
+  private firstBoot(
+    req: MachineInstanceRequest,
+    address: string,
+    vm: CloudVm | undefined,
+  ): BootOutcome | undefined {
+    if (!req.windows) return undefined;
+    const boot = bootFromUserData(req.platform, vm ? vm.bootScript : req.userData);
+    if (boot.problems.length > 0)
+      this.o.log?.(`machine ${req.machineName} (${address}): user data: ${boot.problems.join('; ')}`);
+    return boot;
+  }
+
+  /** The instance in the simulated cloud, as the platform's machine-api provider creates it. */
+  private createInCloud(req: MachineInstanceRequest, address: string): CloudVm | undefined {
+    return this.o.cloud?.create({
+      machineName: req.machineName,
+      address,
+      userData: req.userData,
+      windows: req.windows,
+      labels: req.labels ?? {},
+      providerSpec: req.providerSpec ?? {},
+    });
   }
 
   private async startHost(
