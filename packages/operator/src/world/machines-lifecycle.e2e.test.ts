@@ -122,25 +122,37 @@ test.serial('BYOH hosts and Machines coexist, and wmco status lists both with th
 });
 
 test.serial(
-  'vSphere: a MachineSet name too long for Windows computer names gets one event; its Machine is left alone',
+  'vSphere: a MachineSet name longer than 9 characters gets one event, before any Machine; its Machines are left alone',
   async (t) => {
     const { world } = await testWorld([], { platform: 'VSphere' });
     t.teardown(() => world.stop());
     await world.createPrivateKeySecret();
     await world.startOperator();
     const api = world.machineApi();
-    await api.createMachineSet({ name: 'winworker1', replicas: 1, platform: 'VSphere' });
+    await api.createMachineSet({ name: 'winworker1', replicas: 0, platform: 'VSphere' });
+    await api.createMachineSet({ name: 'winworker', replicas: 0, platform: 'VSphere' });
     const event = await until('InvalidMachineName', async () =>
       (await machineEvents(world)).find((e) => e.reason === 'InvalidMachineName'),
     );
     t.is(event.kind, 'MachineSet');
     t.is(event.name, 'winworker1');
-    t.regex(event.message, /longer than 15 characters; use a MachineSet name of at most 9 characters/);
+    t.regex(
+      event.message,
+      /winworker1-<5 characters>.*longer than 15 characters.*use a MachineSet name of at most 9 characters/,
+    );
+    await api.scale('winworker1', 1);
+    const m = await until('a Provisioned Machine', async () =>
+      (await api.machines('winworker1')).find((x) => x.status?.phase === 'Provisioned'),
+    );
     await new Promise((r) => setTimeout(r, 1000));
-    const [m] = await api.machines('winworker1');
-    const ip = m?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
+    const ip = m.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
     t.is(world.machineHost(ip)?.stats.connectionsAccepted, 0, 'no SSH connection');
-    t.is((await machineEvents(world)).filter((e) => e.reason === 'InvalidMachineName').length, 1);
+    const invalid = (await machineEvents(world)).filter((e) => e.reason === 'InvalidMachineName');
+    t.deepEqual(
+      invalid.map((e) => `${e.kind}/${e.name}`),
+      ['MachineSet/winworker1'],
+      'one event, on the MachineSet; none for the 9-character name',
+    );
     t.deepEqual(await windowsNodes(world), []);
   },
 );
