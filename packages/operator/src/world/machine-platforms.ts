@@ -1,7 +1,7 @@
 import type { CloudInstance } from '@wmco/core/provider';
 import { cloudCapabilities } from '../clouds/cloud-capabilities.test-helper.js';
 import { staticCloudContext } from '../clouds/static-cloud-context.js';
-import type { SimWorld } from './sim-world.js';
+import type { SimWorld, SimulatedWindowsHost } from './sim-world.js';
 import type { MachineView } from './world-machines.js';
 
 /** The platforms with a machine-api: the three simulated clouds and the two directly provisioned ones. */
@@ -59,4 +59,36 @@ export function cloudLookup(world: SimWorld): (address: string) => Promise<Cloud
     }),
   );
   return (a) => caps.identity.identify(a);
+}
+
+const running = (h: SimulatedWindowsHost, service: string): boolean =>
+  h.model.scm.get(service)?.state === 'running';
+
+/** What else each platform puts on a Machine's host, as [what, holds]. */
+const SPECIFICS: Readonly<Record<string, (h: SimulatedWindowsHost, m: MachineView) => [string, boolean]>> = {
+  VSphere: (h, m) => [
+    'computer name is the Machine name',
+    h.model.hostname.toLowerCase() === m.metadata.name,
+  ],
+  Nutanix: (h, m) => [
+    'computer name is the Machine name',
+    h.model.hostname.toLowerCase() === m.metadata.name,
+  ],
+  AWS: (h) => [
+    'the EC2 metadata route, made persistent by the user data (EC2Launch v2)',
+    h.model.routes.some((r) => r.destinationPrefix === '169.254.169.254/32') &&
+      !h.model.volatileRoutes.has('169.254.169.254/32'),
+  ],
+  Azure: (h) => ['cloud-node-manager runs', running(h, 'cloud-node-manager')],
+  GCP: (h) => ['the GCP hostname script', h.model.files.isFile('C:\\Temp\\gcp-get-hostname.ps1')],
+};
+
+export function platformSpecifics(
+  platform: string,
+  host: SimulatedWindowsHost | undefined,
+  m: MachineView,
+): [string, boolean] {
+  const check = SPECIFICS[platform];
+  if (!check) return ['no specifics', true];
+  return host ? check(host, m) : ['the host is up', false];
 }

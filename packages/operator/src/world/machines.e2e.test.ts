@@ -7,6 +7,7 @@ import {
   cloudLookup,
   expectedNodeName,
   hasCloud,
+  platformSpecifics,
 } from './machine-platforms.js';
 import type { SimWorld } from './sim-world.js';
 import { apis, testWorld, until, windowsNodes } from './world-fixture.js';
@@ -35,6 +36,9 @@ async function checkJoined(
     );
     t.is(node?.metadata?.labels?.['windowsmachineconfig.openshift.io/byoh'], undefined, 'not a BYOH node');
     t.regex(m.spec?.providerID ?? '', PROVIDER_ID[platform] ?? /^$/);
+    const ip = m.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
+    const [what, holds] = platformSpecifics(platform, world.machineHost(ip), m);
+    t.true(holds, what);
   }
 }
 
