@@ -89,8 +89,8 @@ export async function runDemo(o: DemoOptions): Promise<boolean> {
     platform: o.platform,
     providers: o.providers,
     costs: DEFAULT_HOST_COSTS,
-    // Machines on AWS, Azure and GCP are instances of the platform's simulated cloud.
-    cloud: o.machineSets !== undefined && simCloudPlatforms().includes(o.platform),
+    // On AWS, Azure and GCP the hosts and the Machines are instances of the platform's simulated cloud.
+    cloud: simCloudPlatforms().includes(o.platform),
   });
   try {
     o.out(
