@@ -21,6 +21,13 @@ export class ArmMachineCloud implements MachineCloud {
   constructor(private readonly arm: SimArm) {}
 
   create(req: CloudVmRequest): CloudVm {
+    // ARM refuses a Windows VM whose computer name (here the Machine name) is longer than 15 characters:
+    // why the OpenShift docs limit Windows MachineSet names on Azure to 9 characters.
+    if (req.windows && req.machineName.length > 15)
+      throw new Error(
+        'InvalidParameter: Windows computer name cannot be more than 15 characters long, be entirely ' +
+          'numeric, or contain the following characters: ` ~ ! @ # $ % ^ & * ( ) = + _ [ ] { } \\ | ; : . \' " , < > / ?.',
+      );
     const clusterId = clusterIdOf(req);
     const zone = specString(req.providerSpec, 'zone');
     const vm = this.arm.addInstance({

@@ -1,13 +1,15 @@
 import test from 'ava';
 import { buildUserData, parseAuthorizedKey } from '@wmco/core';
-import type { JsonObject } from '../../apiserver/json.js';
+import { str, type JsonObject } from '../../apiserver/json.js';
+import { startSimCluster } from '../../cluster/sim-cluster.js';
 import { SimArm } from '../../cloud/arm/sim-arm.js';
 import { SimEc2 } from '../../cloud/ec2/sim-ec2.js';
 import { GceJson } from '../../cloud/gce/gce-json.js';
 import { SimGce } from '../../cloud/gce/sim-gce.js';
 import { FREE_HOST_COSTS } from '../../windows/host-costs.js';
 import { generateEd25519KeyPair } from '../../windows/ssh-auth.js';
-import { machineAddress, sshLogin } from '../machine-api.test-helper.js';
+import { eventually, machineAddress, sshLogin } from '../machine-api.test-helper.js';
+import { machineType, obj } from '../machine-objects.js';
 import { SimInstanceLauncher, type MachineInstance } from '../machine-instances.js';
 import { ArmMachineCloud } from './arm-machine-cloud.js';
 import { Ec2MachineCloud } from './ec2-machine-cloud.js';
@@ -22,6 +24,7 @@ const tagged = (s: string): string => `<powershell>${s}</powershell>\n<persist>t
 const ROUTE_STEP = '& "$env:ProgramFiles\\Amazon\\EC2Launch\\EC2Launch.exe" run-task add-routes --persistent';
 const userData = (wrap: (s: string) => string, extraSteps: string[] = []): string =>
   buildUserData(parseAuthorizedKey(key.public), { extraSteps, wrap });
+const NS = 'openshift-machine-api';
 const labels = { [CLUSTER_ID_LABEL]: 'sim-x7k2p', 'machine.openshift.io/os-id': 'Windows' };
 
 async function launch(
@@ -155,4 +158,45 @@ test('removePowershellTags strips only a complete pair, as machine-api does', (t
   t.is(removePowershellTags('<powershell>a'), '<powershell>a');
   t.is(removePowershellTags('a</powershell>'), 'a</powershell>');
   t.is(removePowershellTags('a'), 'a');
+});
+
+test('Azure: ARM refuses a Windows VM whose name is longer than 15 characters; the Machine fails', async (t) => {
+  const arm = await SimArm.start({ resourceGroup: 'sim-rg' });
+  t.teardown(() => arm.close());
+  const launcher = new SimInstanceLauncher({
+    allocateAddress: machineAddress,
+    host: { costs: FREE_HOST_COSTS },
+    cloud: new ArmMachineCloud(arm),
+  });
+  const c = await startSimCluster({ platform: 'Azure', machineInstances: launcher });
+  t.teardown(() => c.stop());
+  const w = c.server.writer;
+  w.create(w.registry.mustFind('', 'v1', 'secrets'), NS, {
+    metadata: { name: 'windows-user-data', namespace: NS },
+    data: { userData: Buffer.from(userData(tagged)).toString('base64') },
+  });
+  for (const name of ['winworker1-a1b2c', 'winworker-a1b2c'])
+    w.create(machineType(w), NS, {
+      metadata: { name, namespace: NS, labels },
+      spec: {
+        providerSpec: {
+          value: { kind: 'AzureMachineProviderSpec', userDataSecret: { name: 'windows-user-data' } },
+        },
+      },
+    });
+  const status = (name: string): JsonObject => obj(w.store.get(machineType(w), NS, name)?.['status']);
+  await eventually('the long name Failed', () =>
+    status('winworker1-a1b2c')['phase'] === 'Failed' ? true : undefined,
+  );
+  await eventually('the short name Provisioned', () =>
+    status('winworker-a1b2c')['phase'] === 'Provisioned' ? true : undefined,
+  );
+  t.is(status('winworker1-a1b2c')['errorReason'], 'InvalidConfiguration');
+  t.regex(
+    str(status('winworker1-a1b2c')['errorMessage']) ?? '',
+    /computer name cannot be more than 15 characters/,
+  );
+  t.deepEqual([...arm.state.vms.keys()], ['winworker-a1b2c']);
+  t.deepEqual(c.errors, []);
+  await Promise.all([...launcher.instances.values()].map((i) => i.stop()));
 });
