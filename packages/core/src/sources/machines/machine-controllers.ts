@@ -48,7 +48,7 @@ export class MachineControllers implements MachineView {
   private readonly informers: ReturnType<typeof machineInformers>;
   private readonly queue: WorkQueue;
   private readonly controller: Controller;
-  /** MachineSets, read only where the platform renames VMs (their names limit the Machines' names). */
+  /** MachineSets, read only where the platform renames VMs (their names limit the Machines' names); optional. */
   private readonly machineSets: ReturnType<typeof machineSetInformer> | undefined;
 
   constructor(private readonly o: MachineControllersOptions) {
@@ -129,22 +129,22 @@ export class MachineControllers implements MachineView {
   }
 
   get synced(): boolean {
-    return this.allInformers().every((i) => i.synced);
+    return Object.values(this.informers).every((i) => i.synced);
   }
 
   async start(): Promise<void> {
-    await Promise.all(this.allInformers().map((i) => i.start()));
+    // The MachineSet name check only adds events: the Machine source neither waits for it nor depends
+    // on it (without list/watch on machinesets its informer keeps retrying and logs why).
+    void this.machineSets?.start();
+    await Promise.all(Object.values(this.informers).map((i) => i.start()));
     this.controller.start();
     this.queue.add(USER_DATA_KEY);
     this.enqueueMachines();
   }
 
-  private allInformers(): { synced: boolean; start(): Promise<void>; stop(): void }[] {
-    return [...Object.values(this.informers), ...(this.machineSets ? [this.machineSets] : [])];
-  }
-
   async stop(): Promise<void> {
-    this.allInformers().forEach((i) => i.stop());
+    this.machineSets?.stop();
+    Object.values(this.informers).forEach((i) => i.stop());
     await this.controller.stop();
   }
 
