@@ -3,7 +3,7 @@ import { newRootContainer } from '@wmco/core';
 import type { CliContext } from '../cli/cli-context.js';
 import { buildProgram } from '../cli/program.js';
 import { settled } from './machine-wait.js';
-import { MACHINE_PLATFORMS, hasCloud } from './machine-platforms.js';
+import { MACHINE_PLATFORMS, expectedNodeName, hasCloud } from './machine-platforms.js';
 import type { SimWorld } from './sim-world.js';
 import { apis, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
 
@@ -85,19 +85,26 @@ for (const platform of MACHINE_PLATFORMS) {
   );
 }
 
-test.serial('BYOH hosts and Machines coexist, and wmco status lists both with their source', async (t) => {
-  const { world } = await testWorld([{ hostname: 'BYOH-A' }], { platform: 'VSphere' });
+async function coexist(t: ExecutionContext, platform: string): Promise<void> {
+  const { world } = await testWorld([{ hostname: 'BYOH-A' }], { platform, cloud: hasCloud(platform) });
   t.teardown(() => world.stop());
   await world.createPrivateKeySecret();
   await world.setInstances(Object.fromEntries([world.hosts.entry(0)]));
   await world.startOperator();
-  await world.machineApi().createMachineSet({ name: 'win', replicas: 1, platform: 'VSphere' });
+  await world.machineApi().createMachineSet({ name: 'win', replicas: 1, platform });
   const [m] = await settled(world, 'win', 1);
-  await until('BYOH Ready', phaseIs(world, world.hosts.hosts[0]?.address ?? '', 'Ready'), 90_000);
-  t.deepEqual(
-    (await windowsNodes(world)).map((n) => n.metadata?.name).sort(),
-    ['byoh-a', m?.metadata.name].sort(),
+  const byoh = world.hosts.hosts[0]?.address ?? '';
+  await until('BYOH Ready', phaseIs(world, byoh, 'Ready'), 90_000);
+  const machineNode = m?.status?.nodeRef?.name ?? '-';
+  t.is(
+    machineNode,
+    m ? (expectedNodeName(platform, m) ?? '') : '',
+    'the Machine node has the name the platform gives',
   );
+  const names = (await windowsNodes(world)).map((n) => n.metadata?.name ?? '');
+  t.is(names.length, 2);
+  const byohNode = names.find((n) => n !== machineNode) ?? '-';
+  t.regex(byohNode, /^byoh-a/);
   const out: string[] = [];
   const ctx: CliContext = {
     container: newRootContainer(),
@@ -113,13 +120,18 @@ test.serial('BYOH hosts and Machines coexist, and wmco status lists both with th
       { from: 'user' },
     );
   const text = out.join('\n');
+  const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   t.regex(text, /SOURCE/i);
-  t.regex(
-    text,
-    new RegExp(`BYOH\\s+${world.hosts.hosts[0]?.address.replace(/\./g, '\\.') ?? ''}\\s+byoh-a\\s+Ready`),
+  t.regex(text, new RegExp(`BYOH\\s+${esc(byoh)}\\s+${esc(byohNode)}\\s+Ready`));
+  t.regex(text, new RegExp(`Machine\\s+${esc(m?.metadata.name ?? '-')}\\s+${esc(machineNode)}\\s+Ready`));
+}
+
+for (const platform of MACHINE_PLATFORMS) {
+  test.serial(
+    `${platform}: BYOH hosts and Machines coexist, and wmco status lists both with their source`,
+    (t) => coexist(t, platform),
   );
-  t.regex(text, new RegExp(`Machine\\s+${m?.metadata.name ?? ''}\\s+${m?.metadata.name ?? ''}\\s+Ready`));
-});
+}
 
 test.serial(
   'vSphere: a MachineSet name longer than 9 characters gets one event, before any Machine; its Machines are left alone',
