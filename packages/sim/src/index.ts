@@ -43,4 +43,14 @@ export {
   type SimInstanceLauncherOptions,
 } from './machines/machine-instances.js';
 export { bootFromUserData, type BootOutcome } from './machines/user-data-boot.js';
+export {
+  CLUSTER_ID_LABEL,
+  type CloudVm,
+  type CloudVmRequest,
+  type MachineAddress,
+  type MachineCloud,
+} from './machines/clouds/machine-cloud.js';
+export { Ec2MachineCloud } from './machines/clouds/ec2-machine-cloud.js';
+export { ArmMachineCloud } from './machines/clouds/arm-machine-cloud.js';
+export { GceMachineCloud, removePowershellTags } from './machines/clouds/gce-machine-cloud.js';
 export { machinesToDelete, type DeletePolicy } from './machines/delete-policy.js';

@@ -50,7 +50,7 @@ export function simCommand(ctx: CliContext, load?: () => Promise<{ runSim: RunSi
     )
     .option(
       '--machinesets <n>',
-      'also create N Windows MachineSets (winms0, ...) in the simulated machine-api (vSphere, Nutanix; not None)',
+      'also create N Windows MachineSets (winms0, ...) in the simulated machine-api (AWS, Azure, GCP: in the simulated cloud; vSphere, Nutanix; not None)',
     )
     .option('--replicas <n>', 'with --machinesets: replicas per MachineSet (default 2)')
     .option(

@@ -3,6 +3,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { OPERATOR_NAMESPACE, startSimCluster, type SimCluster } from '@wmco/sim';
 import { publishSimCloud, writeCloudFile } from '../clouds/publish-sim-cloud.js';
 import { simCloudMetadataHostname, startSimCloud, type SimCloud } from '../clouds/sim-clouds.js';
+import type { SimWorld } from '../world/sim-world.js';
 import type { CliContext } from './cli-context.js';
 import { demoHosts } from '../world/demo-hosts.js';
 import { readHostsFile } from '../world/hosts-file.js';
@@ -51,24 +52,39 @@ function summary(cluster: SimCluster, opts: SimOptions): string {
 }
 
 /**
- * Starts the platform's simulated cloud (AWS, GCP), makes the given hosts its instances, points the
- * cluster at it (credentials Secret, platform status, trusted CA) and, with --kubeconfig-out F, writes
- * F.cloud.json. Resolves undefined on a platform without a simulated cloud.
+ * Reports the world's simulated cloud (AWS, Azure, GCP: started with the world, its hosts and Machines
+ * are its instances, the cluster points at it) and, with --kubeconfig-out F, writes F.cloud.json.
+ */
+async function reportCloud(
+  ctx: CliContext,
+  world: SimWorld,
+  kubeconfigOut: string | undefined,
+): Promise<void> {
+  const cloud = world.cloud;
+  if (!cloud) return;
+  ctx.stdout(`simulated ${cloud.platform} cloud: ${cloud.url} (${world.hosts.hosts.length} instances)`);
+  if (kubeconfigOut !== undefined)
+    ctx.stdout(
+      `  cloud file: ${await writeCloudFile(kubeconfigOut, cloud, world.cluster.infrastructureName)}`,
+    );
+}
+
+/**
+ * The cluster alone (no world): starts the platform's simulated cloud (AWS, Azure, GCP) with no
+ * instances, points the cluster at it and, with --kubeconfig-out F, writes F.cloud.json.
  */
 async function attachCloud(
   ctx: CliContext,
   cluster: SimCluster,
-  hosts: readonly { address: string; hostname: string; metadataHostname?: string }[],
   kubeconfigOut: string | undefined,
 ): Promise<SimCloud | undefined> {
   const cloud = await startSimCloud(cluster.platform);
   if (!cloud) return undefined;
   try {
-    for (const h of hosts) cloud.addHost(h.address, h.hostname, h.metadataHostname);
     const kc = new KubeConfig();
     kc.loadFromString(cluster.server.kubeconfig(cluster.admin));
     await publishSimCloud(kc, cloud);
-    ctx.stdout(`simulated ${cloud.platform} cloud: ${cloud.url} (${hosts.length} instances)`);
+    ctx.stdout(`simulated ${cloud.platform} cloud: ${cloud.url} (0 instances)`);
     if (kubeconfigOut !== undefined)
       ctx.stdout(`  cloud file: ${await writeCloudFile(kubeconfigOut, cloud, cluster.infrastructureName)}`);
     return cloud;
@@ -129,7 +145,6 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
     return metadataHostname ? { ...h, metadataHostname } : h;
   });
   const sets = demoMachineSetsFlags(opts);
-  let cloud: SimCloud | undefined;
   const ok = await runDemo({
     hosts,
     platform,
@@ -137,14 +152,7 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
     providers: ctx.builtinProviders,
     out: ctx.stdout,
     timeoutMs: timeoutMs(opts.timeout),
-    beforeOperator: async (world) => {
-      const hosts = world.hosts.hosts.map((h) => ({
-        address: h.address,
-        hostname: h.spec.hostname,
-        metadataHostname: h.sim.model.metadataHostname,
-      }));
-      cloud = await attachCloud(ctx, world.cluster, hosts, opts.kubeconfigOut);
-    },
+    beforeOperator: (world) => reportCloud(ctx, world, opts.kubeconfigOut),
     whileRunning: async (world) => {
       if (opts.kubeconfigOut !== undefined) {
         await writeFile(opts.kubeconfigOut, world.cluster.server.kubeconfig(world.cluster.admin), {
@@ -170,7 +178,7 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
         ctx.stdout(`received ${await nextShutdownSignal()}, stopping`);
       }
     },
-  }).finally(() => cloud?.close());
+  });
   if (!ok) throw new Error('not every host became Ready (see the table above)');
   if (!upgraded) throw new Error('the upgrade did not finish in time (see the lines above)');
 }
@@ -209,7 +217,7 @@ export async function runSim(ctx: CliContext, platform: string, opts: SimOptions
     if (opts.kubeconfigOut !== undefined)
       await writeFile(opts.kubeconfigOut, cluster.server.kubeconfig(cluster.admin), { mode: 0o600 });
     ctx.stdout(summary(cluster, opts));
-    cloud = await attachCloud(ctx, cluster, [], opts.kubeconfigOut);
+    cloud = await attachCloud(ctx, cluster, opts.kubeconfigOut);
     if (opts.keep === true) {
       ctx.stdout('running; stop with SIGTERM or Ctrl-C');
       const signal = await nextShutdownSignal();

@@ -1,4 +1,14 @@
-import { SimArm, SimEc2, SimGce, type CloudFaults } from '@wmco/sim';
+import {
+  ArmMachineCloud,
+  Ec2MachineCloud,
+  GceMachineCloud,
+  SimArm,
+  SimEc2,
+  SimGce,
+  type CloudFaults,
+  type MachineCloud,
+  type SimCloudInstance,
+} from '@wmco/sim';
 
 /** One running simulated cloud, whatever the platform, as `wmco sim` and the world use it. */
 export interface SimCloud {
@@ -19,7 +29,17 @@ export interface SimCloud {
   addHost(address: string, hostname: string, metadataHostname?: string): string;
   /** The `region`/`zone` and `credentials` members of F.cloud.json (files it needs go into `files`). */
   cloudFileFields(files: { write(name: string, content: string): string }): Record<string, unknown>;
+  /** The cloud as its machine-api provider uses it: Machines' instances are created in it. */
+  readonly machines: MachineCloud;
+  /** The instance behind a provider ID while it exists: its tags/labels and stored user data. */
+  instance(providerId: string): { tags: Record<string, string>; userData: string | undefined } | undefined;
   close(): Promise<void>;
+}
+
+function view(
+  i: SimCloudInstance | undefined,
+): { tags: Record<string, string>; userData: string | undefined } | undefined {
+  return i ? { tags: i.tagRecord(), userData: i.userData } : undefined;
 }
 
 async function awsCloud(): Promise<SimCloud> {
@@ -45,6 +65,8 @@ async function awsCloud(): Promise<SimCloud> {
         secretAccessKey: ec2.credentials.secretAccessKey,
       },
     }),
+    machines: new Ec2MachineCloud(ec2),
+    instance: (providerId) => view(ec2.state.instances.get(providerId.split('/').pop() ?? '')),
     close: () => ec2.close(),
   };
 }
@@ -87,6 +109,11 @@ async function gcpCloud(): Promise<SimCloud> {
         accessToken: gce.accessToken(),
       },
     }),
+    machines: new GceMachineCloud(gce, GCP_SIM.zone),
+    instance: (providerId) => {
+      const [, zone = '', name = ''] = /^gce:\/\/[^/]+\/([^/]+)\/([^/]+)$/.exec(providerId) ?? [];
+      return view(gce.state.find(zone, name));
+    },
     close: () => gce.close(),
   };
 }
@@ -113,6 +140,8 @@ async function azureCloud(): Promise<SimCloud> {
         authorityHost: arm.url,
       },
     }),
+    machines: new ArmMachineCloud(arm),
+    instance: (providerId) => view(arm.state.vms.get((providerId.split('/').pop() ?? '').toLowerCase())),
     close: () => arm.close(),
   };
 }

@@ -39,6 +39,8 @@ export async function runDemoMachineSets(
           ? `machineset ${name}: ${m.replicas}/${m.replicas} Machines Running with Ready nodes (${ok.map((x) => x.metadata.name).join(', ')}) in ${secs}s`
           : `machineset ${name}: not every Machine became Ready within the timeout`,
       );
+      for (const x of ok ?? [])
+        o.out(`  ${x.metadata.name}: ${x.spec?.providerID ?? '-'} → node ${x.status?.nodeRef?.name ?? '-'}`);
       return ok !== undefined;
     }),
   );

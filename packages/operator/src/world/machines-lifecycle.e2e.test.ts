@@ -1,14 +1,15 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { newRootContainer } from '@wmco/core';
-import { generateEd25519KeyPair } from '@wmco/sim';
 import type { CliContext } from '../cli/cli-context.js';
 import { buildProgram } from '../cli/program.js';
-import { isReady, machineNodes, settled } from './machine-wait.js';
+import { settled } from './machine-wait.js';
+import { MACHINE_PLATFORMS, expectedNodeName, hasCloud } from './machine-platforms.js';
 import type { SimWorld } from './sim-world.js';
 import { apis, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
 
-// Machines on vSphere beyond scaling: broken user data, the ignore label, Linux Machines, a private key
-// change replacing Machines one at a time, and BYOH hosts beside Machines in `wmco status`.
+// Machines beyond scaling and re-keying (machines.e2e.test.ts): broken user data, the ignore label and
+// Linux Machines on every platform with a machine-api; BYOH hosts beside Machines in `wmco status`; the
+// vSphere name rules.
 
 async function machineEvents(
   world: SimWorld,
@@ -22,69 +23,50 @@ async function machineEvents(
   }));
 }
 
-test.serial(
-  'broken user data: the Machine is deleted after the retry budget and its MachineSet replaces it',
-  async (t) => {
-    const { world } = await testWorld([], { platform: 'VSphere' });
-    t.teardown(() => world.stop());
-    await world.createPrivateKeySecret();
-    await world.startOperator();
-    await apis(world).core.createNamespacedSecret({
-      namespace: 'openshift-machine-api',
-      body: {
-        metadata: { name: 'broken-user-data' },
-        data: { userData: Buffer.from('Start-Service sshd\n').toString('base64') },
-      },
-    });
-    const api = world.machineApi();
-    await api.createMachineSet({
-      name: 'bad',
-      replicas: 1,
-      platform: 'VSphere',
-      userDataSecret: 'broken-user-data',
-    });
-    const [first] = await until('a Machine', async () => {
-      const l = await api.machines('bad');
-      return l.length === 1 ? l : undefined;
-    });
-    const deleted = await until(
-      'deletion event',
-      async () =>
-        (await machineEvents(world)).find(
-          (e) => e.reason === 'MachineSetupFailure' && e.name === first?.metadata.name,
-        ),
-      60_000,
-    );
-    t.regex(
-      deleted.message,
-      /so that its MachineSet replaces it: it could not be configured: .*\(2 failed attempts\)/,
-    );
-    const replacement = await until('a replacement', async () => {
-      const l = await api.machines('bad');
-      return l.find(
-        (m) => m.metadata.name !== first?.metadata.name && m.metadata.deletionTimestamp === undefined,
-      );
-    });
-    t.not(replacement.metadata.name, first?.metadata.name);
-    t.deepEqual(await windowsNodes(world), []);
-  },
-);
-
-test.serial('ignored and Linux Machines are never touched', async (t) => {
-  const { world } = await testWorld([], { platform: 'VSphere' });
+/**
+ * Broken user data, the ignore label and a Linux MachineSet in one world: the broken Machine is deleted
+ * after the retry budget and replaced; the ignored and the Linux Machine are never touched.
+ */
+async function brokenIgnoredLinux(t: ExecutionContext, platform: string): Promise<void> {
+  const { world } = await testWorld([], { platform, cloud: hasCloud(platform) });
   t.teardown(() => world.stop());
   await world.createPrivateKeySecret();
   await world.startOperator();
-  const api = world.machineApi();
-  await api.createMachineSet({
-    name: 'skip',
-    replicas: 1,
-    platform: 'VSphere',
-    labels: { 'windowsmachineconfig.openshift.io/ignore': 'true' },
+  await apis(world).core.createNamespacedSecret({
+    namespace: 'openshift-machine-api',
+    body: {
+      metadata: { name: 'broken-user-data' },
+      data: { userData: Buffer.from('Start-Service sshd\n').toString('base64') },
+    },
   });
-  await api.createMachineSet({ name: 'linux', replicas: 1, platform: 'VSphere', osId: '' });
-  await api.createMachineSet({ name: 'win', replicas: 1, platform: 'VSphere' });
-  await settled(world, 'win', 1);
+  const api = world.machineApi();
+  const ignore = { 'windowsmachineconfig.openshift.io/ignore': 'true' };
+  await api.createMachineSet({ name: 'bad', replicas: 1, platform, userDataSecret: 'broken-user-data' });
+  await api.createMachineSet({ name: 'skip', replicas: 1, platform, labels: ignore });
+  await api.createMachineSet({ name: 'linux', replicas: 1, platform, osId: '' });
+  const [first] = await until('a Machine', async () => {
+    const l = await api.machines('bad');
+    return l.length === 1 ? l : undefined;
+  });
+  const deleted = await until(
+    'deletion event',
+    async () =>
+      (await machineEvents(world)).find(
+        (e) => e.reason === 'MachineSetupFailure' && e.name === first?.metadata.name,
+      ),
+    60_000,
+  );
+  t.regex(
+    deleted.message,
+    /so that its MachineSet replaces it: it could not be configured: .*\(2 failed attempts\)/,
+  );
+  const replacement = await until('a replacement', async () => {
+    const l = await api.machines('bad');
+    return l.find(
+      (m) => m.metadata.name !== first?.metadata.name && m.metadata.deletionTimestamp === undefined,
+    );
+  });
+  t.not(replacement.metadata.name, first?.metadata.name);
   const ignored = (await api.machines('skip'))[0];
   const linux = (await api.machines('linux'))[0];
   t.is(ignored?.status?.phase, 'Provisioned');
@@ -93,73 +75,36 @@ test.serial('ignored and Linux Machines are never touched', async (t) => {
   t.is(world.machineHost(ignoredIp)?.stats.connectionsAccepted, 0, 'no SSH connection to the ignored VM');
   const events = await machineEvents(world);
   t.false(events.some((e) => e.name === ignored?.metadata.name || e.name === linux?.metadata.name));
-  t.is((await windowsNodes(world)).length, 1);
-});
+  t.deepEqual(await windowsNodes(world), []);
+}
 
-test.serial('a private key change replaces the Windows Machines one at a time', async (t) => {
-  const { world } = await testWorld([], { platform: 'VSphere' });
-  t.teardown(() => world.stop());
-  await apis(world).core.createNamespace({ body: { metadata: { name: 'openshift-cluster-api' } } });
-  await world.createPrivateKeySecret();
-  await world.startOperator();
-  const api = world.machineApi();
-  await api.createMachineSet({ name: 'win', replicas: 3, platform: 'VSphere' });
-  const before = await settled(world, 'win', 3);
-  // Watchdog: how many of the 3 wanted Machines are missing or without a Ready, configured node.
-  let worst = 0;
-  let watching = true;
-  const watchdog = (async () => {
-    while (watching) {
-      const ms = (await api.machines('win')).filter((m) => m.metadata.deletionTimestamp === undefined);
-      const nodes = await machineNodes(world);
-      const healthy = ms.filter((m) =>
-        nodes.some((n) => n.metadata?.name === m.status?.nodeRef?.name && isReady(n)),
-      ).length;
-      worst = Math.max(worst, 3 - healthy);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  })();
-  const key = generateEd25519KeyPair();
-  await world.createPrivateKeySecret(key.private);
-  const oldNames = new Set(before.map((m) => m.metadata.name));
-  const after = await until(
-    'all replaced',
-    async () => {
-      const ms = await settled(world, 'win', 3, 2000).catch(() => undefined);
-      return ms && ms.every((m) => !oldNames.has(m.metadata.name)) ? ms : undefined;
-    },
-    180_000,
+for (const platform of MACHINE_PLATFORMS) {
+  test.serial(
+    `${platform}: broken user data is replaced; ignored and Linux Machines are never touched`,
+    (t) => brokenIgnoredLinux(t, platform),
   );
-  watching = false;
-  await watchdog;
-  t.is(after.length, 3);
-  t.is(worst, 1, 'never more than one Windows Machine missing or not Ready');
-  const replaced = (await machineEvents(world)).filter((e) => e.reason === 'MachineReplaced');
-  t.is(replaced.length, 3);
-  const userData = await apis(world).core.readNamespacedSecret({
-    name: 'windows-user-data',
-    namespace: 'openshift-machine-api',
-  });
-  t.true(
-    Buffer.from(userData.data?.['userData'] ?? '', 'base64')
-      .toString()
-      .includes(key.public.split(' ')[1] ?? '-'),
-  );
-});
+}
 
-test.serial('BYOH hosts and Machines coexist, and wmco status lists both with their source', async (t) => {
-  const { world } = await testWorld([{ hostname: 'BYOH-A' }], { platform: 'VSphere' });
+async function coexist(t: ExecutionContext, platform: string): Promise<void> {
+  const { world } = await testWorld([{ hostname: 'BYOH-A' }], { platform, cloud: hasCloud(platform) });
   t.teardown(() => world.stop());
   await world.createPrivateKeySecret();
   await world.setInstances(Object.fromEntries([world.hosts.entry(0)]));
   await world.startOperator();
-  await world.machineApi().createMachineSet({ name: 'win', replicas: 1, platform: 'VSphere' });
+  await world.machineApi().createMachineSet({ name: 'win', replicas: 1, platform });
   const [m] = await settled(world, 'win', 1);
-  await until('BYOH Ready', phaseIs(world, world.hosts.hosts[0]?.address ?? '', 'Ready'), 90_000);
-  t.deepEqual(
-    (await windowsNodes(world)).map((n) => n.metadata?.name).sort(),
-    ['byoh-a', m?.metadata.name].sort(),
+  const byoh = world.hosts.hosts[0]?.address ?? '';
+  await until('BYOH Ready', phaseIs(world, byoh, 'Ready'), 90_000);
+  const machineNode = m?.status?.nodeRef?.name ?? '-';
+  t.is(
+    machineNode,
+    m ? (expectedNodeName(platform, m) ?? '') : '',
+    'the Machine node has the name the platform gives',
   );
+  const names = (await windowsNodes(world)).map((n) => n.metadata?.name ?? '');
+  t.is(names.length, 2);
+  const byohNode = names.find((n) => n !== machineNode) ?? '-';
+  t.regex(byohNode, /^byoh-a/);
   const out: string[] = [];
   const ctx: CliContext = {
     container: newRootContainer(),
@@ -175,34 +120,51 @@ test.serial('BYOH hosts and Machines coexist, and wmco status lists both with th
       { from: 'user' },
     );
   const text = out.join('\n');
+  const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   t.regex(text, /SOURCE/i);
-  t.regex(
-    text,
-    new RegExp(`BYOH\\s+${world.hosts.hosts[0]?.address.replace(/\./g, '\\.') ?? ''}\\s+byoh-a\\s+Ready`),
+  t.regex(text, new RegExp(`BYOH\\s+${esc(byoh)}\\s+${esc(byohNode)}\\s+Ready`));
+  t.regex(text, new RegExp(`Machine\\s+${esc(m?.metadata.name ?? '-')}\\s+${esc(machineNode)}\\s+Ready`));
+}
+
+for (const platform of MACHINE_PLATFORMS) {
+  test.serial(
+    `${platform}: BYOH hosts and Machines coexist, and wmco status lists both with their source`,
+    (t) => coexist(t, platform),
   );
-  t.regex(text, new RegExp(`Machine\\s+${m?.metadata.name ?? ''}\\s+${m?.metadata.name ?? ''}\\s+Ready`));
-});
+}
 
 test.serial(
-  'vSphere: a MachineSet name too long for Windows computer names gets one event; its Machine is left alone',
+  'vSphere: a MachineSet name longer than 9 characters gets one event, before any Machine; its Machines are left alone',
   async (t) => {
     const { world } = await testWorld([], { platform: 'VSphere' });
     t.teardown(() => world.stop());
     await world.createPrivateKeySecret();
     await world.startOperator();
     const api = world.machineApi();
-    await api.createMachineSet({ name: 'winworker1', replicas: 1, platform: 'VSphere' });
+    await api.createMachineSet({ name: 'winworker1', replicas: 0, platform: 'VSphere' });
+    await api.createMachineSet({ name: 'winworker', replicas: 0, platform: 'VSphere' });
     const event = await until('InvalidMachineName', async () =>
       (await machineEvents(world)).find((e) => e.reason === 'InvalidMachineName'),
     );
     t.is(event.kind, 'MachineSet');
     t.is(event.name, 'winworker1');
-    t.regex(event.message, /longer than 15 characters; use a MachineSet name of at most 9 characters/);
+    t.regex(
+      event.message,
+      /winworker1-<5 characters>.*longer than 15 characters.*use a MachineSet name of at most 9 characters/,
+    );
+    await api.scale('winworker1', 1);
+    const m = await until('a Provisioned Machine', async () =>
+      (await api.machines('winworker1')).find((x) => x.status?.phase === 'Provisioned'),
+    );
     await new Promise((r) => setTimeout(r, 1000));
-    const [m] = await api.machines('winworker1');
-    const ip = m?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
+    const ip = m.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
     t.is(world.machineHost(ip)?.stats.connectionsAccepted, 0, 'no SSH connection');
-    t.is((await machineEvents(world)).filter((e) => e.reason === 'InvalidMachineName').length, 1);
+    const invalid = (await machineEvents(world)).filter((e) => e.reason === 'InvalidMachineName');
+    t.deepEqual(
+      invalid.map((e) => `${e.kind}/${e.name}`),
+      ['MachineSet/winworker1'],
+      'one event, on the MachineSet; none for the 9-character name',
+    );
     t.deepEqual(await windowsNodes(world), []);
   },
 );

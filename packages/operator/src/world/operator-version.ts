@@ -1,16 +1,19 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import type { SimCluster } from '@wmco/sim';
 import { publishSimCloud } from '../clouds/publish-sim-cloud.js';
-import { startSimCloud, type SimCloud } from '../clouds/sim-clouds.js';
+import type { SimCloud } from '../clouds/sim-clouds.js';
 import type { RuntimeHooks } from '../runtime/runtime-hooks.js';
 import type { WorldHostSet } from './world-hosts.js';
 
-/** Starts the platform's simulated cloud, makes the hosts its instances and points the cluster at it. */
+/**
+ * Makes the hosts instances of the platform's simulated cloud (started already, so the machine-api's
+ * launcher could be given it) and points the cluster at it.
+ */
 export async function attachWorldCloud(
   cluster: SimCluster,
   hosts: WorldHostSet,
+  cloud: SimCloud | undefined,
 ): Promise<SimCloud | undefined> {
-  const cloud = await startSimCloud(cluster.platform);
   if (!cloud) return undefined;
   for (const h of hosts.hosts) cloud.addHost(h.address, h.spec.hostname, h.sim.model.metadataHostname);
   const kc = new KubeConfig();

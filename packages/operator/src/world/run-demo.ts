@@ -1,6 +1,7 @@
 import { runDemoMachineSets, type DemoMachineSets } from './demo-machines.js';
 import type { InstanceStatus, WmcoProvider } from '@wmco/core';
 import { DEFAULT_HOST_COSTS } from '@wmco/sim';
+import { simCloudPlatforms } from '../clouds/sim-clouds.js';
 import { DemoDriver, type RowState } from './demo-driver.js';
 import { progressLine, summaryTable, worldLine } from './progress.js';
 import { SimWorld } from './sim-world.js';
@@ -88,6 +89,8 @@ export async function runDemo(o: DemoOptions): Promise<boolean> {
     platform: o.platform,
     providers: o.providers,
     costs: DEFAULT_HOST_COSTS,
+    // On AWS, Azure and GCP the hosts and the Machines are instances of the platform's simulated cloud.
+    cloud: simCloudPlatforms().includes(o.platform),
   });
   try {
     o.out(

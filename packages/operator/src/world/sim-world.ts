@@ -13,7 +13,7 @@ import {
   type HostCosts,
   type SimCluster,
 } from '@wmco/sim';
-import { simCloudMetadataHostname, type SimCloud } from '../clouds/sim-clouds.js';
+import { simCloudMetadataHostname, startSimCloud, type SimCloud } from '../clouds/sim-clouds.js';
 import { OperatorRuntime } from '../runtime/operator-runtime.js';
 import { OperatorMetrics } from '../runtime/metrics.js';
 import { createLogger } from '../runtime/logger.js';
@@ -99,7 +99,9 @@ export class SimWorld {
 
   static async start(o: SimWorldOptions): Promise<SimWorld> {
     const dir = await mkdtemp(join(tmpdir(), 'wmco-world-'));
-    const launcher = worldLauncher({ ...FREE_HOST_COSTS, ...o.costs });
+    // The cloud starts first: the machine-api's launcher creates Machines' instances in it.
+    const cloud = o.cloud ? await startSimCloud(o.platform ?? 'None') : undefined;
+    const launcher = worldLauncher({ ...FREE_HOST_COSTS, ...o.costs }, cloud?.machines);
     const cluster = await startSimCluster({
       platform: o.platform ?? 'None',
       machineInstances: launcher,
@@ -127,8 +129,13 @@ export class SimWorld {
       launcher,
     });
     await cluster.writeKubeconfigs(dir);
-    world.cloud = o.cloud ? await attachWorldCloud(cluster, hosts) : undefined;
+    world.cloud = await attachWorldCloud(cluster, hosts, cloud);
     return world;
+  }
+
+  /** The providers the world's operators run with. */
+  get providers(): readonly WmcoProvider[] {
+    return this.o.providers;
   }
 
   get adminKubeconfig(): string {
@@ -243,7 +250,7 @@ export class SimWorld {
 
   /** machine.openshift.io as the admin: MachineSets, scaling, Machines. */
   machineApi(): WorldMachines {
-    return new WorldMachines(this.adminKubeconfig);
+    return new WorldMachines(this.adminKubeconfig, this.cluster.infrastructureName);
   }
 
   readonly resolver: Ipv4Resolver = (name) => this.hosts.resolve(name);

@@ -1,5 +1,6 @@
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
-import { SimInstanceLauncher, type HostCosts } from '@wmco/sim';
+import { providerSpecFor } from './machine-provider-specs.js';
+import { CLUSTER_ID_LABEL, SimInstanceLauncher, type HostCosts, type MachineCloud } from '@wmco/sim';
 
 const NS = 'openshift-machine-api';
 const GROUP = { group: 'machine.openshift.io', version: 'v1beta1', namespace: NS };
@@ -11,16 +12,17 @@ function machineAddress(): string {
   return `127.5.${process.pid % 250}.${next}`;
 }
 
-/** The VMs behind the world's Machines: simulated Windows hosts that boot from their user data. */
-export function worldLauncher(costs: HostCosts): SimInstanceLauncher {
-  return new SimInstanceLauncher({ allocateAddress: machineAddress, host: { costs } });
+/**
+ * The VMs behind the world's Machines: simulated Windows hosts that boot from their user data, created
+ * as instances of the simulated cloud when there is one (AWS, Azure, GCP).
+ */
+export function worldLauncher(costs: HostCosts, cloud?: MachineCloud): SimInstanceLauncher {
+  return new SimInstanceLauncher({
+    allocateAddress: machineAddress,
+    host: { costs },
+    ...(cloud ? { cloud } : {}),
+  });
 }
-
-/** The providerSpec kind of each platform's machine-api provider. */
-const PROVIDER_SPEC_KIND: Readonly<Record<string, string>> = {
-  VSphere: 'VSphereMachineProviderSpec',
-  Nutanix: 'NutanixMachineProviderConfig',
-};
 
 export interface MachineSetInput {
   readonly name: string;
@@ -33,14 +35,14 @@ export interface MachineSetInput {
   readonly labels?: Readonly<Record<string, string>>;
 }
 
-/** A MachineSet as the docs show it, for the world's admin. */
-export function machineSetBody(i: MachineSetInput): object {
-  const sel = { 'machine.openshift.io/cluster-api-machineset': i.name };
+/** A MachineSet as the docs show it, for the world's admin; `infra` is the cluster's infrastructure name. */
+export function machineSetBody(i: MachineSetInput, infra = 'sim'): object {
+  const sel = { [CLUSTER_ID_LABEL]: infra, 'machine.openshift.io/cluster-api-machineset': i.name };
   const os = i.osId ?? 'Windows';
   return {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'MachineSet',
-    metadata: { name: i.name, namespace: NS },
+    metadata: { name: i.name, namespace: NS, labels: { [CLUSTER_ID_LABEL]: infra } },
     spec: {
       replicas: i.replicas,
       selector: { matchLabels: sel },
@@ -57,11 +59,7 @@ export function machineSetBody(i: MachineSetInput): object {
         spec: {
           metadata: { labels: { 'node-role.kubernetes.io/worker': '' } },
           providerSpec: {
-            value: {
-              apiVersion: 'machine.openshift.io/v1beta1',
-              kind: PROVIDER_SPEC_KIND[i.platform] ?? 'SimMachineProviderSpec',
-              userDataSecret: { name: i.userDataSecret ?? 'windows-user-data' },
-            },
+            value: providerSpecFor(i.platform, infra, i.userDataSecret ?? 'windows-user-data'),
           },
         },
       },
@@ -73,14 +71,21 @@ export function machineSetBody(i: MachineSetInput): object {
 export class WorldMachines {
   private readonly api: CustomObjectsApi;
 
-  constructor(adminKubeconfig: string) {
+  constructor(
+    adminKubeconfig: string,
+    private readonly infra = 'sim',
+  ) {
     const kc = new KubeConfig();
     kc.loadFromFile(adminKubeconfig);
     this.api = kc.makeApiClient(CustomObjectsApi);
   }
 
   async createMachineSet(i: MachineSetInput): Promise<void> {
-    await this.api.createNamespacedCustomObject({ ...GROUP, plural: 'machinesets', body: machineSetBody(i) });
+    await this.api.createNamespacedCustomObject({
+      ...GROUP,
+      plural: 'machinesets',
+      body: machineSetBody(i, this.infra),
+    });
   }
 
   async scale(name: string, replicas: number): Promise<void> {

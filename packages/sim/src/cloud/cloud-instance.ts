@@ -12,6 +12,11 @@ export interface CloudInstanceSpec {
   readonly tags?: Readonly<Record<string, string>>;
   /** Security groups (AWS) or network tags (GCP) the instance carries. */
   readonly groups?: readonly string[];
+  /**
+   * The user data the instance was created with, as the cloud stores it (EC2 `UserData`, Azure
+   * `osProfile.customData`, GCE's Windows script metadata item); undefined for instances made without.
+   */
+  readonly userData?: string;
 }
 
 /** The mutable state of one simulated instance, shared by a cloud's handlers. */
@@ -24,6 +29,7 @@ export class SimCloudInstance {
   readonly privateIp: string;
   readonly zone: string;
   readonly groups: readonly string[];
+  readonly userData: string | undefined;
 
   constructor(
     readonly id: string,
@@ -33,6 +39,7 @@ export class SimCloudInstance {
     this.privateIp = spec.privateIp;
     this.zone = spec.zone;
     this.groups = spec.groups ?? [];
+    this.userData = spec.userData;
     for (const [k, v] of Object.entries(spec.tags ?? {})) this.tags.set(k, v);
   }
 

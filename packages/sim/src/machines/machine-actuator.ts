@@ -3,7 +3,11 @@ import type { StoreEvent } from '../apiserver/event-log.js';
 import { meta, str, strList, type JsonObject } from '../apiserver/json.js';
 import type { ObjectWriter } from '../apiserver/object-writer.js';
 import { StoreEventController, type ErrorSink } from '../cluster/controller.js';
-import type { MachineInstance, MachineInstanceLauncher } from './machine-instances.js';
+import type {
+  MachineInstance,
+  MachineInstanceLauncher,
+  MachineInstanceRequest,
+} from './machine-instances.js';
 import { machineStatusFor, nodeForInstance } from './machine-status.js';
 import {
   MACHINE_FINALIZER,
@@ -24,7 +28,9 @@ const PROVIDER_ID_SCHEME: Readonly<Record<string, string>> = {
 };
 
 /**
- * A machine-api Machine controller with a direct actuator (vSphere, Nutanix; None as a convenience):
+ * A machine-api Machine controller with its actuator: a direct one (vSphere, Nutanix; None as a
+ * convenience), or, when the launcher creates instances in a simulated cloud (AWS, Azure, GCP), the
+ * provider ID and addresses that cloud's provider reports. It
  * adds the Machine finalizer, creates the VM from the providerSpec's user data Secret (phase
  * Provisioning → Provisioned with provider ID and addresses), links the Node whose InternalIP is the
  * VM's (nodeRef, phase Running), and on deletion destroys the VM and deletes the Node before it
@@ -35,6 +41,8 @@ export class MachineActuator extends StoreEventController {
   /** VMs by Machine uid. */
   private readonly vms = new Map<string, MachineInstance>();
   private readonly launching = new Map<string, Promise<void>>();
+  /** Machines whose VM the cloud refused (phase Failed): machine-api does not retry them. */
+  private readonly failed = new Set<string>();
 
   constructor(
     writer: ObjectWriter,
@@ -73,7 +81,7 @@ export class MachineActuator extends StoreEventController {
     }
     const vm = this.vms.get(uid);
     if (vm) return this.link(m, vm);
-    if (this.launching.has(uid)) return;
+    if (this.launching.has(uid) || this.failed.has(uid)) return;
     const userData = this.userData(m);
     if (userData === 'missing-secret') {
       this.setStatus(m, { phase: 'Provisioning' });
@@ -104,12 +112,11 @@ export class MachineActuator extends StoreEventController {
 
   private async launch(m: JsonObject, uid: string, userData: string | undefined): Promise<void> {
     this.setStatus(m, { phase: 'Provisioning' });
-    const vm = await this.launcher.launch({
-      machineName: nameOf(m),
-      platform: this.platform,
-      userData,
-      windows: labels(m)[OS_ID_LABEL] === 'Windows',
+    const vm = await this.launcher.launch(this.request(m, userData)).catch((err: unknown) => {
+      this.fail(m, uid, err);
+      return undefined;
     });
+    if (!vm) return;
     this.vms.set(uid, vm);
     const now = this.writer.store.get(machineType(this.writer), namespaceOf(m), nameOf(m));
     if (!now || str(meta(now)['uid']) !== uid || deleting(now)) {
@@ -117,21 +124,50 @@ export class MachineActuator extends StoreEventController {
       else await this.destroy(uid);
       return;
     }
-    const scheme = PROVIDER_ID_SCHEME[this.platform];
-    if (scheme !== undefined)
+    const providerId = vm.providerId ?? this.directProviderId();
+    if (providerId !== undefined)
       this.writer.mutate(this.target(now), (c) => {
-        c['spec'] = { ...obj(c['spec']), providerID: `${scheme}${randomUUID()}` };
+        c['spec'] = { ...obj(c['spec']), providerID: providerId };
         return c;
       });
     this.setStatus(
       now,
-      machineStatusFor(this.platform, {
-        machineName: nameOf(now),
-        guestHostname: vm.hostname,
-        address: vm.address,
-      }),
+      vm.addresses
+        ? { phase: 'Provisioned', addresses: vm.addresses.map((a) => ({ ...a })) }
+        : machineStatusFor(this.platform, {
+            machineName: nameOf(now),
+            guestHostname: vm.hostname,
+            address: vm.address,
+          }),
     );
     this.link(now, vm);
+  }
+
+  private request(m: JsonObject, userData: string | undefined): MachineInstanceRequest {
+    return {
+      machineName: nameOf(m),
+      platform: this.platform,
+      userData,
+      windows: labels(m)[OS_ID_LABEL] === 'Windows',
+      labels: labels(m),
+      providerSpec: obj(obj(obj(m['spec'])['providerSpec'])['value']),
+    };
+  }
+
+  /** machine-api's answer to an invalid configuration the cloud refused: phase Failed, never retried. */
+  private fail(m: JsonObject, uid: string, err: unknown): void {
+    this.failed.add(uid);
+    this.setStatus(m, {
+      phase: 'Failed',
+      errorReason: 'InvalidConfiguration',
+      errorMessage: `failed to create the instance: ${err instanceof Error ? err.message : String(err)}`,
+    });
+  }
+
+  /** The provider ID a directly provisioned VM gets (vSphere, Nutanix: the VM's UUID). */
+  private directProviderId(): string | undefined {
+    const scheme = PROVIDER_ID_SCHEME[this.platform];
+    return scheme === undefined ? undefined : `${scheme}${randomUUID()}`;
   }
 
   /** machine-api's nodelink controller: the Node with the VM's InternalIP becomes the nodeRef. */
@@ -154,6 +190,7 @@ export class MachineActuator extends StoreEventController {
   private async remove(m: JsonObject, uid: string): Promise<void> {
     if (!strList(meta(m)['finalizers']).includes(MACHINE_FINALIZER)) return;
     await this.launching.get(uid);
+    this.failed.delete(uid);
     const vm = this.vms.get(uid);
     if (obj(m['status'])['phase'] !== 'Deleting') this.setStatus(m, { phase: 'Deleting' });
     const linked = vm ? nodeForInstance(this.writer, vm.address) : undefined;

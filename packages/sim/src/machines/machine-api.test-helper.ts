@@ -21,8 +21,13 @@ export async function eventually<T>(what: string, fn: () => T | undefined, ms = 
   }
 }
 
-/** Logs in over SSH as Administrator with the key: 'ok', 'auth' (refused) or 'down' (nothing answers). */
-export function sshLogin(address: string, port: number, privateKey: string): Promise<'ok' | 'auth' | 'down'> {
+/** Logs in over SSH as `username` (Administrator) with the key: 'ok', 'auth' (refused) or 'down' (nothing answers). */
+export function sshLogin(
+  address: string,
+  port: number,
+  privateKey: string,
+  username = 'Administrator',
+): Promise<'ok' | 'auth' | 'down'> {
   return new Promise((resolve) => {
     const c = new ssh2.Client();
     c.on('ready', () => {
@@ -32,7 +37,7 @@ export function sshLogin(address: string, port: number, privateKey: string): Pro
     c.on('error', (e: Error & { level?: string }) =>
       resolve(e.level === 'client-authentication' ? 'auth' : 'down'),
     );
-    c.connect({ host: address, port, username: 'Administrator', privateKey, readyTimeout: 5000 });
+    c.connect({ host: address, port, username, privateKey, readyTimeout: 5000 });
   });
 }
 

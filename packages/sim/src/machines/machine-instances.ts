@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { generateEd25519KeyPair } from '../windows/ssh-auth.js';
 import { SimulatedWindowsHost, type SimulatedWindowsHostOptions } from '../windows/simulated-windows-host.js';
+import type { JsonObject } from '../apiserver/json.js';
+import type { CloudVm, MachineAddress, MachineCloud } from './clouds/machine-cloud.js';
 import { bootFromUserData, type BootOutcome } from './user-data-boot.js';
 
 /** What the actuator asks for when a Machine is created. */
@@ -11,6 +13,10 @@ export interface MachineInstanceRequest {
   readonly userData: string | undefined;
   /** The Machine's image is a Windows one (label machine.openshift.io/os-id=Windows). */
   readonly windows: boolean;
+  /** The Machine's labels (its cluster ID label names the cloud ownership tag). */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** `spec.providerSpec.value` (zone, tags, ... for a cloud). */
+  readonly providerSpec?: JsonObject;
 }
 
 /** One VM behind a Machine. */
@@ -22,6 +28,10 @@ export interface MachineInstance {
   readonly boot: BootOutcome | undefined;
   /** The simulated Windows host, when its SSH server is up. */
   readonly host: SimulatedWindowsHost | undefined;
+  /** A cloud provider's `spec.providerID`; undefined where the actuator makes its own. */
+  readonly providerId?: string;
+  /** A cloud provider's `status.addresses`; undefined where the actuator reports the guest's. */
+  readonly addresses?: readonly MachineAddress[];
   stop(): Promise<void>;
 }
 
@@ -36,6 +46,8 @@ export interface SimInstanceLauncherOptions {
   /** Host options every VM shares (costs, service behaviours, ...). */
   readonly host?: Partial<Omit<SimulatedWindowsHostOptions, 'address' | 'authorizedKey' | 'hostname'>>;
   readonly log?: (message: string) => void;
+  /** Create each VM as an instance of this simulated cloud (AWS, Azure, GCP), as its machine-api provider does. */
+  readonly cloud?: MachineCloud;
 }
 
 /** Windows Setup's default computer name: `WIN-` and 11 random letters and digits. */
@@ -56,18 +68,19 @@ export class SimInstanceLauncher implements MachineInstanceLauncher {
 
   async launch(req: MachineInstanceRequest): Promise<MachineInstance> {
     const address = this.o.allocateAddress();
-    const hostname = windowsDefaultName();
-    const boot = req.windows ? bootFromUserData(req.platform, req.userData) : undefined;
-    const host = boot?.sshd ? await this.startHost(address, hostname, boot) : undefined;
-    if (boot && boot.problems.length > 0)
-      this.o.log?.(`machine ${req.machineName} (${address}): user data: ${boot.problems.join('; ')}`);
+    const vm = this.createInCloud(req, address);
+    const hostname = vm?.computerName ?? windowsDefaultName();
+    const boot = this.firstBoot(req, address, vm);
+    const host = boot?.sshd ? await this.startHost(address, hostname, boot, vm) : undefined;
     const instance: MachineInstance = {
       address,
       hostname,
       boot,
       host,
+      ...(vm ? { providerId: vm.providerId, addresses: vm.addresses } : {}),
       stop: async () => {
         this.instances.delete(req.machineName);
+        vm?.terminate();
         await host?.stop();
       },
     };
@@ -75,21 +88,65 @@ export class SimInstanceLauncher implements MachineInstanceLauncher {
     return instance;
   }
 
+  /** What the guest's first-boot agent does with the user data (it reaches a cloud's guest through the cloud). */
+  private firstBoot(
+    req: MachineInstanceRequest,
+    address: string,
+    vm: CloudVm | undefined,
+  ): BootOutcome | undefined {
+    if (!req.windows) return undefined;
+    const boot = bootFromUserData(req.platform, vm ? vm.bootScript : req.userData);
+    if (boot.problems.length > 0)
+      this.o.log?.(`machine ${req.machineName} (${address}): user data: ${boot.problems.join('; ')}`);
+    return boot;
+  }
+
+  /** The instance in the simulated cloud, as the platform's machine-api provider creates it. */
+  private createInCloud(req: MachineInstanceRequest, address: string): CloudVm | undefined {
+    return this.o.cloud?.create({
+      machineName: req.machineName,
+      address,
+      userData: req.userData,
+      windows: req.windows,
+      labels: req.labels ?? {},
+      providerSpec: req.providerSpec ?? {},
+    });
+  }
+
   private async startHost(
     address: string,
     hostname: string,
     boot: BootOutcome,
+    vm: CloudVm | undefined,
   ): Promise<SimulatedWindowsHost> {
     const host = await SimulatedWindowsHost.start({
       ipv4: address,
       containersFeature: true,
       ...this.o.host,
       ...(this.o.log ? { log: this.o.log } : {}),
+      ...(vm?.username ? { username: vm.username } : {}),
+      ...(vm?.metadataHostname ? { metadataHostname: vm.metadataHostname } : {}),
       address,
       hostname,
       authorizedKey: boot.authorizedKey ?? generateEd25519KeyPair().public,
     });
     if (boot.authorizedKey === undefined) host.authorizeKeys([]);
+    addMetadataRoutes(host, vm?.metadataRoutes ?? [], boot.metadataRoutesPersistent);
     return host;
+  }
+}
+
+/**
+ * The cloud agent's routes to its metadata service, added at first boot; unless the user data made them
+ * persistent (EC2Launch v2 `add-routes --persistent`), a later boot loses them.
+ */
+function addMetadataRoutes(
+  host: SimulatedWindowsHost,
+  prefixes: readonly string[],
+  persistent: boolean,
+): void {
+  for (const destinationPrefix of prefixes) {
+    host.model.routes.push({ destinationPrefix, nextHop: '0.0.0.0', interfaceIndex: 6 });
+    if (!persistent) host.model.volatileRoutes.add(destinationPrefix);
   }
 }

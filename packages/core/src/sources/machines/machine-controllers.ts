@@ -15,6 +15,7 @@ import { machineInformers } from './machine-informers.js';
 import type { MachineResource } from './machine-object.js';
 import { MachineReconciler, type MachineView } from './machine-reconciler.js';
 import { OneAtATimeReplacements, type MachineReplacements } from './machine-replacements.js';
+import { MachineSetNameCheck, machineSetInformer } from './machine-set-names.js';
 import { ensureUserDataSecrets } from './user-data-secret.js';
 
 export interface MachineControllersOptions {
@@ -47,6 +48,8 @@ export class MachineControllers implements MachineView {
   private readonly informers: ReturnType<typeof machineInformers>;
   private readonly queue: WorkQueue;
   private readonly controller: Controller;
+  /** MachineSets, read only where the platform renames VMs (their names limit the Machines' names); optional. */
+  private readonly machineSets: ReturnType<typeof machineSetInformer> | undefined;
 
   constructor(private readonly o: MachineControllersOptions) {
     const { deps } = o;
@@ -59,6 +62,9 @@ export class MachineControllers implements MachineView {
       clock: systemClock,
       logger: deps.logger,
     });
+    this.machineSets = o.hostRename
+      ? machineSetInformer({ custom: o.custom, watch: o.watch, clock: systemClock, logger: deps.logger })
+      : undefined;
     this.queue = new WorkQueue(systemClock, defaultControllerRateLimiter(systemClock));
     const retryMs = o.retryMs ?? 30_000;
     const reconciler = new MachineReconciler(
@@ -127,6 +133,9 @@ export class MachineControllers implements MachineView {
   }
 
   async start(): Promise<void> {
+    // The MachineSet name check only adds events: the Machine source neither waits for it nor depends
+    // on it (without list/watch on machinesets its informer keeps retrying and logs why).
+    void this.machineSets?.start();
     await Promise.all(Object.values(this.informers).map((i) => i.start()));
     this.controller.start();
     this.queue.add(USER_DATA_KEY);
@@ -134,6 +143,7 @@ export class MachineControllers implements MachineView {
   }
 
   async stop(): Promise<void> {
+    this.machineSets?.stop();
     Object.values(this.informers).forEach((i) => i.stop());
     await this.controller.stop();
   }
@@ -153,6 +163,7 @@ export class MachineControllers implements MachineView {
   }
 
   private wire(): void {
+    this.wireMachineSets();
     const machines = (): void => this.enqueueMachines();
     for (const ev of ['add', 'update', 'delete'] as const) {
       this.informers.machines.on(ev, (m) =>
@@ -164,6 +175,19 @@ export class MachineControllers implements MachineView {
         machines();
       });
     }
+  }
+
+  private wireMachineSets(): void {
+    if (!this.machineSets || !this.o.hostRename) return;
+    const check = new MachineSetNameCheck(this.o.hostRename, this.o.deps.events, this.o.deps.logger);
+    const run = (ms: Parameters<MachineSetNameCheck['check']>[0]): void =>
+      void check
+        .check(ms)
+        .catch((e: unknown) =>
+          this.o.deps.logger.error({ err: errorMessage(e) }, 'cannot report an invalid MachineSet name'),
+        );
+    this.machineSets.on('add', run);
+    this.machineSets.on('update', run);
   }
 
   private enqueueMachines(): void {

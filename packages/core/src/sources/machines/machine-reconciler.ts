@@ -20,6 +20,7 @@ import {
   type WindowsMachine,
 } from './machine-object.js';
 import type { MachineReplacements } from './machine-replacements.js';
+import { machineSetNameProblem } from './machine-set-names.js';
 
 /** What the Machine reconciler reads from its informers. */
 export interface MachineView {
@@ -107,28 +108,26 @@ export class MachineReconciler implements Reconciler {
 
   /**
    * The computer name the host must have (HostRename), undefined when the platform keeps the name, or
-   * false when the Machine name cannot be one: reported once on the MachineSet (vSphere: Machine names
-   * of at most 15 characters, so MachineSet names of at most 9), and the Machine is left alone.
+   * false when the Machine name cannot be one: the Machine is left alone. A MachineSet whose every
+   * Machine name is too long got its event from the MachineSet name check; any other Machine gets one.
    */
   private async hostname(m: WindowsMachine): Promise<string | undefined | false> {
+    const rename = this.d.hostRename;
     try {
-      return this.d.hostRename?.hostnameFor(m.name);
+      return rename?.hostnameFor(m.name);
     } catch (err) {
       if (this.reportedNames.has(m.uid)) return false;
       this.reportedNames.add(m.uid);
-      const target = m.machineSet
-        ? {
-            apiVersion: `${MACHINE_GROUP}/${MACHINE_VERSION}`,
-            kind: 'MachineSet',
-            name: m.machineSet,
-            namespace: m.namespace,
-          }
-        : machineRef(m);
+      const bySet = m.machineSet !== undefined && rename && machineSetNameProblem(rename, m.machineSet);
+      if (bySet) {
+        this.d.logger.info({ machine: machineKey(m) }, 'Machine name too long; reported on its MachineSet');
+        return false;
+      }
       await this.d.events.record(
-        target,
+        machineRef(m),
         'Warning',
         'InvalidMachineName',
-        `Machine ${m.name} cannot be configured: ${errorMessage(err)}${m.machineSet ? `; use a MachineSet name of at most 9 characters` : ''}`,
+        `Machine ${m.name} cannot be configured: ${errorMessage(err)}`,
       );
       return false;
     }

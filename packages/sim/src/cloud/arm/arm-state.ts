@@ -26,6 +26,11 @@ export class ArmState {
     return vm;
   }
 
+  /** DELETE of a VM (with its NIC): true when it existed. */
+  deleteVm(name: string): boolean {
+    return this.vms.delete(name.toLowerCase());
+  }
+
   rgPath(): string {
     return `/subscriptions/${this.subscriptionId}/resourceGroups/${this.resourceGroup}`;
   }

@@ -43,6 +43,12 @@ export class Ec2State {
     return instance;
   }
 
+  /** TerminateInstances: the instance is gone from every later answer (true when it existed). */
+  terminate(id: string): boolean {
+    this.dnsNames.delete(id);
+    return this.instances.delete(id);
+  }
+
   addSecurityGroup(group: SimSecurityGroup): void {
     this.groups.set(group.groupId, group);
   }

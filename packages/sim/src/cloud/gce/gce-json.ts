@@ -1,6 +1,12 @@
 import type { SimCloudInstance } from '../cloud-instance.js';
 import { GceState, type GceOperation } from './gce-state.js';
 
+/**
+ * The metadata key machine-api-provider-gcp stores a Windows Machine's user data under (its reconciler's
+ * `windowsScriptMetadataKey`); GCE's Windows agent runs it at first boot, during sysprep's specialize pass.
+ */
+export const GCE_WINDOWS_SCRIPT_KEY = 'sysprep-specialize-script-ps1';
+
 /** Builds compute v1 JSON with self-links under the simulated endpoint. */
 export class GceJson {
   constructor(
@@ -38,6 +44,10 @@ export class GceJson {
       ],
       tags: { items: [...i.groups], fingerprint: 'c2ltdGFncw==' },
       labels: i.tagRecord(),
+      metadata: {
+        kind: 'compute#metadata',
+        items: i.userData === undefined ? [] : [{ key: GCE_WINDOWS_SCRIPT_KEY, value: i.userData }],
+      },
       labelFingerprint: GceState.fingerprint(i),
       selfLink: this.instanceUrl(i),
     };

@@ -47,6 +47,11 @@ export class GceState {
     return instance;
   }
 
+  /** instances.delete: true when the instance existed. */
+  deleteInstance(zone: string, name: string): boolean {
+    return this.instances.delete(`${zone}/${name}`);
+  }
+
   find(zone: string, name: string): SimCloudInstance | undefined {
     return this.instances.get(`${zone}/${name}`);
   }
