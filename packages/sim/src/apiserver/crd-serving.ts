@@ -2,7 +2,8 @@ import type { StoreEvent } from './event-log.js';
 import { deepEqual, isObject, meta, str, strList, type JsonObject } from './json.js';
 import type { JsonSchema } from './prune.js';
 import type { ObjectWriter } from './object-writer.js';
-import { typeKey, type ResourceType, type ScalePaths } from './resource-type.js';
+import { typeKey, type ResourceType } from './resource-type.js';
+import { subresourceFields } from './scale.js';
 import { errors, type StatusCause } from './status.js';
 import type { TypeHooks } from './type-hooks.js';
 
@@ -38,33 +39,12 @@ function schemaOf(v: JsonObject): JsonSchema {
   return isObject(schema) ? schema : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
 }
 
-/** A version's `subresources.scale`, when it has one with a spec replicas path. */
-function scalePaths(v: JsonObject): ScalePaths | undefined {
-  const s = obj(v['subresources'])['scale'];
-  if (!isObject(s)) return undefined;
-  const spec = str(s['specReplicasPath']);
-  if (spec === undefined) return undefined;
-  const selector = str(s['labelSelectorPath']);
-  return {
-    specReplicasPath: spec,
-    statusReplicasPath: str(s['statusReplicasPath']) ?? '',
-    ...(selector !== undefined ? { labelSelectorPath: selector } : {}),
-  };
-}
-
-/** The subresources a version serves: status and scale, as its `subresources` lists them. */
-function subresourcesOf(v: JsonObject): string[] {
-  const subs = obj(v['subresources']);
-  return [...(isObject(subs['status']) ? ['status'] : []), ...(scalePaths(v) ? ['scale'] : [])];
-}
-
 export function crdToType(crd: JsonObject): ResourceType | undefined {
   const spec = obj(crd['spec']);
   const names = obj(spec['names']);
   const v = storageVersion(crd);
   if (!v) return undefined;
   const kind = str(names['kind']) ?? '';
-  const scale = scalePaths(v);
   return {
     group: str(spec['group']) ?? '',
     version: str(v['name']) ?? '',
@@ -74,7 +54,7 @@ export function crdToType(crd: JsonObject): ResourceType | undefined {
     namespaced: spec['scope'] === 'Namespaced',
     shortNames: strList(names['shortNames']),
     categories: strList(names['categories']),
-    subresources: subresourcesOf(v),
+    ...subresourceFields(v),
     fieldSelectors: [],
     builtin: false,
     generation: true,
@@ -82,7 +62,6 @@ export function crdToType(crd: JsonObject): ResourceType | undefined {
     schema: schemaOf(v),
     crdName: str(meta(crd)['name']) ?? '',
     printerColumns: objects(v['additionalPrinterColumns']),
-    ...(scale ? { scale } : {}),
   };
 }
 

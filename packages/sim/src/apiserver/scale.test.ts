@@ -106,7 +106,12 @@ test('PUT scale with a stale resourceVersion is 409; with the current one it wri
   t.is((await get('put-me')).spec.replicas, 3);
   const noRv = await call(`${MS}/put-me/scale`, {
     method: 'PUT',
-    body: { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'put-me' }, spec: { replicas: 0 } },
+    body: {
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata: { name: 'put-me' },
+      spec: { replicas: 0 },
+    },
   });
   t.is(noRv.code, 200, 'no resourceVersion: no precondition');
   t.is((await get('put-me')).spec.replicas, 0);
@@ -192,7 +197,10 @@ test('discovery lists machinesets/scale as autoscaling/v1 Scale (legacy and aggr
   );
   const accept = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
   const agg = (await call('/apis', { headers: { Accept: accept } })).json<{
-    items: { metadata: { name?: string }; versions: { resources: { resource: string; subresources: unknown[] }[] }[] }[];
+    items: {
+      metadata: { name?: string };
+      versions: { resources: { resource: string; subresources: unknown[] }[] }[];
+    }[];
   }>();
   const group = agg.items.find((g) => g.metadata.name === 'machine.openshift.io');
   const ms = group?.versions[0]?.resources.find((r) => r.resource === 'machinesets');

@@ -8,6 +8,28 @@ import { ApiError, errors } from './status.js';
  * writes that set only the spec replicas field of the stored object.
  */
 
+/** A version's `subresources.scale`, when it has one with a spec replicas path. */
+export function scalePaths(v: JsonObject): ScalePaths | undefined {
+  const s = isObject(v['subresources']) ? v['subresources']['scale'] : undefined;
+  if (!isObject(s)) return undefined;
+  const spec = str(s['specReplicasPath']);
+  if (spec === undefined) return undefined;
+  const selector = str(s['labelSelectorPath']);
+  return {
+    specReplicasPath: spec,
+    statusReplicasPath: str(s['statusReplicasPath']) ?? '',
+    ...(selector !== undefined ? { labelSelectorPath: selector } : {}),
+  };
+}
+
+/** A CRD version's served subresources (status, scale) and its scale paths, as ResourceType fields. */
+export function subresourceFields(v: JsonObject): { subresources: string[]; scale?: ScalePaths } {
+  const subs = isObject(v['subresources']) ? v['subresources'] : {};
+  const scale = scalePaths(v);
+  const status = isObject(subs['status']) ? ['status'] : [];
+  return scale ? { subresources: [...status, 'scale'], scale } : { subresources: status };
+}
+
 /** What the real server puts in spec.replicas of the Scale a patch starts from when the field is missing. */
 const MISSING_REPLICAS = -2147483648;
 const INT32_MAX = 2147483647;
@@ -80,7 +102,10 @@ export function patchBase(t: ResourceType, o: JsonObject): JsonObject {
 function checkScaleKind(body: JsonObject): void {
   const kind = str(body['kind']);
   const apiVersion = str(body['apiVersion']);
-  if ((kind !== undefined && kind !== 'Scale') || (apiVersion !== undefined && apiVersion !== 'autoscaling/v1')) {
+  if (
+    (kind !== undefined && kind !== 'Scale') ||
+    (apiVersion !== undefined && apiVersion !== 'autoscaling/v1')
+  ) {
     throw errors.badRequest(
       `the API version in the data (${apiVersion ?? ''}) does not match the expected API version (autoscaling/v1)`,
     );
@@ -92,7 +117,9 @@ function replicasOf(t: ResourceType, scale: JsonObject): number {
   const v = isObject(scale['spec']) ? scale['spec']['replicas'] : undefined;
   if (v === undefined || v === null) return 0;
   if (typeof v !== 'number' || !Number.isInteger(v) || v > INT32_MAX || v < MISSING_REPLICAS) {
-    throw errors.badRequest(`Scale in version "v1" cannot be handled as a Scale: spec.replicas: ${JSON.stringify(v)} is not an int32`);
+    throw errors.badRequest(
+      `Scale in version "v1" cannot be handled as a Scale: spec.replicas: ${JSON.stringify(v)} is not an int32`,
+    );
   }
   if (v === MISSING_REPLICAS) {
     throw errors.badRequest(`the spec replicas field "${pathsOf(t).specReplicasPath}" cannot be empty`);
@@ -128,11 +155,18 @@ function setAt(o: JsonObject, path: string, value: number): void {
  * The stored object a Scale write produces: the current object with only the spec replicas field set,
  * and the Scale's resourceVersion (when given) as the precondition of the update.
  */
-export function objectFromScale(t: ResourceType, current: JsonObject, scale: JsonObject, name: string): JsonObject {
+export function objectFromScale(
+  t: ResourceType,
+  current: JsonObject,
+  scale: JsonObject,
+  name: string,
+): JsonObject {
   checkScaleKind(scale);
   const bodyName = str(meta(scale)['name']);
   if (bodyName !== undefined && bodyName !== name) {
-    throw errors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${name})`);
+    throw errors.badRequest(
+      `the name of the object (${bodyName}) does not match the name on the URL (${name})`,
+    );
   }
   const replicas = replicasOf(t, scale);
   validateReplicas(t, name, replicas);

@@ -64,10 +64,18 @@ test.serial('--current-replicas is checked against the Scale before the write', 
 });
 
 test.serial('--resource-version of an older object is refused before any write', async (t) => {
-  const rv = (await k.run(['get', 'machineset', 'win', '-n', NS, '-o', 'jsonpath={.metadata.resourceVersion}']))
-    .stdout;
+  const rv = (
+    await k.run(['get', 'machineset', 'win', '-n', NS, '-o', 'jsonpath={.metadata.resourceVersion}'])
+  ).stdout;
   await k.run(['annotate', 'machineset', 'win', '-n', NS, 'touched=yes']);
-  const stale = await k.run(['scale', 'machineset/win', `--resource-version=${rv}`, '--replicas=5', '-n', NS]);
+  const stale = await k.run([
+    'scale',
+    'machineset/win',
+    `--resource-version=${rv}`,
+    '--replicas=5',
+    '-n',
+    NS,
+  ]);
   t.not(stale.code, 0);
   t.regex(stale.stderr, /Expected resource version to be \d+, was \d+/);
   t.is(await replicas(), '2');

@@ -44,7 +44,8 @@ export interface MachinePlanInput {
 
 /** Reasons the reconciler leaves a Machine alone before looking at its node. */
 function notNow(i: MachinePlanInput): MachinePlan | undefined {
-  if (!i.machineApi) return { action: 'nothing', reason: 'the platform has no Machine API: Machines are not watched' };
+  if (!i.machineApi)
+    return { action: 'nothing', reason: 'the platform has no Machine API: Machines are not watched' };
   const why = notConfigurable(i.machine);
   if (why === undefined) return undefined;
   if (i.machine.ignored) return { action: 'ignore', reason: why };
@@ -65,7 +66,10 @@ function joinPlan(i: MachinePlanInput): MachinePlan {
     ...(hostname !== undefined ? [`renaming the host to ${hostname} first`] : []),
   ].join(', ');
   if (version !== undefined)
-    return { action: 'join', reason: `configure again ${how}: the node has version ${version}, not ${i.version}` };
+    return {
+      action: 'join',
+      reason: `configure again ${how}: the node has version ${version}, not ${i.version}`,
+    };
   return { action: 'join', reason: `configure ${how}` };
 }
 
@@ -81,7 +85,8 @@ export function planMachine(i: MachinePlanInput): MachinePlan {
   if (state === 'other-key')
     return {
       action: 'replace',
-      reason: 'its node was configured with another private key: deleted so its MachineSet recreates it, one at a time',
+      reason:
+        'its node was configured with another private key: deleted so its MachineSet recreates it, one at a time',
     };
   if (state === 'current') return { action: 'nothing', reason: 'configured with this version and key' };
   return joinPlan(i);
