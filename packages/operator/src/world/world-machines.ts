@@ -87,7 +87,10 @@ export class WorldMachines {
   async scale(name: string, replicas: number): Promise<void> {
     const target = { ...GROUP, plural: 'machinesets', name };
     const current = (await this.api.getNamespacedCustomObjectScale(target)) as Record<string, unknown>;
-    await this.api.replaceNamespacedCustomObjectScale({ ...target, body: { ...current, spec: { replicas } } });
+    await this.api.replaceNamespacedCustomObjectScale({
+      ...target,
+      body: { ...current, spec: { replicas } },
+    });
   }
 
   async machines(machineSet?: string): Promise<MachineView[]> {
