@@ -29,12 +29,33 @@ test('with default values the chart renders exactly deploy/ (the Namespace on re
 
 test('a release in another namespace puts every namespaced object of the operator there', (t) => {
   const docs = chartDocs({ namespace: 'wmco' });
-  const foreign = ['openshift-machine-config-operator', 'openshift-config', 'kube-system'];
+  const foreign = [
+    'openshift-machine-config-operator',
+    'openshift-config',
+    'kube-system',
+    'openshift-machine-api',
+    'openshift-cluster-api',
+  ];
   for (const d of docs) {
     const ns = (d.object['metadata'] as { namespace?: string }).namespace;
     t.true(ns === undefined || ns === 'wmco' || foreign.includes(ns), `${objectKey(d.object)}`);
   }
   t.false(JSON.stringify(docs).includes(OPERATOR_NS));
+});
+
+test('clusterApiRbac=false leaves out the Role and RoleBinding in openshift-cluster-api, and only them', (t) => {
+  const inNs = (docs: ReturnType<typeof chartDocs>, ns: string): string[] =>
+    docs
+      .filter((d) => (d.object['metadata'] as { namespace?: string }).namespace === ns)
+      .map((d) => objectKey(d.object));
+  const all = chartDocs();
+  const without = chartDocs({ values: { clusterApiRbac: false } });
+  t.deepEqual(inNs(all, 'openshift-cluster-api').sort(), [
+    'Role/openshift-cluster-api/windows-machine-config-operator',
+    'RoleBinding/openshift-cluster-api/windows-machine-config-operator',
+  ]);
+  t.deepEqual(inNs(without, 'openshift-cluster-api'), []);
+  t.is(without.length, all.length - 2);
 });
 
 test('values reach the Deployment: image, replicas, proxy, log rotation, providers, scheduling', (t) => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ExecutionContext } from 'ava';
-import type { StartCluster } from './apply-manifests.js';
+import { createClusterApiNamespace, type StartCluster } from './apply-manifests.js';
 import { boundGrants, CLUSTER, OPERATOR_NAMESPACE } from './rbac-grants.js';
 import { deployDocs, OPERATOR_NS, OPERATOR_SA } from './repo-files.js';
 import { REPO_ROOT } from './repo-root.js';
@@ -54,8 +54,18 @@ export const FORBIDDEN: readonly string[] = [
   // Grants the operator had before its API calls were audited, and does not use today.
   '*||nodes|update|*',
   '*||namespaces|list|*',
-  'openshift-machine-api||secrets|create|*',
   'default||events|create|*',
+  // Windows Machines (ADR 0019): windows-user-data only, never patched or deleted; Machines deleted only
+  // in openshift-machine-api; MachineSets never written; no Namespace but openshift-cluster-api read.
+  'openshift-machine-api||secrets|get|other',
+  'openshift-machine-api||secrets|update|other',
+  'openshift-machine-api||secrets|patch|windows-user-data',
+  'openshift-machine-api||secrets|delete|windows-user-data',
+  'openshift-cluster-api||secrets|list|*',
+  'default|machine.openshift.io|machines|delete|*',
+  'openshift-machine-api|machine.openshift.io|machinesets|update|*',
+  'openshift-machine-api|machine.openshift.io|machinesets/scale|patch|*',
+  '*||namespaces|get|default',
 ];
 
 export interface AccessCheck {
@@ -108,6 +118,7 @@ export function rbacMatrixTest(startCluster: StartCluster): (t: ExecutionContext
     const rbacFiles = ['00-namespace', '01-serviceaccount', '02-clusterrole', '03-clusterrolebinding']
       .concat(['04-role', '05-rolebinding'])
       .flatMap((f) => ['-f', join(REPO_ROOT, 'deploy', `${f}.yaml`)]);
+    await createClusterApiNamespace(cluster.kubeconfigPath);
     await run('kubectl', ['--kubeconfig', cluster.kubeconfigPath, 'apply', ...rbacFiles]);
     const wrong: string[] = [];
     const checks = accessChecks();

@@ -35,17 +35,28 @@ test('the chart follows its release namespace and private key Secret name', (t) 
 test('the CSV grants what deploy/ grants, with only the other namespaces Roles made cluster-wide', (t) => {
   const csv = csvGrants(csvObject(), OPERATOR_SA.name);
   t.deepEqual(sorted(csv), sorted(foldForOlm(deployGrants())));
-  // What the fold widens, spelled out: reading Secrets and one ConfigMap by name (the cloud credentials
-  // the installer writes in kube-system, the cluster's trusted CA bundle), and watching the pull secret.
+  // What the fold widens, spelled out (ADR 0003, ADR 0019): reading Secrets and one ConfigMap by name
+  // (the cloud credentials the installer writes in kube-system, the cluster's trusted CA bundle), watching
+  // the pull secret, and for Windows Machines: creating any Secret and reading/replacing the ones named
+  // windows-user-data, Machines (list, watch, delete), MachineSets (get) and events in every namespace.
   const widened = sorted(csv).filter((g) => !deployGrants().has(g));
   t.deepEqual(widened, [
+    '*|machine.openshift.io|machinesets|get|*',
+    '*|machine.openshift.io|machines|delete|*',
+    '*|machine.openshift.io|machines|list|*',
+    '*|machine.openshift.io|machines|watch|*',
     '*||configmaps|get|user-ca-bundle',
+    '*||events|create|*',
+    '*||events|patch|*',
+    '*||secrets|create|*',
     '*||secrets|get|aws-creds',
     '*||secrets|get|azure-credentials',
     '*||secrets|get|gcp-credentials',
     '*||secrets|get|node-bootstrapper-token',
     '*||secrets|get|pull-secret',
+    '*||secrets|get|windows-user-data',
     '*||secrets|list|pull-secret',
+    '*||secrets|update|windows-user-data',
     '*||secrets|watch|pull-secret',
   ]);
 });
@@ -63,15 +74,39 @@ test('least privilege: no wildcards, no cluster-wide Secret access, no pod delet
   );
   t.false(grants.has(`${CLUSTER}||pods|delete|*`));
   const secretGrants = [...grants].filter((g) => g.split('|')[2] === 'secrets');
+  // The only Secret grants without a name are `create` (Kubernetes authorizes a create before the object
+  // has a name), and only where windows-user-data lives (ADR 0019).
   t.deepEqual(
-    secretGrants.filter((g) => g.endsWith('|*')),
-    [],
-    'every Secret grant names its Secret; no Secret is created or written',
+    secretGrants.filter((g) => g.endsWith('|*')).sort(),
+    ['openshift-cluster-api||secrets|create|*', 'openshift-machine-api||secrets|create|*'],
+    'every other Secret grant names its Secret',
   );
+  // Secrets are only read, except windows-user-data, which the operator creates and replaces (never
+  // patches or deletes) in those two namespaces.
   t.deepEqual(
-    secretGrants.filter((g) => !/\|(get|list|watch)\|/.test(g)),
-    [],
-    'Secrets are only read',
+    secretGrants.filter((g) => !/\|(get|list|watch)\|/.test(g)).sort(),
+    [
+      'openshift-cluster-api||secrets|create|*',
+      'openshift-cluster-api||secrets|update|windows-user-data',
+      'openshift-machine-api||secrets|create|*',
+      'openshift-machine-api||secrets|update|windows-user-data',
+    ],
+    'Secrets are only read, but for windows-user-data',
+  );
+});
+
+test('Windows Machines: list, watch and delete Machines and read MachineSets in openshift-machine-api only', (t) => {
+  const grants = [...deployGrants()].filter((g) => g.split('|')[1] === 'machine.openshift.io');
+  t.deepEqual(grants.sort(), [
+    'openshift-machine-api|machine.openshift.io|machinesets|get|*',
+    'openshift-machine-api|machine.openshift.io|machines|delete|*',
+    'openshift-machine-api|machine.openshift.io|machines|list|*',
+    'openshift-machine-api|machine.openshift.io|machines|watch|*',
+  ]);
+  t.true(deployGrants().has('*||namespaces|get|openshift-cluster-api'));
+  t.deepEqual(
+    [...deployGrants()].filter((g) => g.split('|')[2] === 'namespaces'),
+    ['*||namespaces|get|openshift-cluster-api'],
   );
 });
 

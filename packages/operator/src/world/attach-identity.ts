@@ -38,9 +38,34 @@ function applied(file: string, text: string): KubernetesObject[] {
     .filter((o): o is KubernetesObject => o?.kind !== undefined && APPLIED_KINDS.has(o.kind));
 }
 
-/** Applies deploy/'s namespace, ServiceAccount and RBAC as the target's user (existing objects are kept). */
+/** deploy/ has a Role and RoleBinding here that are needed only where the namespace exists (ADR 0019). */
+const CLUSTER_API_NAMESPACE = 'openshift-cluster-api';
+
+async function namespaceExists(kc: KubeConfig, name: string): Promise<boolean> {
+  return kc
+    .makeApiClient(CoreV1Api)
+    .readNamespace({ name })
+    .then(
+      () => true,
+      (e: unknown) => {
+        if ((e as { code?: number }).code === 404) return false;
+        throw e;
+      },
+    );
+}
+
+/**
+ * Applies deploy/'s namespace, ServiceAccount and RBAC as the target's user (existing objects are kept);
+ * the objects in openshift-cluster-api are left out on a cluster without that namespace, as
+ * deploy/README.md tells a user to.
+ */
 export async function applyDeployRbac(target: AttachTarget, dir = DEPLOY_DIR): Promise<CreateReport> {
-  return createIfAbsent(target.kc, await deployObjects(dir));
+  const objects = await deployObjects(dir);
+  const capi = await namespaceExists(target.kc, CLUSTER_API_NAMESPACE);
+  return createIfAbsent(
+    target.kc,
+    objects.filter((o) => capi || o.metadata?.namespace !== CLUSTER_API_NAMESPACE),
+  );
 }
 
 async function hasTokenRequest(core: CoreV1Api): Promise<boolean> {

@@ -88,15 +88,13 @@ export class WorldMachines {
     });
   }
 
+  /** Sets the replicas through the scale subresource (GET the Scale, PUT it back with its resourceVersion). */
   async scale(name: string, replicas: number): Promise<void> {
-    const current = (await this.api.getNamespacedCustomObject({ ...GROUP, plural: 'machinesets', name })) as {
-      spec: Record<string, unknown>;
-    };
-    await this.api.replaceNamespacedCustomObject({
-      ...GROUP,
-      plural: 'machinesets',
-      name,
-      body: { ...current, spec: { ...current.spec, replicas } },
+    const target = { ...GROUP, plural: 'machinesets', name };
+    const current = (await this.api.getNamespacedCustomObjectScale(target)) as Record<string, unknown>;
+    await this.api.replaceNamespacedCustomObjectScale({
+      ...target,
+      body: { ...current, spec: { replicas } },
     });
   }
 

@@ -3,6 +3,7 @@ import { deepEqual, isObject, meta, str, strList, type JsonObject } from './json
 import type { JsonSchema } from './prune.js';
 import type { ObjectWriter } from './object-writer.js';
 import { typeKey, type ResourceType } from './resource-type.js';
+import { subresourceFields } from './scale.js';
 import { errors, type StatusCause } from './status.js';
 import type { TypeHooks } from './type-hooks.js';
 
@@ -53,7 +54,7 @@ export function crdToType(crd: JsonObject): ResourceType | undefined {
     namespaced: spec['scope'] === 'Namespaced',
     shortNames: strList(names['shortNames']),
     categories: strList(names['categories']),
-    subresources: isObject(obj(v['subresources'])['status']) ? ['status'] : [],
+    ...subresourceFields(v),
     fieldSelectors: [],
     builtin: false,
     generation: true,

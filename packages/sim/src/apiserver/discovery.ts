@@ -35,6 +35,10 @@ function subresourceShape(t: ResourceType, sub: string): SubresourceShape {
       return { verbs: ['create'], group: 'policy', version: 'v1', kind: 'Eviction' };
     case 'finalize':
       return { verbs: ['update'] };
+    case 'scale':
+      // A CRD's scale subresource speaks autoscaling/v1 Scale, and discovery says so: kubectl's scale
+      // client resolves the Scale kind from this entry.
+      return { verbs: ['get', 'patch', 'update'], group: 'autoscaling', version: 'v1', kind: 'Scale' };
     default:
       return { verbs: ['get', 'patch', 'update'], kind: t.kind };
   }

@@ -18,6 +18,7 @@ import type { ObjectWriter } from './object-writer.js';
 import { deleteOptions } from './delete-options.js';
 import { includeObject, toTable, wantsTable } from './table.js';
 import { serveWatch } from './watch-stream.js';
+import { getScale, patchScale, updateScale } from './scale-handler.js';
 
 export interface ResourceCall {
   readonly ctx: ServerContext;
@@ -180,11 +181,11 @@ function onlyCreate(c: ResourceCall): void {
 const VERBS: Readonly<Record<string, (c: ResourceCall, name: string) => void | Promise<void>>> = {
   list: (c) => list(c),
   watch: (c) => watch(c),
-  get: (c, name) => get(c, name),
+  get: (c, name) => (c.info.subresource === 'scale' ? getScale(c, name) : get(c, name)),
   create: (c, name) =>
     c.info.subresource === 'eviction' ? evict(c, name) : c.type.review ? review(c) : create(c),
-  update: (c, name) => update(c, name),
-  patch: (c, name) => patch(c, name),
+  update: (c, name) => (c.info.subresource === 'scale' ? updateScale(c, name) : update(c, name)),
+  patch: (c, name) => (c.info.subresource === 'scale' ? patchScale(c, name) : patch(c, name)),
   delete: (c, name) => remove(c, name),
   deletecollection: (c) => removeCollection(c),
 };

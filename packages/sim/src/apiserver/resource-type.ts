@@ -11,7 +11,7 @@ export interface ResourceType {
   readonly namespaced: boolean;
   readonly shortNames: readonly string[];
   readonly categories: readonly string[];
-  /** Subresources served besides the main resource: status, approval, eviction, finalize. */
+  /** Subresources served besides the main resource: status, scale, approval, eviction, finalize. */
   readonly subresources: readonly string[];
   /** Field selectors beyond metadata.name / metadata.namespace. */
   readonly fieldSelectors: readonly string[];
@@ -29,6 +29,15 @@ export interface ResourceType {
   readonly review?: boolean;
   /** A CRD version's additionalPrinterColumns (name, type, jsonPath, priority). */
   readonly printerColumns?: readonly JsonObject[];
+  /** A CRD version's `subresources.scale`: where the scale subresource reads and writes replicas. */
+  readonly scale?: ScalePaths;
+}
+
+/** The JSON paths of a CRD's scale subresource (`.spec.replicas` style, leading dot optional). */
+export interface ScalePaths {
+  readonly specReplicasPath: string;
+  readonly statusReplicasPath: string;
+  readonly labelSelectorPath?: string;
 }
 
 export function groupVersion(t: Pick<ResourceType, 'group' | 'version'>): string {

@@ -54,6 +54,13 @@ const machineSet = crd({
   kind: 'MachineSet',
   plural: 'machinesets',
   namespaced: true,
+  // As openshift/api's MachineSet: `kubectl scale` and MachineAutoscalers go through this subresource.
+  // Its status has no labelSelector field, so the Scale's status.selector stays empty, as on OpenShift.
+  scale: {
+    specReplicasPath: '.spec.replicas',
+    statusReplicasPath: '.status.replicas',
+    labelSelectorPath: '.status.labelSelector',
+  },
   columns: [
     ['Desired', '.spec.replicas', 'integer'],
     ['Current', '.status.replicas', 'integer'],

@@ -43,6 +43,8 @@ export interface CrdInput {
   /** undefined: no status field; a schema: status as a subresource. */
   readonly status?: Schema;
   readonly shortNames?: readonly string[];
+  /** subresources.scale: the spec/status replicas and label selector paths. */
+  readonly scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
   /** additionalPrinterColumns: [name, jsonPath, type?, priority?]. */
   readonly columns?: readonly (readonly [string, string, string?, number?])[];
 }
@@ -76,7 +78,14 @@ export function crd(i: CrdInput): JsonObject {
           served: true,
           storage: true,
           schema: { openAPIV3Schema: obj(props) },
-          ...(i.status ? { subresources: { status: {} } } : {}),
+          ...(i.status || i.scale
+            ? {
+                subresources: {
+                  ...(i.status ? { status: {} } : {}),
+                  ...(i.scale ? { scale: { ...i.scale } } : {}),
+                },
+              }
+            : {}),
           ...(i.columns
             ? {
                 additionalPrinterColumns: i.columns.map(([name, jsonPath, type, priority]) => ({

@@ -17,3 +17,11 @@ export {
   USER_DATA_SECRET,
   CLUSTER_API_NAMESPACE,
 } from './user-data-secret.js';
+export {
+  machineNodeState,
+  planMachine,
+  type MachineAction,
+  type MachineNodeState,
+  type MachinePlan,
+  type MachinePlanInput,
+} from './machine-plan.js';

@@ -5,7 +5,6 @@ import { MACHINE_STATUS_PREFIX, type InstanceStatusStore } from '../../byoh/inst
 import type { ReconcileOutcome, Reconciler } from '../../kube/controller.js';
 import type { EventRecorder } from '../../kube/event-recorder.js';
 import { errorMessage, type Logger } from '../../kube/logger.js';
-import { Annotations } from '../../join/node-metadata.js';
 import { publicKeyOf } from '../../join/public-key.js';
 import type { HostRename } from '../../provider/capabilities/host-rename.js';
 import { machineKey, nodeMachine } from './machine-join-identity.js';
@@ -21,6 +20,7 @@ import {
 } from './machine-object.js';
 import type { MachineReplacements } from './machine-replacements.js';
 import { machineSetNameProblem } from './machine-set-names.js';
+import { machineNodeState, type MachineNodeState } from './machine-plan.js';
 
 /** What the Machine reconciler reads from its informers. */
 export interface MachineView {
@@ -91,12 +91,8 @@ export class MachineReconciler implements Reconciler {
   }
 
   /** Whether the Machine's node is configured: with this version and key, with another key, or not. */
-  private nodeState(m: WindowsMachine, hash: string): 'current' | 'other-key' | 'not-joined' {
-    const a = nodeOfMachine(this.view.windowsNodes(), m)?.metadata?.annotations ?? {};
-    const version = a[Annotations.version];
-    if (version === undefined) return 'not-joined';
-    if (a[Annotations.pubKeyHash] !== hash) return 'other-key';
-    return version === this.d.version ? 'current' : 'not-joined';
+  private nodeState(m: WindowsMachine, hash: string): MachineNodeState {
+    return machineNodeState(nodeOfMachine(this.view.windowsNodes(), m), hash, this.d.version);
   }
 
   /** The Machine is gone (machine-api removed its VM and Node): so is its status. */

@@ -97,6 +97,11 @@ export class DesignSource {
     return new DesignSource(s, facts, parts);
   }
 
+  /** What the Machine source takes from the platform's provider (MachineAccess, UserDataFormat, HostRename). */
+  get machineParts(): PlatformParts['machines'] {
+    return this.parts.machines;
+  }
+
   design(version: string): Promise<NodeDesign> {
     let d = this.byVersion.get(version);
     if (!d) {

@@ -1,0 +1,96 @@
+import test from 'ava';
+import type { V1Node } from '@kubernetes/client-node';
+import { Annotations } from '../../join/node-metadata.js';
+import { machineNodeState, planMachine, type MachinePlanInput } from './machine-plan.js';
+import type { WindowsMachine } from './machine-object.js';
+
+const HASH = 'a'.repeat(64);
+
+function machine(over: Partial<WindowsMachine> = {}): WindowsMachine {
+  return {
+    name: 'win-abcde',
+    namespace: 'openshift-machine-api',
+    uid: 'u1',
+    ipv4: '10.0.0.7',
+    phase: 'Provisioned',
+    nodeRef: undefined,
+    deleting: false,
+    ignored: false,
+    windows: true,
+    machineSet: 'win',
+    ...over,
+  };
+}
+
+function node(annotations: Record<string, string>): V1Node {
+  return { metadata: { name: 'win-abcde', annotations } };
+}
+
+function input(over: Partial<MachinePlanInput> = {}): MachinePlanInput {
+  return {
+    machine: machine(),
+    node: undefined,
+    publicKeyHash: HASH,
+    version: '1.0.0',
+    machineApi: true,
+    hostname: () => undefined,
+    sshUser: 'Administrator',
+    ...over,
+  };
+}
+
+test('a provisioned Machine without a node is joined, renamed first where the platform renames', (t) => {
+  t.deepEqual(planMachine(input()), { action: 'join', reason: 'configure as Administrator at 10.0.0.7' });
+  t.deepEqual(planMachine(input({ hostname: (n) => n, sshUser: 'capi' })), {
+    action: 'join',
+    reason: 'configure as capi at 10.0.0.7, renaming the host to win-abcde first',
+  });
+});
+
+test('a node with this version and key is left alone; another version is configured again', (t) => {
+  const current = node({ [Annotations.version]: '1.0.0', [Annotations.pubKeyHash]: HASH });
+  t.is(planMachine(input({ node: current })).action, 'nothing');
+  const older = node({ [Annotations.version]: '0.9.0', [Annotations.pubKeyHash]: HASH });
+  const p = planMachine(input({ node: older }));
+  t.is(p.action, 'join');
+  t.regex(p.reason, /the node has version 0\.9\.0, not 1\.0\.0/);
+});
+
+test('a node configured with another key means replacing the Machine', (t) => {
+  const other = node({ [Annotations.version]: '1.0.0', [Annotations.pubKeyHash]: 'b'.repeat(64) });
+  const p = planMachine(input({ node: other }));
+  t.is(p.action, 'replace');
+  t.regex(p.reason, /another private key/);
+  t.is(machineNodeState(other, HASH, '1.0.0'), 'other-key');
+  t.is(machineNodeState(undefined, HASH, '1.0.0'), 'not-joined');
+});
+
+test('Machines the reconciler leaves alone say why', (t) => {
+  t.deepEqual(planMachine(input({ machine: machine({ ignored: true }) })), {
+    action: 'ignore',
+    reason: 'labelled windowsmachineconfig.openshift.io/ignore=true',
+  });
+  t.deepEqual(planMachine(input({ machine: machine({ phase: 'Provisioning' }) })), {
+    action: 'wait',
+    reason: 'not provisioned yet',
+  });
+  t.deepEqual(planMachine(input({ machine: machine({ ipv4: undefined }) })), {
+    action: 'wait',
+    reason: 'no IPv4 InternalIP yet',
+  });
+  t.is(planMachine(input({ machine: machine({ deleting: true }) })).action, 'nothing');
+  t.is(planMachine(input({ publicKeyHash: undefined })).action, 'wait');
+  t.regex(planMachine(input({ machineApi: false })).reason, /no Machine API/);
+});
+
+test('a Machine name the platform cannot use is reported, not joined', (t) => {
+  const p = planMachine(
+    input({
+      hostname: () => {
+        throw new Error('vSphere computer names have at most 15 characters');
+      },
+    }),
+  );
+  t.is(p.action, 'nothing');
+  t.regex(p.reason, /cannot be used: vSphere computer names have at most 15 characters/);
+});

@@ -1,0 +1,93 @@
+import type { V1Node } from '@kubernetes/client-node';
+import { Annotations } from '../../join/node-metadata.js';
+import { errorMessage } from '../../kube/logger.js';
+import { notConfigurable, type WindowsMachine } from './machine-object.js';
+
+/** How far a Machine's node is configured: with this version and key, with another key, or not (yet). */
+export type MachineNodeState = 'current' | 'other-key' | 'not-joined';
+
+/**
+ * The Machine reconciler's view of a Machine's node: not joined without a version annotation, replaced
+ * when its key hash differs, joined again (in place) when its version differs.
+ */
+export function machineNodeState(node: V1Node | undefined, hash: string, version: string): MachineNodeState {
+  const a = node?.metadata?.annotations ?? {};
+  const v = a[Annotations.version];
+  if (v === undefined) return 'not-joined';
+  if (a[Annotations.pubKeyHash] !== hash) return 'other-key';
+  return v === version ? 'current' : 'not-joined';
+}
+
+/** What the operator would do to a Windows Machine now. */
+export type MachineAction = 'join' | 'replace' | 'nothing' | 'wait' | 'ignore';
+
+export interface MachinePlan {
+  readonly action: MachineAction;
+  readonly reason: string;
+}
+
+export interface MachinePlanInput {
+  readonly machine: WindowsMachine;
+  /** The Machine's node (nodeOfMachine), if any. */
+  readonly node: V1Node | undefined;
+  /** Hash of the operator's public key; undefined when there is no private key Secret. */
+  readonly publicKeyHash: string | undefined;
+  /** The operator version the plan is made for. */
+  readonly version: string;
+  /** Whether the platform's provider has a Machine API (MachineAccess); without it Machines are not watched. */
+  readonly machineApi: boolean;
+  /** HostRename's computer name for the Machine (throws for a name the platform cannot use). */
+  readonly hostname: (machineName: string) => string | undefined;
+  /** SSH user of Machines (MachineAccess). */
+  readonly sshUser: string;
+}
+
+/** Reasons the reconciler leaves a Machine alone before looking at its node. */
+function notNow(i: MachinePlanInput): MachinePlan | undefined {
+  if (!i.machineApi)
+    return { action: 'nothing', reason: 'the platform has no Machine API: Machines are not watched' };
+  const why = notConfigurable(i.machine);
+  if (why === undefined) return undefined;
+  if (i.machine.ignored) return { action: 'ignore', reason: why };
+  if (i.machine.deleting) return { action: 'nothing', reason: why };
+  return { action: 'wait', reason: why };
+}
+
+function joinPlan(i: MachinePlanInput): MachinePlan {
+  let hostname: string | undefined;
+  try {
+    hostname = i.hostname(i.machine.name);
+  } catch (err) {
+    return { action: 'nothing', reason: `the Machine name cannot be used: ${errorMessage(err)}` };
+  }
+  const version = i.node?.metadata?.annotations?.[Annotations.version];
+  const how = [
+    `as ${i.sshUser} at ${i.machine.ipv4 ?? ''}`,
+    ...(hostname !== undefined ? [`renaming the host to ${hostname} first`] : []),
+  ].join(', ');
+  if (version !== undefined)
+    return {
+      action: 'join',
+      reason: `configure again ${how}: the node has version ${version}, not ${i.version}`,
+    };
+  return { action: 'join', reason: `configure ${how}` };
+}
+
+/**
+ * The Machine reconciler's decision for one Machine, without doing it (`wmco plan`): the same checks in
+ * the same order (configurable, key, node state, name).
+ */
+export function planMachine(i: MachinePlanInput): MachinePlan {
+  const early = notNow(i);
+  if (early) return early;
+  if (i.publicKeyHash === undefined) return { action: 'wait', reason: 'no private key Secret' };
+  const state = machineNodeState(i.node, i.publicKeyHash, i.version);
+  if (state === 'other-key')
+    return {
+      action: 'replace',
+      reason:
+        'its node was configured with another private key: deleted so its MachineSet recreates it, one at a time',
+    };
+  if (state === 'current') return { action: 'nothing', reason: 'configured with this version and key' };
+  return joinPlan(i);
+}
