@@ -38,10 +38,12 @@ test('the CSV grants what deploy/ grants, with only the other namespaces Roles m
   // What the fold widens, spelled out (ADR 0003, ADR 0019): reading Secrets and one ConfigMap by name
   // (the cloud credentials the installer writes in kube-system, the cluster's trusted CA bundle), watching
   // the pull secret, and for Windows Machines: creating any Secret and reading/replacing the ones named
-  // windows-user-data, Machines (list, watch, delete), MachineSets (get) and events in every namespace.
+  // windows-user-data, Machines (list, watch, delete), MachineSets (get, list, watch) and events in every namespace.
   const widened = sorted(csv).filter((g) => !deployGrants().has(g));
   t.deepEqual(widened, [
     '*|machine.openshift.io|machinesets|get|*',
+    '*|machine.openshift.io|machinesets|list|*',
+    '*|machine.openshift.io|machinesets|watch|*',
     '*|machine.openshift.io|machines|delete|*',
     '*|machine.openshift.io|machines|list|*',
     '*|machine.openshift.io|machines|watch|*',
@@ -95,18 +97,26 @@ test('least privilege: no wildcards, no cluster-wide Secret access, no pod delet
   );
 });
 
-test('Windows Machines: list, watch and delete Machines and read MachineSets in openshift-machine-api only', (t) => {
+test('Windows Machines: list, watch and delete Machines and read and watch MachineSets in openshift-machine-api only', (t) => {
   const grants = [...deployGrants()].filter((g) => g.split('|')[1] === 'machine.openshift.io');
   t.deepEqual(grants.sort(), [
     'openshift-machine-api|machine.openshift.io|machinesets|get|*',
+    'openshift-machine-api|machine.openshift.io|machinesets|list|*',
+    'openshift-machine-api|machine.openshift.io|machinesets|watch|*',
     'openshift-machine-api|machine.openshift.io|machines|delete|*',
     'openshift-machine-api|machine.openshift.io|machines|list|*',
     'openshift-machine-api|machine.openshift.io|machines|watch|*',
   ]);
   t.true(deployGrants().has('*||namespaces|get|openshift-cluster-api'));
   t.deepEqual(
-    [...deployGrants()].filter((g) => g.split('|')[2] === 'namespaces'),
-    ['*||namespaces|get|openshift-cluster-api'],
+    [...deployGrants()].filter((g) => g.split('|')[2] === 'namespaces').sort(),
+    [
+      '*||namespaces|get|openshift-cluster-api',
+      // the operator's own Namespace, for its monitoring label (metrics, ADR 0021)
+      '*||namespaces|get|openshift-windows-machine-config-operator',
+      '*||namespaces|list|openshift-windows-machine-config-operator',
+      '*||namespaces|watch|openshift-windows-machine-config-operator',
+    ],
   );
 });
 
