@@ -125,7 +125,6 @@ export class OperatorRuntime {
     const apiUrls = [this.kc.getCurrentCluster()?.server ?? '', facts.apiServerInternalUrl];
     const hostKeys = new ConfigMapHostKeyStore(core, this.p.config.namespace);
     const { privateKeySecret, parallelJoins } = this.p.config;
-    const machines = await machineSource({ deps, custom, watch: kubeWatch(this.kc), hostKeys, parts: this.machineParts, privateKeySecret, parallelJoins, retry: this.p.hooks?.machineRetry }); // prettier-ignore
     const byoh = new ByohControllers({
       deps,
       certificates: this.kc.makeApiClient(CertificatesV1Api),
@@ -155,6 +154,10 @@ export class OperatorRuntime {
         informerRestart: (informer, reason) => this.p.metrics.informerRestarts.inc({ informer, reason }),
       },
     });
+    const driftRepairIntervalMs = this.p.config.driftRepairIntervalMs ?? DEFAULT_DRIFT_REPAIR_INTERVAL_MS;
+    const driftMetric = (result: string): void => this.p.metrics.driftChecks.inc({ result });
+    // One lifecycle for both sources: Machines share the BYOH source's budget and flows (ADR 0020).
+    const machines = await machineSource({ deps, custom, watch: kubeWatch(this.kc), hostKeys, parts: this.machineParts, privateKeySecret, parallelJoins, retry: this.p.hooks?.machineRetry, maintenance: byoh.maintenance, driftRepairIntervalMs, driftMetric }); // prettier-ignore
     this.controllers = new NodeSources(byoh, machines);
     this.leadership = this.p.config.leaderElection ? this.elect() : this.runUnelected();
   }

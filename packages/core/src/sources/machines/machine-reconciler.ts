@@ -19,6 +19,7 @@ import {
   type MachineResource,
   type WindowsMachine,
 } from './machine-object.js';
+import type { MachineLifecycle } from './machine-lifecycle.js';
 import type { MachineReplacements } from './machine-replacements.js';
 
 /** What the Machine reconciler reads from its informers. */
@@ -45,6 +46,8 @@ export interface MachineReconcilerDeps {
   readonly retryMs: number;
   readonly replacements: MachineReplacements;
   readonly status: InstanceStatusStore;
+  /** Upgrades, reboots and drift repair of joined Machine nodes: the lifecycle BYOH nodes go through. */
+  readonly lifecycle: MachineLifecycle;
 }
 
 /** The Node that belongs to a Machine: annotated with it, or named by its nodeRef and at its address. */
@@ -80,22 +83,47 @@ export class MachineReconciler implements Reconciler {
     const privateKey = this.view.privateKey();
     if (notConfigurable(m) !== undefined || privateKey === undefined) return undefined;
     const hash = publicKeyHash(publicKeyOf(privateKey));
-    const node = this.nodeState(m, hash);
-    if (node === 'other-key')
+    const state = this.nodeState(m, hash);
+    if (state === 'other-key')
       return this.d.replacements.replace(m, 'its node was configured with another private key');
-    if (node === 'current') return undefined;
+    const node = nodeOfMachine(this.view.windowsNodes(), m);
+    if (node && state !== 'not-joined') {
+      const work = {
+        machine: m,
+        node,
+        privateKeyPem: privateKey,
+        signal,
+        stillWanted: this.stillWanted(key, privateKey),
+      };
+      if (this.d.lifecycle.wantsMaintenance(node)) return this.d.lifecycle.maintain(work);
+      if (state === 'current') return this.d.lifecycle.checkDrift(work);
+    }
     const hostname = await this.hostname(m);
     if (hostname === false) return undefined;
     return this.join(m, { privateKeyPem: privateKey, hash, hostname }, signal);
   }
 
-  /** Whether the Machine's node is configured: with this version and key, with another key, or not. */
-  private nodeState(m: WindowsMachine, hash: string): 'current' | 'other-key' | 'not-joined' {
+  /**
+   * Whether the Machine's node is configured: with this version and key, with another key, joined by
+   * another operator version (the lifecycle upgrades it when Ready), or not at all.
+   */
+  private nodeState(
+    m: WindowsMachine,
+    hash: string,
+  ): 'current' | 'other-key' | 'other-version' | 'not-joined' {
     const a = nodeOfMachine(this.view.windowsNodes(), m)?.metadata?.annotations ?? {};
     const version = a[Annotations.version];
     if (version === undefined) return 'not-joined';
     if (a[Annotations.pubKeyHash] !== hash) return 'other-key';
-    return version === this.d.version ? 'current' : 'not-joined';
+    return version === this.d.version ? 'current' : 'other-version';
+  }
+
+  /** False once the Machine is gone or being deleted, or the private key changed. */
+  private stillWanted(key: string, privateKey: string): () => boolean {
+    return () => {
+      const res = this.view.machine(key);
+      return res !== undefined && !windowsMachine(res).deleting && this.view.privateKey() === privateKey;
+    };
   }
 
   /** The Machine is gone (machine-api removed its VM and Node): so is its status. */
