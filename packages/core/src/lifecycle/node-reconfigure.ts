@@ -29,7 +29,13 @@ export interface ReconfigureResult {
 export class NodeReconfigure {
   constructor(private readonly deps: JoinDeps) {}
 
-  async run(node: V1Node, target: HostTarget, reboot: boolean): Promise<ReconfigureResult> {
+  /** `signal` is checked between steps: an operator stopping leaves the node at a recorded step. */
+  async run(
+    node: V1Node,
+    target: HostTarget,
+    reboot: boolean,
+    signal: AbortSignal,
+  ): Promise<ReconfigureResult> {
     const name = node.metadata?.name ?? '';
     const design = designNode(this.deps, await this.deps.facts());
     // The record of what this version installs exists before any node is configured with it.
@@ -39,15 +45,18 @@ export class NodeReconfigure {
     });
     const host = this.deps.openHost(target);
     try {
+      signal.throwIfAborted();
       await enterLifecyclePhase(this.deps.core, name, 'Configuring');
       const first = await this.round(host, design, name);
       let rebooted = first.rebooted;
       if (reboot && !rebooted) {
+        signal.throwIfAborted();
         await enterLifecyclePhase(this.deps.core, name, 'Rebooting');
         await host.reboot();
         rebooted = true;
       }
       if (!rebooted) return { bytesSent: first.bytesSent, rebooted };
+      signal.throwIfAborted();
       await enterLifecyclePhase(this.deps.core, name, 'Configuring');
       const second = await this.round(host, design, name);
       return { bytesSent: first.bytesSent + second.bytesSent, rebooted };

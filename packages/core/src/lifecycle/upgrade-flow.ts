@@ -92,7 +92,7 @@ export class UpgradeFlow {
     await this.event(req.node, 'Normal', `${job.verb}Started`, `${this.describe(job)}: cordoned, draining`);
     const blocked = await this.drain(req, job);
     if (blocked) return blocked;
-    const { bytesSent } = await this.reconfigure.run(req.node, req.target, job.reboot);
+    const { bytesSent } = await this.reconfigure.run(req.node, req.target, job.reboot, req.signal);
     await enterLifecyclePhase(this.deps.core, name, 'WaitingReady');
     await waitFor(async () => (isNodeReady(await readNode(this.deps.core, name)) ? true : undefined), {
       timeoutMs: this.deps.timings.nodeReadyMs,

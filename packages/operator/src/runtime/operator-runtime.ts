@@ -125,6 +125,8 @@ export class OperatorRuntime {
     const apiUrls = [this.kc.getCurrentCluster()?.server ?? '', facts.apiServerInternalUrl];
     const hostKeys = new ConfigMapHostKeyStore(core, this.p.config.namespace);
     const { privateKeySecret, parallelJoins } = this.p.config;
+    const driftRepairIntervalMs = this.p.config.driftRepairIntervalMs ?? DEFAULT_DRIFT_REPAIR_INTERVAL_MS;
+    const driftMetric = (result: string): void => this.p.metrics.driftChecks.inc({ result });
     const byoh = new ByohControllers({
       deps,
       certificates: this.kc.makeApiClient(CertificatesV1Api),
@@ -144,18 +146,16 @@ export class OperatorRuntime {
       bootstrap: this.p.config.bootstrapGroup
         ? bootstrapTokenIdentity(this.p.config.bootstrapGroup)
         : openShiftBootstrapIdentity,
-      driftRepairIntervalMs: this.p.config.driftRepairIntervalMs ?? DEFAULT_DRIFT_REPAIR_INTERVAL_MS,
+      driftRepairIntervalMs,
       lifecycle: lifecycleFrom(this.p.config, this.kc, this.p.hooks?.lifecycle),
       metrics: {
-        drift: (result) => this.p.metrics.driftChecks.inc({ result }),
+        drift: driftMetric,
         queue: (q) => this.p.metrics.queueMetrics(q),
         controller: this.p.metrics.controllerMetrics(),
         csr: { decided: (d) => this.p.metrics.csrDecisions.inc({ decision: d }) },
         informerRestart: (informer, reason) => this.p.metrics.informerRestarts.inc({ informer, reason }),
       },
     });
-    const driftRepairIntervalMs = this.p.config.driftRepairIntervalMs ?? DEFAULT_DRIFT_REPAIR_INTERVAL_MS;
-    const driftMetric = (result: string): void => this.p.metrics.driftChecks.inc({ result });
     // One lifecycle for both sources: Machines share the BYOH source's budget and flows (ADR 0020).
     const machines = await machineSource({ deps, custom, watch: kubeWatch(this.kc), hostKeys, parts: this.machineParts, privateKeySecret, parallelJoins, retry: this.p.hooks?.machineRetry, maintenance: byoh.maintenance, driftRepairIntervalMs, driftMetric }); // prettier-ignore
     this.controllers = new NodeSources(byoh, machines);

@@ -114,8 +114,10 @@ export class BudgetedReplacements implements MachineReplacements {
       const members = all.filter((x) => x.namespace === p.namespace && this.sameSet(x, p));
       const live = members.filter((x) => !x.deleting && x.uid !== p.uid);
       const unhealthy = members.filter((x) => x.uid === p.uid || !this.healthy(x, nodes));
-      const missing = Math.max(0, p.replicas - live.length);
-      if (!members.some((x) => x.uid === p.uid) && unhealthy.length === 0 && missing === 0) {
+      const old = members.some((x) => x.uid === p.uid);
+      // While the old Machine exists it stands for its replacement: one replacement, one slot.
+      const missing = Math.max(0, p.replicas - live.length - (old ? 1 : 0));
+      if (!old && unhealthy.length === 0 && missing === 0) {
         this.pending.delete(p.uid);
         continue;
       }
