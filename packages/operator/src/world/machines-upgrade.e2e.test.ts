@@ -44,12 +44,14 @@ test.serial(
     dog.start();
     const machines = (await world.machineApi().machines(MACHINE_SET)).map((m) => m.metadata.name);
     const phases = machinePhases(world, machines);
+    const started = Date.now();
     await world.startOperator('wmco-b', {
       version: VERSION_B,
       payloadDir: payloadB,
       operatorCondition: 'wmco.v1.1.0',
     });
     await until('every node on B', allUpgraded(world), 240_000);
+    t.log(`four nodes (2 BYOH, 2 Machines) upgraded one at a time in ${Date.now() - started} ms`);
     await until('Upgradeable True after the upgrade', async () =>
       (await upgradeable()) === 'True/upgradeIsSafe' ? true : undefined,
     );

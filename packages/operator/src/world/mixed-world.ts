@@ -1,10 +1,11 @@
 import type { V1Node } from '@kubernetes/client-node';
 import { newRootContainer, type InstanceStatus } from '@wmco/core';
-import type { SimulatedWindowsHost } from '@wmco/sim';
+import type { HostCosts, SimulatedWindowsHost } from '@wmco/sim';
 import type { CliContext } from '../cli/cli-context.js';
 import { buildProgram } from '../cli/program.js';
 import { settled } from './machine-wait.js';
 import type { SimWorld } from './sim-world.js';
+import type { MachineView } from './world-machines.js';
 import { VERSION_A, versionOf } from './upgrade-fixture.js';
 import { NS, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
 import { Workload } from './workload.js';
@@ -28,9 +29,11 @@ export async function mixedWorld(
   version = VERSION_A,
   o: { keep?: boolean; rebootMs?: number } = {},
 ): Promise<MixedWorld> {
+  const costs: Partial<HostCosts> = { powershellStartMs: 100 };
+  if (o.rebootMs !== undefined) costs.rebootMs = o.rebootMs;
   const { world } = await testWorld([{ hostname: 'BYOH-A' }, { hostname: 'BYOH-B' }], {
     platform: 'VSphere',
-    costs: { powershellStartMs: 100, ...(o.rebootMs ? { rebootMs: o.rebootMs } : {}) },
+    costs,
   });
   await world.createPrivateKeySecret();
   await world.setInstances(Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i))));
@@ -43,19 +46,21 @@ export async function mixedWorld(
     const nodes = await windowsNodes(world);
     return nodes.length === 4 && nodes.every((n) => versionOf(n) === version) ? true : undefined;
   });
-  if (!o.keep) await first.stop();
+  if (o.keep !== true) await first.stop();
   const hosts = new Map<string, SimulatedWindowsHost>();
   for (const h of world.hosts.hosts) hosts.set(h.spec.hostname.toLowerCase(), h.sim);
-  const machineNodes: string[] = [];
-  for (const m of machines) {
-    const ip = m.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
-    const host = world.machineHost(ip);
-    const name = m.status?.nodeRef?.name ?? '';
-    if (host === undefined) throw new Error(`no simulated host behind Machine ${m.metadata.name}`);
-    hosts.set(name, host);
-    machineNodes.push(name);
-  }
+  const machineNodes = machines.map((m) => machineHost(world, m, hosts));
   return { world, hosts, machineNodes };
+}
+
+/** Adds the simulated VM behind a Machine to `hosts` under its node name; returns that name. */
+function machineHost(world: SimWorld, m: MachineView, hosts: Map<string, SimulatedWindowsHost>): string {
+  const ip = m.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
+  const host = world.machineHost(ip);
+  const name = m.status?.nodeRef?.name ?? '';
+  if (host === undefined) throw new Error(`no simulated host behind Machine ${m.metadata.name}`);
+  hosts.set(name, host);
+  return name;
 }
 
 /** A PDB-protected workload of one pod per node (minAvailable: all but one). */

@@ -17,6 +17,7 @@ import type { UserDataFormat } from '../../provider/capabilities/user-data-forma
 import { machineInformers } from './machine-informers.js';
 import type { MachineResource } from './machine-object.js';
 import { MachineReconciler, type MachineView } from './machine-reconciler.js';
+import { nodeMachine } from './machine-join-identity.js';
 import { MachineLifecycle } from './machine-lifecycle.js';
 import { BudgetedReplacements, type MachineReplacements } from './machine-replacements.js';
 import { ensureUserDataSecrets } from './user-data-secret.js';
@@ -204,8 +205,9 @@ export class MachineControllers implements MachineView {
     const machines = (): void => this.enqueueMachines();
     this.informers.nodes.on('add', machines);
     this.informers.nodes.on('delete', machines);
+    // A node's own change concerns its Machine only (a drift check of every other node is not wanted).
     this.informers.nodes.on('update', (n, old) => {
-      if (!old || nodeSignature(n) !== nodeSignature(old)) machines();
+      if (!old || nodeSignature(n) !== nodeSignature(old)) this.enqueueOwner(n);
     });
     for (const ev of ['add', 'update', 'delete'] as const) {
       this.informers.machines.on(ev, (m) =>
@@ -216,6 +218,16 @@ export class MachineControllers implements MachineView {
         machines();
       });
     }
+  }
+
+  private enqueueOwner(n: V1Node): void {
+    const name = n.metadata?.name;
+    const byRef = this.machines().find((m) => name !== undefined && m.status?.nodeRef?.name === name);
+    const key =
+      nodeMachine(n) ??
+      (byRef ? `${byRef.metadata?.namespace ?? ''}/${byRef.metadata?.name ?? ''}` : undefined);
+    if (key === undefined) this.enqueueMachines();
+    else this.queue.add(key);
   }
 
   private enqueueMachines(): void {
