@@ -65,13 +65,16 @@ test.serial(
     for (const n of machineNodes)
       t.is(reboots(hostOf(n)) - (rebootsBefore.get(n) ?? 0), 1, `${n} was rebooted exactly once`);
     t.true(hostOf(drifted).model.containersFeature, 'the drift was repaired by the reboot');
-    const events = await eventsAbout(world);
-    t.true(events.some((e) => e.reason === 'DriftNeedsReboot' && e.message.includes(drifted)));
-    for (const n of machineNodes)
-      t.true(
+    // The events follow the uncordon: wait for them rather than race them.
+    await until('DriftNeedsReboot and a Rebooted event for each Machine node', async () => {
+      const events = await eventsAbout(world);
+      const drift = events.some((e) => e.reason === 'DriftNeedsReboot' && e.message.includes(drifted));
+      const rebooted = machineNodes.every((n) =>
         events.some((e) => e.reason === 'Rebooted' && e.message.includes(`node ${n} `)),
-        `a Rebooted event for ${n}`,
       );
+      return drift && rebooted ? true : undefined;
+    });
+    t.pass();
   },
 );
 
