@@ -2,6 +2,7 @@ import type { V1Node } from '@kubernetes/client-node';
 import type { DriftOutcome, DriftRepair } from '../../byoh/drift-repair.js';
 import { MACHINE_STATUS_PREFIX } from '../../byoh/instance-status.js';
 import { MAINTAIN_CONNECT_DEADLINE_MS, type HostTarget } from '../../byoh/join-deps.js';
+import { isNodeReady } from '../../byoh/node-ops.js';
 import { nodeOwner } from '../../identity/node-ownership.js';
 import type { ReconcileOutcome } from '../../kube/controller.js';
 import { errorMessage, type Logger } from '../../kube/logger.js';
@@ -51,9 +52,15 @@ export interface MachineNodeWork {
 export class MachineLifecycle {
   constructor(private readonly d: MachineLifecycleDeps) {}
 
-  /** Whether the node goes through the upgrade or reboot flow now (else: current, or to be joined). */
-  wantsMaintenance(node: V1Node): boolean {
-    return needsMaintenance(node, this.d.version);
+  /**
+   * What a joined Machine node needs now: the upgrade/reboot flow (another version, a reboot request, or
+   * left mid-way), a drift check (current and Ready), nothing (current, not Ready), or `'join'` (another
+   * version and not Ready: the join converges it, as for BYOH).
+   */
+  next(w: MachineNodeWork, current: boolean): Promise<ReconcileOutcome | undefined> | 'join' {
+    if (needsMaintenance(w.node, this.d.version)) return this.maintain(w);
+    if (!current) return 'join';
+    return isNodeReady(w.node) ? this.checkDrift(w) : Promise.resolve(undefined);
   }
 
   maintain(w: MachineNodeWork): Promise<ReconcileOutcome | undefined> {

@@ -63,7 +63,8 @@ export function nodeOfMachine(nodes: readonly V1Node[], m: WindowsMachine): V1No
  * shared join flow with the platform's Machine user, renaming the host to the Machine name where the
  * platform needs it; a Machine that fails `retryBudget` times is deleted (with an event saying why) so
  * its MachineSet replaces it; a joined Machine whose node carries another key hash is replaced through
- * `replacements` (one at a time).
+ * `replacements` (under the disruption budget); a joined node of another version, with a reboot request or
+ * left mid-way goes through the shared lifecycle, and a current, Ready one gets the periodic drift check.
  */
 export class MachineReconciler implements Reconciler {
   readonly name = 'machines';
@@ -88,15 +89,10 @@ export class MachineReconciler implements Reconciler {
       return this.d.replacements.replace(m, 'its node was configured with another private key');
     const node = nodeOfMachine(this.view.windowsNodes(), m);
     if (node && state !== 'not-joined') {
-      const work = {
-        machine: m,
-        node,
-        privateKeyPem: privateKey,
-        signal,
-        stillWanted: this.stillWanted(key, privateKey),
-      };
-      if (this.d.lifecycle.wantsMaintenance(node)) return this.d.lifecycle.maintain(work);
-      if (state === 'current') return this.d.lifecycle.checkDrift(work);
+      const stillWanted = this.stillWanted(key, privateKey);
+      const work = { machine: m, node, privateKeyPem: privateKey, signal, stillWanted };
+      const next = this.d.lifecycle.next(work, state === 'current');
+      if (next !== 'join') return next;
     }
     const hostname = await this.hostname(m);
     if (hostname === false) return undefined;
