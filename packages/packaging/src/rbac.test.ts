@@ -108,16 +108,13 @@ test('Windows Machines: list, watch and delete Machines and read and watch Machi
     'openshift-machine-api|machine.openshift.io|machines|watch|*',
   ]);
   t.true(deployGrants().has('*||namespaces|get|openshift-cluster-api'));
-  t.deepEqual(
-    [...deployGrants()].filter((g) => g.split('|')[2] === 'namespaces').sort(),
-    [
-      '*||namespaces|get|openshift-cluster-api',
-      // the operator's own Namespace, for its monitoring label (metrics, ADR 0021)
-      '*||namespaces|get|openshift-windows-machine-config-operator',
-      '*||namespaces|list|openshift-windows-machine-config-operator',
-      '*||namespaces|watch|openshift-windows-machine-config-operator',
-    ],
-  );
+  t.deepEqual([...deployGrants()].filter((g) => g.split('|')[2] === 'namespaces').sort(), [
+    '*||namespaces|get|openshift-cluster-api',
+    // the operator's own Namespace, for its monitoring label (metrics, ADR 0021)
+    '*||namespaces|get|openshift-windows-machine-config-operator',
+    '*||namespaces|list|openshift-windows-machine-config-operator',
+    '*||namespaces|watch|openshift-windows-machine-config-operator',
+  ]);
 });
 
 test('CSR approval: read CSRs, update approval, approve only for the two kubelet signers', (t) => {

@@ -20,7 +20,6 @@ import {
   trustedCaWatch,
 } from './cluster-config-watches.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
-import { DriftRepair } from './drift-repair.js';
 import { CsrReconciler, type CsrMetrics } from './csr-reconciler.js';
 import type { EntryAddressing } from './entry-admission.js';
 import { InstancesReconciler } from './instances-reconciler.js';
@@ -30,7 +29,7 @@ import { KeyRotation } from './key-rotation.js';
 import { isNodeReady, nodeInternalIp, readNode } from './node-ops.js';
 import { RemoveFlow, type RemoveOptions } from './remove-flow.js';
 import type { LifecycleOptions } from '../lifecycle/lifecycle-options.js';
-import { LIFECYCLE_PHASE_ANNOTATION } from '../lifecycle/lifecycle-annotations.js';
+import { LIFECYCLE_PHASE_ANNOTATION, rebootRequested } from '../lifecycle/lifecycle-annotations.js';
 import { NodeMaintenance } from '../lifecycle/maintenance.js';
 import { TrustedCaConfigMap } from './trusted-ca-configmap.js';
 
@@ -73,6 +72,8 @@ function nodeSignature(n: V1Node): string {
     isNodeReady(n),
     nodeInternalIp(n),
     a[LIFECYCLE_PHASE_ANNOTATION],
+    // A reboot request is acted on at once, not at the next drift interval.
+    rebootRequested(n),
   ]);
 }
 
@@ -159,7 +160,7 @@ export class ByohControllers implements ByohView {
       upgrades: this.maintenance.upgrades(),
       drift: {
         // Service restarts on Ready nodes (a new proxy) draw from the same budget as upgrades and reboots.
-        repair: new DriftRepair({ ...deps, disruption: deps.disruption ?? this.maintenance.budget }),
+        repair: this.maintenance.driftRepair(),
         intervalMs: this.o.driftRepairIntervalMs ?? 0,
         ...(driftMetric
           ? { observed: (o: { result: Parameters<typeof driftMetric>[0] }) => driftMetric(o.result) }

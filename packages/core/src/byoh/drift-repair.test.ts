@@ -96,20 +96,55 @@ test('a service changed by hand is reconfigured, with every pre-script run first
   t.deepEqual(await new DriftRepair(deps).check(check()), { result: 'clean' }, 'clean once repaired');
 });
 
-test('drift that needs a reboot is not applied to a Ready node; one warning, not one per check', async (t) => {
+test('drift that needs a reboot is not applied to a Ready node: one warning, and a reboot request on the node', async (t) => {
   const { host, check } = setup();
-  const deps = testDeps(host, { proxyEnv: { HTTP_PROXY: 'http://user:secret@proxy:3128' } });
+  const patches: { name: string; body: unknown }[] = [];
+  const core = Object.assign(fakeConfigMaps().api, {
+    patchNode: (r: { name: string; body: unknown }) => {
+      patches.push(r);
+      return Promise.resolve({});
+    },
+  });
+  const deps = testDeps(host, { core, proxyEnv: { HTTP_PROXY: 'http://user:secret@proxy:3128' } });
   const repair = new DriftRepair(deps);
   const first = await repair.check(check());
-  await repair.check(check());
   t.is(first.result, 'skipped');
   t.is(host.applied.length, 0);
+  t.deepEqual(patches, [
+    {
+      name: 'win-a',
+      body: { metadata: { annotations: { 'windowsmachineconfig.openshift.io/reboot-required': '' } } },
+    },
+  ]);
+  // The request is on the node already: a later check warns no more and asks no more.
+  const requested = testNode();
+  requested.metadata = {
+    ...requested.metadata,
+    annotations: {
+      ...requested.metadata?.annotations,
+      'windowsmachineconfig.openshift.io/reboot-required': '',
+    },
+  };
+  await repair.check({ ...check(), node: requested });
+  t.is(patches.length, 1);
   t.is(host.queries.length, 2, 'one observe per check: no effect scripts run for drift it will not repair');
   t.deepEqual(
     deps.events.events.map((e) => e.reason),
     ['DriftNeedsReboot'],
   );
+  t.regex(deps.events.events[0]?.message ?? '', /a graceful reboot is requested/);
   t.false(deps.events.events[0]?.message.includes('secret'), 'proxy credentials are not shown');
+});
+
+test('drift that needs a reboot on a host no longer wanted: no reboot request', async (t) => {
+  const { host, check } = setup();
+  const patches: unknown[] = [];
+  const core = Object.assign(fakeConfigMaps().api, {
+    patchNode: (r: unknown) => Promise.resolve(patches.push(r)),
+  });
+  const deps = testDeps(host, { core, proxyEnv: { HTTP_PROXY: 'http://proxy:3128' } });
+  t.is((await new DriftRepair(deps).check(check(false))).result, 'skipped');
+  t.deepEqual(patches, []);
 });
 
 test('nothing is applied when the host is no longer wanted by the time drift is found', async (t) => {

@@ -1,9 +1,10 @@
-import type { V1Node } from '@kubernetes/client-node';
+import { PatchStrategy, setHeaderOptions, type V1Node } from '@kubernetes/client-node';
 import { describeStep } from '../converge/describe-plan.js';
 import type { Plan } from '../converge/plan.js';
 import type { PlanStep } from '../host/protocol/index.js';
 import type { WindowsHost } from '../host/windows-host.js';
 import { ownedBy } from '../identity/node-ownership.js';
+import { REBOOT_REQUIRED_ANNOTATION, rebootRequested } from '../lifecycle/lifecycle-annotations.js';
 import { applyObserved, observeAndPlan } from './converge-round.js';
 import { nodeEventRef, type HostTarget, type JoinDeps } from './join-deps.js';
 import { ConcurrencyBudget, type ServiceDisruption } from './service-disruption.js';
@@ -17,7 +18,7 @@ import { designContent, designNode, nodeHostSpec, nodeScripts, type NodeDesign }
 export type DriftOutcome =
   | { readonly result: 'clean' }
   | { readonly result: 'repaired'; readonly steps: readonly string[] }
-  /** Drift the check leaves alone: steps that need a reboot (no safe reboot here yet), or the host left. */
+  /** Drift the check leaves alone: steps that need a reboot (requested instead), or the host left. */
   | { readonly result: 'skipped'; readonly steps: readonly string[]; readonly why: string };
 
 export interface DriftCheck {
@@ -26,7 +27,11 @@ export interface DriftCheck {
   readonly signal: AbortSignal;
   /** Asked again just before anything changes: false when the host is no longer the operator's to fix. */
   readonly stillWanted: () => boolean;
+  /** Whether the node is still this source's (default: the BYOH instance at `target.address`). */
+  readonly owns?: (node: V1Node) => boolean;
 }
+
+const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
 const REBOOT_STEPS: ReadonlySet<PlanStep['kind']> = new Set([
   'setEnvVar',
@@ -49,7 +54,9 @@ function summary(p: Plan): string[] {
  * WICD's periodic resync, done by the operator (ARCHITECTURE §6): look at a Ready, up-to-date node with
  * one observe (value pre-scripts only); when the host differs from its spec, converge it the way a join
  * round does (every pre-script, then the plan) and record `DriftRepaired`. Steps that need a reboot are
- * not applied on a Ready node without a drain: they get a `DriftNeedsReboot` warning instead.
+ * not applied on a Ready node without a drain: they get a `DriftNeedsReboot` warning and the node gets
+ * upstream's `reboot-required` annotation, which the lifecycle turns into a graceful reboot under the
+ * disruption budget (drain, converge, reboot, uncordon).
  */
 export class DriftRepair {
   private readonly warned = new Map<string, string>();
@@ -61,7 +68,7 @@ export class DriftRepair {
   }
 
   async check(c: DriftCheck): Promise<DriftOutcome> {
-    if (!ownedBy(c.node, c.target.address))
+    if (!(c.owns?.(c.node) ?? ownedBy(c.node, c.target.address)))
       return { result: 'skipped', steps: [], why: 'the node is not owned by this instance' };
     const design = designNode(this.deps, await this.deps.facts());
     await this.publish(design);
@@ -147,13 +154,18 @@ export class DriftRepair {
     const name = c.node.metadata?.name ?? '';
     const message = truncate(
       `Node ${name} (${c.target.address}) differs from its spec in ways that need a reboot; not repaired ` +
-        `while the node is Ready: ${steps.join('; ')}`,
+        `while the node is Ready, a graceful reboot is requested: ${steps.join('; ')}`,
     );
     if (this.warned.get(c.target.address) !== message) {
       this.warned.set(c.target.address, message);
       this.deps.logger.warn({ node: name, address: c.target.address, steps }, 'drift needs a reboot');
       await this.deps.events.record(nodeEventRef(c.node), 'Warning', 'DriftNeedsReboot', message);
     }
+    if (!rebootRequested(c.node) && !c.signal.aborted && c.stillWanted())
+      await this.deps.core.patchNode(
+        { name, body: { metadata: { annotations: { [REBOOT_REQUIRED_ANNOTATION]: '' } } } },
+        mergePatch,
+      );
     return { result: 'skipped', steps, why: 'needs a reboot' };
   }
 }

@@ -12,6 +12,15 @@ export function nodeOwner(node: V1Node | undefined): string | undefined {
   return owner === undefined || owner === '' ? undefined : owner;
 }
 
+/**
+ * Whether the operator joined this Node from either source: a `windows-instances` entry (the
+ * instance-address annotation) or a Machine (the machine annotation, ADR 0017).
+ */
+export function joinedByOperator(node: V1Node | undefined): boolean {
+  const a = node?.metadata?.annotations ?? {};
+  return nodeOwner(node) !== undefined || (a[Annotations.machine] ?? '') !== '';
+}
+
 export function ownedBy(node: V1Node | undefined, address: string): boolean {
   return nodeOwner(node) === address;
 }

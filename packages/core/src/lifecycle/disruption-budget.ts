@@ -25,16 +25,26 @@ export function unavailableReason(node: V1Node): string | undefined {
  */
 export class DisruptionBudget implements ServiceDisruption {
   private readonly held = new Set<string>();
+  private readonly also: (() => readonly string[])[] = [];
 
   constructor(
     private readonly max: MaxUnavailable,
     private readonly nodes: () => readonly V1Node[],
   ) {}
 
+  /**
+   * Adds what a source knows to be out of service without a Node showing it (a Machine being replaced,
+   * whose Node goes away with it): those names count against the budget too.
+   */
+  countAlso(unavailable: () => readonly string[]): void {
+    this.also.push(unavailable);
+  }
+
   /** Synchronous on purpose: the check and the grant cannot interleave with another worker's. */
   tryAcquire(name: string): BudgetDecision {
     const all = this.nodes();
     const out = new Set(this.held);
+    for (const more of this.also) for (const n of more()) out.add(n);
     for (const n of all) if (unavailableReason(n) !== undefined) out.add(n.metadata?.name ?? '');
     const max = resolveMaxUnavailable(this.max, all.length);
     if (out.has(name) || out.size < max) {

@@ -8,6 +8,7 @@ export {
 } from './max-unavailable.js';
 export {
   LIFECYCLE_PHASE_ANNOTATION,
+  LIFECYCLE_BOOT_ANNOTATION,
   REBOOT_REQUIRED_ANNOTATION,
   REBOOT_REQUESTED_ANNOTATION,
   lifecyclePhase,
@@ -35,3 +36,5 @@ export {
 export { TrackedJoinFlow } from './tracked-join-flow.js';
 export { KubeOperatorCondition } from '../kube/client/kube-operator-condition.js';
 export { NodeMaintenance } from './maintenance.js';
+export { NodeReconfigure, type ReconfigureResult } from './node-reconfigure.js';
+export { byohSubject, assertSubjectOwns, type MaintenanceSubject } from './maintenance-subject.js';

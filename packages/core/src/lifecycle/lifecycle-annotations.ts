@@ -17,6 +17,13 @@ const PHASES: ReadonlySet<string> = new Set<LifecyclePhase>([
   'WaitingReady',
 ]);
 
+/**
+ * The host's last boot time when this maintenance pass first looked at it (set with the first converge
+ * round, removed with the phase). A later look that finds another boot time knows the host has rebooted
+ * since, so a successor leader resumes a reboot instead of rebooting the node a second time.
+ */
+export const LIFECYCLE_BOOT_ANNOTATION = 'windowsmachineconfig.openshift.io/lifecycle-boot-time';
+
 /** Upstream's request (WICD sets it when a change needs a reboot; the node controller reboots). */
 export const REBOOT_REQUIRED_ANNOTATION = 'windowsmachineconfig.openshift.io/reboot-required';
 /** An admin's request for a graceful reboot (`wmco reboot NODE` sets it; the value is when it was asked). */

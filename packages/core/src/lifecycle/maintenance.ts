@@ -1,4 +1,5 @@
 import type { V1Node } from '@kubernetes/client-node';
+import { DriftRepair } from '../byoh/drift-repair.js';
 import type { JoinDeps } from '../byoh/join-deps.js';
 import type { JoinFlow } from '../byoh/join-flow.js';
 import type { HostKeyStore } from '../host/host-key-store.js';
@@ -13,8 +14,8 @@ import { ActiveWork, UpgradeableReporter, busyNodes } from './upgradeable.js';
 
 /**
  * The node lifecycle parts one operator shares between its sources: the disruption budget, the upgrade
- * flow, the services ConfigMap keeper and the OperatorCondition reporter. A Machine source takes its
- * budget and flows from the same instance.
+ * flow, the services ConfigMap keeper and the OperatorCondition reporter. The BYOH and the Machine
+ * sources take their budget and flows from the same instance (ADR 0020).
  */
 export class NodeMaintenance {
   readonly options: LifecycleOptions;
@@ -43,6 +44,11 @@ export class NodeMaintenance {
 
   joinFlow(hostKeys: HostKeyStore): JoinFlow {
     return new TrackedJoinFlow(this.deps, hostKeys, this.work);
+  }
+
+  /** Drift repair whose service restarts on Ready nodes draw from the same budget as upgrades and reboots. */
+  driftRepair(): DriftRepair {
+    return new DriftRepair({ ...this.deps, disruption: this.deps.disruption ?? this.budget });
   }
 
   upgrades(): NodeUpgrades {

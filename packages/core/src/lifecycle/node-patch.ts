@@ -1,6 +1,10 @@
 import { PatchStrategy, setHeaderOptions, type CoreV1Api, type V1Node } from '@kubernetes/client-node';
 import type { ObjectRef } from '../kube/event-recorder.js';
-import { LIFECYCLE_PHASE_ANNOTATION, type LifecyclePhase } from './lifecycle-annotations.js';
+import {
+  LIFECYCLE_BOOT_ANNOTATION,
+  LIFECYCLE_PHASE_ANNOTATION,
+  type LifecyclePhase,
+} from './lifecycle-annotations.js';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
@@ -25,7 +29,10 @@ export async function enterLifecyclePhase(
   );
 }
 
-/** Puts a node back in service: uncordoned and the phase annotation gone, with `annotations` set, at once. */
+/**
+ * Puts a node back in service: uncordoned, the phase and boot-time annotations gone, with `annotations`
+ * set, at once.
+ */
 export async function leaveLifecycle(
   api: CoreV1Api,
   name: string,
@@ -36,7 +43,13 @@ export async function leaveLifecycle(
       name,
       body: {
         spec: { unschedulable: null },
-        metadata: { annotations: { ...annotations, [LIFECYCLE_PHASE_ANNOTATION]: null } },
+        metadata: {
+          annotations: {
+            ...annotations,
+            [LIFECYCLE_PHASE_ANNOTATION]: null,
+            [LIFECYCLE_BOOT_ANNOTATION]: null,
+          },
+        },
       },
     },
     mergePatch,

@@ -5,6 +5,7 @@ import type { EventRecorder } from '../kube/event-recorder.js';
 import type { ReconcileOutcome } from '../kube/controller.js';
 import { Annotations } from '../join/node-metadata.js';
 import { lifecyclePhase, rebootRequested } from './lifecycle-annotations.js';
+import type { MaintenanceSubject } from './maintenance-subject.js';
 import { nodeRef } from './node-patch.js';
 import type { UpgradeFlow } from './upgrade-flow.js';
 
@@ -20,7 +21,7 @@ export function needsMaintenance(node: V1Node, version: string): boolean {
   return carried !== version || rebootRequested(node);
 }
 
-/** Runs the upgrade flow for the instances controller and turns its outcome into a requeue. */
+/** Runs the upgrade flow for a source's controller (BYOH or Machines) and turns its outcome into a requeue. */
 export class NodeUpgrades {
   private readonly waiting = new Map<string, string>();
 
@@ -30,9 +31,14 @@ export class NodeUpgrades {
     private readonly retryMs: number,
   ) {}
 
-  async run(node: V1Node, target: HostTarget, signal: AbortSignal): Promise<ReconcileOutcome | undefined> {
+  async run(
+    node: V1Node,
+    target: HostTarget,
+    signal: AbortSignal,
+    subject?: MaintenanceSubject,
+  ): Promise<ReconcileOutcome | undefined> {
     const name = node.metadata?.name ?? '';
-    const outcome = await this.flow.upgrade({ node, target, signal });
+    const outcome = await this.flow.upgrade({ node, target, signal, ...(subject ? { subject } : {}) });
     if (outcome.result === 'done') {
       this.waiting.delete(name);
       return undefined;

@@ -1,12 +1,8 @@
 import type { V1Node } from '@kubernetes/client-node';
-import { convergeRound } from '../byoh/converge-round.js';
 import { enterPhase } from '../byoh/instance-status.js';
 import type { HostTarget, JoinDeps } from '../byoh/join-deps.js';
-import { designContent, designNode, nodeHostSpec, nodeScripts } from '../byoh/node-spec.js';
 import { isNodeReady, readNode } from '../byoh/node-ops.js';
-import { publishServicesConfigMap } from '../byoh/services-configmap-publisher.js';
 import { waitFor } from '../byoh/wait-for.js';
-import { assertOwned } from '../identity/node-ownership.js';
 import { DrainError, drainNode } from '../kube/client/drain.js';
 import { Annotations } from '../join/node-metadata.js';
 import type { DisruptionBudget } from './disruption-budget.js';
@@ -16,7 +12,9 @@ import {
   lifecyclePhase,
   rebootRequested,
 } from './lifecycle-annotations.js';
+import { assertSubjectOwns, byohSubject, type MaintenanceSubject } from './maintenance-subject.js';
 import { enterLifecyclePhase, leaveLifecycle, nodeRef } from './node-patch.js';
+import { NodeReconfigure } from './node-reconfigure.js';
 
 interface Job {
   readonly name: string;
@@ -31,6 +29,8 @@ export interface UpgradeRequest {
   readonly node: V1Node;
   readonly target: HostTarget;
   readonly signal: AbortSignal;
+  /** The source the node comes from (default: the BYOH instance at `target.address`). */
+  readonly subject?: MaintenanceSubject;
 }
 
 export type UpgradeOutcome =
@@ -56,15 +56,19 @@ export interface UpgradeOptions {
  * next leader resumes a node an operator left mid-way instead of leaving it cordoned.
  */
 export class UpgradeFlow {
+  private readonly reconfigure: NodeReconfigure;
+
   constructor(
     private readonly deps: JoinDeps,
     private readonly budget: DisruptionBudget,
     private readonly options: UpgradeOptions,
-  ) {}
+  ) {
+    this.reconfigure = new NodeReconfigure(deps);
+  }
 
   async upgrade(req: UpgradeRequest): Promise<UpgradeOutcome> {
     const name = req.node.metadata?.name ?? '';
-    assertOwned(req.node, 'upgrade', req.target.address);
+    assertSubjectOwns(this.subject(req), req.node, 'upgrade');
     const decision = this.budget.tryAcquire(name);
     if (!decision.granted) return { result: 'waiting', max: decision.max, unavailable: decision.unavailable };
     try {
@@ -88,9 +92,7 @@ export class UpgradeFlow {
     await this.event(req.node, 'Normal', `${job.verb}Started`, `${this.describe(job)}: cordoned, draining`);
     const blocked = await this.drain(req, job);
     if (blocked) return blocked;
-    if (job.reboot) await this.reboot(req, name);
-    await enterLifecyclePhase(this.deps.core, name, 'Configuring');
-    const bytesSent = await this.reconfigure(req, name);
+    const { bytesSent } = await this.reconfigure.run(req.node, req.target, job.reboot, req.signal);
     await enterLifecyclePhase(this.deps.core, name, 'WaitingReady');
     await waitFor(async () => (isNodeReady(await readNode(this.deps.core, name)) ? true : undefined), {
       timeoutMs: this.deps.timings.nodeReadyMs,
@@ -120,17 +122,6 @@ export class UpgradeFlow {
     return job.verb === 'Upgrade'
       ? `Upgrading node ${job.name} from ${job.from} to ${this.deps.version}${reboot}`
       : `Rebooting node ${job.name} on request`;
-  }
-
-  /** `Restart-Computer` through the host module; returns once the host is back with a new boot time. */
-  private async reboot(req: UpgradeRequest, name: string): Promise<void> {
-    await enterLifecyclePhase(this.deps.core, name, 'Rebooting');
-    const host = this.deps.openHost(req.target);
-    try {
-      await host.reboot();
-    } finally {
-      await host.close();
-    }
   }
 
   /** Drains the node; when the bounded wait runs out it is put back in service and the caller retries later. */
@@ -169,36 +160,15 @@ export class UpgradeFlow {
     }
   }
 
-  private async reconfigure(req: UpgradeRequest, name: string): Promise<number> {
-    const design = designNode(this.deps, await this.deps.facts());
-    // The record of what this version installs exists before any node is configured with it.
-    await publishServicesConfigMap(this.deps.core, this.deps.namespace, this.deps.version, {
-      services: design.services,
-      environmentVars: design.envVars,
-    });
-    const node = (await readNode(this.deps.core, name)) ?? req.node;
-    const host = this.deps.openHost(req.target);
-    try {
-      const round = await convergeRound(host, {
-        specFor: (values) => nodeHostSpec(design, values, node),
-        scripts: nodeScripts(design, node),
-        content: designContent(design, this.deps.payloadDir),
-      });
-      this.deps.logger.info(
-        { node: name, steps: round.plan.steps.length, bytesSent: round.bytesSent },
-        'upgrade reconfigured the host',
-      );
-      return round.bytesSent;
-    } finally {
-      await host.close();
-    }
+  private subject(req: UpgradeRequest): MaintenanceSubject {
+    return req.subject ?? byohSubject(req.target);
   }
 
   private async status(req: UpgradeRequest, phase: 'Upgrading' | 'Rebooting' | 'Ready'): Promise<void> {
-    const address = req.target.ipv4;
-    const node = req.node.metadata?.name ?? '';
+    const { statusKey: address, statusExtra } = this.subject(req);
+    const extra = { ...statusExtra, node: req.node.metadata?.name ?? '' };
     await this.deps.status.set(
-      enterPhase(this.deps.status.get(address), { address, phase, now: new Date(), extra: { node } }),
+      enterPhase(this.deps.status.get(address), { address, phase, now: new Date(), extra }),
     );
   }
 

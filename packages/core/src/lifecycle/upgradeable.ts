@@ -1,5 +1,5 @@
 import type { V1Node } from '@kubernetes/client-node';
-import { nodeOwner } from '../identity/node-ownership.js';
+import { joinedByOperator } from '../identity/node-ownership.js';
 import { errorMessage, type Logger } from '../kube/logger.js';
 import { Annotations } from '../join/node-metadata.js';
 import { lifecyclePhase } from './lifecycle-annotations.js';
@@ -29,15 +29,15 @@ export interface OperatorConditionPort {
 }
 
 /**
- * The nodes that keep the operator busy: one the operator took out of service, and one it owns that does
- * not carry this version yet (joining, or waiting for its upgrade).
+ * The nodes that keep the operator busy: one the operator took out of service, and one it joined (BYOH or
+ * Machine) that does not carry this version yet (joining, or waiting for its upgrade).
  */
 export function busyNodes(nodes: readonly V1Node[], version: string): string[] {
   return nodes
     .filter(
       (n) =>
         lifecyclePhase(n) !== undefined ||
-        (nodeOwner(n) !== undefined && n.metadata?.annotations?.[Annotations.version] !== version),
+        (joinedByOperator(n) && n.metadata?.annotations?.[Annotations.version] !== version),
     )
     .map((n) => n.metadata?.name ?? '');
 }

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { REBOOT_REQUESTED_ANNOTATION, describeApiError, isNotFound, nodeOwner } from '@wmco/core';
+import { REBOOT_REQUESTED_ANNOTATION, describeApiError, isNotFound, joinedByOperator } from '@wmco/core';
 import type { CliContext } from './cli-context.js';
 import { kubeConfigFrom, withKubeFlags, type KubeFlags } from './kube-flags.js';
 
@@ -19,7 +19,7 @@ export async function requestReboot(api: CoreV1Api, name: string, now = new Date
     if (isNotFound(err)) throw new Error(`node ${name} does not exist`, { cause: err });
     throw new Error(`cannot read node ${name}: ${describeApiError(err)}`, { cause: err });
   }
-  if (node.metadata?.labels?.['kubernetes.io/os'] !== 'windows' || nodeOwner(node) === undefined)
+  if (node.metadata?.labels?.['kubernetes.io/os'] !== 'windows' || !joinedByOperator(node))
     throw new Error(`node ${name} is not a Windows node joined by the operator; nothing was changed`);
   const at = now.toISOString();
   await api.patchNode(

@@ -8,6 +8,7 @@ import {
   type ByohControllers,
   type HostKeyStore,
   type JoinDeps,
+  type NodeMaintenance,
   type WatchPort,
 } from '@wmco/core';
 import type { PlatformParts } from './platform-parts.js';
@@ -56,6 +57,10 @@ export interface MachineSourceInput {
   readonly privateKeySecret: string;
   readonly parallelJoins: number;
   readonly retry?: { readonly budget: number; readonly retryMs: number } | undefined;
+  /** The BYOH source's lifecycle: Machines share its budget, upgrade/reboot flow and drift repair. */
+  readonly maintenance: NodeMaintenance;
+  readonly driftRepairIntervalMs: number;
+  readonly driftMetric?: (result: 'clean' | 'repaired' | 'skipped' | 'error') => void;
 }
 
 /**
@@ -111,6 +116,9 @@ export async function machineSource(i: MachineSourceInput): Promise<MachineContr
     hostRename,
     privateKeySecret: i.privateKeySecret,
     parallelJoins: i.parallelJoins,
+    maintenance: i.maintenance,
+    driftRepairIntervalMs: i.driftRepairIntervalMs,
+    ...(i.driftMetric ? { metrics: { drift: i.driftMetric } } : {}),
     ...(i.retry ? { retryBudget: i.retry.budget, retryMs: i.retry.retryMs } : {}),
   });
 }

@@ -32,8 +32,6 @@ import {
   type WmcoProvider,
   DEFAULT_LEADER_ELECTION,
   DEFAULT_REGISTRATION_TTL_MS,
-  bootstrapTokenIdentity,
-  openShiftBootstrapIdentity,
 } from '@wmco/core';
 import { WMCO_VERSION } from '../cli/version-command.js';
 import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
@@ -47,6 +45,7 @@ import { MeteredStatusStore } from './metered-status-store.js';
 import type { Redactor } from './redactor.js';
 import type { RuntimeHooks } from './runtime-hooks.js';
 import { loadKubeConfig } from './load-kubeconfig.js';
+import { bootstrapIdentity } from './bootstrap-identity.js';
 export type { RuntimeHooks } from './runtime-hooks.js';
 
 export interface RuntimeParts {
@@ -131,7 +130,7 @@ export class OperatorRuntime {
     const apiUrls = [this.kc.getCurrentCluster()?.server ?? '', facts.apiServerInternalUrl];
     const hostKeys = new ConfigMapHostKeyStore(core, this.p.config.namespace);
     const { privateKeySecret, parallelJoins } = this.p.config;
-    const machines = await machineSource({ deps, custom, watch: kubeWatch(this.kc), hostKeys, parts: this.machineParts, privateKeySecret, parallelJoins, retry: this.p.hooks?.machineRetry }); // prettier-ignore
+    const driftRepairIntervalMs = this.p.config.driftRepairIntervalMs ?? DEFAULT_DRIFT_REPAIR_INTERVAL_MS;
     const byoh = new ByohControllers({
       deps,
       certificates: this.kc.makeApiClient(CertificatesV1Api),
@@ -148,13 +147,13 @@ export class OperatorRuntime {
       parallelJoins: this.p.config.parallelJoins,
       remove: { deleteLogs: !this.p.config.keepLogsOnRemoval, drainTimeoutMs: 10 * 60_000 },
       privateKeySecret: this.p.config.privateKeySecret,
-      bootstrap: this.p.config.bootstrapGroup
-        ? bootstrapTokenIdentity(this.p.config.bootstrapGroup)
-        : openShiftBootstrapIdentity,
-      driftRepairIntervalMs: this.p.config.driftRepairIntervalMs ?? DEFAULT_DRIFT_REPAIR_INTERVAL_MS,
+      bootstrap: bootstrapIdentity(this.p.config.bootstrapGroup),
+      driftRepairIntervalMs,
       lifecycle: lifecycleFrom(this.p.config, this.kc, this.p.hooks?.lifecycle),
       metrics: this.p.metrics.byohMetrics(),
     });
+    // One lifecycle for both sources: Machines share the BYOH source's budget and flows (ADR 0020).
+    const machines = await machineSource({ deps, custom, watch: kubeWatch(this.kc), hostKeys, parts: this.machineParts, privateKeySecret, parallelJoins, retry: this.p.hooks?.machineRetry, maintenance: byoh.maintenance, driftRepairIntervalMs, driftMetric: (result) => this.p.metrics.driftChecks.inc({ result }) }); // prettier-ignore
     this.controllers = new NodeSources(byoh, machines, serviceMonitor(deps, custom, kubeWatch(this.kc)));
     this.leadership = this.p.config.leaderElection ? this.elect() : this.runUnelected();
   }

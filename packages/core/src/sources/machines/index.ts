@@ -10,7 +10,8 @@ export {
 } from './machine-object.js';
 export { machineJoinIdentity, machineKey, nodeMachine } from './machine-join-identity.js';
 export { nodeOfMachine } from './machine-reconciler.js';
-export { OneAtATimeReplacements, type MachineReplacements } from './machine-replacements.js';
+export { BudgetedReplacements, type MachineReplacements } from './machine-replacements.js';
+export { MachineLifecycle, machineSubject } from './machine-lifecycle.js';
 export {
   ensureUserDataSecrets,
   userDataSecret,

@@ -1,6 +1,7 @@
 import type { CustomObjectsApi, V1Node } from '@kubernetes/client-node';
-import { JoinFlow } from '../../byoh/join-flow.js';
+import type { DriftOutcome } from '../../byoh/drift-repair.js';
 import type { JoinDeps } from '../../byoh/join-deps.js';
+import { isNodeReady } from '../../byoh/node-ops.js';
 import type { HostKeyStore } from '../../host/host-key-store.js';
 import { systemClock } from '../../kube/clock.js';
 import { Controller, type ControllerMetrics } from '../../kube/controller.js';
@@ -8,14 +9,18 @@ import { errorMessage } from '../../kube/logger.js';
 import { defaultControllerRateLimiter } from '../../kube/rate-limiter.js';
 import type { WatchPort } from '../../kube/watch-port.js';
 import { WorkQueue } from '../../kube/work-queue.js';
-import { PRIVATE_KEY_FIELD } from '../../join/node-metadata.js';
+import { Annotations, PRIVATE_KEY_FIELD } from '../../join/node-metadata.js';
+import { LIFECYCLE_PHASE_ANNOTATION, rebootRequested } from '../../lifecycle/lifecycle-annotations.js';
+import type { NodeMaintenance } from '../../lifecycle/maintenance.js';
 import type { HostRename } from '../../provider/capabilities/host-rename.js';
 import type { UserDataFormat } from '../../provider/capabilities/user-data-format.js';
 import { machineInformers } from './machine-informers.js';
 import type { MachineResource } from './machine-object.js';
 import { MachineReconciler, type MachineView } from './machine-reconciler.js';
-import { OneAtATimeReplacements, type MachineReplacements } from './machine-replacements.js';
 import { MachineSetNameCheck, machineSetInformer } from './machine-set-names.js';
+import { nodeMachine } from './machine-join-identity.js';
+import { MachineLifecycle } from './machine-lifecycle.js';
+import { BudgetedReplacements, type MachineReplacements } from './machine-replacements.js';
 import { ensureUserDataSecrets } from './user-data-secret.js';
 
 export interface MachineControllersOptions {
@@ -32,17 +37,38 @@ export interface MachineControllersOptions {
   /** Failed join attempts before the Machine is deleted (default 3). */
   readonly retryBudget?: number;
   readonly retryMs?: number;
-  /** Who decides that a Machine may be replaced now (default: one at a time per MachineSet). */
+  /** The operator's one lifecycle (budget, upgrade and reboot flow), shared with the BYOH source. */
+  readonly maintenance: NodeMaintenance;
+  /** Drift repair of Ready, current Machine nodes every `intervalMs` (0 or absent: off). */
+  readonly driftRepairIntervalMs?: number;
+  /** Who decides that a Machine may be replaced now (default: the disruption budget of `maintenance`). */
   readonly replacements?: MachineReplacements;
-  readonly metrics?: { controller?: ControllerMetrics };
+  readonly metrics?: {
+    controller?: ControllerMetrics;
+    drift?: (result: DriftOutcome['result'] | 'error') => void;
+  };
+}
+
+/** What changed on a node that the Machine controller acts on (not heartbeats). */
+function nodeSignature(n: V1Node): string {
+  const a = n.metadata?.annotations ?? {};
+  return JSON.stringify([
+    a[Annotations.machine],
+    a[Annotations.version],
+    a[Annotations.pubKeyHash],
+    a[LIFECYCLE_PHASE_ANNOTATION],
+    rebootRequested(n),
+    isNodeReady(n),
+  ]);
 }
 
 const USER_DATA_KEY = 'user-data';
 
 /**
  * The Machine source: Windows Machines joined through the shared join flow, the `windows-user-data`
- * Secret kept in step with the private key, Machines that cannot be configured deleted, and Machines on
- * an old key replaced one at a time.
+ * Secret kept in step with the private key, Machines that cannot be configured deleted, Machines on an
+ * old key replaced under the disruption budget, and joined Machine nodes handed to the one lifecycle
+ * (upgrades, reboots, drift repair) they share with BYOH nodes.
  */
 export class MachineControllers implements MachineView {
   private readonly informers: ReturnType<typeof machineInformers>;
@@ -71,7 +97,7 @@ export class MachineControllers implements MachineView {
       {
         core: deps.core,
         custom: o.custom,
-        join: new JoinFlow(deps, o.hostKeys),
+        join: o.maintenance.joinFlow(o.hostKeys),
         events: deps.events,
         logger: deps.logger,
         version: deps.version,
@@ -80,17 +106,8 @@ export class MachineControllers implements MachineView {
         retryBudget: o.retryBudget ?? 3,
         status: deps.status,
         retryMs,
-        replacements:
-          o.replacements ??
-          new OneAtATimeReplacements({
-            custom: o.custom,
-            events: deps.events,
-            logger: deps.logger,
-            machines: () => this.machines(),
-            windowsNodes: () => this.windowsNodes(),
-            retryMs: Math.min(retryMs, 5000),
-            prepare: () => this.syncUserData(),
-          }),
+        replacements: o.replacements ?? this.budgetedReplacements(Math.min(retryMs, 5000)),
+        lifecycle: this.lifecycle(),
       },
       this,
     );
@@ -108,6 +125,38 @@ export class MachineControllers implements MachineView {
       },
     );
     this.wire();
+  }
+
+  private budgetedReplacements(retryMs: number): BudgetedReplacements {
+    const { deps } = this.o;
+    return new BudgetedReplacements({
+      custom: this.o.custom,
+      events: deps.events,
+      logger: deps.logger,
+      machines: () => this.machines(),
+      windowsNodes: () => this.windowsNodes(),
+      budget: this.o.maintenance.budget,
+      retryMs,
+      prepare: () => this.syncUserData(),
+    });
+  }
+
+  private lifecycle(): MachineLifecycle {
+    const { deps, metrics } = this.o;
+    const observed = metrics?.drift;
+    return new MachineLifecycle({
+      version: deps.version,
+      sshUser: this.o.sshUser,
+      logger: deps.logger,
+      upgrades: this.o.maintenance.upgrades(),
+      drift: {
+        repair: this.o.maintenance.driftRepair(),
+        intervalMs: this.o.driftRepairIntervalMs ?? 0,
+        ...(observed
+          ? { observed: (x: { result: DriftOutcome['result'] | 'error' }) => observed(x.result) }
+          : {}),
+      },
+    });
   }
 
   machine(key: string): MachineResource | undefined {
@@ -165,11 +214,16 @@ export class MachineControllers implements MachineView {
   private wire(): void {
     this.wireMachineSets();
     const machines = (): void => this.enqueueMachines();
+    this.informers.nodes.on('add', machines);
+    this.informers.nodes.on('delete', machines);
+    // A node's own change concerns its Machine only (a drift check of every other node is not wanted).
+    this.informers.nodes.on('update', (n, old) => {
+      if (!old || nodeSignature(n) !== nodeSignature(old)) this.enqueueOwner(n);
+    });
     for (const ev of ['add', 'update', 'delete'] as const) {
       this.informers.machines.on(ev, (m) =>
         this.queue.add(`${m.metadata?.namespace ?? ''}/${m.metadata?.name ?? ''}`),
       );
-      this.informers.nodes.on(ev, machines);
       this.informers.secret.on(ev, () => {
         this.queue.add(USER_DATA_KEY);
         machines();
@@ -188,6 +242,16 @@ export class MachineControllers implements MachineView {
         );
     this.machineSets.on('add', run);
     this.machineSets.on('update', run);
+  }
+
+  private enqueueOwner(n: V1Node): void {
+    const name = n.metadata?.name;
+    const byRef = this.machines().find((m) => name !== undefined && m.status?.nodeRef?.name === name);
+    const key =
+      nodeMachine(n) ??
+      (byRef ? `${byRef.metadata?.namespace ?? ''}/${byRef.metadata?.name ?? ''}` : undefined);
+    if (key === undefined) this.enqueueMachines();
+    else this.queue.add(key);
   }
 
   private enqueueMachines(): void {

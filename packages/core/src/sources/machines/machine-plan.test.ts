@@ -47,13 +47,14 @@ test('a provisioned Machine without a node is joined, renamed first where the pl
   });
 });
 
-test('a node with this version and key is left alone; another version is configured again', (t) => {
+test('a node with this version and key is left alone; another version is upgraded in place', (t) => {
   const current = node({ [Annotations.version]: '1.0.0', [Annotations.pubKeyHash]: HASH });
   t.is(planMachine(input({ node: current })).action, 'nothing');
   const older = node({ [Annotations.version]: '0.9.0', [Annotations.pubKeyHash]: HASH });
   const p = planMachine(input({ node: older }));
-  t.is(p.action, 'join');
-  t.regex(p.reason, /the node has version 0\.9\.0, not 1\.0\.0/);
+  t.is(p.action, 'upgrade');
+  t.regex(p.reason, /the node has version 0\.9\.0, not 1\.0\.0: cordon, drain/);
+  t.is(machineNodeState(older, HASH, '1.0.0'), 'other-version');
 });
 
 test('a node configured with another key means replacing the Machine', (t) => {

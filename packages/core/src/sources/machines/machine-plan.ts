@@ -3,23 +3,23 @@ import { Annotations } from '../../join/node-metadata.js';
 import { errorMessage } from '../../kube/logger.js';
 import { notConfigurable, type WindowsMachine } from './machine-object.js';
 
-/** How far a Machine's node is configured: with this version and key, with another key, or not (yet). */
-export type MachineNodeState = 'current' | 'other-key' | 'not-joined';
+/** How far a Machine's node is configured: with this version and key, another key, another version, or not (yet). */
+export type MachineNodeState = 'current' | 'other-key' | 'other-version' | 'not-joined';
 
 /**
  * The Machine reconciler's view of a Machine's node: not joined without a version annotation, replaced
- * when its key hash differs, joined again (in place) when its version differs.
+ * when its key hash differs, upgraded in place by the lifecycle when its version differs (ADR 0020).
  */
 export function machineNodeState(node: V1Node | undefined, hash: string, version: string): MachineNodeState {
   const a = node?.metadata?.annotations ?? {};
   const v = a[Annotations.version];
   if (v === undefined) return 'not-joined';
   if (a[Annotations.pubKeyHash] !== hash) return 'other-key';
-  return v === version ? 'current' : 'not-joined';
+  return v === version ? 'current' : 'other-version';
 }
 
 /** What the operator would do to a Windows Machine now. */
-export type MachineAction = 'join' | 'replace' | 'nothing' | 'wait' | 'ignore';
+export type MachineAction = 'join' | 'upgrade' | 'replace' | 'nothing' | 'wait' | 'ignore';
 
 export interface MachinePlan {
   readonly action: MachineAction;
@@ -89,5 +89,10 @@ export function planMachine(i: MachinePlanInput): MachinePlan {
         'its node was configured with another private key: deleted so its MachineSet recreates it, one at a time',
     };
   if (state === 'current') return { action: 'nothing', reason: 'configured with this version and key' };
+  if (state === 'other-version')
+    return {
+      action: 'upgrade',
+      reason: `the node has version ${i.node?.metadata?.annotations?.[Annotations.version] ?? ''}, not ${i.version}: cordon, drain, reconfigure what differs, uncordon (under the disruption budget)`,
+    };
   return joinPlan(i);
 }

@@ -18,6 +18,7 @@ import {
   type MachineResource,
   type WindowsMachine,
 } from './machine-object.js';
+import type { MachineLifecycle } from './machine-lifecycle.js';
 import type { MachineReplacements } from './machine-replacements.js';
 import { machineSetNameProblem } from './machine-set-names.js';
 import { machineNodeState, type MachineNodeState } from './machine-plan.js';
@@ -46,6 +47,8 @@ export interface MachineReconcilerDeps {
   readonly retryMs: number;
   readonly replacements: MachineReplacements;
   readonly status: InstanceStatusStore;
+  /** Upgrades, reboots and drift repair of joined Machine nodes: the lifecycle BYOH nodes go through. */
+  readonly lifecycle: MachineLifecycle;
 }
 
 /** The Node that belongs to a Machine: annotated with it, or named by its nodeRef and at its address. */
@@ -61,7 +64,8 @@ export function nodeOfMachine(nodes: readonly V1Node[], m: WindowsMachine): V1No
  * shared join flow with the platform's Machine user, renaming the host to the Machine name where the
  * platform needs it; a Machine that fails `retryBudget` times is deleted (with an event saying why) so
  * its MachineSet replaces it; a joined Machine whose node carries another key hash is replaced through
- * `replacements` (one at a time).
+ * `replacements` (under the disruption budget); a joined node of another version, with a reboot request or
+ * left mid-way goes through the shared lifecycle, and a current, Ready one gets the periodic drift check.
  */
 export class MachineReconciler implements Reconciler {
   readonly name = 'machines';
@@ -81,10 +85,16 @@ export class MachineReconciler implements Reconciler {
     const privateKey = this.view.privateKey();
     if (notConfigurable(m) !== undefined || privateKey === undefined) return undefined;
     const hash = publicKeyHash(publicKeyOf(privateKey));
-    const node = this.nodeState(m, hash);
-    if (node === 'other-key')
+    const state = this.nodeState(m, hash);
+    if (state === 'other-key')
       return this.d.replacements.replace(m, 'its node was configured with another private key');
-    if (node === 'current') return undefined;
+    const node = nodeOfMachine(this.view.windowsNodes(), m);
+    if (node && state !== 'not-joined') {
+      const stillWanted = this.stillWanted(key, privateKey);
+      const work = { machine: m, node, privateKeyPem: privateKey, signal, stillWanted };
+      const next = this.d.lifecycle.next(work, state === 'current');
+      if (next !== 'join') return next;
+    }
     const hostname = await this.hostname(m);
     if (hostname === false) return undefined;
     return this.join(m, { privateKeyPem: privateKey, hash, hostname }, signal);
@@ -93,6 +103,14 @@ export class MachineReconciler implements Reconciler {
   /** Whether the Machine's node is configured: with this version and key, with another key, or not. */
   private nodeState(m: WindowsMachine, hash: string): MachineNodeState {
     return machineNodeState(nodeOfMachine(this.view.windowsNodes(), m), hash, this.d.version);
+  }
+
+  /** False once the Machine is gone or being deleted, or the private key changed. */
+  private stillWanted(key: string, privateKey: string): () => boolean {
+    return () => {
+      const res = this.view.machine(key);
+      return res !== undefined && !windowsMachine(res).deleting && this.view.privateKey() === privateKey;
+    };
   }
 
   /** The Machine is gone (machine-api removed its VM and Node): so is its status. */

@@ -1,0 +1,100 @@
+import { PatchStrategy, setHeaderOptions, type V1Node } from '@kubernetes/client-node';
+import { convergeRound, type RoundResult } from '../byoh/converge-round.js';
+import type { HostTarget, JoinDeps } from '../byoh/join-deps.js';
+import { designContent, designNode, nodeHostSpec, nodeScripts, type NodeDesign } from '../byoh/node-spec.js';
+import { readNode } from '../byoh/node-ops.js';
+import { publishServicesConfigMap } from '../byoh/services-configmap-publisher.js';
+import type { WindowsHost } from '../host/windows-host.js';
+import { LIFECYCLE_BOOT_ANNOTATION } from './lifecycle-annotations.js';
+import { enterLifecyclePhase } from './node-patch.js';
+
+const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+export interface ReconfigureResult {
+  readonly bytesSent: number;
+  /** Whether the host booted during this maintenance pass (this leader's or a predecessor's reboot). */
+  readonly rebooted: boolean;
+}
+
+/**
+ * The host side of a maintenance pass on a drained node: one converge round of the join (only files whose
+ * SHA-256 differs are uploaded; services whose binary or command line changed restarted in dependency
+ * order; the round reboots the host itself when what it applied needs it, e.g. a machine environment
+ * variable); then, when a reboot was asked and the host has not booted since the pass began, the reboot;
+ * after any reboot a second round puts back what a boot loses (routes such as AWS's metadata route).
+ *
+ * The host's boot time is recorded on the Node at the first round, so a successor leader that finds a
+ * newer boot time does not reboot the node again (ADR 0020).
+ */
+export class NodeReconfigure {
+  constructor(private readonly deps: JoinDeps) {}
+
+  /** `signal` is checked between steps: an operator stopping leaves the node at a recorded step. */
+  async run(
+    node: V1Node,
+    target: HostTarget,
+    reboot: boolean,
+    signal: AbortSignal,
+  ): Promise<ReconfigureResult> {
+    const name = node.metadata?.name ?? '';
+    const design = designNode(this.deps, await this.deps.facts());
+    // The record of what this version installs exists before any node is configured with it.
+    await publishServicesConfigMap(this.deps.core, this.deps.namespace, this.deps.version, {
+      services: design.services,
+      environmentVars: design.envVars,
+    });
+    const host = this.deps.openHost(target);
+    try {
+      signal.throwIfAborted();
+      await enterLifecyclePhase(this.deps.core, name, 'Configuring');
+      const first = await this.round(host, design, name);
+      let rebooted = first.rebooted;
+      if (reboot && !rebooted) {
+        signal.throwIfAborted();
+        await enterLifecyclePhase(this.deps.core, name, 'Rebooting');
+        await host.reboot();
+        rebooted = true;
+      }
+      if (!rebooted) return { bytesSent: first.bytesSent, rebooted };
+      signal.throwIfAborted();
+      await enterLifecyclePhase(this.deps.core, name, 'Configuring');
+      const second = await this.round(host, design, name);
+      return { bytesSent: first.bytesSent + second.bytesSent, rebooted };
+    } finally {
+      await host.close();
+    }
+  }
+
+  /** One converge round; `rebooted` when it rebooted the host or finds it booted since the pass began. */
+  private async round(
+    host: WindowsHost,
+    design: NodeDesign,
+    name: string,
+  ): Promise<{ bytesSent: number; rebooted: boolean }> {
+    const node = await readNode(this.deps.core, name);
+    if (!node) throw new Error(`node ${name} is gone`);
+    const recorded = node.metadata?.annotations?.[LIFECYCLE_BOOT_ANNOTATION];
+    let bootedSince = false;
+    const round: RoundResult = await convergeRound(host, {
+      specFor: (values) => nodeHostSpec(design, values, node),
+      scripts: nodeScripts(design, node),
+      content: designContent(design, this.deps.payloadDir),
+      beforeApply: async (_values, state) => {
+        if (recorded !== undefined) bootedSince = recorded !== state.lastBootTime;
+        else await this.recordBoot(name, state.lastBootTime);
+      },
+    });
+    this.deps.logger.info(
+      { node: name, steps: round.plan.steps.length, bytesSent: round.bytesSent, bootedSince },
+      'maintenance reconfigured the host',
+    );
+    return { bytesSent: round.bytesSent, rebooted: bootedSince || round.outcome.rebootRequired };
+  }
+
+  private async recordBoot(name: string, lastBootTime: string): Promise<void> {
+    await this.deps.core.patchNode(
+      { name, body: { metadata: { annotations: { [LIFECYCLE_BOOT_ANNOTATION]: lastBootTime } } } },
+      mergePatch,
+    );
+  }
+}

@@ -1,0 +1,6 @@
+import { bootstrapTokenIdentity, openShiftBootstrapIdentity, type BootstrapIdentity } from '@wmco/core';
+
+/** Whose client CSRs may register nodes: `--bootstrap-group`'s members, else OpenShift's node-bootstrapper. */
+export function bootstrapIdentity(bootstrapGroup: string | undefined): BootstrapIdentity {
+  return bootstrapGroup ? bootstrapTokenIdentity(bootstrapGroup) : openShiftBootstrapIdentity;
+}
