@@ -3,9 +3,9 @@
 // each beside a physical limit that does not depend on this implementation (join-limit.ts).
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_HOST_COSTS, rawThroughput, realisticPayload, type GeneratedPayload } from '@wmco/sim';
+import { cacheDir } from './cache-dir.js';
 import { defaultParallelJoins, machineResources } from '../runtime/join-concurrency.js';
 import { hostCriticalPath, joinLimit, ms } from './join-limit.js';
 import { compressedPayloadBytes, runJoin, type JoinRun } from './join-run.js';
@@ -31,13 +31,6 @@ function options(argv: readonly string[]): BenchOptions {
       '--hosts takes positive integers (e.g. 1,10,50), --parallel and --scale positive numbers',
     );
   return { hosts, parallel: Math.floor(parallel), scale };
-}
-
-/** `$XDG_CACHE_HOME/wmco-ts`, else the repository's `node_modules/.cache/wmco-ts`. */
-function cacheDir(): string {
-  const xdg = process.env['XDG_CACHE_HOME'];
-  if (xdg) return join(xdg, 'wmco-ts');
-  return fileURLToPath(new URL('../../../../node_modules/.cache/wmco-ts', import.meta.url));
 }
 
 /** This machine's SSH throughput (bytes/s): ssh2 uploads of the largest archive to free-cost hosts at once. */
