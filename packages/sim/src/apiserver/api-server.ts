@@ -46,6 +46,8 @@ export class SimApiServer {
   readonly ctx: ServerContext;
   private readonly sockets = new Set<Socket>();
   private port = 0;
+  /** Requests received (a watch counts once), by authenticated user ('' when none): what benchmarks count. */
+  readonly requestsByUser = new Map<string, number>();
   readonly admin: SimUser;
 
   private constructor(
@@ -70,6 +72,9 @@ export class SimApiServer {
       compact: () => this.store.compact(),
     });
     server.on('request', (req, res) => {
+      const who = this.authn.authenticate(req);
+      const name = typeof who === 'object' ? who.name : '';
+      this.requestsByUser.set(name, (this.requestsByUser.get(name) ?? 0) + 1);
       void handleRequest({ ctx: this.ctx, authn: this.authn, req, res, host: `${this.host}:${this.port}` });
     });
     server.on('connection', (s: Socket) => {

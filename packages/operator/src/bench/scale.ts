@@ -1,0 +1,125 @@
+// `pnpm bench scale [--nodes 1000] [--drift-interval 4] [--parallel-joins 50]`: the operator in its own
+// process manages `nodes` simulated Windows hosts (this process: the API server and the hosts, with a
+// tiny payload so that joining them all stays short). After every node is Ready and one drift cycle has
+// passed, one hour of `wmco run` is replayed at accelerated drift intervals (120 s → --drift-interval, so
+// 30 intervals): the operator's steady-state RSS, CPU seconds per drift cycle and API requests per minute.
+import { parseArgs } from 'node:util';
+import { OPERATOR_NAMESPACE } from '@wmco/sim';
+import { until } from '../world/world-fixture.js';
+import { ms } from './join-limit.js';
+import { sampleProcess } from './proc-stats.js';
+import { scaleFigures, type ScalePoint } from './scale-figures.js';
+import { startScaleOperator, type ScaleOperator } from './scale-process.js';
+import { startScaleWorld, type ScaleWorld } from './scale-world.js';
+
+/** `wmco run`'s drift repair interval, which the bench accelerates. */
+const REAL_DRIFT_INTERVAL_S = 120;
+
+interface ScaleOptions {
+  readonly nodes: number;
+  readonly driftIntervalS: number;
+  readonly parallelJoins: number;
+}
+
+function options(argv: readonly string[]): ScaleOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      nodes: { type: 'string' },
+      'drift-interval': { type: 'string' },
+      'parallel-joins': { type: 'string' },
+    },
+    strict: true,
+  });
+  const o = {
+    nodes: Number(values.nodes ?? 1000),
+    driftIntervalS: Number(values['drift-interval'] ?? 4),
+    parallelJoins: Number(values['parallel-joins'] ?? 50),
+  };
+  const whole = (n: number, max: number): boolean => Number.isInteger(n) && n >= 1 && n <= max;
+  if (!whole(o.nodes, 60_000) || !whole(o.parallelJoins, 50) || !(o.driftIntervalS > 0))
+    throw new Error(
+      '--nodes takes 1-60000, --parallel-joins 1-50, --drift-interval a positive number of seconds',
+    );
+  return o;
+}
+
+async function point(world: ScaleWorld, op: ScaleOperator): Promise<ScalePoint> {
+  const [proc, driftChecks] = await Promise.all([sampleProcess(op.pid), op.driftChecks()]);
+  const apiRequests = world.world.cluster.server.requestsByUser.get(world.operatorUser) ?? 0;
+  return { atMs: Date.now(), cpuSeconds: proc.cpuSeconds, apiRequests, driftChecks };
+}
+
+async function joinAll(world: ScaleWorld, op: ScaleOperator, nodes: number): Promise<void> {
+  const t0 = Date.now();
+  let shown = 0;
+  await until(
+    'every node Ready',
+    async () => {
+      const ready = await world.ready();
+      if (Date.now() - shown > 30_000) {
+        shown = Date.now();
+        const p = await sampleProcess(op.pid);
+        console.log(
+          `  ${ready}/${nodes} Ready after ${Math.round((Date.now() - t0) / 1000)} s, operator RSS ${Math.round(p.rssBytes / 2 ** 20)} MiB`,
+        );
+      }
+      return ready >= nodes ? true : undefined;
+    },
+    20 * 60_000,
+  );
+  console.log(`every node Ready after ${ms((Date.now() - t0) / 1000)} s`);
+}
+
+async function main(): Promise<void> {
+  const o = options(process.argv.slice(2));
+  // One real hour is 30 drift intervals; the bench replays them at the accelerated interval.
+  const window = 30 * o.driftIntervalS;
+  console.log(
+    `${o.nodes} nodes, drift every ${o.driftIntervalS} s (wmco run: ${REAL_DRIFT_INTERVAL_S} s); one hour is ${window} s`,
+  );
+  const world = await startScaleWorld(o.nodes, (l) => console.log(`  ${l}`));
+  let op: ScaleOperator | undefined;
+  try {
+    op = await startScaleOperator({
+      kubeconfig: `${world.world.dir}/operator.kubeconfig`,
+      namespace: OPERATOR_NAMESPACE,
+      payloadDir: world.world.payloadDir,
+      parallelJoins: o.parallelJoins,
+      driftRepairIntervalMs: o.driftIntervalS * 1000,
+    });
+    await joinAll(world, op, o.nodes);
+    const warm = await point(world, op);
+    await until(
+      'one drift cycle',
+      async () => ((await op!.driftChecks()) >= warm.driftChecks + o.nodes ? true : undefined),
+      20 * 60_000,
+    );
+    const start = await point(world, op);
+    const rss: number[] = [];
+    while (Date.now() - start.atMs < window * 1000) {
+      rss.push((await sampleProcess(op.pid)).rssBytes);
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+    const end = await point(world, op);
+    const f = scaleFigures({ nodes: o.nodes, start, end, rssBytes: rss });
+    const peak = (await sampleProcess(op.pid)).peakRssBytes;
+    const cycles = ms((end.driftChecks - start.driftChecks) / o.nodes);
+    console.log(
+      `steady state over ${ms((end.atMs - start.atMs) / 1000)} s: ${cycles} drift cycles (30 in a real hour), operator RSS ≤ ${f.rssMiB} MiB ` +
+        `(peak while joining ${Math.round(peak / 2 ** 20)} MiB), ${f.cpuSecondsPerDriftCycle} CPU s per drift cycle, ${f.apiRequestsPerMinute} API requests/min`,
+    );
+    console.log(JSON.stringify(f));
+  } finally {
+    await op?.stop();
+    await world.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(`bench scale: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);
