@@ -3,6 +3,7 @@
 // loopback addresses and logs nowhere. One argument: the JSON of `ScaleOperatorArgs`. Not imported by the
 // image's code; `@wmco/sim` is not loaded here.
 import 'reflect-metadata';
+import { writeHeapSnapshot } from 'node:v8';
 import { newRootContainer } from '@wmco/core';
 import { loadBuiltinProviders } from '../providers/baked-providers.js';
 import { createLogger } from '../runtime/logger.js';
@@ -51,9 +52,11 @@ async function main(): Promise<void> {
   });
   // The bench asks for the drift checks finished so far (wmco_drift_checks_total, every result).
   process.on('message', (m) => {
+    if (m === 'heap-snapshot') process.send?.({ heapSnapshot: writeHeapSnapshot() });
     if (m !== 'sample') return;
     void metrics.driftChecks.get().then((c) => {
-      process.send?.({ driftChecks: c.values.reduce((n, v) => n + v.value, 0) });
+      const driftChecks = c.values.reduce((n, v) => n + v.value, 0);
+      process.send?.({ driftChecks, memory: process.memoryUsage() });
     });
   });
   process.once('SIGTERM', () => void rt.stop().then(() => process.exit(0)));

@@ -19,6 +19,8 @@ interface ScaleOptions {
   readonly nodes: number;
   readonly driftIntervalS: number;
   readonly parallelJoins: number;
+  /** Write a heap snapshot of the operator at the end of the steady state (where the memory goes). */
+  readonly heapSnapshot: boolean;
 }
 
 function options(argv: readonly string[]): ScaleOptions {
@@ -28,6 +30,7 @@ function options(argv: readonly string[]): ScaleOptions {
       nodes: { type: 'string' },
       'drift-interval': { type: 'string' },
       'parallel-joins': { type: 'string' },
+      'heap-snapshot': { type: 'boolean' },
     },
     strict: true,
   });
@@ -35,6 +38,7 @@ function options(argv: readonly string[]): ScaleOptions {
     nodes: Number(values.nodes ?? 1000),
     driftIntervalS: Number(values['drift-interval'] ?? 4),
     parallelJoins: Number(values['parallel-joins'] ?? 50),
+    heapSnapshot: values['heap-snapshot'] === true,
   };
   const whole = (n: number, max: number): boolean => Number.isInteger(n) && n >= 1 && n <= max;
   if (!whole(o.nodes, 60_000) || !whole(o.parallelJoins, 50) || !(o.driftIntervalS > 0))
@@ -45,7 +49,7 @@ function options(argv: readonly string[]): ScaleOptions {
 }
 
 async function point(world: ScaleWorld, op: ScaleOperator): Promise<ScalePoint> {
-  const [proc, driftChecks] = await Promise.all([sampleProcess(op.pid), op.driftChecks()]);
+  const [proc, { driftChecks }] = await Promise.all([sampleProcess(op.pid), op.sample()]);
   const apiRequests = world.world.cluster.server.requestsByUser.get(world.operatorUser) ?? 0;
   return { atMs: Date.now(), cpuSeconds: proc.cpuSeconds, apiRequests, driftChecks };
 }
@@ -71,6 +75,17 @@ async function joinAll(world: ScaleWorld, op: ScaleOperator, nodes: number): Pro
   console.log(`every node Ready after ${ms((Date.now() - t0) / 1000)} s`);
 }
 
+/** The operator's memory as V8 sees it (heap, buffers outside it), and a heap snapshot when asked. */
+async function describeMemory(op: ScaleOperator, snapshot: boolean): Promise<void> {
+  const m = (await op.sample()).memory;
+  const mib = (n: number): number => Math.round(n / 2 ** 20);
+  console.log(
+    `operator memory: rss ${mib(m.rss)} MiB = heap ${mib(m.heapUsed)} used of ${mib(m.heapTotal)} MiB, ` +
+      `external ${mib(m.external)} MiB (array buffers ${mib(m.arrayBuffers)} MiB), the rest code and V8's own`,
+  );
+  if (snapshot) console.log(`operator heap snapshot: ${await op.heapSnapshot()}`);
+}
+
 async function main(): Promise<void> {
   const o = options(process.argv.slice(2));
   // One real hour is 30 drift intervals; the bench replays them at the accelerated interval.
@@ -92,7 +107,7 @@ async function main(): Promise<void> {
     const warm = await point(world, op);
     await until(
       'one drift cycle',
-      async () => ((await op!.driftChecks()) >= warm.driftChecks + o.nodes ? true : undefined),
+      async () => ((await op!.sample()).driftChecks >= warm.driftChecks + o.nodes ? true : undefined),
       20 * 60_000,
     );
     const start = await point(world, op);
@@ -109,6 +124,7 @@ async function main(): Promise<void> {
       `steady state over ${ms((end.atMs - start.atMs) / 1000)} s: ${cycles} drift cycles (30 in a real hour), operator RSS ≤ ${f.rssMiB} MiB ` +
         `(peak while joining ${Math.round(peak / 2 ** 20)} MiB), ${f.cpuSecondsPerDriftCycle} CPU s per drift cycle, ${f.apiRequestsPerMinute} API requests/min`,
     );
+    await describeMemory(op, o.heapSnapshot);
     console.log(JSON.stringify(f));
   } finally {
     await op?.stop();

@@ -128,6 +128,11 @@ export class SimApiServer {
     return `https://${this.host}:${this.port}`;
   }
 
+  /** TCP connections open now (clients that keep theirs alive show up here). */
+  get openConnections(): number {
+    return this.sockets.size;
+  }
+
   get caPem(): string {
     return this.ca.certPem;
   }

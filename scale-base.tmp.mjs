@@ -1,0 +1,12 @@
+const m0 = process.memoryUsage().rss;
+await import('reflect-metadata');
+const core = await import('@wmco/core');
+const m1 = process.memoryUsage().rss;
+const { loadBuiltinProviders } = await import('/work/wt/scale/packages/operator/dist/providers/baked-providers.js');
+const p = await loadBuiltinProviders();
+const m2 = process.memoryUsage().rss;
+await import('/work/wt/scale/packages/operator/dist/runtime/operator-runtime.js');
+const m3 = process.memoryUsage().rss;
+globalThis.gc?.();
+const mu = process.memoryUsage();
+console.log({ node: m0 >> 20, core: m1 >> 20, providers: m2 >> 20, runtime: m3 >> 20, heap: mu.heapUsed >> 20, ext: mu.external >> 20 });
