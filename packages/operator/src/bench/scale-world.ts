@@ -8,6 +8,8 @@ export interface ScaleWorld {
   readonly hosts: readonly SimulatedWindowsHost[];
   /** The operator's API user, whose requests are counted. */
   readonly operatorUser: string;
+  /** Lists the first `count` hosts in windows-instances. */
+  list(count: number): Promise<void>;
   /** How many instances the status ConfigMap shows Ready. */
   ready(): Promise<number>;
   stop(): Promise<void>;
@@ -45,7 +47,6 @@ export async function startScaleWorld(nodes: number, log: (line: string) => void
       if ((i + BATCH) % 250 === 0) log(`${hosts.length} simulated hosts started`);
     }
     await world.createPrivateKeySecret();
-    await world.setInstances(Object.fromEntries(hosts.map((h) => [h.host, 'username=Administrator'])));
   } catch (err) {
     await Promise.all(hosts.map((h) => h.stop()));
     await world.stop();
@@ -56,6 +57,10 @@ export async function startScaleWorld(nodes: number, log: (line: string) => void
     world,
     hosts,
     operatorUser: world.cluster.operator.user.name,
+    list: (count) =>
+      world.setInstances(
+        Object.fromEntries(hosts.slice(0, count).map((h) => [h.host, 'username=Administrator'])),
+      ),
     ready: async () => {
       const cm = await api.readNamespacedConfigMap({
         name: 'windows-instances-status',
