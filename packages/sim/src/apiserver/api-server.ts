@@ -95,6 +95,9 @@ export class SimApiServer {
       requestCert: true,
       rejectUnauthorized: false,
     });
+    // kube-apiserver keeps an idle connection 90 s (secure serving's IdleTimeout); Node's default is 5 s,
+    // which closed pooled connections under clients whose event loop lagged (FIDELITY.md, scale).
+    server.keepAliveTimeout = 90_000;
     const sim = new SimApiServer(ca, server, host, opts.rbac ?? false);
     await sim.listen(0);
     return sim;
