@@ -32,9 +32,13 @@ function ask<T>(child: ChildProcess, question: string, key: string): Promise<T> 
   });
 }
 
-export async function startScaleOperator(args: ScaleOperatorArgs): Promise<ScaleOperator> {
+/** `nodeOptions`: V8/Node flags for the operator process (e.g. `--max-old-space-size=160`). */
+export async function startScaleOperator(
+  args: ScaleOperatorArgs,
+  nodeOptions: readonly string[] = [],
+): Promise<ScaleOperator> {
   const entry = fileURLToPath(new URL('./scale-operator.js', import.meta.url));
-  const child = spawn(process.execPath, [entry, JSON.stringify(args)], {
+  const child = spawn(process.execPath, [...nodeOptions, entry, JSON.stringify(args)], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const exited = once(child, 'exit');

@@ -1,4 +1,5 @@
-// `pnpm bench scale [--nodes 1000] [--drift-interval 4] [--parallel-joins 50] [--batch 50] [--heap-snapshot]`: the operator in its own
+// `pnpm bench scale [--nodes 1000] [--drift-interval 4] [--parallel-joins 50] [--batch 50] [--heap-snapshot]
+// [--operator-node-options '--max-old-space-size=160']`: the operator in its own
 // process manages `nodes` simulated Windows hosts (this process: the API server and the hosts, with a
 // tiny payload so that joining them all stays short). After every node is Ready and one drift cycle has
 // passed, one hour of `wmco run` is replayed at accelerated drift intervals (120 s → --drift-interval, so
@@ -23,6 +24,8 @@ interface ScaleOptions {
   readonly heapSnapshot: boolean;
   /** Hosts listed in windows-instances at a time while joining. */
   readonly batch: number;
+  /** Flags for the operator's node process, space-separated (e.g. `--max-old-space-size=160`). */
+  readonly operatorNodeOptions: string[];
 }
 
 function options(argv: readonly string[]): ScaleOptions {
@@ -34,6 +37,7 @@ function options(argv: readonly string[]): ScaleOptions {
       'parallel-joins': { type: 'string' },
       'heap-snapshot': { type: 'boolean' },
       batch: { type: 'string' },
+      'operator-node-options': { type: 'string' },
     },
     strict: true,
   });
@@ -43,6 +47,7 @@ function options(argv: readonly string[]): ScaleOptions {
     parallelJoins: Number(values['parallel-joins'] ?? 50),
     heapSnapshot: values['heap-snapshot'] === true,
     batch: Number(values.batch ?? 50),
+    operatorNodeOptions: (values['operator-node-options'] ?? '').split(' ').filter((f) => f !== ''),
   };
   const whole = (n: number, max: number): boolean => Number.isInteger(n) && n >= 1 && n <= max;
   if (!whole(o.nodes, 60_000) || !whole(o.parallelJoins, 50) || !(o.driftIntervalS > 0))
@@ -112,13 +117,16 @@ async function main(): Promise<void> {
   const world = await startScaleWorld(o.nodes, (l) => console.log(`  ${l}`));
   let op: ScaleOperator | undefined;
   try {
-    op = await startScaleOperator({
-      kubeconfig: `${world.world.dir}/operator.kubeconfig`,
-      namespace: OPERATOR_NAMESPACE,
-      payloadDir: world.world.payloadDir,
-      parallelJoins: o.parallelJoins,
-      driftRepairIntervalMs: o.driftIntervalS * 1000,
-    });
+    op = await startScaleOperator(
+      {
+        kubeconfig: `${world.world.dir}/operator.kubeconfig`,
+        namespace: OPERATOR_NAMESPACE,
+        payloadDir: world.world.payloadDir,
+        parallelJoins: o.parallelJoins,
+        driftRepairIntervalMs: o.driftIntervalS * 1000,
+      },
+      o.operatorNodeOptions,
+    );
     await joinAll(world, op, o.nodes, o.batch);
     const warm = await point(world, op);
     await until(
