@@ -95,8 +95,7 @@ export class SimApiServer {
       requestCert: true,
       rejectUnauthorized: false,
     });
-    // kube-apiserver keeps an idle connection 90 s (secure serving's IdleTimeout); Node's default is 5 s,
-    // which closed pooled connections under clients whose event loop lagged (FIDELITY.md, scale).
+    // kube-apiserver keeps idle connections 90 s (IdleTimeout); Node's 5 s raced pooled clients (FIDELITY.md).
     server.keepAliveTimeout = 90_000;
     const sim = new SimApiServer(ca, server, host, opts.rbac ?? false);
     await sim.listen(0);
@@ -131,7 +130,7 @@ export class SimApiServer {
     return `https://${this.host}:${this.port}`;
   }
 
-  /** TCP connections open now (clients that keep theirs alive show up here). */
+  /** TCP connections open now (kept-alive ones included). */
   get openConnections(): number {
     return this.sockets.size;
   }
