@@ -30,6 +30,7 @@ export {
   type GeneratedPayload,
   type PayloadFileInfo,
 } from './payload/realistic-payload.js';
+export { payloadVariant } from './payload/payload-variant.js';
 export { rawThroughput } from './bench/raw-throughput.js';
 export type { BenchFile } from './bench/payload-files.js';
 export { MachineActuator } from './machines/machine-actuator.js';

@@ -5,7 +5,7 @@ import { openShiftBootstrapIdentity, OPENSHIFT_NODE_BOOTSTRAPPER } from '../iden
 import { Registrations } from '../identity/registrations.js';
 import { MemoryEventRecorder } from '../kube/event-recorder.js';
 import { silentLogger } from '../kube/logger.js';
-import { CsrReconciler } from './csr-reconciler.js';
+import { CsrReconciler, csrDecided } from './csr-reconciler.js';
 
 /** CSRs in memory; approvals are written into their status, as the /approval subresource does. */
 function fakeCsrApi(csrs: Map<string, V1CertificateSigningRequest>): CertificatesV1Api {
@@ -76,4 +76,14 @@ test('two client CSRs for one registration decided at once: exactly one is appro
     message,
     'This CSR was approved by the WMCO certificate Approver for node win-a of instance 10.0.0.5.',
   );
+});
+
+test('a CSR with an Approved, Denied or Failed condition is decided (the controllers skip it without a read)', (t) => {
+  const csr = (types: string[]): V1CertificateSigningRequest => ({
+    spec: { request: '', signerName: 'kubernetes.io/kube-apiserver-client-kubelet' },
+    status: { conditions: types.map((type) => ({ type, status: 'True' })) },
+  });
+  t.false(csrDecided(csr([])));
+  t.false(csrDecided({ spec: { request: '', signerName: 'x' } }));
+  for (const type of ['Approved', 'Denied', 'Failed']) t.true(csrDecided(csr([type])), type);
 });

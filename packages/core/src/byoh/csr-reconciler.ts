@@ -28,7 +28,8 @@ export interface CsrReconcilerOptions {
 const MAX_REMEMBERED_REFUSALS = 1024;
 type Refusal = Extract<CsrDecision, { action: 'refuse' }>;
 
-function decided(csr: V1CertificateSigningRequest): boolean {
+/** Approved, denied or failed: nothing left to decide (conditions are never taken back). */
+export function csrDecided(csr: V1CertificateSigningRequest): boolean {
   return (csr.status?.conditions ?? []).some(
     (c) => c.type === 'Approved' || c.type === 'Denied' || c.type === 'Failed',
   );
@@ -57,7 +58,7 @@ export class CsrReconciler implements Reconciler {
       this.refused.delete(name);
       return undefined;
     }
-    if (decided(csr)) return undefined;
+    if (csrDecided(csr)) return undefined;
     const decision = await this.decide(name, csr);
     if (decision.action === 'approve') await this.approve(name, csr, decision);
     if (decision.action === 'refuse') await this.refuse(name, decision);
@@ -126,7 +127,7 @@ export class CsrReconciler implements Reconciler {
   private async writeApproval(name: string, message: string): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const csr = await this.read(name);
-      if (!csr || decided(csr)) return;
+      if (!csr || csrDecided(csr)) return;
       const approved = {
         type: 'Approved',
         status: 'True',

@@ -1,11 +1,12 @@
-// `pnpm bench join [--hosts 1,10,50] [--parallel N] [--scale S]`: fresh BYOH joins of simulated Windows
+// `pnpm bench join [--hosts 1,10,50] [--parallel N (default: wmco run's)] [--scale S]`: fresh BYOH joins of simulated Windows
 // hosts with the realistic payload (upstream's layout, ~550 MB, cached) at the default simulated costs,
 // each beside a physical limit that does not depend on this implementation (join-limit.ts).
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_HOST_COSTS, rawThroughput, realisticPayload, type GeneratedPayload } from '@wmco/sim';
+import { cacheDir } from './cache-dir.js';
+import { defaultParallelJoins, machineResources } from '../runtime/join-concurrency.js';
 import { hostCriticalPath, joinLimit, ms } from './join-limit.js';
 import { compressedPayloadBytes, runJoin, type JoinRun } from './join-run.js';
 
@@ -22,20 +23,14 @@ function options(argv: readonly string[]): BenchOptions {
     strict: true,
   });
   const hosts = (values.hosts ?? '1,10,50').split(',').map(Number);
-  const parallel = Number(values.parallel ?? 5);
+  // The operator's own default (wmco run without --parallel-joins), from this machine's CPUs and memory.
+  const parallel = Number(values.parallel ?? defaultParallelJoins(machineResources()).parallelJoins);
   const scale = Number(values.scale ?? 1);
   if (hosts.some((n) => !Number.isInteger(n) || n < 1) || !(parallel >= 1) || !(scale > 0))
     throw new Error(
       '--hosts takes positive integers (e.g. 1,10,50), --parallel and --scale positive numbers',
     );
   return { hosts, parallel: Math.floor(parallel), scale };
-}
-
-/** `$XDG_CACHE_HOME/wmco-ts`, else the repository's `node_modules/.cache/wmco-ts`. */
-function cacheDir(): string {
-  const xdg = process.env['XDG_CACHE_HOME'];
-  if (xdg) return join(xdg, 'wmco-ts');
-  return fileURLToPath(new URL('../../../../node_modules/.cache/wmco-ts', import.meta.url));
 }
 
 /** This machine's SSH throughput (bytes/s): ssh2 uploads of the largest archive to free-cost hosts at once. */

@@ -60,3 +60,18 @@ test('cloud tagging defaults to check; apply is accepted; anything else is refus
   const err = t.throws(() => operatorConfig({ ...flags, cloudTagging: 'always' }, env));
   t.regex(err.message, /cloudTagging: must be 'check' or 'apply'/);
 });
+
+test('--parallel-joins overrides the default that follows the CPUs and memory', (t) => {
+  const { parallelJoins: _, ...noFlag } = flags;
+  const auto = () => ({
+    parallelJoins: 9,
+    byCpu: 25,
+    byMemory: 9,
+    resources: { cpus: 8, memoryBytes: 2 ** 29, source: 'test' },
+  });
+  t.is(operatorConfig(noFlag, env, auto).parallelJoins, 9);
+  t.is(operatorConfig(flags, env, auto).parallelJoins, 5);
+  t.true(operatorConfig(noFlag, env).parallelJoins >= 1, 'the real machine gives at least one');
+  const err = t.throws(() => operatorConfig({ ...flags, parallelJoins: '0' }, env, auto));
+  t.regex(err.message, /parallelJoins/);
+});

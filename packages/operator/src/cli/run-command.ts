@@ -1,6 +1,12 @@
 import { Command } from 'commander';
 import { configProblems, type OperatorConfig } from '../runtime/operator-config.js';
 import { createLogger } from '../runtime/logger.js';
+import {
+  defaultParallelJoins,
+  logConcurrency,
+  machineResources,
+  type JoinConcurrency,
+} from '../runtime/join-concurrency.js';
 import { OperatorMetrics } from '../runtime/metrics.js';
 import { OperatorRuntime, StartupError } from '../runtime/operator-runtime.js';
 import { ProbeServer } from '../runtime/probes.js';
@@ -21,7 +27,8 @@ interface RunFlags {
   context?: string;
   namespace?: string;
   payload: string;
-  parallelJoins: string;
+  /** Unset: from the machine's CPUs and memory (join-concurrency.ts). */
+  parallelJoins?: string;
   debugLogging?: boolean;
   probeAddress: string;
   metricsAddress?: string;
@@ -81,14 +88,20 @@ function cloudTagging(flags: RunFlags): string {
   return flags.cloudTagging ?? 'check';
 }
 
+/** `--parallel-joins`, else the default that follows the machine. */
+function parallelJoins(flags: RunFlags, auto?: () => JoinConcurrency): number {
+  if (flags.parallelJoins !== undefined) return Number(flags.parallelJoins);
+  return (auto ?? (() => defaultParallelJoins(machineResources())))().parallelJoins;
+}
+
 /** Flags first, then the environment (upstream's names: WATCH_NAMESPACE, SERVICES_LOG_*, proxy variables). */
-export function operatorConfig(flags: RunFlags, env: Env): OperatorConfig {
+export function operatorConfig(flags: RunFlags, env: Env, auto?: () => JoinConcurrency): OperatorConfig {
   const debug = flags.debugLogging === true;
   const candidate = {
     ...kubeTarget(flags, env),
     namespace: flags.namespace ?? env['WATCH_NAMESPACE'] ?? '',
     payloadDir: flags.payload,
-    parallelJoins: Number(flags.parallelJoins),
+    parallelJoins: parallelJoins(flags, auto),
     debug,
     logLevel: debug ? 'debug' : 'info',
     probeAddress: flags.probeAddress,
@@ -143,7 +156,10 @@ export function runCommand(ctx: CliContext): Command {
     .option('--context <name>', 'kubeconfig context')
     .option('-n, --namespace <ns>', 'the operator namespace (default: $WATCH_NAMESPACE)')
     .option('--payload <dir>', 'directory with the Windows payload and its sha256sum', '/payload')
-    .option('--parallel-joins <n>', 'hosts configured at once', '5')
+    .option(
+      '--parallel-joins <n>',
+      "hosts configured at once (default: what this process's CPUs can encrypt and its memory can hold)",
+    )
     .option('--debug-logging', 'verbose service logs on the nodes and debug operator logs')
     .option('--probe-address <host:port>', 'serve /healthz and /readyz here (HTTP)', '0.0.0.0:9182')
     .option(
@@ -184,9 +200,11 @@ export function runCommand(ctx: CliContext): Command {
     )
     .option('--provider-package <name>', 'load a third-party provider package (repeatable)', collect)
     .action(async (flags: RunFlags) => {
-      const config = operatorConfig(flags, ctx.env);
+      const auto = defaultParallelJoins(machineResources());
+      const config = operatorConfig(flags, ctx.env, () => auto);
       const redactor = new Redactor();
       const logger = createLogger({ level: config.logLevel, redactor });
+      if (flags.parallelJoins === undefined) logConcurrency(logger, auto);
       const metrics = new OperatorMetrics();
       const providers = await loadProviders(ctx.builtinProviders, config.providerPackages);
       let runtime: OperatorRuntime | undefined;

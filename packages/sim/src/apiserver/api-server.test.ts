@@ -198,3 +198,13 @@ test.serial(
     t.is((await call('/api/v1/namespaces/default/configmaps/keep')).code, 200);
   },
 );
+
+test.serial('requests are counted by authenticated user; a bad token counts as no one', async (t) => {
+  const before = sim.requestsByUser.get('admin') ?? 0;
+  const none = sim.requestsByUser.get('') ?? 0;
+  await call('/api/v1/namespaces');
+  await call('/api/v1/namespaces/default');
+  await call('/api/v1/namespaces', { token: 'nope' });
+  t.is(sim.requestsByUser.get('admin'), before + 2);
+  t.is(sim.requestsByUser.get(''), none + 1);
+});

@@ -46,6 +46,8 @@ export class SimApiServer {
   readonly ctx: ServerContext;
   private readonly sockets = new Set<Socket>();
   private port = 0;
+  /** Requests received (a watch counts once), by authenticated user ('' when none): what benchmarks count. */
+  readonly requestsByUser = new Map<string, number>();
   readonly admin: SimUser;
 
   private constructor(
@@ -71,6 +73,9 @@ export class SimApiServer {
       compact: () => this.store.compact(),
     });
     server.on('request', (req, res) => {
+      const who = this.authn.authenticate(req);
+      const name = typeof who === 'object' ? who.name : '';
+      this.requestsByUser.set(name, (this.requestsByUser.get(name) ?? 0) + 1);
       void handleRequest({ ctx: this.ctx, authn: this.authn, req, res, host: `${this.host}:${this.port}` });
     });
     server.on('connection', (s: Socket) => {
@@ -91,6 +96,8 @@ export class SimApiServer {
       requestCert: true,
       rejectUnauthorized: false,
     });
+    // kube-apiserver keeps idle connections 90 s (IdleTimeout); Node's 5 s raced pooled clients (FIDELITY.md).
+    server.keepAliveTimeout = 90_000;
     const sim = new SimApiServer(ca, server, host, opts.rbac ?? false);
     await sim.listen(0);
     return sim;
@@ -122,6 +129,11 @@ export class SimApiServer {
 
   get url(): string {
     return `https://${this.host}:${this.port}`;
+  }
+
+  /** TCP connections open now (kept-alive ones included). */
+  get openConnections(): number {
+    return this.sockets.size;
   }
 
   get caPem(): string {
