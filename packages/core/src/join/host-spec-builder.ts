@@ -38,6 +38,7 @@ export interface HostSpecInput {
   readonly routes: readonly PersistentRoute[];
   readonly serviceEnvironment?: HostSpec['serviceEnvironment'];
   readonly rootCertificates?: HostSpec['rootCertificates'];
+  readonly serviceScripts?: HostSpec['serviceScripts'];
   /** Directories for generated files beyond the required ones (e.g. per-registry folders). */
 }
 
@@ -70,5 +71,6 @@ export function buildHostSpec(input: HostSpecInput): HostSpec {
     prunedDirectories: [...HostPaths.prunableRoots],
     ...(input.serviceEnvironment ? { serviceEnvironment: input.serviceEnvironment } : {}),
     ...(input.rootCertificates ? { rootCertificates: input.rootCertificates } : {}),
+    ...(input.serviceScripts ? { serviceScripts: input.serviceScripts } : {}),
   };
 }

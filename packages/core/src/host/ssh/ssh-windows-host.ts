@@ -22,6 +22,7 @@ import {
   type HostState,
 } from '../protocol/index.js';
 import type {
+  ApplyOptions,
   ChangeOutcome,
   DeconfigureOptions,
   ObserveQuery,
@@ -179,9 +180,15 @@ export class SshWindowsHost implements WindowsHost {
     return { uploaded, skipped, bytesSent: this.finished.bytesSent - before };
   }
 
-  async apply(plan: Plan): Promise<ChangeOutcome> {
+  async apply(plan: Plan, options: ApplyOptions = {}): Promise<ChangeOutcome> {
     if (plan.steps.length === 0) return { done: [], rebootRequired: false };
-    return this.change(await this.call({ v: HOST_PROTOCOL_VERSION, op: 'apply', steps: [...plan.steps] }));
+    const reboot = options.rebootWhenRequired ? { rebootWhenRequired: true } : {};
+    const outcome = this.change(
+      await this.call({ v: HOST_PROTOCOL_VERSION, op: 'apply', steps: [...plan.steps], ...reboot }),
+    );
+    // The host goes down in a moment: the next call reconnects (connection() sees the closed session).
+    if (outcome.rebootScheduled) await this.close();
+    return outcome;
   }
 
   async deconfigure(options: DeconfigureOptions): Promise<ChangeOutcome> {
@@ -189,7 +196,10 @@ export class SshWindowsHost implements WindowsHost {
   }
 
   private change(result: HostResult): ChangeOutcome {
-    if ('done' in result && result.ok) return { done: result.done, rebootRequired: result.rebootRequired };
+    if ('done' in result && result.ok) {
+      const { done, rebootRequired } = result;
+      return { done, rebootRequired, ...(result.rebootScheduled ? { rebootScheduled: true } : {}) };
+    }
     throw this.failure(result.op, result);
   }
 
