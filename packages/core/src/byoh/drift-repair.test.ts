@@ -72,7 +72,11 @@ test('a stopped service is started after its pre-script: one observe and one app
   const outcome = await new DriftRepair(deps).check(check());
   t.is(outcome.result, 'repaired');
   t.is(host.queries.length, 1, 'the look is the only observe');
-  t.deepEqual(host.queries[0]?.evaluate?.map((e) => e.name), ['kubelet.0'], 'value scripts only');
+  t.deepEqual(
+    host.queries[0]?.evaluate?.map((e) => e.name),
+    ['kubelet.0'],
+    'value scripts only',
+  );
   const steps = host.applied[0]?.steps ?? [];
   t.deepEqual(
     steps.map((s) => `${s.kind} ${'name' in s ? s.name : ''}`),
@@ -92,7 +96,11 @@ test('a service changed by hand is reconfigured, its dependents restarted after 
   const outcome = await new DriftRepair({ ...deps, core: published.api }).check(check());
   t.is(outcome.result, 'repaired');
   t.is(host.queries.length, 2, 'a look, then a look again once the disruption budget granted the restart');
-  t.deepEqual(host.queries[1]?.evaluate?.map((e) => e.name), ['kubelet.0'], 'value scripts only');
+  t.deepEqual(
+    host.queries[1]?.evaluate?.map((e) => e.name),
+    ['kubelet.0'],
+    'value scripts only',
+  );
   t.is(host.applied.length, 1);
   t.deepEqual(
     host.applied[0]?.steps.map((s) => `${s.kind} ${'name' in s ? s.name : ''}`),

@@ -122,7 +122,8 @@ function effectScripts(
   const out: Record<string, ServiceScript[]> = {};
   for (const svc of services) {
     const scripts = scriptsFor([svc], node).filter((s) => s.variable === undefined);
-    if (scripts.length > 0) out[svc.name] = scripts.map(({ name, script, args }) => ({ name, script, ...(args ? { args } : {}) }));
+    if (scripts.length > 0)
+      out[svc.name] = scripts.map(({ name, script, args }) => ({ name, script, ...(args ? { args } : {}) }));
   }
   return out;
 }

@@ -9,13 +9,18 @@ const lower = (s: string): string => s.toLowerCase();
  * services started before it created (network-conf.ps1 waits for hybrid-overlay's HNS network).
  */
 export function withServiceScripts(steps: readonly PlanStep[], spec: HostSpec): PlanStep[] {
-  const scripts = new Map(Object.entries(spec.serviceScripts ?? {}).map(([name, list]) => [lower(name), list]));
+  const scripts = new Map(
+    Object.entries(spec.serviceScripts ?? {}).map(([name, list]) => [lower(name), list]),
+  );
   if (scripts.size === 0) return [...steps];
   return steps.flatMap((step) => {
     if (step.kind !== 'startService') return [step];
-    const before = (scripts.get(lower(step.name)) ?? []).map(
-      (s): PlanStep => ({ kind: 'runScript', name: s.name, script: s.script, ...(s.args ? { args: { ...s.args } } : {}) }),
-    );
+    const before = (scripts.get(lower(step.name)) ?? []).map((s): PlanStep => ({
+      kind: 'runScript',
+      name: s.name,
+      script: s.script,
+      ...(s.args ? { args: { ...s.args } } : {}),
+    }));
     return [...before, step];
   });
 }

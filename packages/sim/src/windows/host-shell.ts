@@ -146,7 +146,12 @@ function runScript(
   ctx: HostShellContext,
   step: { readonly script: string; readonly args?: Readonly<Record<string, string>> | undefined },
 ): Evaluated {
-  return ctx.evaluators.evaluate(ctx.model, step.script, (s) => ctx.unsupported(`apply: ${s}`), step.args ?? {});
+  return ctx.evaluators.evaluate(
+    ctx.model,
+    step.script,
+    (s) => ctx.unsupported(`apply: ${s}`),
+    step.args ?? {},
+  );
 }
 
 /** An apply that may lose power before a given step: the host reboots and never answers. */
