@@ -66,6 +66,28 @@ async function moduleCheck(ctx: HostShellContext, modulePath: string, sha256: st
   return undefined;
 }
 
+/**
+ * hostInstallInvocationScript on the model: the working area protected, the module line of stdin decoded
+ * and hash-checked, then written to its path; the rest of stdin is the request.
+ */
+function installModule(
+  ctx: HostShellContext,
+  plan: { readonly modulePath: string; readonly sha256: string },
+  stdin: string,
+): { request: string } | { stderr: string; code: number } {
+  prepareWorkingArea(ctx.model);
+  const cut = stdin.indexOf('\n');
+  if (cut < 0)
+    return { stderr: 'Exception calling "Substring": Length cannot be less than zero.\r\n', code: 1 };
+  const bytes = Buffer.from(stdin.slice(0, cut).trim(), 'base64');
+  const actual = createHash('sha256').update(bytes).digest('hex');
+  if (actual !== plan.sha256) {
+    return { stderr: `${MODULE_HASH_MISMATCH}: the module sent has SHA-256 ${actual}\r\n`, code: 1 };
+  }
+  ctx.model.files.write(plan.modulePath, bytes);
+  return { request: stdin.slice(cut + 1) };
+}
+
 /** Runs one command line with its stdin, as the simulated Windows host would. */
 export async function runCommand(ctx: HostShellContext, command: string, stdin: string): Promise<ExecReply> {
   const faults = ctx.faults();
@@ -85,10 +107,16 @@ export async function runCommand(ctx: HostShellContext, command: string, stdin: 
     prepareWorkingArea(ctx.model);
     return { stdout: `${PREPARED_MARKER}\r\n`, code: 0 };
   }
+  let request = stdin;
+  if (plan.kind === 'install') {
+    const installed = installModule(ctx, plan, stdin);
+    if ('code' in installed) return installed;
+    request = installed.request;
+  }
   // Read once, hashed, and run from the same bytes: nothing can swap the file in between.
   const refused = await moduleCheck(ctx, plan.modulePath, plan.sha256);
   if (refused) return refused;
-  const result = await runModule(ctx, stdin);
+  const result = await runModule(ctx, request);
   return result === undefined ? undefined : { stdout: `${JSON.stringify(result)}\r\n`, code: 0 };
 }
 
