@@ -39,6 +39,7 @@ import { WMCO_VERSION } from '../cli/version-command.js';
 import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
 import type { OperatorConfig } from './operator-config.js';
 import { hostOpener } from './host-opener.js';
+import { clusterCaches } from './cluster-caches.js';
 import { machineSource, NodeSources } from './node-sources.js';
 import { cloudJoin, platformParts, type PlatformParts } from './platform-parts.js';
 import { lifecycleFrom } from './lifecycle-config.js';
@@ -199,6 +200,8 @@ export class OperatorRuntime {
       scrub: (t) => this.p.redactor.scrubText(t),
       logger,
     });
+    // Cluster facts and host keys from watches (issue 16 §5), until the operator stops.
+    const caches = clusterCaches(this.kc, config.namespace, logger, this.stopping.signal);
     const mirrorProblems = new MirrorProblemReporter(events);
     await mirrorProblems.report(facts);
     const caProblems = new CaBundleProblemReporter(events, config.namespace);
@@ -213,13 +216,14 @@ export class OperatorRuntime {
         redactor: this.p.redactor,
         logger,
         sshOverrides: hooks.sshOverrides,
+        pins: caches.hostKeys,
       }),
       capabilities: parts.capabilities,
       payload: parts.payload,
       providerFiles: parts.providerFiles,
       payloadDir: config.payloadDir,
       facts: async () => {
-        const f = await readClusterFacts(core, custom, this.p.config.namespace);
+        const f = await caches.facts.facts();
         this.p.redactor.register(f.bootstrap.token);
         await mirrorProblems.report(f);
         await caProblems.report(f);

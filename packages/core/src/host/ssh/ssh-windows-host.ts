@@ -135,21 +135,18 @@ export class SshWindowsHost implements WindowsHost {
     const checked = hostRequestSchema.safeParse(request);
     if (!checked.success) throw new InvalidHostRequestError(this.address, checked.error.message);
     const session = await this.connection();
-    const module = await loadHostModule();
-    const ref = { modulePath: module.remotePath, sha256: module.sha256 };
     const installed = await this.moduleOnHost(session, retried);
-    if (!installed) this.installs++;
-    const json = JSON.stringify(checked.data);
-    const { code, stdout, stderr } = await session.exec(
-      encodePowerShellCommand(installed ? hostInvocationScript(ref) : hostInstallInvocationScript(ref)),
-      installed ? json : installInvocationInput(module.bytes, json),
+    const { code, stdout, stderr, modulePath } = await this.exec(
+      session,
+      JSON.stringify(checked.data),
+      installed,
     );
     const line = stdout.trim().split(/\r?\n/).pop() ?? '';
-    let parsedJson: unknown;
+    let json: unknown;
     try {
-      parsedJson = JSON.parse(line);
+      json = JSON.parse(line);
     } catch {
-      if (!retried && stderr.includes(ref.modulePath)) {
+      if (!retried && stderr.includes(modulePath)) {
         // The module vanished or was altered since this connection checked: send it again, once.
         this.moduleReady = undefined;
         return this.call(request, true);
@@ -160,9 +157,25 @@ export class SshWindowsHost implements WindowsHost {
       );
     }
     if (!installed) this.moduleReady = Promise.resolve(true);
-    const parsed = hostResultSchema.safeParse(parsedJson);
+    const parsed = hostResultSchema.safeParse(json);
     if (!parsed.success) throw new HostProtocolError(this.address, parsed.error.message);
     return parsed.data;
+  }
+
+  /** The module's invocation, or (not installed) the first-contact one with the module before the request. */
+  private async exec(
+    session: SshSession,
+    json: string,
+    installed: boolean,
+  ): Promise<{ code: number | undefined; stdout: string; stderr: string; modulePath: string }> {
+    const module = await loadHostModule();
+    const ref = { modulePath: module.remotePath, sha256: module.sha256 };
+    if (!installed) this.installs++;
+    const out = await session.exec(
+      encodePowerShellCommand(installed ? hostInvocationScript(ref) : hostInstallInvocationScript(ref)),
+      installed ? json : installInvocationInput(module.bytes, json),
+    );
+    return { ...out, modulePath: ref.modulePath };
   }
 
   async observe(query: ObserveQuery): Promise<HostState> {
