@@ -56,6 +56,7 @@ const notFound = (what: string): Error => Object.assign(new Error(`${what} not f
 export class InformedClusterFacts {
   private readonly informers = new Map<string, SupervisedInformer<KubeObject>>();
   private started = false;
+  private stopped = false;
   private memo: Promise<ClusterFacts> | undefined;
   /** Facts assembled from the caches, and reads that went to the API server (for tests and metrics). */
   readonly stats = { fromCache: 0, direct: 0 };
@@ -87,13 +88,13 @@ export class InformedClusterFacts {
     return [...this.informers.values()].every((i) => i.synced);
   }
 
-  /** The facts; the watches start with the first call. */
+  /** The facts; the watches start with the first call (after `stop()`, every call reads the API server). */
   facts(): Promise<ClusterFacts> {
-    if (!this.started) {
+    if (!this.started && !this.stopped) {
       this.started = true;
       for (const i of this.informers.values()) void i.start();
     }
-    if (!this.synced) {
+    if (this.stopped || !this.synced) {
       this.stats.direct++;
       return this.read(this.s.core, this.s.custom, this.s.namespace);
     }
@@ -108,9 +109,10 @@ export class InformedClusterFacts {
     return memo;
   }
 
+  /** Ends the watches for good: a call still under way, or a later one, never starts them again. */
   stop(): void {
+    this.stopped = true;
     for (const i of this.informers.values()) i.stop();
-    this.started = false;
     this.memo = undefined;
   }
 

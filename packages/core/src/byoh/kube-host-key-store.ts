@@ -99,6 +99,7 @@ export class InformedHostKeyStore implements HostKeyStore {
   private readonly store: ConfigMapHostKeyStore;
   private readonly informer: SupervisedInformer<V1ConfigMap>;
   private started = false;
+  private stopped = false;
 
   constructor(s: Omit<ClusterConfigSources, 'custom'> & { readonly namespace: string }) {
     this.store = new ConfigMapHostKeyStore(s.core, s.namespace);
@@ -116,13 +117,16 @@ export class InformedHostKeyStore implements HostKeyStore {
   }
 
   get(address: string): Promise<PinnedHostKey | undefined> {
-    if (!this.started) {
+    if (!this.started && !this.stopped) {
       this.started = true;
       void this.informer.start();
     }
-    const cached = this.informer.synced
-      ? decode(this.informer.list().find((cm) => cm.metadata?.name === HOST_KEYS_CONFIGMAP)?.data?.[address])
-      : undefined;
+    const cached =
+      this.informer.synced && !this.stopped
+        ? decode(
+            this.informer.list().find((cm) => cm.metadata?.name === HOST_KEYS_CONFIGMAP)?.data?.[address],
+          )
+        : undefined;
     return cached ? Promise.resolve(cached) : this.store.get(address);
   }
 
@@ -134,8 +138,9 @@ export class InformedHostKeyStore implements HostKeyStore {
     return this.store.forget(address);
   }
 
+  /** Ends the watch for good; later reads go to the API server. */
   stop(): void {
+    this.stopped = true;
     this.informer.stop();
-    this.started = false;
   }
 }
