@@ -36,7 +36,8 @@ test('the CSV grants what deploy/ grants, with only the other namespaces Roles m
   const csv = csvGrants(csvObject(), OPERATOR_SA.name);
   t.deepEqual(sorted(csv), sorted(foldForOlm(deployGrants())));
   // What the fold widens, spelled out: reading Secrets and one ConfigMap by name (the cloud credentials
-  // the installer writes in kube-system, the cluster's trusted CA bundle), and watching the pull secret.
+  // the installer writes in kube-system, the cluster's trusted CA bundle), and watching the pull secret
+  // and the node-bootstrapper token (the facts cache, ADR 0022).
   const widened = sorted(csv).filter((g) => !deployGrants().has(g));
   t.deepEqual(widened, [
     '*||configmaps|get|user-ca-bundle',
@@ -45,7 +46,9 @@ test('the CSV grants what deploy/ grants, with only the other namespaces Roles m
     '*||secrets|get|gcp-credentials',
     '*||secrets|get|node-bootstrapper-token',
     '*||secrets|get|pull-secret',
+    '*||secrets|list|node-bootstrapper-token',
     '*||secrets|list|pull-secret',
+    '*||secrets|watch|node-bootstrapper-token',
     '*||secrets|watch|pull-secret',
   ]);
 });
