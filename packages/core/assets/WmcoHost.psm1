@@ -12,7 +12,9 @@
 #                build, Containers feature, last boot time, free disk, default shell, script results, and
 #                (when asked) the inbound Allow rules covering given ports and the sub-folders of the
 #                prunable roots
-#   apply        one ordered plan of steps; stops at the first failing step
+#   apply        one ordered plan of steps (service pre-scripts run for their effect among them, right
+#                before their service starts); stops at the first failing step; with
+#                "rebootWhenRequired" it schedules the restart a step asked for before answering
 #   deconfigure  delete services, env vars, HNS networks and directories (revert before joining)
 #   reboot       schedule a restart a few seconds out and report the current boot time
 
@@ -646,6 +648,11 @@ function Invoke-WmcoStep {
         'createService' { Set-WmcoServiceConfig $Step }
         'configureService' { Set-WmcoServiceConfig $Step }
         'startService' { Start-WmcoService $Step.name }
+        'runScript' {
+            $arguments = $null
+            if ($Step.PSObject.Properties.Name -contains 'args') { $arguments = $Step.args }
+            $null = Invoke-WmcoScript ([string]$Step.script) $arguments
+        }
         'setServiceEnvironment' { Set-WmcoServiceEnvironment $Step.name @($Step.environment) }
         'setEnvVar' {
             Set-ItemProperty -LiteralPath $script:EnvKey -Name $Step.name -Value $Step.value
@@ -696,7 +703,8 @@ function Get-WmcoStepTarget {
 
 function Invoke-WmcoApply {
     param(
-        [object[]] $Steps
+        [object[]] $Steps,
+        [bool] $RebootWhenRequired = $false
     )
     $done = @()
     $reboot = $false
@@ -724,7 +732,12 @@ function Invoke-WmcoApply {
     foreach ($sha in ($used | Sort-Object -Unique)) {
         Remove-Item -LiteralPath (Join-Path $script:StagingDir $sha) -Force -ErrorAction SilentlyContinue
     }
-    return [ordered]@{ v = $script:ProtocolVersion; op = 'apply'; ok = $true; done = $done; rebootRequired = $reboot }
+    $result = [ordered]@{ v = $script:ProtocolVersion; op = 'apply'; ok = $true; done = $done; rebootRequired = $reboot }
+    if ($reboot -and $RebootWhenRequired) {
+        $null = Invoke-WmcoReboot
+        $result['rebootScheduled'] = $true
+    }
+    return $result
 }
 
 # True when the item is a junction, a symbolic link or another reparse point.
@@ -824,7 +837,11 @@ function Invoke-WmcoHost {
         }
         switch ($op) {
             'observe' { $result = [ordered]@{ v = $script:ProtocolVersion; op = 'observe'; ok = $true; state = (Get-WmcoHostState $request) } }
-            'apply' { $result = Invoke-WmcoApply @($request.steps) }
+            'apply' {
+                $rebootWhenRequired = ($request.PSObject.Properties.Name -contains 'rebootWhenRequired') -and
+                    ($request.rebootWhenRequired -eq $true)
+                $result = Invoke-WmcoApply @($request.steps) $rebootWhenRequired
+            }
             'deconfigure' { $result = Invoke-WmcoDeconfigure $request }
             'reboot' { $result = Invoke-WmcoReboot }
             default { throw "unknown operation '$op'" }

@@ -38,7 +38,8 @@ test('the CSV grants what deploy/ grants, with only the other namespaces Roles m
   // What the fold widens, spelled out (ADR 0003, ADR 0019): reading Secrets and one ConfigMap by name
   // (the cloud credentials the installer writes in kube-system, the cluster's trusted CA bundle), watching
   // the pull secret, and for Windows Machines: creating any Secret and reading/replacing the ones named
-  // windows-user-data, Machines (list, watch, delete), MachineSets (get, list, watch) and events in every namespace.
+  // windows-user-data, Machines (list, watch, delete), MachineSets (get, list,
+  // watch) and events in every namespace; and watching the node-bootstrapper token (the facts cache, ADR 0022).
   const widened = sorted(csv).filter((g) => !deployGrants().has(g));
   t.deepEqual(widened, [
     '*|machine.openshift.io|machinesets|get|*',
@@ -57,8 +58,10 @@ test('the CSV grants what deploy/ grants, with only the other namespaces Roles m
     '*||secrets|get|node-bootstrapper-token',
     '*||secrets|get|pull-secret',
     '*||secrets|get|windows-user-data',
+    '*||secrets|list|node-bootstrapper-token',
     '*||secrets|list|pull-secret',
     '*||secrets|update|windows-user-data',
+    '*||secrets|watch|node-bootstrapper-token',
     '*||secrets|watch|pull-secret',
   ]);
 });

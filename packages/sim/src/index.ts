@@ -3,6 +3,7 @@ export { SimApiServer, type SimApiServerOptions, type SimUser } from './apiserve
 export { ClusterCa, type KeyAndCert } from './apiserver/pki.js';
 export { createCsr, type CsrInput } from './apiserver/x509.js';
 export { Faults, type RequestMatcher } from './apiserver/faults.js';
+export { RequestLog, type LoggedRequest } from './apiserver/request-log.js';
 export { renderKubeconfig, type KubeconfigInput } from './apiserver/kubeconfig.js';
 export { ApiError } from './apiserver/status.js';
 export type { RequestUser } from './apiserver/request-user.js';

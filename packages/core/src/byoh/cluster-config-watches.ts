@@ -26,7 +26,7 @@ export interface Watched {
   readonly list: (s: ClusterConfigSources) => ListPort<KubeObject>;
 }
 
-function clusterScoped(name: string, group: string, plural: string): Watched {
+export function clusterScoped(name: string, group: string, plural: string): Watched {
   return {
     name,
     path: `/apis/${group}/v1/${plural}`,
@@ -53,6 +53,19 @@ export const CLUSTER_CONFIG_WATCHES: readonly Watched[] = [
     list: (s) => (sel) => s.core.listNamespacedSecret({ namespace: 'openshift-config', ...sel }),
   },
 ];
+
+/** One Secret or ConfigMap by name (a `metadata.name` field selector, as RBAC `resourceNames` allow). */
+export function namedObject(resource: 'secrets' | 'configmaps', namespace: string, name: string): Watched {
+  return {
+    name: `${namespace}/${name}`,
+    path: `/api/v1/namespaces/${namespace}/${resource}`,
+    fieldSelector: `metadata.name=${name}`,
+    list: (s) => (sel) =>
+      resource === 'secrets'
+        ? s.core.listNamespacedSecret({ namespace, ...sel })
+        : s.core.listNamespacedConfigMap({ namespace, ...sel }),
+  };
+}
 
 /** `<namespace>/trusted-ca`: its injected bundle goes into C:\k\ca-bundle.crt and the Root store. */
 export function trustedCaWatch(namespace: string): Watched {

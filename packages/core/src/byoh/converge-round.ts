@@ -2,7 +2,7 @@ import { observeQueryFor } from '../converge/converge.js';
 import type { HostSpec } from '../converge/host-spec.js';
 import { plan, type Plan } from '../converge/plan.js';
 import type { HostState } from '../host/protocol/index.js';
-import type { ChangeOutcome, UploadFile, WindowsHost } from '../host/windows-host.js';
+import type { ApplyOptions, ChangeOutcome, UploadFile, WindowsHost } from '../host/windows-host.js';
 import { checkNodeValue } from '../join/node-values.js';
 import type { HostScript } from '../join/service-scripts.js';
 
@@ -94,12 +94,14 @@ export async function convergeRound(host: WindowsHost, input: RoundInput): Promi
 
 /**
  * Uploads the files `observed.plan` places that the host has not staged yet, then applies the plan
- * (skipped when empty). Never reboots: the caller decides what `outcome.rebootRequired` means.
+ * (skipped when empty). Never waits for a reboot: the caller decides what `outcome.rebootRequired` means
+ * (with `options.rebootWhenRequired` the host restarts itself at the end of the apply).
  */
 export async function applyObserved(
   host: WindowsHost,
   observed: ObservedPlan,
   content: (sha256: string) => UploadFile['source'],
+  options: ApplyOptions = {},
 ): Promise<{ outcome: ChangeOutcome; bytesSent: number }> {
   const p = observed.plan;
   const staged = new Set(observed.state.staged);
@@ -107,6 +109,6 @@ export async function applyObserved(
     ...new Set(p.steps.flatMap((s) => (s.kind === 'placeFile' && !staged.has(s.sha256) ? [s.sha256] : []))),
   ];
   const upload = await host.upload(needed.map((sha256) => ({ sha256, source: content(sha256) })));
-  const outcome = p.steps.length > 0 ? await host.apply(p) : { done: [], rebootRequired: false };
+  const outcome = p.steps.length > 0 ? await host.apply(p, options) : { done: [], rebootRequired: false };
   return { outcome, bytesSent: upload.bytesSent };
 }

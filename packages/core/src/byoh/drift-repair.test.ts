@@ -62,7 +62,32 @@ test('a host that matches its spec is clean after one observe with only the valu
   t.deepEqual(deps.events.events, []);
 });
 
-test('a service changed by hand is reconfigured, with every pre-script run first, and recorded', async (t) => {
+test('a stopped service is started after its pre-script: one observe and one apply', async (t) => {
+  const { host, deps, check } = setup((h) => {
+    h.state = {
+      ...h.state,
+      services: h.state.services.map((s) => (s.name === 'kube-proxy' ? { ...s, state: 'stopped' } : s)),
+    };
+  });
+  const outcome = await new DriftRepair(deps).check(check());
+  t.is(outcome.result, 'repaired');
+  t.is(host.queries.length, 1, 'the look is the only observe');
+  t.deepEqual(
+    host.queries[0]?.evaluate?.map((e) => e.name),
+    ['kubelet.0'],
+    'value scripts only',
+  );
+  const steps = host.applied[0]?.steps ?? [];
+  t.deepEqual(
+    steps.map((s) => `${s.kind} ${'name' in s ? s.name : ''}`),
+    ['runScript kube-proxy.0', 'startService kube-proxy'],
+  );
+  const script = steps[0];
+  t.true(script?.kind === 'runScript' && script.script.startsWith('C:\\Temp\\network-conf.ps1'));
+  t.like(script?.kind === 'runScript' ? script.args : {}, { NODE_SUBNET: '10.132.1.0/24' });
+});
+
+test('a service changed by hand is reconfigured, its dependents restarted after their pre-scripts, and recorded', async (t) => {
   const { host, deps, check } = setup((h) => handEdit(h, 'hybrid-overlay-node', ' --loglevel 5'));
   const desired = host.state.services
     .find((s) => s.name === 'hybrid-overlay-node')!
@@ -70,9 +95,12 @@ test('a service changed by hand is reconfigured, with every pre-script run first
   const published = fakeConfigMaps();
   const outcome = await new DriftRepair({ ...deps, core: published.api }).check(check());
   t.is(outcome.result, 'repaired');
-  t.is(host.queries.length, 2, 'a look, then the repair round');
-  const second = host.queries[1]?.evaluate?.map((e) => e.name) ?? [];
-  t.true(second.includes('kube-proxy.0') && second.includes('containerd.0'), second.join(','));
+  t.is(host.queries.length, 2, 'a look, then a look again once the disruption budget granted the restart');
+  t.deepEqual(
+    host.queries[1]?.evaluate?.map((e) => e.name),
+    ['kubelet.0'],
+    'value scripts only',
+  );
   t.is(host.applied.length, 1);
   t.deepEqual(
     host.applied[0]?.steps.map((s) => `${s.kind} ${'name' in s ? s.name : ''}`),
@@ -81,6 +109,7 @@ test('a service changed by hand is reconfigured, with every pre-script run first
       'stopService hybrid-overlay-node',
       'configureService hybrid-overlay-node',
       'startService hybrid-overlay-node',
+      'runScript kube-proxy.0',
       'startService kube-proxy',
     ],
   );

@@ -5,14 +5,14 @@ import type { PlanStep } from '../host/protocol/index.js';
 import type { WindowsHost } from '../host/windows-host.js';
 import { ownedBy } from '../identity/node-ownership.js';
 import { REBOOT_REQUIRED_ANNOTATION, rebootRequested } from '../lifecycle/lifecycle-annotations.js';
-import { applyObserved, observeAndPlan } from './converge-round.js';
+import { applyObserved, type ObservedPlan } from './converge-round.js';
 import { nodeEventRef, type HostTarget, type JoinDeps } from './join-deps.js';
 import { ConcurrencyBudget, type ServiceDisruption } from './service-disruption.js';
 import { NodeValueError } from '../join/node-values.js';
 import { EXPORTER_SERVICE } from '../join/read-exporter-tls.js';
 import { planNode } from './node-plan.js';
 import { publishServicesConfigMap } from './services-configmap-publisher.js';
-import { designContent, designNode, nodeHostSpec, nodeScripts, type NodeDesign } from './node-spec.js';
+import { designContent, designNode, type NodeDesign } from './node-spec.js';
 
 /** What one drift check found and did. */
 export type DriftOutcome =
@@ -20,6 +20,12 @@ export type DriftOutcome =
   | { readonly result: 'repaired'; readonly steps: readonly string[] }
   /** Drift the check leaves alone: steps that need a reboot (requested instead), or the host left. */
   | { readonly result: 'skipped'; readonly steps: readonly string[]; readonly why: string };
+
+interface RepairInput {
+  readonly design: NodeDesign;
+  readonly host: WindowsHost;
+  readonly look: ObservedPlan;
+}
 
 export interface DriftCheck {
   readonly node: V1Node;
@@ -41,6 +47,7 @@ const REBOOT_STEPS: ReadonlySet<PlanStep['kind']> = new Set([
 ]);
 
 const MAX_EVENT_MESSAGE = 1000;
+const STOPPING: DriftOutcome = { result: 'skipped', steps: [], why: 'stopping' };
 
 function needsReboot(p: Plan): boolean {
   return p.steps.some((s) => REBOOT_STEPS.has(s.kind));
@@ -52,11 +59,12 @@ function summary(p: Plan): string[] {
 
 /**
  * WICD's periodic resync, done by the operator (ARCHITECTURE §6): look at a Ready, up-to-date node with
- * one observe (value pre-scripts only); when the host differs from its spec, converge it the way a join
- * round does (every pre-script, then the plan) and record `DriftRepaired`. Steps that need a reboot are
- * not applied on a Ready node without a drain: they get a `DriftNeedsReboot` warning and the node gets
- * upstream's `reboot-required` annotation, which the lifecycle turns into a graceful reboot under the
- * disruption budget (drain, converge, reboot, uncordon).
+ * one observe (value pre-scripts only; a node that matches costs exactly that); when the host differs
+ * from its spec, apply that observe's plan (pre-scripts run for their effect inside it, before their
+ * services start) and record `DriftRepaired`. Steps that need a reboot are
+ * not applied on a Ready node without a drain: they get a `DriftNeedsReboot` warning and the node gets upstream's `reboot-required`
+ * annotation, which the lifecycle turns into a graceful reboot under the disruption budget (drain,
+ * converge, reboot, uncordon).
  */
 export class DriftRepair {
   private readonly warned = new Map<string, string>();
@@ -86,27 +94,28 @@ export class DriftRepair {
       // Restarting a running service (to read a new file, configuration or environment) disrupts the node;
       // restarting windows_exporter (a new certificate) only pauses its metrics, so it needs no budget.
       if (look.plan.steps.some((s) => s.kind === 'stopService' && s.name !== EXPORTER_SERVICE))
-        return await this.budget.disrupt(c.node.metadata?.name ?? '', () => this.repair(c, design, host));
-      return await this.repair(c, design, host);
+        // The wait for the budget may be long: look again once it is granted.
+        return await this.budget.disrupt(c.node.metadata?.name ?? '', async () =>
+          this.wanted(c)
+            ? this.repair(c, { design, host, look: await planNode(host, design, c.node) })
+            : STOPPING,
+        );
+      return await this.repair(c, { design, host, look });
     } finally {
       await host.close();
     }
   }
 
-  private async repair(c: DriftCheck, design: NodeDesign, host: WindowsHost): Promise<DriftOutcome> {
-    if (c.signal.aborted || !c.stillWanted()) return { result: 'skipped', steps: [], why: 'stopping' };
-    // Observe again with every pre-script (network-conf.ps1 refreshes kube-proxy's network), as a join
-    // round would before (re)configuring these services.
-    const round = await observeAndPlan(host, {
-      specFor: (values) => nodeHostSpec(design, values, c.node),
-      scripts: nodeScripts(design, c.node),
-    });
-    const steps = summary(round.plan);
+  /**
+   * Applies the plan of the check's own observe: the pre-scripts run for their effect (network-conf.ps1)
+   * are steps of that plan, right before the services they belong to start, so no second observe is needed.
+   */
+  private async repair(c: DriftCheck, r: RepairInput): Promise<DriftOutcome> {
+    if (!this.wanted(c)) return STOPPING;
+    const steps = summary(r.look.plan);
     if (steps.length === 0) return { result: 'clean' };
-    if (needsReboot(round.plan)) return this.skipReboot(c, steps);
-    if (c.signal.aborted || !c.stillWanted())
-      return { result: 'skipped', steps, why: 'the host is no longer managed' };
-    const { outcome } = await applyObserved(host, round, designContent(design, this.deps.payloadDir));
+    if (needsReboot(r.look.plan)) return this.skipReboot(c, steps);
+    const { outcome } = await applyObserved(r.host, r.look, designContent(r.design, this.deps.payloadDir));
     const name = c.node.metadata?.name ?? '';
     this.deps.logger.info(
       { node: name, address: c.target.address, steps, rebootRequired: outcome.rebootRequired },
@@ -119,6 +128,10 @@ export class DriftRepair {
       truncate(`Repaired node ${name} (${c.target.address}): ${steps.join('; ')}`),
     );
     return { result: 'repaired', steps };
+  }
+
+  private wanted(c: DriftCheck): boolean {
+    return !c.signal.aborted && c.stillWanted();
   }
 
   /**

@@ -220,6 +220,8 @@ export class InstancesReconciler implements Reconciler {
       username: instance.username,
       privateKeyPem: privateKey,
       connectDeadlineMs: MAINTAIN_CONNECT_DEADLINE_MS,
+      // The join installed the module: the check is one exec, with no SFTP look for it first.
+      moduleExpected: true,
     };
     const stillWanted = (): boolean =>
       this.view.instances()?.[entry] !== undefined && this.view.privateKey() === privateKey;

@@ -27,6 +27,11 @@ export interface HostTarget {
    * not answer holds a worker of their lane only briefly.
    */
   readonly connectDeadlineMs?: number;
+  /**
+   * The host module should be there (a Ready node the operator joined): call it at once instead of looking
+   * for it by SFTP first; a missing module costs one failed call and is sent again (`assumeModule`).
+   */
+  readonly moduleExpected?: boolean;
 }
 
 /** Connect deadline of drift checks and key rotation: a Ready node answers at once or is looked at later. */

@@ -1,20 +1,17 @@
 import type { V1Node } from '@kubernetes/client-node';
 import type { WindowsInstance } from '../desired/windows-instances.js';
 import type { HostKeyStore } from '../host/host-key-store.js';
-import type { HostState } from '../host/protocol/index.js';
-import type { UploadFile, WindowsHost } from '../host/windows-host.js';
 import { errorMessage } from '../kube/logger.js';
 import type { WindowsServiceSpec } from '../provider/types/windows-service-spec.js';
 import { Annotations } from '../join/node-metadata.js';
-import { scriptsFor } from '../join/service-scripts.js';
 import { encryptUsername } from '../join/username-crypto.js';
 import { CloudAnnotations, type CloudFacts } from './cloud-instance.js';
-import { convergeRound, type RoundResult } from './converge-round.js';
+import { bootstrapRound, nodeRound, type JoinRoundState } from './join-rounds.js';
 import { enterPhase, type InstancePhase, type InstanceStatus } from './instance-status.js';
 import { nodeEventRef, type JoinDeps } from './join-deps.js';
 import { byohJoinIdentity, type JoinIdentity } from './join-identity.js';
 import { isNodeReady, patchNodeMetadata, readNode, setUnschedulable } from './node-ops.js';
-import { designContent, designNode, hostSpecWith, type NodeDesign } from './node-spec.js';
+import { designContent, designNode } from './node-spec.js';
 import { publishServicesConfigMap } from './services-configmap-publisher.js';
 import { waitFor } from './wait-for.js';
 
@@ -27,24 +24,18 @@ export interface JoinRequest {
   readonly identity?: JoinIdentity;
 }
 
-interface JoinState {
+interface JoinState extends JoinRoundState {
   readonly identity: JoinIdentity;
-  readonly host: WindowsHost;
   readonly signal: AbortSignal;
-  readonly design: NodeDesign;
   readonly services: readonly WindowsServiceSpec[];
-  readonly content: (sha256: string) => UploadFile['source'];
-  psStarts: number;
-  bytes: number;
-  servicesStarted: boolean;
   cloud?: CloudFacts | undefined; // the cloud instance behind the host, where the cloud could say
 }
 
 /**
- * The BYOH join of one host (reference §1.6, agentless): files first; then the bootstrap services with
- * their pre-scripts evaluated on the host; the kubelet's CSR is approved by the CSR controller; the Node
- * is cordoned, labelled and annotated; then the node services level by level (hybrid-overlay before
- * kube-proxy, whose pre-script needs its HNS network); Ready; uncordon. Every step converges, so running
+ * The BYOH join of one host (reference §1.6, agentless): files and the bootstrap services in one apply,
+ * their value pre-scripts evaluated on the host by the observe before it; the kubelet's CSR is approved by
+ * the CSR controller; the Node is cordoned, labelled and annotated; then every node service in one apply
+ * (hybrid-overlay before kube-proxy, whose pre-script needs its HNS network); Ready; uncordon. Every step converges, so running
  * it again after an interruption resumes where the host and the Node are.
  */
 export class JoinFlow {
@@ -72,6 +63,7 @@ export class JoinFlow {
       design,
       services: design.services,
       content: designContent(design, this.deps.payloadDir),
+      hostname: identity.hostname,
       psStarts: 0,
       bytes: 0,
       servicesStarted: false,
@@ -88,11 +80,25 @@ export class JoinFlow {
     }
   }
 
+  /**
+   * Four PowerShell starts on a host that holds the Containers feature (ADR 0022): observe and apply before
+   * the Node exists, observe and apply after it, whatever the number of service levels and pre-scripts.
+   */
   private async configure(req: JoinRequest, s: JoinState): Promise<V1Node> {
     await this.phase(s.identity, 'Configuring');
-    await this.round(s, [], undefined);
-    const bootstrap = s.services.filter((svc) => svc.bootstrap);
-    const nodeName = await this.bootstrapRound(req, s, bootstrap);
+    if (s.signal.aborted) throw new Error('the operator is stopping');
+    let nodeName = '';
+    await bootstrapRound(
+      s,
+      s.services.filter((svc) => svc.bootstrap),
+      async (values, host) => {
+        // The operator decides the name before the kubelet starts (ADR 0008); a refusal fails the join
+        // before anything starts.
+        nodeName = await s.identity.decideName(values, host);
+        // ... and the cloud's name for the instance must agree with it (AWS, Azure, GCP).
+        s.cloud = await this.deps.cloud?.verify(req.instance.ipv4Address, nodeName);
+      },
+    );
     await this.phase(s.identity, 'WaitingForNode', { node: nodeName });
     const node = await this.claim(req, s, nodeName);
     await setUnschedulable(this.deps.core, nodeName, true);
@@ -104,56 +110,9 @@ export class JoinFlow {
       Boolean(n.metadata?.annotations?.[Annotations.hybridOverlaySubnet]),
     );
     await this.phase(s.identity, 'Configuring', { node: nodeName });
-    const levels = [...new Set(s.services.filter((svc) => !svc.bootstrap).map((svc) => svc.priority))].sort(
-      (a, b) => a - b,
-    );
-    for (const level of levels) {
-      await this.round(
-        s,
-        s.services.filter((svc) => svc.priority <= level),
-        withSubnet ?? node,
-      );
-    }
-    return withSubnet ?? node;
-  }
-
-  private async bootstrapRound(
-    req: JoinRequest,
-    s: JoinState,
-    bootstrap: readonly WindowsServiceSpec[],
-  ): Promise<string> {
-    let nodeName = '';
-    await this.round(s, bootstrap, undefined, async (values, host) => {
-      // The operator decides the name before the kubelet starts (ADR 0008); a refusal fails the join
-      // before anything starts.
-      nodeName = await s.identity.decideName(values, host);
-      // ... and the cloud's name for the instance must agree with it (AWS, Azure, GCP).
-      s.cloud = await this.deps.cloud?.verify(req.instance.ipv4Address, nodeName);
-    });
-    s.servicesStarted = true;
-    return nodeName;
-  }
-
-  private async round(
-    s: JoinState,
-    services: readonly WindowsServiceSpec[],
-    node: V1Node | undefined,
-    beforeApply?: (values: Record<string, string>, host: HostState) => Promise<void>,
-  ): Promise<RoundResult> {
     if (s.signal.aborted) throw new Error('the operator is stopping');
-    const result = await convergeRound(s.host, {
-      specFor: (values) => ({
-        ...hostSpecWith(s.design, services, values, node),
-        ...(s.identity.hostname === undefined ? {} : { hostname: s.identity.hostname }),
-      }),
-      scripts: scriptsFor(services, node),
-      content: s.content,
-      beforeApply,
-    });
-    s.psStarts += result.plan.steps.length > 0 ? 2 : 1;
-    s.bytes += result.bytesSent;
-    if (services.length > 0 && result.plan.steps.length > 0) s.servicesStarted = true;
-    return result;
+    await nodeRound(s, withSubnet);
+    return withSubnet;
   }
 
   /** Waits for the Node, then claims it for the instance (identity/node-claim.ts) before touching it. */

@@ -1,5 +1,5 @@
 import { join as joinPath } from 'node:path';
-import type { HostSpec } from '../converge/host-spec.js';
+import type { HostSpec, ServiceScript } from '../converge/host-spec.js';
 import { certificateThumbprints, TRUSTED_CA_BUNDLE_PATH, trustedCaBundle } from '../desired/ca-bundle.js';
 import type { PayloadEntry } from '../desired/payload-manifest.js';
 import { buildWindowsServices } from '../desired/windows-services.js';
@@ -114,7 +114,22 @@ export function hostSpecWith(
     routes: design.routes,
     ...(design.serviceEnvironment ? { serviceEnvironment: design.serviceEnvironment } : {}),
     ...(design.rootCertificates ? { rootCertificates: design.rootCertificates } : {}),
+    serviceScripts: effectScripts(services, node),
   });
+}
+
+/** The pre-scripts run for their effect, by service: `plan()` runs them in the apply before each start. */
+function effectScripts(
+  services: readonly WindowsServiceSpec[],
+  node: unknown,
+): Record<string, ServiceScript[]> {
+  const out: Record<string, ServiceScript[]> = {};
+  for (const svc of services) {
+    const scripts = scriptsFor([svc], node).filter((s) => s.variable === undefined);
+    if (scripts.length > 0)
+      out[svc.name] = scripts.map(({ name, script, args }) => ({ name, script, ...(args ? { args } : {}) }));
+  }
+  return out;
 }
 
 /** The HostSpec of a Ready node: every service, resolved for this Node and these pre-script values. */

@@ -34,6 +34,12 @@ export interface HostSpec {
    */
   readonly serviceEnvironment?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /**
+   * Pre-scripts run for their effect (network-conf.ps1, the Defender exclusion), by service name: the plan
+   * runs them inside the apply, in order, right before that service starts (upstream WICD runs a service's
+   * pre-scripts before it starts the service). Value scripts are not here: `observe` evaluates those.
+   */
+  readonly serviceScripts?: Readonly<Record<string, readonly ServiceScript[]>>;
+  /**
    * The machine Root store holds exactly these of the operator's certificates, imported from `bundle` (a
    * file of this spec): missing ones are imported, ones the operator added that left the list are removed.
    * Absent = the store is left alone.
@@ -44,6 +50,13 @@ export interface HostSpec {
    * (windows_exporter's certificate, named in its web config): replacing one restarts the service.
    */
   readonly serviceFiles?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** One pre-script to run on the host; `args` are bound as `$WmcoArg_<NAME>` (data, never script text). */
+export interface ServiceScript {
+  readonly name: string;
+  readonly script: string;
+  readonly args?: Readonly<Record<string, string>>;
 }
 
 export interface RootCertificatesSpec {

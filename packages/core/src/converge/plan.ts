@@ -2,6 +2,7 @@ import type { HostState, PlanStep, ServiceState } from '../host/protocol/index.j
 import type { WindowsServiceSpec } from '../provider/index.js';
 import { managedDescription, type HostSpec } from './host-spec.js';
 import { rootCertificateSteps } from './root-certificate-steps.js';
+import { withServiceScripts } from './script-steps.js';
 import { dependencyOrder, runningDependents } from './service-order.js';
 
 /** An ordered list of steps that takes a host from what `observe` saw to its HostSpec. */
@@ -17,7 +18,8 @@ type ServiceConfigStep = Extract<PlanStep, { kind: 'createService' | 'configureS
  * The difference between a host and its spec, as steps in a safe order: directories; services stopped
  * (dependents first) when their configuration or a file on their command line changes; staged files moved
  * into place; services created or reconfigured; environment variables; routes; firewall rules; services
- * started in dependency and priority order; the Containers feature; the host name. Pure; empty when the
+ * started in dependency and priority order, each after its pre-scripts; the Containers feature; the host
+ * name. Pure; empty when the
  * host already matches.
  */
 export function plan(state: HostState, spec: HostSpec): Plan {
@@ -40,7 +42,7 @@ export function plan(state: HostState, spec: HostSpec): Plan {
       ...envVarSteps(state, spec),
       ...routeSteps(state, spec),
       ...firewallSteps(state, spec),
-      ...startSteps(state.services, spec.services, stops),
+      ...withServiceScripts(startSteps(state.services, spec.services, stops), spec),
       ...featureSteps(state, spec),
       ...hostnameSteps(state, spec),
     ],

@@ -2,6 +2,7 @@ import test from 'ava';
 import Parser from 'tree-sitter';
 import { loadHostModule } from './host-module.js';
 import { hostInvocationScript } from './protocol/invocation.js';
+import { hostInstallInvocationScript, parseHostInstallInvocation } from './protocol/install-invocation.js';
 import { hostPrepareScript } from './protocol/prepare.js';
 
 // The grammar's package types point at a directory, which NodeNext cannot resolve; its binding also uses
@@ -97,4 +98,44 @@ test('the prepare script parses and protects the working area before anything is
   t.deepEqual(problems(parser.parse(script).rootNode as unknown as SyntaxNodeLike), []);
   t.true(script.includes("'C:\\ProgramData\\wmco', 'C:\\ProgramData\\wmco\\staging'"));
   t.true(script.indexOf('icacls.exe') < script.indexOf('Set-Acl'));
+});
+
+test('the first-contact invocation parses, protects the working area, and checks the module before writing or running it', async (t) => {
+  const { remotePath, sha256 } = await loadHostModule();
+  const script = hostInstallInvocationScript({ modulePath: remotePath, sha256 });
+  const parser = new Parser();
+  parser.setLanguage(PowerShell);
+  t.deepEqual(problems(parser.parse(script).rootNode as unknown as SyntaxNodeLike), []);
+  t.deepEqual(parseHostInstallInvocation(script), { modulePath: remotePath, sha256 });
+  t.is(
+    parseHostInstallInvocation(script.replace('Move-Item', 'Copy-Item')),
+    undefined,
+    'only the exact form',
+  );
+  const order = [
+    'Set-Acl',
+    'FromBase64String',
+    `-ne '${sha256}'`,
+    'WriteAllBytes',
+    'Move-Item',
+    'New-Module',
+  ];
+  const at = order.map((s) => script.indexOf(s));
+  t.false(at.includes(-1), order.join(', '));
+  t.deepEqual(
+    [...at].sort((a, b) => a - b),
+    at,
+    'protect, decode, check, write, move, run',
+  );
+  t.true(script.includes(`WriteAllBytes('${remotePath}.part'`), 'never half-written at the module path');
+  t.false(script.includes('Import-Module'));
+});
+
+test('apply runs runScript steps with their arguments as data, and schedules a restart only when asked', async (t) => {
+  const { text } = await loadHostModule();
+  const step = text.slice(text.indexOf("'runScript' {"), text.indexOf("'setServiceEnvironment'"));
+  t.regex(step, /Invoke-WmcoScript \(\[string\]\$Step\.script\) \$arguments/);
+  const apply = text.slice(text.indexOf('function Invoke-WmcoApply'), text.indexOf('function Test-WmcoLink'));
+  t.regex(apply, /if \(\$reboot -and \$RebootWhenRequired\) \{\s+\$null = Invoke-WmcoReboot/);
+  t.true(apply.indexOf('Invoke-WmcoReboot') > apply.indexOf('Remove-Item'), 'after every step succeeded');
 });

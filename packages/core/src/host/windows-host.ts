@@ -34,6 +34,16 @@ export interface UploadReport {
 export interface ChangeOutcome {
   readonly done: readonly HostAction[];
   readonly rebootRequired: boolean;
+  /** The host restarts by itself (`ApplyOptions.rebootWhenRequired`); nothing waits for it to come back. */
+  readonly rebootScheduled?: boolean;
+}
+
+export interface ApplyOptions {
+  /**
+   * Restart the host at the end of the apply when a step needs it, in the same PowerShell start. Services
+   * of start type auto come up with the new boot; the caller waits for what they do (the Node), not the host.
+   */
+  readonly rebootWhenRequired?: boolean;
 }
 
 /**
@@ -46,7 +56,7 @@ export interface WindowsHost {
   /** Stage files (by SFTP, into the staging folder) whose hashes the host does not hold yet. */
   upload(files: readonly UploadFile[]): Promise<UploadReport>;
   /** Perform a plan; staged files named by its steps must have been uploaded first. */
-  apply(plan: Plan): Promise<ChangeOutcome>;
+  apply(plan: Plan, options?: ApplyOptions): Promise<ChangeOutcome>;
   /** Restart the host and return once it is back (a new boot time) and reachable again. */
   reboot(): Promise<void>;
   deconfigure(options: DeconfigureOptions): Promise<ChangeOutcome>;

@@ -39,6 +39,7 @@ export interface HostSpecInput {
   readonly routes: readonly PersistentRoute[];
   readonly serviceEnvironment?: HostSpec['serviceEnvironment'];
   readonly rootCertificates?: HostSpec['rootCertificates'];
+  readonly serviceScripts?: HostSpec['serviceScripts'];
   /** Directories for generated files beyond the required ones (e.g. per-registry folders). */
 }
 
@@ -73,5 +74,6 @@ export function buildHostSpec(input: HostSpecInput): HostSpec {
     serviceFiles: { [EXPORTER_SERVICE]: [EXPORTER_TLS_FILES.cert, EXPORTER_TLS_FILES.key] },
     ...(input.serviceEnvironment ? { serviceEnvironment: input.serviceEnvironment } : {}),
     ...(input.rootCertificates ? { rootCertificates: input.rootCertificates } : {}),
+    ...(input.serviceScripts ? { serviceScripts: input.serviceScripts } : {}),
   };
 }

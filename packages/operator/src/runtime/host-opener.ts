@@ -3,6 +3,7 @@ import {
   ConfigMapHostKeyStore,
   NamePinnedHostKeyStore,
   SshWindowsHost,
+  type HostKeyStore,
   type HostTarget,
   type Logger,
   type SshHostOptions,
@@ -20,6 +21,8 @@ export interface HostOpenerParts {
   readonly sshOverrides?: ((address: string) => Partial<SshHostOptions>) | undefined;
   /** Where each host's operations, PowerShell starts and bytes sent are counted (the operator's metrics). */
   readonly meter?: HostMeter;
+  /** Where host keys are pinned (default: the host-keys ConfigMap, read at each connection). */
+  readonly pins?: HostKeyStore;
 }
 
 /** The hooks' SSH options, with the shorter of the two connect deadlines. */
@@ -39,7 +42,7 @@ export function hostOpener(p: HostOpenerParts): (t: HostTarget) => WindowsHost {
   const { logger } = p;
   return (t) => {
     p.redactor.register(t.privateKeyPem);
-    const pins = new ConfigMapHostKeyStore(p.core, p.namespace);
+    const pins = p.pins ?? new ConfigMapHostKeyStore(p.core, p.namespace);
     const host = new SshWindowsHost({
       host: t.ipv4,
       username: t.username,
@@ -47,6 +50,7 @@ export function hostOpener(p: HostOpenerParts): (t: HostTarget) => WindowsHost {
       hostKeys: t.address === t.ipv4 ? pins : new NamePinnedHostKeyStore(pins, t.address),
       logger: { debug: (m, f) => logger.debug(f ?? {}, m), warn: (m, f) => logger.warn(f ?? {}, m) },
       ...(t.quickAuth ? { authRetryMs: 0 } : {}),
+      ...(t.moduleExpected ? { assumeModule: true } : {}),
       ...withConnectDeadline(t.connectDeadlineMs, p.sshOverrides?.(t.ipv4)),
     });
     return p.meter ? new MeteredWindowsHost(host, p.meter) : host;

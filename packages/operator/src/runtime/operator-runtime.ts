@@ -20,7 +20,6 @@ import {
   kubeWatch,
   kubernetesVersionProblem,
   networkProblems,
-  parseLogRotation,
   readClusterFacts,
   runLeadership,
   systemClock,
@@ -37,6 +36,7 @@ import { WMCO_VERSION } from '../cli/version-command.js';
 import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
 import type { OperatorConfig } from './operator-config.js';
 import { hostOpener } from './host-opener.js';
+import { clusterCaches } from './cluster-caches.js';
 import { machineSource, NodeSources, serviceMonitor } from './node-sources.js';
 import { cloudJoin, platformParts, type PlatformParts } from './platform-parts.js';
 import { lifecycleFrom } from './lifecycle-config.js';
@@ -46,6 +46,7 @@ import type { Redactor } from './redactor.js';
 import type { RuntimeHooks } from './runtime-hooks.js';
 import { loadKubeConfig } from './load-kubeconfig.js';
 import { bootstrapIdentity } from './bootstrap-identity.js';
+import { servicesLogRotation } from './services-log-rotation.js';
 export type { RuntimeHooks } from './runtime-hooks.js';
 
 export interface RuntimeParts {
@@ -186,11 +187,7 @@ export class OperatorRuntime {
       throw new StartupError(err instanceof Error ? err.message : String(err));
     });
     this.machineParts = parts.machines;
-    const logRotation = parseLogRotation({
-      SERVICES_LOG_FILE_SIZE: config.servicesLog.size,
-      SERVICES_LOG_FILE_AGE: config.servicesLog.age,
-      SERVICES_LOG_FLUSH_INTERVAL: config.servicesLog.flushInterval,
-    });
+    const logRotation = servicesLogRotation(config);
     const hooks = this.p.hooks ?? {};
     const events = new KubeEventRecorder(core, {
       namespace: config.namespace,
@@ -198,6 +195,8 @@ export class OperatorRuntime {
       scrub: (t) => this.p.redactor.scrubText(t),
       logger,
     });
+    // Cluster facts and host keys from watches (issue 16 §5), until the operator stops.
+    const caches = clusterCaches(this.kc, config.namespace, logger, this.stopping.signal);
     const mirrorProblems = new MirrorProblemReporter(events);
     await mirrorProblems.report(facts);
     const caProblems = new CaBundleProblemReporter(events, config.namespace);
@@ -213,13 +212,14 @@ export class OperatorRuntime {
         logger,
         sshOverrides: hooks.sshOverrides,
         meter: this.p.metrics.hostMeter(),
+        pins: caches.hostKeys,
       }),
       capabilities: parts.capabilities,
       payload: parts.payload,
       providerFiles: parts.providerFiles,
       payloadDir: config.payloadDir,
       facts: async () => {
-        const f = await readClusterFacts(core, custom, this.p.config.namespace);
+        const f = await caches.facts.facts();
         this.p.redactor.register(f.bootstrap.token);
         await mirrorProblems.report(f);
         await caProblems.report(f);

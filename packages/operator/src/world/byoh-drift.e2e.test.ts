@@ -75,16 +75,21 @@ test.serial(
     t.is(report.nodes[0]?.node, 'win-a');
     t.is(report.nodes[0]?.result, 'changes');
     // Exactly that service's reconfiguration, with the restarts it implies (itself and kube-proxy, which
-    // depends on it), and nothing else.
+    // depends on it, after its pre-script network-conf.ps1), and nothing else.
     t.deepEqual(
-      report.nodes[0]?.steps.map((s) => s.description),
+      report.nodes[0]?.steps.map((s) => s.description.replace(/^(run pre-script kube-proxy\.0): .*$/, '$1')),
       [
         'stop service kube-proxy',
         'stop service hybrid-overlay-node',
         `reconfigure service hybrid-overlay-node: ${desired} [after kubelet]`,
         'start service hybrid-overlay-node',
+        'run pre-script kube-proxy.0',
         'start service kube-proxy',
       ],
+    );
+    t.regex(
+      report.nodes[0]?.steps[4]?.description ?? '',
+      /: C:\\Temp\\network-conf\.ps1 -hostnameOverride \$WmcoArg_NODE_NAME /,
     );
     t.is(scm.get('hybrid-overlay-node')?.commandLine, `${desired} --loglevel 5`, 'plan applied nothing');
     t.is(
@@ -97,9 +102,9 @@ test.serial(
     const text = await wmcoPlan(world, 'win-a');
     t.is(text.code, 0, text.stderr);
     t.true(text.stdout.includes('win-a ('), text.stdout);
-    t.true(text.stdout.includes('5 steps:'), text.stdout);
+    t.true(text.stdout.includes('6 steps:'), text.stdout);
     t.true(
-      text.stdout.includes('Plan: 1 node to change (5 steps), 0 unchanged, 0 not planned.'),
+      text.stdout.includes('Plan: 1 node to change (6 steps), 0 unchanged, 0 not planned.'),
       text.stdout,
     );
 

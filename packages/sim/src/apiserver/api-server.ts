@@ -8,6 +8,7 @@ import { configMapHooks, namespaceHooks, podHooks, secretHooks } from './core-ad
 import { CrdController, crdHooks } from './crd-serving.js';
 import { csrHooks } from './csr-admission.js';
 import { Faults } from './faults.js';
+import { RequestLog } from './request-log.js';
 import { handleRequest } from './http-handler.js';
 import { renderKubeconfig } from './kubeconfig.js';
 import { ObjectStore } from './object-store.js';
@@ -42,6 +43,8 @@ export class SimApiServer {
   readonly writer = new ObjectWriter(this.store, this.registry);
   readonly authn = new Authenticator();
   readonly faults = new Faults();
+  /** Every authenticated request (the last 100,000), for tests and benchmarks. */
+  readonly requests = new RequestLog();
   readonly watches = new WatchRegistry();
   readonly ctx: ServerContext;
   private readonly sockets = new Set<Socket>();
@@ -62,6 +65,7 @@ export class SimApiServer {
       writer: this.writer,
       watches: this.watches,
       faults: this.faults,
+      requests: this.requests,
       authorizer: rbac ? new RbacAuthorizer(this.store, this.registry) : undefined,
       lookupToken: (token) => this.authn.lookupToken(token),
     };

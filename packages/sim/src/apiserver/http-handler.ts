@@ -106,6 +106,8 @@ export async function handleRequest(x: Exchange): Promise<void> {
     const method = x.req.method ?? 'GET';
     await x.ctx.faults.before(method, url.pathname, isWatch(url.searchParams));
     const user = authenticate(x);
+    const watch = isWatch(url.searchParams);
+    x.ctx.requests?.record({ method, path: url.pathname, watch, user: user.name });
     const info = parseRequestPath(url.pathname);
     if (info.kind === 'resource') {
       await serveResource(x, info, user, url.searchParams);

@@ -1,3 +1,4 @@
+import type { RequestLog } from './request-log.js';
 import type { Faults } from './faults.js';
 import type { ObjectStore } from './object-store.js';
 import type { RbacAuthorizer } from './rbac.js';
@@ -13,6 +14,8 @@ export interface ServerContext {
   readonly writer: ObjectWriter;
   readonly watches: WatchRegistry;
   readonly faults: Faults;
+  /** Hears every authenticated request (absent: not logged). */
+  readonly requests?: RequestLog;
   /** undefined when RBAC is switched off (every authenticated user may do anything). */
   authorizer: RbacAuthorizer | undefined;
   /** The token authenticator, as TokenReview asks it (undefined: every token is unknown). */

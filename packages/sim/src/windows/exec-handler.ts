@@ -2,6 +2,7 @@ import {
   decodePowerShellCommand,
   hostPrepareScript,
   hostRequestSchema,
+  parseHostInstallInvocation,
   parseHostInvocation,
   type HostResult,
   HOST_PROTOCOL_VERSION,
@@ -23,6 +24,8 @@ export function notRecognized(shell: 'cmd' | 'powershell', command: string): str
 export type ExecPlan =
   | { readonly kind: 'module'; readonly modulePath: string; readonly sha256: string }
   | { readonly kind: 'prepare' }
+  /** First contact: prepare, then the module from stdin is checked, written and run (ADR 0022). */
+  | { readonly kind: 'install'; readonly modulePath: string; readonly sha256: string }
   | { readonly kind: 'error'; readonly stderr: string; readonly code: number };
 
 /**
@@ -33,6 +36,8 @@ export function classifyExec(command: string, shell: 'cmd' | 'powershell'): Exec
   const script = decodePowerShellCommand(command);
   if (script === undefined) return { kind: 'error', stderr: notRecognized(shell, command), code: 1 };
   if (script === hostPrepareScript()) return { kind: 'prepare' };
+  const install = parseHostInstallInvocation(script);
+  if (install !== undefined) return { kind: 'install', ...install };
   const invocation = parseHostInvocation(script);
   if (invocation === undefined) {
     // powershell.exe started, but the script is not one the simulator models.

@@ -24,8 +24,8 @@ function answer(channel: ServerChannel, reply: ExecReply, costs: HostCosts): voi
 }
 
 /**
- * One exec channel, as Windows OpenSSH runs a command: only the host module's invocation reads its request
- * from stdin up to the client's EOF; anything else ends at once, as sshd closes the channel when the
+ * One exec channel, as Windows OpenSSH runs a command: only the host module's invocations (plain, or with
+ * the module on stdin) read stdin up to the client's EOF; anything else ends at once, as sshd closes the channel when the
  * process exits, whether or not the client's stdin is still open.
  */
 export function serveExec(channel: ServerChannel, command: string, host: ExecHost): void {
@@ -41,7 +41,8 @@ export function serveExec(channel: ServerChannel, command: string, host: ExecHos
       .then((reply) => answer(channel, reply, host.costs))
       .catch(() => channel.close());
   };
-  if (classifyExec(command, host.shell.model.defaultShell).kind !== 'module') {
+  const kind = classifyExec(command, host.shell.model.defaultShell).kind;
+  if (kind !== 'module' && kind !== 'install') {
     run('');
     return;
   }

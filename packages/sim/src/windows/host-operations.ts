@@ -246,18 +246,34 @@ function target(step: PlanStep): string {
   return step.destinationPrefix;
 }
 
+/** What an apply needs beyond the model: a fault hook, and the pre-script evaluator for `runScript`. */
+export interface ApplyHooks {
+  readonly beforeStep?: (index: number) => Promise<void>;
+  /** Runs one script on the model (Invoke-WmcoScript); an error result fails the step. */
+  readonly runScript?: (step: RunScriptStep) => Evaluated;
+}
+
+type RunScriptStep = Extract<PlanStep, { kind: 'runScript' }>;
+
+function runScriptStep(step: RunScriptStep, run: ApplyHooks['runScript']): void {
+  if (!run) throw new Error('this host cannot run scripts');
+  const result = run(step);
+  if (!result.ok) throw new Error(result.error);
+}
+
 /** Invoke-WmcoApply: steps in order, stop at the first failure, consume staged files on success. */
 export async function apply(
   m: WindowsModel,
   steps: readonly PlanStep[],
-  beforeStep?: (index: number) => Promise<void>,
+  hooks: ApplyHooks = {},
 ): Promise<ChangeResult> {
   const done: HostAction[] = [];
   let rebootRequired = false;
   for (const [i, step] of steps.entries()) {
-    await beforeStep?.(i);
+    await hooks.beforeStep?.(i);
     try {
-      if (await applyStep(m, step)) rebootRequired = true;
+      if (step.kind === 'runScript') runScriptStep(step, hooks.runScript);
+      else if (await applyStep(m, step)) rebootRequired = true;
     } catch (err) {
       const message = `step ${i} (${step.kind} ${target(step)}): ${err instanceof Error ? err.message : String(err)}`;
       return {

@@ -7,6 +7,7 @@ import {
   type HostAction,
   loadHostModule,
   type Evaluated,
+  type HostRequest,
   type HostResult,
   type ObserveRequest,
 } from '@wmco/core';
@@ -29,13 +30,13 @@ export interface HostShellContext {
   readonly stats: { powershellStarts: number };
   readonly unsupported: (command: string) => void;
   readonly reboot: () => Promise<void>;
-  /** Answers `observe`'s `evaluate` scripts. */
+  /** Answers `observe`'s `evaluate` scripts and `apply`'s `runScript` steps. */
   readonly evaluators: EvaluatorRegistry;
   /** Hears every host module operation the host ran, with the scripts it evaluated. */
   readonly record: (invocation: HostInvocation) => void;
 }
 
-/** One host module operation as the host ran it; `scripts` are the `evaluate` entries of an observe. */
+/** One host module operation as the host ran it; `scripts`: an observe's `evaluate` entries, an apply's `runScript` steps. */
 export interface HostInvocation {
   readonly op: string;
   readonly scripts: readonly {
@@ -65,6 +66,28 @@ async function moduleCheck(ctx: HostShellContext, modulePath: string, sha256: st
   return undefined;
 }
 
+/**
+ * hostInstallInvocationScript on the model: the working area protected, the module line of stdin decoded
+ * and hash-checked, then written to its path; the rest of stdin is the request.
+ */
+function installModule(
+  ctx: HostShellContext,
+  plan: { readonly modulePath: string; readonly sha256: string },
+  stdin: string,
+): { request: string } | { stderr: string; code: number } {
+  prepareWorkingArea(ctx.model);
+  const cut = stdin.indexOf('\n');
+  if (cut < 0)
+    return { stderr: 'Exception calling "Substring": Length cannot be less than zero.\r\n', code: 1 };
+  const bytes = Buffer.from(stdin.slice(0, cut).trim(), 'base64');
+  const actual = createHash('sha256').update(bytes).digest('hex');
+  if (actual !== plan.sha256) {
+    return { stderr: `${MODULE_HASH_MISMATCH}: the module sent has SHA-256 ${actual}\r\n`, code: 1 };
+  }
+  ctx.model.files.write(plan.modulePath, bytes);
+  return { request: stdin.slice(cut + 1) };
+}
+
 /** Runs one command line with its stdin, as the simulated Windows host would. */
 export async function runCommand(ctx: HostShellContext, command: string, stdin: string): Promise<ExecReply> {
   const faults = ctx.faults();
@@ -84,18 +107,33 @@ export async function runCommand(ctx: HostShellContext, command: string, stdin: 
     prepareWorkingArea(ctx.model);
     return { stdout: `${PREPARED_MARKER}\r\n`, code: 0 };
   }
+  let request = stdin;
+  if (plan.kind === 'install') {
+    const installed = installModule(ctx, plan, stdin);
+    if ('code' in installed) return installed;
+    request = installed.request;
+  }
   // Read once, hashed, and run from the same bytes: nothing can swap the file in between.
   const refused = await moduleCheck(ctx, plan.modulePath, plan.sha256);
   if (refused) return refused;
-  const result = await runModule(ctx, stdin);
+  const result = await runModule(ctx, request);
   return result === undefined ? undefined : { stdout: `${JSON.stringify(result)}\r\n`, code: 0 };
+}
+
+/** The scripts an operation runs: `observe`'s `evaluate` entries, `apply`'s `runScript` steps. */
+function invocationScripts(request: HostRequest): HostInvocation['scripts'] {
+  if (request.op === 'observe') return [...(request.evaluate ?? [])];
+  if (request.op !== 'apply') return [];
+  return request.steps.flatMap((s) =>
+    s.kind === 'runScript' ? [{ name: s.name, script: s.script, args: s.args }] : [],
+  );
 }
 
 /** Invoke-WmcoHost on the model. */
 async function runModule(ctx: HostShellContext, stdin: string): Promise<HostResult | undefined> {
   const request = parseRequest(stdin);
   if ('ok' in request) return request;
-  ctx.record({ op: request.op, scripts: request.op === 'observe' ? [...(request.evaluate ?? [])] : [] });
+  ctx.record({ op: request.op, scripts: invocationScripts(request) });
   switch (request.op) {
     case 'observe':
       return {
@@ -105,7 +143,7 @@ async function runModule(ctx: HostShellContext, stdin: string): Promise<HostResu
         state: observe(ctx.model, request, evaluate(ctx, request)),
       };
     case 'apply':
-      return applyWithFaults(ctx, request.steps);
+      return applyWithFaults(ctx, request.steps, request.rebootWhenRequired === true);
     case 'deconfigure':
       return deconfigure(ctx.model, request);
     case 'reboot': {
@@ -131,10 +169,24 @@ function evaluate(ctx: HostShellContext, request: ObserveRequest): Record<string
   return results;
 }
 
+/** A `runScript` step: Invoke-WmcoScript on the model. */
+function runScript(
+  ctx: HostShellContext,
+  step: { readonly script: string; readonly args?: Readonly<Record<string, string>> | undefined },
+): Evaluated {
+  return ctx.evaluators.evaluate(
+    ctx.model,
+    step.script,
+    (s) => ctx.unsupported(`apply: ${s}`),
+    step.args ?? {},
+  );
+}
+
 /** An apply that may lose power before a given step: the host reboots and never answers. */
 async function applyWithFaults(
   ctx: HostShellContext,
   steps: Parameters<typeof apply>[1],
+  rebootWhenRequired: boolean,
 ): Promise<HostResult | undefined> {
   const faults = ctx.faults();
   // Initialize-WmcoDirectories: the operator's folders are protected before any step writes into them.
@@ -153,13 +205,20 @@ async function applyWithFaults(
     };
   }
   try {
-    const result = await apply(ctx.model, steps, (i) => {
-      if (faults.rebootDuringApplyAtStep !== i) return Promise.resolve();
-      delete faults.rebootDuringApplyAtStep;
-      void ctx.reboot();
-      return Promise.reject(new Error('power lost'));
+    const result = await apply(ctx.model, steps, {
+      beforeStep: (i) => {
+        if (faults.rebootDuringApplyAtStep !== i) return Promise.resolve();
+        delete faults.rebootDuringApplyAtStep;
+        void ctx.reboot();
+        return Promise.reject(new Error('power lost'));
+      },
+      runScript: (step) => runScript(ctx, step),
     });
-    return { ...result, done: [...protectedNow, ...result.done] };
+    const done = [...protectedNow, ...result.done];
+    if (!(result.ok && result.rebootRequired && rebootWhenRequired)) return { ...result, done };
+    // Invoke-WmcoReboot at the end of the apply: answer first, go down a moment later.
+    setTimeout(() => void ctx.reboot(), 20);
+    return { ...result, done, rebootScheduled: true };
   } catch {
     return undefined;
   }

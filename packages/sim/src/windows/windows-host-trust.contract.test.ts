@@ -19,9 +19,10 @@ test('the operator folders are restricted to SYSTEM and Administrators before an
   t.deepEqual(
     result.outcome.done.filter((d) => d.kind === 'protectDirectory').map((d) => d.target),
     ['C:\\k', 'C:\\Temp'],
-    'the working area was protected by the first command, before the module upload',
+    'the working area was protected by the first command, before the module was written',
   );
-  t.is(w.sim.invocations[0]?.op, 'prepare');
+  t.is(w.host.stats.moduleInstalls, 1, 'the first command carried the module');
+  t.is(w.host.stats.powershellStarts, 2, 'no PowerShell start of its own for the first contact');
 });
 
 test('a staged file swapped after the observe is refused: the copy is what is verified', async (t) => {

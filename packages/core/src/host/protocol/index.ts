@@ -8,3 +8,4 @@ export * from './result.js';
 export * from './host-paths.js';
 export * from './invocation.js';
 export * from './prepare.js';
+export * from './install-invocation.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { evaluateArgsSchema, evaluateNameSchema, evaluateScriptSchema } from './evaluate.js';
 import { serviceStartTypeSchema } from './host-state.js';
 import { isPrunablePath } from './host-paths.js';
 
@@ -51,6 +52,18 @@ export const planStepSchema = z.discriminatedUnion('kind', [
     startType: serviceStartTypeSchema,
   }),
   z.object({ kind: z.literal('startService'), name: serviceNameSchema }),
+  /**
+   * Run a service's pre-script for its effect (network-conf.ps1, the Defender exclusion) inside this apply,
+   * arguments bound as `$WmcoArg_<NAME>` as in `observe`'s `evaluate`; a script that throws fails the step.
+   * The plan puts it right before its service starts, so it sees what earlier starts created (the HNS
+   * network of hybrid-overlay).
+   */
+  z.object({
+    kind: z.literal('runScript'),
+    name: evaluateNameSchema,
+    script: evaluateScriptSchema,
+    args: evaluateArgsSchema.optional(),
+  }),
   /** Replace a service's `Environment` registry value; an empty list removes the value. */
   z.object({
     kind: z.literal('setServiceEnvironment'),

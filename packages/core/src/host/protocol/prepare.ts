@@ -10,7 +10,7 @@ export const ADMINISTRATORS_SID = 'S-1-5-32-544';
  * everything below. Children first lose any explicit entries (`icacls /reset /t`), so nothing planted
  * before keeps its own access. The host module has the same rule (Protect-WmcoDirectory).
  */
-function protectScript(directories: readonly string[]): string {
+export function protectFoldersScript(directories: readonly string[]): string {
   const list = directories.map((d) => `'${d}'`).join(', ');
   return (
     `foreach ($dir in @(${list})) { ` +
@@ -32,7 +32,7 @@ function protectScript(directories: readonly string[]): string {
 export function hostPrepareScript(): string {
   return (
     "$ErrorActionPreference = 'Stop'; $ProgressPreference = 'SilentlyContinue'; " +
-    `${protectScript([HostPaths.root, HostPaths.staging])}; ` +
+    `${protectFoldersScript([HostPaths.root, HostPaths.staging])}; ` +
     "Write-Output 'wmco-prepared'"
   );
 }

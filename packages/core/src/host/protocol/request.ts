@@ -45,6 +45,11 @@ export const applyRequestSchema = z.object({
   v,
   op: z.literal('apply'),
   steps: z.array(planStepSchema),
+  /**
+   * When every step succeeded and one of them needs a reboot, schedule the restart (as `reboot` does) before
+   * answering, so a join's reboot costs no PowerShell start of its own; the result says `rebootScheduled`.
+   */
+  rebootWhenRequired: z.boolean().optional(),
 });
 
 /** Revert the host to its state before joining (reference §1.6 Deconfigure and WICD cleanup). */

@@ -27,6 +27,8 @@ export const changeResultSchema = z.object({
   ok: z.boolean(),
   done: z.array(actionSchema),
   rebootRequired: z.boolean(),
+  /** `apply` with `rebootWhenRequired`: the restart is scheduled; the host goes down a moment later. */
+  rebootScheduled: z.boolean().optional(),
   error: failure.optional(),
 });
 

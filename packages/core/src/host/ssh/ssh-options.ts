@@ -36,6 +36,12 @@ export interface SshHostOptions {
    * well under 1 MiB). A host that prints more fails the call with HostOutputLimitError.
    */
   readonly maxOutputBytes?: number;
+  /**
+   * The host module is expected on the host (an earlier join installed it): the first call of a connection
+   * runs it without looking for it by SFTP first, so a drift check is one exec and nothing else. A missing
+   * or altered module fails that call, which is made again with the module (default false).
+   */
+  readonly assumeModule?: boolean;
 }
 
 export type ResolvedSshOptions = Required<Omit<SshHostOptions, 'logger'>> & {
@@ -58,6 +64,7 @@ export function resolveSshOptions(o: SshHostOptions, logger: HostLogger): Resolv
     sftpChunkSize: 32 * 1024,
     rebootTimeoutMs: 15 * 60_000,
     maxOutputBytes: 8 * 1024 * 1024,
+    assumeModule: false,
     ...o,
     port,
     logger,

@@ -12,8 +12,10 @@ import { silentHostLogger } from '../host-logger.js';
 import {
   HOST_PROTOCOL_VERSION,
   encodePowerShellCommand,
+  hostInstallInvocationScript,
   hostInvocationScript,
   hostRequestSchema,
+  installInvocationInput,
   hostResultSchema,
   stagedArchivePathFor,
   stagedPathFor,
@@ -22,6 +24,7 @@ import {
   type HostState,
 } from '../protocol/index.js';
 import type {
+  ApplyOptions,
   ChangeOutcome,
   DeconfigureOptions,
   ObserveQuery,
@@ -39,6 +42,8 @@ import { resolveSshOptions, type ResolvedSshOptions, type SshHostOptions } from 
 export interface SshHostStats {
   connects: number;
   powershellStarts: number;
+  /** Calls that carried the host module on stdin (first contact, or a module that went missing). */
+  moduleInstalls: number;
   sftpRequests: number;
   bytesSent: number;
 }
@@ -48,9 +53,10 @@ export class SshWindowsHost implements WindowsHost {
   private readonly o: ResolvedSshOptions;
   private readonly key: LoadedPrivateKey;
   private session: Promise<SshSession> | undefined;
-  private moduleReady: Promise<void> | undefined;
+  private moduleReady: Promise<boolean> | undefined;
   private readonly finished: SessionStats = { execs: 0, sftpRequests: 0, bytesSent: 0 };
   private connects = 0;
+  private installs = 0;
 
   constructor(options: SshHostOptions) {
     const logger = options.logger ?? silentHostLogger;
@@ -65,7 +71,13 @@ export class SshWindowsHost implements WindowsHost {
   get stats(): SshHostStats {
     const { execs, sftpRequests, bytesSent } = this.finished;
     // Every exec is one powershell.exe start: the adapter runs nothing else.
-    return { connects: this.connects, powershellStarts: execs, sftpRequests, bytesSent };
+    return {
+      connects: this.connects,
+      powershellStarts: execs,
+      moduleInstalls: this.installs,
+      sftpRequests,
+      bytesSent,
+    };
   }
 
   /** The current connection, or a new one when there is none or it dropped. */
@@ -85,46 +97,57 @@ export class SshWindowsHost implements WindowsHost {
   }
 
   /**
-   * Uploads the module unless a file of its size is already at its hash-named path (`replace`: always).
-   * The size is only a cheap guess: every call checks the module's SHA-256 on the host before using it.
+   * Whether the module is on the host (this connection looked once): a file of its size at its hash-named
+   * path, a cheap guess, since every call checks the module's SHA-256 on the host before using it. With
+   * `assumeModule` (a host an earlier join installed it on) nothing is looked at: a missing or altered
+   * module fails the call, which is then made again with the module.
    */
-  private async ensureModule(
-    session: SshSession,
-    replace = false,
-  ): Promise<{ modulePath: string; sha256: string }> {
-    const module = await loadHostModule();
+  private moduleOnHost(session: SshSession, replace: boolean): Promise<boolean> {
     this.moduleReady ??= (async () => {
-      const present = await session.size(module.remotePath);
-      if (!replace && present === module.bytes.length) return;
-      await prepareHost(session, this.address);
-      // SFTP rename does not replace: a damaged or tampered copy goes first.
-      if (present !== undefined) await session.remove(module.remotePath);
-      await session.put(module.bytes, `${module.remotePath}.part`, module.remotePath);
+      if (replace) return false;
+      if (this.o.assumeModule) return true;
+      const module = await loadHostModule();
+      return (await session.size(module.remotePath)) === module.bytes.length;
     })();
-    await this.moduleReady.catch((err: unknown) => {
-      this.moduleReady = undefined;
-      throw err;
-    });
-    return { modulePath: module.remotePath, sha256: module.sha256 };
+    this.moduleReady.catch(() => (this.moduleReady = undefined));
+    return this.moduleReady;
   }
 
-  /** One PowerShell start: the request goes on stdin, one JSON result comes back on stdout. */
+  /**
+   * For uploads before any call installed the module: the working area prepared and the module put by
+   * SFTP (one PowerShell start), so the staging folder exists and is protected.
+   */
+  private async ensurePrepared(session: SshSession): Promise<void> {
+    if (await this.moduleOnHost(session, false)) return;
+    const module = await loadHostModule();
+    await prepareHost(session, this.address);
+    // SFTP rename does not replace: a damaged or tampered copy goes first.
+    if ((await session.size(module.remotePath)) !== undefined) await session.remove(module.remotePath);
+    await session.put(module.bytes, `${module.remotePath}.part`, module.remotePath);
+    this.moduleReady = Promise.resolve(true);
+  }
+
+  /**
+   * One PowerShell start: the request goes on stdin, one JSON result comes back on stdout. A host without
+   * the module gets it in the same start (after the request's folders are protected; ADR 0022).
+   */
   private async call(request: HostRequest, retried = false): Promise<HostResult> {
     const checked = hostRequestSchema.safeParse(request);
     if (!checked.success) throw new InvalidHostRequestError(this.address, checked.error.message);
     const session = await this.connection();
-    const module = await this.ensureModule(session, retried);
-    const { code, stdout, stderr } = await session.exec(
-      encodePowerShellCommand(hostInvocationScript(module)),
+    const installed = await this.moduleOnHost(session, retried);
+    const { code, stdout, stderr, modulePath } = await this.exec(
+      session,
       JSON.stringify(checked.data),
+      installed,
     );
     const line = stdout.trim().split(/\r?\n/).pop() ?? '';
     let json: unknown;
     try {
       json = JSON.parse(line);
     } catch {
-      if (!retried && stderr.includes(module.modulePath)) {
-        // The module vanished or was altered since this connection checked: upload it again, once.
+      if (!retried && stderr.includes(modulePath)) {
+        // The module vanished or was altered since this connection checked: send it again, once.
         this.moduleReady = undefined;
         return this.call(request, true);
       }
@@ -133,9 +156,26 @@ export class SshWindowsHost implements WindowsHost {
         `exit ${String(code)}; output '${line.slice(0, 200)}'; ${stderr.slice(0, 500)}`,
       );
     }
+    if (!installed) this.moduleReady = Promise.resolve(true);
     const parsed = hostResultSchema.safeParse(json);
     if (!parsed.success) throw new HostProtocolError(this.address, parsed.error.message);
     return parsed.data;
+  }
+
+  /** The module's invocation, or (not installed) the first-contact one with the module before the request. */
+  private async exec(
+    session: SshSession,
+    json: string,
+    installed: boolean,
+  ): Promise<{ code: number | undefined; stdout: string; stderr: string; modulePath: string }> {
+    const module = await loadHostModule();
+    const ref = { modulePath: module.remotePath, sha256: module.sha256 };
+    if (!installed) this.installs++;
+    const out = await session.exec(
+      encodePowerShellCommand(installed ? hostInvocationScript(ref) : hostInstallInvocationScript(ref)),
+      installed ? json : installInvocationInput(module.bytes, json),
+    );
+    return { ...out, modulePath: ref.modulePath };
   }
 
   async observe(query: ObserveQuery): Promise<HostState> {
@@ -146,8 +186,8 @@ export class SshWindowsHost implements WindowsHost {
 
   async upload(files: readonly UploadFile[]): Promise<UploadReport> {
     const session = await this.connection();
-    // Creates the staging folder (and stages the module) once per connection.
-    await this.ensureModule(session);
+    // The staging folder exists once the module is on the host.
+    await this.ensurePrepared(session);
     const before = this.finished.bytesSent;
     const uploaded: string[] = [];
     const skipped: string[] = [];
@@ -179,9 +219,15 @@ export class SshWindowsHost implements WindowsHost {
     return { uploaded, skipped, bytesSent: this.finished.bytesSent - before };
   }
 
-  async apply(plan: Plan): Promise<ChangeOutcome> {
+  async apply(plan: Plan, options: ApplyOptions = {}): Promise<ChangeOutcome> {
     if (plan.steps.length === 0) return { done: [], rebootRequired: false };
-    return this.change(await this.call({ v: HOST_PROTOCOL_VERSION, op: 'apply', steps: [...plan.steps] }));
+    const reboot = options.rebootWhenRequired ? { rebootWhenRequired: true } : {};
+    const outcome = this.change(
+      await this.call({ v: HOST_PROTOCOL_VERSION, op: 'apply', steps: [...plan.steps], ...reboot }),
+    );
+    // The host goes down in a moment: the next call reconnects (connection() sees the closed session).
+    if (outcome.rebootScheduled) await this.close();
+    return outcome;
   }
 
   async deconfigure(options: DeconfigureOptions): Promise<ChangeOutcome> {
@@ -189,7 +235,10 @@ export class SshWindowsHost implements WindowsHost {
   }
 
   private change(result: HostResult): ChangeOutcome {
-    if ('done' in result && result.ok) return { done: result.done, rebootRequired: result.rebootRequired };
+    if ('done' in result && result.ok) {
+      const { done, rebootRequired } = result;
+      return { done, rebootRequired, ...(result.rebootScheduled ? { rebootScheduled: true } : {}) };
+    }
     throw this.failure(result.op, result);
   }
 

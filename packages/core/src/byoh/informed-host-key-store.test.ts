@@ -1,0 +1,47 @@
+import test from 'ava';
+import type { CoreV1Api, V1ConfigMap } from '@kubernetes/client-node';
+import { FakeClock } from '../kube/fake-clock.js';
+import { silentLogger } from '../kube/logger.js';
+import type { WatchPort } from '../kube/watch-port.js';
+import { InformedHostKeyStore } from './kube-host-key-store.js';
+
+const flush = (): Promise<unknown> => new Promise((r) => setImmediate(r));
+const keys = (data: Record<string, string>, rv = '1'): V1ConfigMap => ({
+  metadata: { name: 'windows-ssh-host-keys', namespace: 'wmco', resourceVersion: rv },
+  data,
+});
+
+function setup(): { store: InformedHostKeyStore; reads: () => number; cm: { value: V1ConfigMap } } {
+  const cm = { value: keys({ '10.0.0.5': 'ssh-ed25519 AAAA' }) };
+  let reads = 0;
+  const core = {
+    listNamespacedConfigMap: () => Promise.resolve({ items: [cm.value], metadata: { resourceVersion: '1' } }),
+    readNamespacedConfigMap: () => {
+      reads++;
+      return Promise.resolve(cm.value);
+    },
+  } as unknown as CoreV1Api;
+  const watch: WatchPort = () => Promise.resolve({ abort: () => undefined });
+  const store = new InformedHostKeyStore({
+    core,
+    watch,
+    clock: new FakeClock(),
+    logger: silentLogger,
+    namespace: 'wmco',
+  });
+  return { store, reads: () => reads, cm };
+}
+
+test('a pin the cache holds is answered from it; an address it does not know is read from the API', async (t) => {
+  const { store, reads, cm } = setup();
+  t.deepEqual(await store.get('10.0.0.5'), { type: 'ssh-ed25519', base64: 'AAAA' });
+  t.is(reads(), 1, 'before the watch has listed: read from the API');
+  await flush();
+  for (let i = 0; i < 3; i++) await store.get('10.0.0.5');
+  t.is(reads(), 1, 'then from the cache');
+  // Pinned a moment ago by another join, not in the cache yet: never answered "not pinned" from it.
+  cm.value = keys({ '10.0.0.5': 'ssh-ed25519 AAAA', '10.0.0.6': 'ssh-ed25519 BBBB' }, '2');
+  t.deepEqual(await store.get('10.0.0.6'), { type: 'ssh-ed25519', base64: 'BBBB' });
+  t.is(reads(), 2);
+  store.stop();
+});

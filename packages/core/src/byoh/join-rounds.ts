@@ -1,0 +1,126 @@
+import type { V1Node } from '@kubernetes/client-node';
+import type { Plan } from '../converge/plan.js';
+import type { HostState, PlanStep } from '../host/protocol/index.js';
+import type { UploadFile, WindowsHost } from '../host/windows-host.js';
+import { scriptsFor } from '../join/service-scripts.js';
+import type { WindowsServiceSpec } from '../provider/types/windows-service-spec.js';
+import {
+  applyObserved,
+  convergeRound,
+  HostScriptError,
+  observeAndPlan,
+  type ObservedPlan,
+} from './converge-round.js';
+import { hostSpecWith, variableScripts, type NodeDesign } from './node-spec.js';
+
+/** What the join's rounds work on, and what they count (the instance status reports it). */
+export interface JoinRoundState {
+  readonly host: WindowsHost;
+  readonly design: NodeDesign;
+  readonly content: (sha256: string) => UploadFile['source'];
+  /** Rename the host to this (vSphere and Nutanix Machines). */
+  readonly hostname?: string | undefined;
+  psStarts: number;
+  bytes: number;
+  servicesStarted: boolean;
+}
+
+/** Steps that take effect only after a restart (the host module reports `rebootRequired` for them). */
+const REBOOT_STEPS: ReadonlySet<PlanStep['kind']> = new Set([
+  'setEnvVar',
+  'removeEnvVar',
+  'installFeature',
+  'setHostname',
+]);
+
+const needsReboot = (p: Plan): boolean => p.steps.some((s) => REBOOT_STEPS.has(s.kind));
+
+/** Sees the script values and the observed host after observe, before anything changes; may refuse. */
+export type BeforeApply = (values: Record<string, string>, state: HostState) => Promise<void>;
+
+function observeFor(
+  s: JoinRoundState,
+  services: readonly WindowsServiceSpec[],
+  node: V1Node | undefined,
+): Promise<ObservedPlan> {
+  s.psStarts++;
+  return observeAndPlan(s.host, {
+    specFor: (values) => ({
+      ...hostSpecWith(s.design, services, values, node),
+      ...(s.hostname === undefined ? {} : { hostname: s.hostname }),
+    }),
+    // Value scripts only: the ones run for their effect are `runScript` steps of the apply (HostSpec).
+    scripts: variableScripts(scriptsFor(services, node)),
+  });
+}
+
+/**
+ * The files-only round of the old protocol, kept for the cases one apply cannot cover: a value script
+ * that failed (GCP's hostname script is a payload file, absent on a fresh host) or a rename, which the
+ * node name is decided from. Observe, apply, and a reboot when a step asks for one.
+ */
+async function filesRound(s: JoinRoundState): Promise<void> {
+  const round = await convergeRound(s.host, {
+    specFor: (values) => ({
+      ...hostSpecWith(s.design, [], values, undefined),
+      ...(s.hostname === undefined ? {} : { hostname: s.hostname }),
+    }),
+    scripts: [],
+    content: s.content,
+  });
+  s.psStarts += round.plan.steps.length > 0 ? 2 : 1;
+  s.bytes += round.bytesSent;
+}
+
+/** The bootstrap observe; one files round first when a value script needs a file or the host is renamed. */
+async function observeBootstrap(
+  s: JoinRoundState,
+  bootstrap: readonly WindowsServiceSpec[],
+): Promise<ObservedPlan> {
+  const first = await observeFor(s, bootstrap, undefined).catch((err: unknown) => {
+    if (err instanceof HostScriptError) return undefined;
+    throw err;
+  });
+  if (first && !first.plan.steps.some((p) => p.kind === 'setHostname')) return first;
+  await filesRound(s);
+  return observeFor(s, bootstrap, undefined);
+}
+
+/**
+ * Before the Node exists: one observe (value pre-scripts evaluated), the name decided (`beforeApply`),
+ * one apply with everything: directories, files, the Defender exclusion, the bootstrap services. When a
+ * step needs a restart (the Containers feature, machine variables) the services are created but not
+ * started, and the same apply schedules the restart: the SCM starts them at boot. Two PowerShell starts.
+ */
+export async function bootstrapRound(
+  s: JoinRoundState,
+  bootstrap: readonly WindowsServiceSpec[],
+  beforeApply: BeforeApply,
+): Promise<void> {
+  const observed = await observeBootstrap(s, bootstrap);
+  await beforeApply(observed.values, observed.state);
+  const reboot = needsReboot(observed.plan);
+  const steps = reboot ? observed.plan.steps.filter((p) => p.kind !== 'startService') : observed.plan.steps;
+  const { outcome, bytesSent } = await applyObserved(s.host, { ...observed, plan: { steps } }, s.content, {
+    rebootWhenRequired: true,
+  });
+  if (steps.length > 0) s.psStarts++;
+  s.bytes += bytesSent;
+  s.servicesStarted = true;
+  // A restart the plan did not foresee (a step of another kind asked for it): wait for it the usual way.
+  if (outcome.rebootRequired && !outcome.rebootScheduled) await s.host.reboot();
+}
+
+/**
+ * After the Node exists: one observe and one apply for every service level at once. The plan starts the
+ * services in dependency and priority order, each after its pre-scripts (kube-proxy's network-conf.ps1
+ * after hybrid-overlay is running and has created its HNS network), and the host module waits for each
+ * start inside the same PowerShell process. Two PowerShell starts, whatever the number of levels.
+ */
+export async function nodeRound(s: JoinRoundState, node: V1Node): Promise<void> {
+  const observed = await observeFor(s, s.design.services, node);
+  const { outcome, bytesSent } = await applyObserved(s.host, observed, s.content);
+  if (observed.plan.steps.length > 0) s.psStarts++;
+  s.bytes += bytesSent;
+  if (outcome.rebootRequired) await s.host.reboot();
+}

@@ -1,0 +1,56 @@
+import { HostPaths } from './host-paths.js';
+import { MODULE_HASH_MISMATCH, type ModuleRef } from './invocation.js';
+import { protectFoldersScript } from './prepare.js';
+
+const MODULE_PATH = /^C:\\ProgramData\\wmco\\WmcoHost-[0-9a-f]{16}\.psm1$/;
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/**
+ * First contact with a host that has no host module yet, in one PowerShell start (ADR 0022): the working
+ * area and its staging folder protected (as `hostPrepareScript`), then the module's bytes read from stdin
+ * (one line of base64 before the request), their SHA-256 checked against the hash this operator ships,
+ * written to the hash-named path (through `.part`, so no half-written module is ever at that path), and
+ * the request run by the module from those same checked bytes.
+ */
+export function hostInstallInvocationScript(module: ModuleRef): string {
+  const { modulePath, sha256 } = module;
+  if (!MODULE_PATH.test(modulePath))
+    throw new Error(`module path '${modulePath}' is not under ${HostPaths.root}`);
+  if (!SHA256.test(sha256) || !modulePath.includes(`-${sha256.slice(0, 16)}.`)) {
+    throw new Error(`module hash '${sha256}' does not name ${modulePath}`);
+  }
+  return (
+    "$ErrorActionPreference = 'Stop'; $ProgressPreference = 'SilentlyContinue'; " +
+    '$utf8 = New-Object System.Text.UTF8Encoding $false; ' +
+    '[Console]::InputEncoding = [Console]::OutputEncoding = $utf8; ' +
+    `${protectFoldersScript([HostPaths.root, HostPaths.staging])}; ` +
+    '$stdin = [Console]::In.ReadToEnd(); ' +
+    '$cut = $stdin.IndexOf([char]10); ' +
+    '$bytes = [Convert]::FromBase64String($stdin.Substring(0, $cut).Trim()); ' +
+    "$hash = -join ([System.Security.Cryptography.SHA256]::Create().ComputeHash($bytes) | ForEach-Object { $_.ToString('x2') }); " +
+    `if ($hash -ne '${sha256}') { throw "${MODULE_HASH_MISMATCH}: the module sent has SHA-256 $hash" }; ` +
+    `[System.IO.File]::WriteAllBytes('${modulePath}.part', $bytes); ` +
+    `Move-Item -Force -LiteralPath '${modulePath}.part' -Destination '${modulePath}'; ` +
+    '$null = New-Module -Name WmcoHost -ScriptBlock ([scriptblock]::Create($utf8.GetString($bytes).TrimStart([char]0xFEFF))); ' +
+    'Invoke-WmcoHost -RequestJson $stdin.Substring($cut + 1)'
+  );
+}
+
+/** What the install invocation reads on stdin: the module as one base64 line, then the request. */
+export function installInvocationInput(moduleBytes: Buffer, requestJson: string): string {
+  return `${moduleBytes.toString('base64')}\n${requestJson}`;
+}
+
+/** The module named by a script of exactly `hostInstallInvocationScript`'s form, or undefined. */
+export function parseHostInstallInvocation(script: string): ModuleRef | undefined {
+  const path = /WriteAllBytes\('([^']*)\.part', \$bytes\)/.exec(script)?.[1];
+  const sha256 = /if \(\$hash -ne '([0-9a-f]{64})'\)/.exec(script)?.[1];
+  if (path === undefined || sha256 === undefined || !MODULE_PATH.test(path)) return undefined;
+  try {
+    return hostInstallInvocationScript({ modulePath: path, sha256 }) === script
+      ? { modulePath: path, sha256 }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

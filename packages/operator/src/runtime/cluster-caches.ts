@@ -1,0 +1,33 @@
+import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { InformedClusterFacts, InformedHostKeyStore, kubeWatch, systemClock, type Logger } from '@wmco/core';
+
+/** What joins and drift checks read from watches instead of per-call GETs (issue 16 §5, ADR 0022). */
+export interface ClusterCaches {
+  readonly facts: InformedClusterFacts;
+  readonly hostKeys: InformedHostKeyStore;
+  stop(): void;
+}
+
+/** The caches of one operator; their watches start with the first read and end with `stop` (or `signal`). */
+export function clusterCaches(
+  kc: KubeConfig,
+  namespace: string,
+  logger: Logger,
+  signal?: AbortSignal,
+): ClusterCaches {
+  const parts = {
+    core: kc.makeApiClient(CoreV1Api),
+    custom: kc.makeApiClient(CustomObjectsApi),
+    namespace,
+    logger,
+  };
+  const sources = { ...parts, watch: kubeWatch(kc), clock: systemClock };
+  const facts = new InformedClusterFacts(sources);
+  const hostKeys = new InformedHostKeyStore(sources);
+  const stop = (): void => {
+    facts.stop();
+    hostKeys.stop();
+  };
+  signal?.addEventListener('abort', stop, { once: true });
+  return { facts, hostKeys, stop };
+}

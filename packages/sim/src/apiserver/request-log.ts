@@ -1,0 +1,32 @@
+/** One request the API server received, after authentication. */
+export interface LoggedRequest {
+  readonly method: string;
+  readonly path: string;
+  /** A watch (`?watch=true`): one long request, not one per event. */
+  readonly watch: boolean;
+  readonly user: string;
+}
+
+/**
+ * Every authenticated request, in order (the last `limit` kept), for tests and benchmarks that count what a
+ * client costs the API server, like the apiserver's request metrics (`apiserver_request_total`).
+ */
+export class RequestLog {
+  private readonly entries: LoggedRequest[] = [];
+  /** Requests seen since the server started (also those no longer kept). */
+  total = 0;
+
+  constructor(private readonly limit = 100_000) {}
+
+  record(r: LoggedRequest): void {
+    this.total++;
+    this.entries.push(r);
+    if (this.entries.length > this.limit) this.entries.splice(0, this.entries.length - this.limit);
+  }
+
+  /** The requests after the first `since` of all time (`total` read earlier), still kept. */
+  since(since: number): LoggedRequest[] {
+    const kept = this.total - this.entries.length;
+    return this.entries.slice(Math.max(0, since - kept));
+  }
+}
