@@ -62,3 +62,14 @@ test('a host without counters still reports its operations', async (t) => {
   t.deepEqual(meter.ops, ['observe:success']);
   t.is(meter.starts, 0);
 });
+
+test("apply's options reach the inner host (a first apply that schedules its own reboot)", async (t) => {
+  const seen: unknown[] = [];
+  const inner = {
+    ...countingHost(),
+    apply: (_p: unknown, o?: unknown) => (seen.push(o), Promise.resolve({})),
+  };
+  const host = new MeteredWindowsHost(inner as unknown as WindowsHost, recorder());
+  await host.apply({ steps: [] }, { rebootWhenRequired: true });
+  t.deepEqual(seen, [{ rebootWhenRequired: true }]);
+});

@@ -1,4 +1,5 @@
 import type {
+  ApplyOptions,
   ChangeOutcome,
   DeconfigureOptions,
   HostState,
@@ -47,8 +48,8 @@ export class MeteredWindowsHost implements WindowsHost {
     return this.metered('upload', () => this.inner.upload(files));
   }
 
-  apply(plan: Plan): Promise<ChangeOutcome> {
-    return this.metered('apply', () => this.inner.apply(plan));
+  apply(plan: Plan, options?: ApplyOptions): Promise<ChangeOutcome> {
+    return this.metered('apply', () => this.inner.apply(plan, options));
   }
 
   reboot(): Promise<void> {
