@@ -1,6 +1,7 @@
 import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { ClusterFacts } from '../join/cluster-facts.js';
 import { readClusterFacts } from '../join/read-cluster-facts.js';
+import { EXPORTER_TLS_SECRET } from '../join/read-exporter-tls.js';
 import { TRUSTED_CA_CONFIGMAP } from '../join/read-trusted-ca.js';
 import { SupervisedInformer } from '../kube/supervised-informer.js';
 import type { KubeObject } from '../kube/watch-port.js';
@@ -39,6 +40,10 @@ function factWatches(namespace: string): { key: string; watched: Watched }[] {
     {
       key: `configmaps/${namespace}/${TRUSTED_CA_CONFIGMAP}`,
       watched: namedObject('configmaps', namespace, TRUSTED_CA_CONFIGMAP),
+    },
+    {
+      key: `secrets/${namespace}/${EXPORTER_TLS_SECRET}`,
+      watched: namedObject('secrets', namespace, EXPORTER_TLS_SECRET),
     },
   ];
 }
