@@ -5,6 +5,7 @@ import {
   type KubeletBehaviourOptions,
 } from '@wmco/sim';
 import type { HostScenario } from './host-scenario.js';
+import { threadId } from 'node:worker_threads';
 
 /** One simulated host of the world. */
 export interface SimHostSpec {
@@ -35,10 +36,18 @@ export interface SimHostSpec {
 
 let nextOctet = 10;
 
+/**
+ * A loopback address no other world on this machine uses: the second and third octets come from the
+ * process and worker thread (ava runs test files in worker threads of one process, each with its own
+ * counter, and each simulated host listens on fixed ports such as windows_exporter's 9182), so two
+ * workers collide only when their process and thread ids are 12,500 apart.
+ */
 function address(): string {
-  const third = 200 + (process.pid % 50);
+  const worker = process.pid * 64 + (threadId % 64);
+  const second = 1 + (worker % 250);
+  const third = 200 + (Math.floor(worker / 250) % 50);
   nextOctet = nextOctet >= 250 ? 10 : nextOctet + 1;
-  return `127.0.${third}.${nextOctet}`;
+  return `127.${second}.${third}.${nextOctet}`;
 }
 
 /** The world's Windows hosts, each on its own loopback address (its IPv4 as the node sees it too). */
