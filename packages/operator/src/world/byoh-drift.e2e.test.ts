@@ -1,42 +1,7 @@
 import test from 'ava';
-import { newRootContainer } from '@wmco/core';
-import { buildProgram } from '../cli/program.js';
-import { loadBuiltinProviders } from '../providers/baked-providers.js';
 import type { SimWorld } from './sim-world.js';
 import { apis, eventsAbout, NS, phaseIs, testWorld, until } from './world-fixture.js';
-
-interface PlanRun {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** `wmco plan ...` in-process against the world, as a user would run it with the admin kubeconfig. */
-async function wmcoPlan(world: SimWorld, ...args: string[]): Promise<PlanRun> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const ports = world.hosts.hosts
-    .filter((h) => h.sim.port !== 22)
-    .map((h) => `${h.address}=${h.sim.port}`)
-    .join(',');
-  const program = buildProgram({
-    container: newRootContainer().createChildContainer(),
-    builtinProviders: await loadBuiltinProviders(),
-    stdout: (s) => out.push(s),
-    stderr: (s) => err.push(s),
-    env: { WMCO_SSH_PORT_OVERRIDES: ports },
-  });
-  program.exitOverride();
-  const base = ['--kubeconfig', world.adminKubeconfig, '-n', NS, '--payload', world.payloadDir];
-  let code = 0;
-  try {
-    await program.parseAsync(['node', 'wmco', 'plan', ...base, ...args]);
-  } catch (e) {
-    code = 1;
-    err.push(e instanceof Error ? e.message : String(e));
-  }
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+import { wmcoPlan } from './wmco-plan.test-helper.js';
 
 async function hostKeys(world: SimWorld): Promise<Record<string, string>> {
   const cm = await apis(world).core.readNamespacedConfigMap({ name: 'windows-ssh-host-keys', namespace: NS });

@@ -1,38 +1,9 @@
-import { newRootContainer } from '@wmco/core';
-import { buildProgram } from '../cli/program.js';
-import { loadBuiltinProviders } from '../providers/baked-providers.js';
 import type { SimWorld } from './sim-world.js';
-import { NS } from './world-fixture.js';
+import { wmcoCli, type CliRun } from './wmco-cli.js';
 
-export interface PlanRun {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type PlanRun = CliRun;
 
-/** `wmco plan ...` in-process against the world, as a user runs it with the admin kubeconfig. */
-export async function wmcoPlan(world: SimWorld, ...args: string[]): Promise<PlanRun> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const ports = world.hosts.hosts
-    .filter((h) => h.sim.port !== 22)
-    .map((h) => `${h.address}=${h.sim.port}`)
-    .join(',');
-  const program = buildProgram({
-    container: newRootContainer().createChildContainer(),
-    builtinProviders: await loadBuiltinProviders(),
-    stdout: (s) => out.push(s),
-    stderr: (s) => err.push(s),
-    env: { WMCO_SSH_PORT_OVERRIDES: ports },
-  });
-  program.exitOverride();
-  const base = ['--kubeconfig', world.adminKubeconfig, '-n', NS, '--payload', world.payloadDir];
-  let code = 0;
-  try {
-    await program.parseAsync(['node', 'wmco', 'plan', ...base, ...args]);
-  } catch (e) {
-    code = 1;
-    err.push(e instanceof Error ? e.message : String(e));
-  }
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+/** `wmco plan ...` in-process against the world, with the world's payload, as a user runs it. */
+export function wmcoPlan(world: SimWorld, ...args: string[]): Promise<PlanRun> {
+  return wmcoCli(world, 'plan', '--payload', world.payloadDir, ...args);
 }
