@@ -9,6 +9,7 @@ export { publicKeyOf } from './public-key.js';
 export { scriptsFor, resolveServices, type HostScript } from './service-scripts.js';
 export { MirrorProblemReporter } from './mirror-problem-reporter.js';
 export { CaBundleProblemReporter } from './ca-bundle-problem-reporter.js';
+export { ExporterTlsProblemReporter } from './exporter-tls-problem-reporter.js';
 export {
   EXPORTER_SERVICE,
   EXPORTER_TLS_FILES,

@@ -14,8 +14,6 @@ import {
   KubeEventRecorder,
   KubeLeaseStore,
   LeaderElector,
-  MirrorProblemReporter,
-  CaBundleProblemReporter,
   Registrations,
   kubeWatch,
   kubernetesVersionProblem,
@@ -47,6 +45,7 @@ import type { RuntimeHooks } from './runtime-hooks.js';
 import { loadKubeConfig } from './load-kubeconfig.js';
 import { bootstrapIdentity } from './bootstrap-identity.js';
 import { servicesLogRotation } from './services-log-rotation.js';
+import { factProblems } from './fact-problems.js';
 export type { RuntimeHooks } from './runtime-hooks.js';
 
 export interface RuntimeParts {
@@ -197,10 +196,8 @@ export class OperatorRuntime {
     });
     // Cluster facts and host keys from watches (issue 16 §5), until the operator stops.
     const caches = clusterCaches(this.kc, config.namespace, logger, this.stopping.signal);
-    const mirrorProblems = new MirrorProblemReporter(events);
-    await mirrorProblems.report(facts);
-    const caProblems = new CaBundleProblemReporter(events, config.namespace);
-    await caProblems.report(facts);
+    const problems = factProblems(events, config.namespace);
+    await problems(facts);
     return {
       core,
       namespace: config.namespace,
@@ -221,8 +218,7 @@ export class OperatorRuntime {
       facts: async () => {
         const f = await caches.facts.facts();
         this.p.redactor.register(f.bootstrap.token);
-        await mirrorProblems.report(f);
-        await caProblems.report(f);
+        await problems(f);
         return f;
       },
       events,
