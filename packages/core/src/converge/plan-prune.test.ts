@@ -1,4 +1,5 @@
 import test from 'ava';
+import { observedHost } from './plan.test-helper.js';
 import {
   applyRequestSchema,
   isPrunablePath,
@@ -14,25 +15,11 @@ const REG = 'C:\\k\\containerd\\registries';
 const SHA = 'c'.repeat(64);
 
 function state(children: Record<string, string[]> | undefined): HostState {
-  return {
-    v: 1,
-    hostname: 'WIN-1',
-    os: { build: 20348, ubr: 1 },
-    containersFeature: true,
-    lastBootTime: '2026-01-01T00:00:00.000Z',
-    freeDiskBytes: 1e10,
-    defaultShell: 'cmd',
+  return observedHost({
     directories: [REG, `${REG}\\quay.io`],
     files: [{ path: `${REG}\\quay.io\\hosts.toml`, sha256: SHA }],
-    staged: [],
-    services: [],
-    envVars: {},
-    routes: [],
-    hnsNetworks: [],
-    firewallRules: [],
-    evaluated: {},
     ...(children ? { children } : {}),
-  };
+  });
 }
 
 const spec: HostSpec = {

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { observedHost } from './plan.test-helper.js';
 import { applyRequestSchema, observeRequestSchema, type HostState } from '../host/protocol/index.js';
 import { observeQueryFor } from './converge.js';
 import { describe } from './describe-plan.js';
@@ -11,25 +12,7 @@ const C = 'C'.repeat(40);
 const BUNDLE = 'C:\\k\\ca-bundle.crt';
 
 function state(rootCertificates?: HostState['rootCertificates']): HostState {
-  return {
-    v: 1,
-    hostname: 'WIN-1',
-    os: { build: 20348, ubr: 1 },
-    containersFeature: true,
-    lastBootTime: '2026-01-01T00:00:00.000Z',
-    freeDiskBytes: 1e10,
-    defaultShell: 'cmd',
-    directories: [],
-    files: [],
-    staged: [],
-    services: [],
-    envVars: {},
-    routes: [],
-    hnsNetworks: [],
-    firewallRules: [],
-    evaluated: {},
-    ...(rootCertificates ? { rootCertificates } : {}),
-  };
+  return observedHost({ ...(rootCertificates ? { rootCertificates } : {}) });
 }
 
 const base: HostSpec = {

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { managedService, observedHost } from './plan.test-helper.js';
 import type { HostState, ServiceState } from '../host/protocol/index.js';
 import { applyRequestSchema } from '../host/protocol/index.js';
 import { describe } from './describe-plan.js';
@@ -6,36 +7,14 @@ import type { HostSpec } from './host-spec.js';
 import { plan } from './plan.js';
 
 function svc(name: string, environment?: string[]): ServiceState {
-  return {
-    name,
-    state: 'running',
-    startType: 'auto',
-    commandLine: `C:\\k\\${name}.exe`,
+  return managedService(name, {
     dependencies: name === 'kubelet' ? ['containerd'] : [],
-    description: `OpenShift managed ${name}`,
     ...(environment ? { environment } : {}),
-  };
+  });
 }
 
 function state(services: ServiceState[]): HostState {
-  return {
-    v: 1,
-    hostname: 'WIN-1',
-    os: { build: 20348, ubr: 1 },
-    containersFeature: true,
-    lastBootTime: '2026-01-01T00:00:00.000Z',
-    freeDiskBytes: 1e10,
-    defaultShell: 'cmd',
-    directories: [],
-    files: [],
-    staged: [],
-    services,
-    envVars: {},
-    routes: [],
-    hnsNetworks: [],
-    firewallRules: [],
-    evaluated: {},
-  };
+  return observedHost({ services });
 }
 
 function spec(proxy: Record<string, string>): HostSpec {

@@ -1,40 +1,18 @@
 import test from 'ava';
+import { managedService, observedHost } from './plan.test-helper.js';
 import type { HostState, ServiceState } from '../host/protocol/index.js';
 import type { HostSpec } from './host-spec.js';
 import { plan } from './plan.js';
 
 const CERT = 'C:\\k\\tls\\certs\\tls.crt';
 
-function svc(name: string): ServiceState {
-  return {
-    name,
-    state: 'running',
-    startType: 'auto',
-    commandLine: `C:\\k\\${name}.exe`,
-    dependencies: [],
-    description: `OpenShift managed ${name}`,
-  };
-}
+const svc = (name: string): ServiceState => managedService(name);
 
 function state(certSha: string): HostState {
-  return {
-    v: 1,
-    hostname: 'WIN-1',
-    os: { build: 20348, ubr: 1 },
-    containersFeature: true,
-    lastBootTime: '2026-01-01T00:00:00.000Z',
-    freeDiskBytes: 1e10,
-    defaultShell: 'cmd',
-    directories: [],
+  return observedHost({
     files: [{ path: CERT, sha256: certSha }],
-    staged: [],
     services: [svc('kubelet'), svc('windows_exporter')],
-    envVars: {},
-    routes: [],
-    hnsNetworks: [],
-    firewallRules: [],
-    evaluated: {},
-  };
+  });
 }
 
 function spec(serviceFiles?: HostSpec['serviceFiles']): HostSpec {

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { managedService, observedHost } from './plan.test-helper.js';
 import type { HostState, ServiceState } from '../host/protocol/index.js';
 import { applyRequestSchema } from '../host/protocol/index.js';
 import { describe } from './describe-plan.js';
@@ -12,35 +13,14 @@ const NETWORK_CONF = {
 };
 
 function svc(name: string, state: ServiceState['state'] = 'running'): ServiceState {
-  return {
-    name,
+  return managedService(name, {
     state,
-    startType: 'auto',
-    commandLine: `C:\\k\\${name}.exe`,
     dependencies: name === 'kube-proxy' ? ['hybrid-overlay-node'] : [],
-    description: `OpenShift managed ${name}`,
-  };
+  });
 }
 
 function hostState(services: ServiceState[]): HostState {
-  return {
-    v: 1,
-    hostname: 'WIN-1',
-    os: { build: 20348, ubr: 1 },
-    containersFeature: true,
-    lastBootTime: '2026-01-01T00:00:00.000Z',
-    freeDiskBytes: 1e10,
-    defaultShell: 'cmd',
-    directories: [],
-    files: [],
-    staged: [],
-    services,
-    envVars: {},
-    routes: [],
-    hnsNetworks: [],
-    firewallRules: [],
-    evaluated: {},
-  };
+  return observedHost({ services });
 }
 
 function spec(): HostSpec {

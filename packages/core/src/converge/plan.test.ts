@@ -1,4 +1,5 @@
 import test from 'ava';
+import { managedService, observedHost } from './plan.test-helper.js';
 import type { HostState, ServiceState } from '../host/protocol/index.js';
 import { describe } from './describe-plan.js';
 import type { HostSpec } from './host-spec.js';
@@ -8,37 +9,14 @@ const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);
 
 function state(over: Partial<HostState> = {}): HostState {
-  return {
-    v: 1,
-    hostname: 'WIN-1',
-    os: { build: 20348, ubr: 1 },
-    containersFeature: true,
-    lastBootTime: '2026-01-01T00:00:00.000Z',
-    freeDiskBytes: 1e10,
-    defaultShell: 'cmd',
-    directories: [],
-    files: [],
-    staged: [],
-    services: [],
-    envVars: {},
+  return observedHost({
     routes: [{ destinationPrefix: '0.0.0.0/0', nextHop: '10.0.0.1', interfaceIndex: 6 }],
-    hnsNetworks: [],
-    firewallRules: [],
-    evaluated: {},
     ...over,
-  };
+  });
 }
 
 function svc(name: string, over: Partial<ServiceState> = {}): ServiceState {
-  return {
-    name,
-    state: 'running',
-    startType: 'auto',
-    commandLine: `C:\\k\\${name}.exe`,
-    dependencies: [],
-    description: `OpenShift managed ${name}`,
-    ...over,
-  };
+  return managedService(name, over);
 }
 
 const spec: HostSpec = {
