@@ -64,7 +64,7 @@ export class JoinFlow {
       services: design.services,
       content: designContent(design, this.deps.payloadDir),
       hostname: identity.hostname,
-      psStarts: 0,
+      hostCalls: 0,
       bytes: 0,
       servicesStarted: false,
     };
@@ -167,7 +167,8 @@ export class JoinFlow {
     await this.phase(s.identity, 'Ready', {
       node: name,
       joinSeconds,
-      powershellStarts: s.psStarts,
+      // What the adapter counted (one powershell.exe serves every call of a connection), else the calls.
+      powershellStarts: s.host.stats?.powershellStarts ?? s.hostCalls,
       bytesSent: s.bytes,
     });
     await this.deps.events.record(

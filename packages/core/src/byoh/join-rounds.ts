@@ -20,7 +20,8 @@ export interface JoinRoundState {
   readonly content: (sha256: string) => UploadFile['source'];
   /** Rename the host to this (vSphere and Nutanix Machines). */
   readonly hostname?: string | undefined;
-  psStarts: number;
+  /** Host module calls (observe, apply) of the join: its PowerShell starts where the adapter does not count. */
+  hostCalls: number;
   bytes: number;
   servicesStarted: boolean;
 }
@@ -43,7 +44,7 @@ function observeFor(
   services: readonly WindowsServiceSpec[],
   node: V1Node | undefined,
 ): Promise<ObservedPlan> {
-  s.psStarts++;
+  s.hostCalls++;
   return observeAndPlan(s.host, {
     specFor: (values) => ({
       ...hostSpecWith(s.design, services, values, node),
@@ -68,7 +69,7 @@ async function filesRound(s: JoinRoundState): Promise<void> {
     scripts: [],
     content: s.content,
   });
-  s.psStarts += round.plan.steps.length > 0 ? 2 : 1;
+  s.hostCalls += round.plan.steps.length > 0 ? 2 : 1;
   s.bytes += round.bytesSent;
 }
 
@@ -104,7 +105,7 @@ export async function bootstrapRound(
   const { outcome, bytesSent } = await applyObserved(s.host, { ...observed, plan: { steps } }, s.content, {
     rebootWhenRequired: true,
   });
-  if (steps.length > 0) s.psStarts++;
+  if (steps.length > 0) s.hostCalls++;
   s.bytes += bytesSent;
   s.servicesStarted = true;
   // A restart the plan did not foresee (a step of another kind asked for it): wait for it the usual way.
@@ -120,7 +121,7 @@ export async function bootstrapRound(
 export async function nodeRound(s: JoinRoundState, node: V1Node): Promise<void> {
   const observed = await observeFor(s, s.design.services, node);
   const { outcome, bytesSent } = await applyObserved(s.host, observed, s.content);
-  if (observed.plan.steps.length > 0) s.psStarts++;
+  if (observed.plan.steps.length > 0) s.hostCalls++;
   s.bytes += bytesSent;
   if (outcome.rebootRequired) await s.host.reboot();
 }

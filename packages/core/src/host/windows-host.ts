@@ -52,6 +52,8 @@ export interface ApplyOptions {
  */
 export interface WindowsHost {
   readonly address: string;
+  /** What the adapter counted across its connections, where it counts (the SSH adapter does). */
+  readonly stats?: { readonly powershellStarts: number; readonly bytesSent: number } | undefined;
   observe(query: ObserveQuery): Promise<HostState>;
   /** Stage files (by SFTP, into the staging folder) whose hashes the host does not hold yet. */
   upload(files: readonly UploadFile[]): Promise<UploadReport>;

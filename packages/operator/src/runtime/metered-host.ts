@@ -32,12 +32,16 @@ export class MeteredWindowsHost implements WindowsHost {
   private seen: HostCounters = { powershellStarts: 0, bytesSent: 0 };
 
   constructor(
-    private readonly inner: WindowsHost & { readonly stats?: HostCounters },
+    private readonly inner: WindowsHost,
     private readonly meter: HostMeter,
   ) {}
 
   get address(): string {
     return this.inner.address;
+  }
+
+  get stats(): HostCounters | undefined {
+    return this.inner.stats;
   }
 
   observe(query: ObserveQuery): Promise<HostState> {

@@ -22,7 +22,7 @@ function operatorReads(world: SimWorld, since: number): LoggedRequest[] {
 }
 
 test.serial(
-  'a fresh join costs at most 4 PowerShell starts, with several service levels and pre-scripts, with or without the Containers feature',
+  'a fresh join is one PowerShell start (two with the Containers feature restart), with several service levels and pre-scripts',
   async (t) => {
     // No drift checks: every start counted here is the join's.
     const { world } = await testWorld(
@@ -31,10 +31,12 @@ test.serial(
     );
     t.teardown(() => world.stop());
     await joinAll(world);
-    for (const h of world.hosts.hosts) {
+    for (const [i, h] of world.hosts.hosts.entries()) {
       const ops = h.sim.invocations.map((i) => i.op);
       t.log(h.address, h.sim.stats.powershellStarts, ops.join(','));
-      t.true(h.sim.stats.powershellStarts <= 4, `${h.address}: ${h.sim.stats.powershellStarts} starts`);
+      // One powershell.exe answers every call of the join's connection (ADR 0026); a restart ends it.
+      // WIN-B lacks the Containers feature: the first apply installs it and restarts the host.
+      t.is(h.sim.stats.powershellStarts, i === 1 ? 2 : 1, h.address);
       t.deepEqual(
         ops,
         ['observe', 'apply', 'observe', 'apply'],

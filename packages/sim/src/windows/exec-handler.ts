@@ -4,6 +4,7 @@ import {
   hostRequestSchema,
   parseHostInstallInvocation,
   parseHostInvocation,
+  parseHostSession,
   type HostResult,
   HOST_PROTOCOL_VERSION,
 } from '@wmco/core';
@@ -26,6 +27,13 @@ export type ExecPlan =
   | { readonly kind: 'prepare' }
   /** First contact: prepare, then the module from stdin is checked, written and run (ADR 0022). */
   | { readonly kind: 'install'; readonly modulePath: string; readonly sha256: string }
+  /** One powershell.exe answering requests line by line until stdin closes (ADR 0026). */
+  | {
+      readonly kind: 'session';
+      readonly modulePath: string;
+      readonly sha256: string;
+      readonly install: boolean;
+    }
   | { readonly kind: 'error'; readonly stderr: string; readonly code: number };
 
 /**
@@ -36,6 +44,8 @@ export function classifyExec(command: string, shell: 'cmd' | 'powershell'): Exec
   const script = decodePowerShellCommand(command);
   if (script === undefined) return { kind: 'error', stderr: notRecognized(shell, command), code: 1 };
   if (script === hostPrepareScript()) return { kind: 'prepare' };
+  const session = parseHostSession(script);
+  if (session !== undefined) return { kind: 'session', ...session };
   const install = parseHostInstallInvocation(script);
   if (install !== undefined) return { kind: 'install', ...install };
   const invocation = parseHostInvocation(script);

@@ -2,11 +2,12 @@ import type { ServerChannel } from 'ssh2';
 import { classifyExec } from './exec-handler.js';
 import type { HostCosts } from './host-costs.js';
 import { runCommand, type ExecReply, type HostShellContext } from './host-shell.js';
+import { serveModuleSession } from './module-session-host.js';
 
 /** What one exec needs of its host. */
 export interface ExecHost {
   readonly shell: HostShellContext;
-  readonly stats: { execs: number; openExecs: number; maxOpenExecs: number };
+  readonly stats: { execs: number; openExecs: number; maxOpenExecs: number; floodsOpen: number };
   readonly costs: HostCosts;
 }
 
@@ -34,6 +35,11 @@ export function serveExec(channel: ServerChannel, command: string, host: ExecHos
   stats.openExecs++;
   stats.maxOpenExecs = Math.max(stats.maxOpenExecs, stats.openExecs);
   channel.once('close', () => stats.openExecs--);
+  const plan = classifyExec(command, host.shell.model.defaultShell);
+  if (plan.kind === 'session') {
+    serveModuleSession(channel, plan, host).catch(() => channel.close());
+    return;
+  }
   const input: Buffer[] = [];
   channel.on('data', (d: Buffer) => input.push(d));
   const run = (stdin: string): void => {
@@ -41,8 +47,7 @@ export function serveExec(channel: ServerChannel, command: string, host: ExecHos
       .then((reply) => answer(channel, reply, host.costs))
       .catch(() => channel.close());
   };
-  const kind = classifyExec(command, host.shell.model.defaultShell).kind;
-  if (kind !== 'module' && kind !== 'install') {
+  if (plan.kind !== 'module' && plan.kind !== 'install') {
     run('');
     return;
   }

@@ -53,7 +53,11 @@ const moduleNotFound = (path: string): string =>
  * The invocation's own check: the module file's SHA-256 must be the one the command line names (the
  * simulator runs only the module this build ships; an older or newer version is not modelled).
  */
-async function moduleCheck(ctx: HostShellContext, modulePath: string, sha256: string): Promise<ExecReply> {
+export async function moduleCheck(
+  ctx: HostShellContext,
+  modulePath: string,
+  sha256: string,
+): Promise<ExecReply> {
   const onDisk = ctx.model.files.read(modulePath);
   if (onDisk === undefined) return { stderr: moduleNotFound(modulePath), code: 1 };
   const actual = createHash('sha256').update(onDisk).digest('hex');
@@ -63,6 +67,21 @@ async function moduleCheck(ctx: HostShellContext, modulePath: string, sha256: st
   if (sha256 !== (await loadHostModule()).sha256) {
     return { stderr: 'the simulated host runs only the host module of this build\r\n', code: 1 };
   }
+  return undefined;
+}
+
+/** The module line of a first contact decoded, hash-checked and written to its path; an error reply otherwise. */
+export function installModuleLine(
+  ctx: HostShellContext,
+  plan: { readonly modulePath: string; readonly sha256: string },
+  line: string,
+): { stderr: string; code: number } | undefined {
+  const bytes = Buffer.from(line.trim(), 'base64');
+  const actual = createHash('sha256').update(bytes).digest('hex');
+  if (actual !== plan.sha256) {
+    return { stderr: `${MODULE_HASH_MISMATCH}: the module sent has SHA-256 ${actual}\r\n`, code: 1 };
+  }
+  ctx.model.files.write(plan.modulePath, bytes);
   return undefined;
 }
 
@@ -79,13 +98,8 @@ function installModule(
   const cut = stdin.indexOf('\n');
   if (cut < 0)
     return { stderr: 'Exception calling "Substring": Length cannot be less than zero.\r\n', code: 1 };
-  const bytes = Buffer.from(stdin.slice(0, cut).trim(), 'base64');
-  const actual = createHash('sha256').update(bytes).digest('hex');
-  if (actual !== plan.sha256) {
-    return { stderr: `${MODULE_HASH_MISMATCH}: the module sent has SHA-256 ${actual}\r\n`, code: 1 };
-  }
-  ctx.model.files.write(plan.modulePath, bytes);
-  return { request: stdin.slice(cut + 1) };
+  const refused = installModuleLine(ctx, plan, stdin.slice(0, cut));
+  return refused ?? { request: stdin.slice(cut + 1) };
 }
 
 /** Runs one command line with its stdin, as the simulated Windows host would. */
@@ -130,7 +144,7 @@ function invocationScripts(request: HostRequest): HostInvocation['scripts'] {
 }
 
 /** Invoke-WmcoHost on the model. */
-async function runModule(ctx: HostShellContext, stdin: string): Promise<HostResult | undefined> {
+export async function runModule(ctx: HostShellContext, stdin: string): Promise<HostResult | undefined> {
   const request = parseRequest(stdin);
   if ('ok' in request) return request;
   ctx.record({ op: request.op, scripts: invocationScripts(request) });

@@ -28,6 +28,8 @@ export interface SimulatedWindowsHostOptions extends WindowsModelOptions {
   readonly log?: (message: string) => void;
 }
 
+/** The software version Windows Server 2022's OpenSSH server sends (`SSH-2.0-<this>`). */
+export const WINDOWS_OPENSSH_IDENT = 'OpenSSH_for_Windows_8.1';
 /** ssh2 keeps a server connection's TCP socket in `_sock`; faults need the socket itself. */
 function socketOf(conn: Connection): Socket {
   return (conn as unknown as { _sock: Socket })._sock;
@@ -135,7 +137,10 @@ export class SimulatedWindowsHost {
   }
 
   private async listen(first: boolean): Promise<void> {
-    const server = new Server({ hostKeys: [this.hostKey] }, (conn) => this.accept(conn));
+    // Windows Server 2022's OpenSSH announces itself so; clients (ssh2 among them) size SFTP writes by it.
+    const server = new Server({ hostKeys: [this.hostKey], ident: WINDOWS_OPENSSH_IDENT }, (conn) =>
+      this.accept(conn),
+    );
     const bind = (port: number): Promise<number> =>
       new Promise((resolve, reject) => {
         server.once('error', reject);

@@ -86,8 +86,8 @@ test('a host streaming endless output fails the call clearly and the operator ke
   const state = await capped.observe(emptyQuery);
   t.is(state.v, HOST_PROTOCOL_VERSION);
   const deadline = Date.now() + 5000;
-  while (w.sim.stats.openExecs > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  t.is(w.sim.stats.openExecs, 0, 'the host saw the channel closed');
+  while (w.sim.stats.floodsOpen > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  t.is(w.sim.stats.floodsOpen, 0, 'the host saw the flooding channel closed');
 });
 
 test('a tampered module of the same size is never run: the adapter uploads it again and goes on', async (t) => {

@@ -39,8 +39,9 @@ test('evaluate: NODE_IP and the platforms hostname commands, in the same PowerSh
   const w = await startHostWorld({ model: { dnsSuffix: 'example.com', metadataHostname: long } });
   t.teardown(() => w.stop());
   writeFile(w, 'C:\\Temp\\gcp-get-hostname.ps1', '# prints the node name');
-  await w.host.observe(emptyQuery); // first contact: prepare, upload the module
+  await w.host.observe(emptyQuery); // first contact: the session starts with the module on stdin
   const starts = w.sim.stats.powershellStarts;
+  const ops = w.sim.invocations.length;
   const state = await w.host.observe({
     ...emptyQuery,
     evaluate: [
@@ -50,7 +51,12 @@ test('evaluate: NODE_IP and the platforms hostname commands, in the same PowerSh
       { name: 'VSPHERE', script: VSPHERE_FQDN_SCRIPT },
     ],
   });
-  t.is(w.sim.stats.powershellStarts - starts, 1);
+  t.deepEqual(
+    w.sim.invocations.slice(ops).map((i) => i.op),
+    ['observe'],
+    'one request runs every script',
+  );
+  t.is(w.sim.stats.powershellStarts - starts, 0, 'in the PowerShell of the live connection');
   t.deepEqual(state.evaluated, {
     NODE_IP: { ok: true, output: w.sim.host },
     AWS: { ok: true, output: long },
@@ -185,13 +191,19 @@ test('evaluate: converge passes its scripts to the observe it starts with (befor
   const w = await startHostWorld();
   t.teardown(() => w.stop());
   const payload = new Payload();
-  await w.host.observe(emptyQuery); // first contact: prepare, upload the module
+  await w.host.observe(emptyQuery); // first contact: the session starts with the module on stdin
   const starts = w.sim.stats.powershellStarts;
+  const ops = w.sim.invocations.length;
   const first = await converge(w.host, nodeSpec(payload), payload.content, {
     evaluate: [{ name: 'NODE_IP', script: NODE_IP_SCRIPT }],
   });
   t.deepEqual(first.before.evaluated, { NODE_IP: { ok: true, output: w.sim.host } });
-  t.is(w.sim.stats.powershellStarts - starts, 2, 'observe (with the script) + apply');
+  t.deepEqual(
+    w.sim.invocations.slice(ops).map((i) => i.op),
+    ['observe', 'apply'],
+    'observe (with the script) + apply',
+  );
+  t.is(w.sim.stats.powershellStarts - starts, 0);
   const second = await converge(w.host, nodeSpec(payload), payload.content);
   t.deepEqual(second.before.evaluated, {});
 });

@@ -22,7 +22,11 @@ test('the operator folders are restricted to SYSTEM and Administrators before an
     'the working area was protected by the first command, before the module was written',
   );
   t.is(w.host.stats.moduleInstalls, 1, 'the first command carried the module');
-  t.is(w.host.stats.powershellStarts, 2, 'no PowerShell start of its own for the first contact');
+  t.is(
+    w.host.stats.powershellStarts,
+    1,
+    'one PowerShell start for the whole converge, first contact included',
+  );
 });
 
 test('a staged file swapped after the observe is refused: the copy is what is verified', async (t) => {

@@ -69,10 +69,16 @@ test('apply a plan, observe the result, and a second converge is empty', async (
   t.deepEqual(after.staged, [], 'staged files are consumed by a successful apply');
 
   const starts = w.sim.stats.powershellStarts;
+  const ops = w.sim.invocations.length;
   const second = await converge(w.host, spec, payload.content);
   t.deepEqual(second.plan.steps, []);
   t.is(second.upload.bytesSent, 0);
-  t.is(w.sim.stats.powershellStarts - starts, 1, 'a no-op converge is one observe');
+  t.deepEqual(
+    w.sim.invocations.slice(ops).map((i) => i.op),
+    ['observe'],
+    'a no-op converge is one observe',
+  );
+  t.is(w.sim.stats.powershellStarts - starts, 0, 'answered by the PowerShell of the live connection');
 });
 
 test('services stop dependents first and start in priority order', async (t) => {
@@ -175,10 +181,16 @@ test('close() ends the connection; a later call reconnects', async (t) => {
   await w.host.observe(emptyQuery);
   t.is(w.host.stats.connects, 2);
   t.is(w.host.stats.moduleInstalls, 1, 'the module is installed once per version, not per connection');
-  // Someone deletes the module under a live connection: the next call puts it back and succeeds.
+  // Someone deletes the module under a live connection: its session runs the module it loaded and checked.
   w.sim.model.files.remove('C:\\ProgramData\\wmco');
   t.is((await w.host.observe(emptyQuery)).hostname, 'WIN-SIM');
-  t.is(w.host.stats.moduleInstalls, 2);
+  t.is(w.host.stats.moduleInstalls, 1);
+  // A new session that expects the module finds it missing, sends it, and goes on.
+  const fresh = w.connect({ assumeModule: true });
+  t.teardown(() => fresh.close());
+  t.is((await fresh.observe(emptyQuery)).hostname, 'WIN-SIM');
+  t.is(fresh.stats.moduleInstalls, 1, 'the module was sent again');
+  t.is(fresh.stats.powershellStarts, 2, 'the session that failed its module check, then one with the module');
 });
 
 test('a staged file whose hash is wrong is refused and removed; the next converge sends it again', async (t) => {
@@ -258,6 +270,8 @@ test('keepalive notices a silent partition long before the command timeout', asy
   t.teardown(() => w.stop());
   const host = w.connect({ keepaliveIntervalMs: 100, commandTimeoutMs: 20_000, connectDeadlineMs: 200 });
   await host.observe(emptyQuery);
+  // The next request would be answered at once by the live session: it hangs instead, then the link goes.
+  w.sim.faults.hangNextCommand = true;
   const started = Date.now();
   const pending = host.observe(emptyQuery);
   setTimeout(() => w.sim.partition(), 50);
@@ -287,8 +301,8 @@ test('an injection attempt in any user-supplied string is inert', async (t) => {
   t.is(w.sim.model.scm.get(evilName)?.commandLine, `"${evilPath}" --flag "$(whoami)"`);
   t.is(w.sim.model.envVars.get('http_proxy')?.value, evilValue);
   t.is(w.sim.model.scm.get(evilName)?.state, 'running');
-  // The prepare command (first contact, before the module is uploaded) and the module invocation.
-  t.is(w.sim.commandLines.size, 2, 'every call is one of two fixed command lines');
+  // One PowerShell session (first contact: the module on its stdin) answered every call.
+  t.is(w.sim.commandLines.size, 1, 'every call went through one fixed command line');
   for (const line of w.sim.commandLines) {
     t.false(line.includes('evil') || line.includes('Remove-Item'));
   }
@@ -348,13 +362,14 @@ test('deconfigure removes services (dependents stopped first), env vars, HNS net
   t.deepEqual(after.directories, ['C:\\k']);
 });
 
-test('channels per host are limited; parallel calls queue', async (t) => {
+test('parallel calls queue in the one PowerShell session of the connection', async (t) => {
   const w = await startHostWorld({ costs: { powershellStartMs: 20 } });
   t.teardown(() => w.stop());
   const host = w.connect({ maxChannels: 2 });
   const states = await Promise.all(Array.from({ length: 8 }, () => host.observe(emptyQuery)));
   t.is(states.length, 8);
-  t.is(w.sim.stats.maxOpenExecs, 2);
+  t.is(w.sim.stats.maxOpenExecs, 1);
+  t.is(w.sim.stats.powershellStarts, 1, 'one powershell.exe answered all eight');
   t.is(host.stats.connects, 1, 'one connection carries every channel');
 });
 

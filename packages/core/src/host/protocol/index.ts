@@ -9,3 +9,4 @@ export * from './host-paths.js';
 export * from './invocation.js';
 export * from './prepare.js';
 export * from './install-invocation.js';
+export * from './session-invocation.js';

@@ -26,7 +26,10 @@ export interface SshHostOptions {
   readonly commandTimeoutMs?: number;
   /** Channels open at once per host (OpenSSH's MaxSessions is 10; default 4). */
   readonly maxChannels?: number;
-  /** SFTP writes in flight per upload (default 64) and their size (default 32 KiB). */
+  /**
+   * SFTP writes in flight per upload (default 16) and their size (default 128 KiB: OpenSSH's sftp-server,
+   * Windows' too, takes messages up to 256 KiB, and ssh2 sizes its writes by the server's OpenSSH banner).
+   */
   readonly sftpConcurrency?: number;
   readonly sftpChunkSize?: number;
   /** How long `reboot()` waits for the host to come back (default 15 min). */
@@ -60,8 +63,8 @@ export function resolveSshOptions(o: SshHostOptions, logger: HostLogger): Resolv
     keepaliveIntervalMs: 10_000,
     commandTimeoutMs: 15 * 60_000,
     maxChannels: 4,
-    sftpConcurrency: 64,
-    sftpChunkSize: 32 * 1024,
+    sftpConcurrency: 16,
+    sftpChunkSize: 128 * 1024,
     rebootTimeoutMs: 15 * 60_000,
     maxOutputBytes: 8 * 1024 * 1024,
     assumeModule: false,

@@ -1,14 +1,8 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Client, ClientChannel, SFTPWrapper } from 'ssh2';
-import { HostCommandTimeoutError, HostOutputLimitError, HostUnreachableError } from '../errors.js';
+import { HostUnreachableError } from '../errors.js';
 import { sftpUpload, type UploadSource } from './sftp-upload.js';
 import type { ResolvedSshOptions } from './ssh-options.js';
-
-export interface ExecResult {
-  readonly code: number | undefined;
-  readonly stdout: string;
-  readonly stderr: string;
-}
 
 export interface SessionStats {
   execs: number;
@@ -37,24 +31,17 @@ export class SshSession {
     return this.closed;
   }
 
-  /** Runs one command in a new channel, writes `stdin` and closes it (Win32-OpenSSH waits for EOF). */
-  exec(command: string, stdin: string): Promise<ExecResult> {
-    return this.limit(() => this.execNow(command, stdin));
-  }
-
-  private execNow(command: string, stdin: string): Promise<ExecResult> {
+  /**
+   * Opens a long-lived exec channel (the host module session). It is not counted against `maxChannels`,
+   * which bounds the short ones: one session, the SFTP channel and `maxChannels` more stay within
+   * OpenSSH's MaxSessions of 10.
+   */
+  open(command: string): Promise<ClientChannel> {
     this.stats.execs++;
     return new Promise((resolve, reject) => {
       this.client.exec(command, (err, channel) => {
-        if (err) {
-          // A channel that cannot open because the connection died is unreachability, not a refusal.
-          setImmediate(() =>
-            reject(this.closed ? new HostUnreachableError(this.o.address, err.message) : err),
-          );
-          return;
-        }
-        collect(channel, this.o, resolve, reject);
-        channel.end(stdin);
+        if (!err) return resolve(channel);
+        setImmediate(() => reject(this.closed ? new HostUnreachableError(this.o.address, err.message) : err));
       });
     });
   }
@@ -108,66 +95,4 @@ export class SshSession {
     this.closed = true;
     this.client.end();
   }
-}
-
-/** Output of one command, bounded: past `limit` bytes it stops keeping anything and reports overflow. */
-class BoundedOutput {
-  readonly out: Buffer[] = [];
-  readonly err: Buffer[] = [];
-  private bytes = 0;
-  constructor(private readonly limit: number) {}
-
-  /** False once the total passed the limit (the chunk is dropped). */
-  add(into: Buffer[], chunk: Buffer): boolean {
-    this.bytes += chunk.length;
-    if (this.bytes > this.limit) return false;
-    into.push(chunk);
-    return true;
-  }
-}
-
-function collect(
-  channel: ClientChannel,
-  o: ResolvedSshOptions,
-  resolve: (r: ExecResult) => void,
-  reject: (e: Error) => void,
-): void {
-  const output = new BoundedOutput(o.maxOutputBytes);
-  let code: number | undefined;
-  let failed: Error | undefined;
-  const fail = (e: Error): void => {
-    if (failed) return;
-    failed = e;
-    clearTimeout(timer);
-    // Stop reading: pause the streams, close the channel, and keep nothing more of what arrives.
-    channel.pause();
-    channel.stderr.pause();
-    channel.close();
-    reject(e);
-  };
-  const timer = setTimeout(
-    () => fail(new HostCommandTimeoutError(o.address, o.commandTimeoutMs)),
-    o.commandTimeoutMs,
-  );
-  const onData = (into: Buffer[]) => (d: Buffer) => {
-    if (!failed && !output.add(into, d)) fail(new HostOutputLimitError(o.address, o.maxOutputBytes));
-  };
-  channel.on('data', onData(output.out));
-  channel.stderr.on('data', onData(output.err));
-  channel.on('exit', (c: number | null) => {
-    code = c ?? undefined;
-  });
-  channel.on('close', () => {
-    clearTimeout(timer);
-    if (failed) return;
-    // No exit status: the connection went away under the command (a reboot, a dropped link).
-    if (code === undefined) {
-      return reject(new HostUnreachableError(o.address, 'the connection closed before the command finished'));
-    }
-    resolve({
-      code,
-      stdout: Buffer.concat(output.out).toString('utf8'),
-      stderr: Buffer.concat(output.err).toString('utf8'),
-    });
-  });
 }

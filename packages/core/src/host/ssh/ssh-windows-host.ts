@@ -11,11 +11,7 @@ import { loadHostModule } from '../host-module.js';
 import { silentHostLogger } from '../host-logger.js';
 import {
   HOST_PROTOCOL_VERSION,
-  encodePowerShellCommand,
-  hostInstallInvocationScript,
-  hostInvocationScript,
   hostRequestSchema,
-  installInvocationInput,
   hostResultSchema,
   stagedArchivePathFor,
   stagedPathFor,
@@ -33,7 +29,7 @@ import type {
   WindowsHost,
 } from '../windows-host.js';
 import { connectWithRetry } from './connect.js';
-import { prepareHost } from './prepare-host.js';
+import { ModuleSession } from './module-session.js';
 import { loadPrivateKey, type LoadedPrivateKey } from './private-key.js';
 import { SshSession, type SessionStats } from './ssh-session.js';
 import { resolveSshOptions, type ResolvedSshOptions, type SshHostOptions } from './ssh-options.js';
@@ -48,12 +44,17 @@ export interface SshHostStats {
   bytesSent: number;
 }
 
-/** `WindowsHost` over SSH (ssh2): one host module call per operation, payload files by SFTP. */
+/**
+ * `WindowsHost` over SSH (ssh2): one powershell.exe per connection runs the host module and answers every
+ * operation (ADR 0026); payload files by SFTP.
+ */
 export class SshWindowsHost implements WindowsHost {
   private readonly o: ResolvedSshOptions;
   private readonly key: LoadedPrivateKey;
   private session: Promise<SshSession> | undefined;
   private moduleReady: Promise<boolean> | undefined;
+  /** The host module session of the current connection. */
+  private module: { readonly ssh: SshSession; readonly session: Promise<ModuleSession> } | undefined;
   private readonly finished: SessionStats = { execs: 0, sftpRequests: 0, bytesSent: 0 };
   private connects = 0;
   private installs = 0;
@@ -114,68 +115,77 @@ export class SshWindowsHost implements WindowsHost {
   }
 
   /**
-   * For uploads before any call installed the module: the working area prepared and the module put by
-   * SFTP (one PowerShell start), so the staging folder exists and is protected.
+   * The session of this connection, started when there is none (or it ended): with the module on stdin when
+   * the host does not hold it yet (`replace`: it was found missing or altered). Concurrent callers share it.
    */
-  private async ensurePrepared(session: SshSession): Promise<void> {
-    if (await this.moduleOnHost(session, false)) return;
+  private async moduleSession(ssh: SshSession, replace: boolean): Promise<ModuleSession> {
+    const current = this.module;
+    if (current && current.ssh === ssh && !replace) {
+      const session = await current.session;
+      if (!session.isClosed) return session;
+      if (this.module !== current) return this.moduleSession(ssh, replace);
+    }
+    const starting = this.startModuleSession(ssh, replace);
+    this.module = { ssh, session: starting };
+    void current?.session.then((s) => s.close());
+    return starting;
+  }
+
+  private async startModuleSession(ssh: SshSession, replace: boolean): Promise<ModuleSession> {
+    const install = !(await this.moduleOnHost(ssh, replace));
     const module = await loadHostModule();
-    await prepareHost(session, this.address);
-    // SFTP rename does not replace: a damaged or tampered copy goes first.
-    if ((await session.size(module.remotePath)) !== undefined) await session.remove(module.remotePath);
-    await session.put(module.bytes, `${module.remotePath}.part`, module.remotePath);
-    this.moduleReady = Promise.resolve(true);
+    if (install) this.installs++;
+    const session = new ModuleSession(ssh, this.o, {
+      module: { modulePath: module.remotePath, sha256: module.sha256, bytes: module.bytes },
+      install,
+    });
+    if (install) {
+      // Once it is running, the module is on the host for every later session of this connection.
+      session.ready.then(
+        () => (this.moduleReady = Promise.resolve(true)),
+        () => undefined,
+      );
+    }
+    return session;
+  }
+
+  /** Before uploads to a host without the module: a first-contact session protects the folders first. */
+  private async ensurePrepared(ssh: SshSession): Promise<void> {
+    if (await this.moduleOnHost(ssh, false)) return;
+    await (
+      await this.moduleSession(ssh, false)
+    ).ready;
   }
 
   /**
-   * One PowerShell start: the request goes on stdin, one JSON result comes back on stdout. A host without
-   * the module gets it in the same start (after the request's folders are protected; ADR 0022).
+   * One request to the host module session: the request as one JSON line, one JSON result back. A module
+   * that vanished or was altered since this connection looked is sent again, once.
    */
   private async call(request: HostRequest, retried = false): Promise<HostResult> {
     const checked = hostRequestSchema.safeParse(request);
     if (!checked.success) throw new InvalidHostRequestError(this.address, checked.error.message);
-    const session = await this.connection();
-    const installed = await this.moduleOnHost(session, retried);
-    const { code, stdout, stderr, modulePath } = await this.exec(
-      session,
-      JSON.stringify(checked.data),
-      installed,
-    );
-    const line = stdout.trim().split(/\r?\n/).pop() ?? '';
+    const ssh = await this.connection();
+    const session = await this.moduleSession(ssh, retried);
+    let line: string;
+    try {
+      line = await session.request(JSON.stringify(checked.data));
+    } catch (err) {
+      const module = await loadHostModule();
+      if (!retried && session.stderr.includes(module.remotePath)) {
+        this.moduleReady = undefined;
+        return this.call(request, true);
+      }
+      throw err;
+    }
     let json: unknown;
     try {
       json = JSON.parse(line);
     } catch {
-      if (!retried && stderr.includes(modulePath)) {
-        // The module vanished or was altered since this connection checked: send it again, once.
-        this.moduleReady = undefined;
-        return this.call(request, true);
-      }
-      throw new HostProtocolError(
-        this.address,
-        `exit ${String(code)}; output '${line.slice(0, 200)}'; ${stderr.slice(0, 500)}`,
-      );
+      throw new HostProtocolError(this.address, `result is not JSON: '${line.slice(0, 200)}'`);
     }
-    if (!installed) this.moduleReady = Promise.resolve(true);
     const parsed = hostResultSchema.safeParse(json);
     if (!parsed.success) throw new HostProtocolError(this.address, parsed.error.message);
     return parsed.data;
-  }
-
-  /** The module's invocation, or (not installed) the first-contact one with the module before the request. */
-  private async exec(
-    session: SshSession,
-    json: string,
-    installed: boolean,
-  ): Promise<{ code: number | undefined; stdout: string; stderr: string; modulePath: string }> {
-    const module = await loadHostModule();
-    const ref = { modulePath: module.remotePath, sha256: module.sha256 };
-    if (!installed) this.installs++;
-    const out = await session.exec(
-      encodePowerShellCommand(installed ? hostInvocationScript(ref) : hostInstallInvocationScript(ref)),
-      installed ? json : installInvocationInput(module.bytes, json),
-    );
-    return { ...out, modulePath: ref.modulePath };
   }
 
   async observe(query: ObserveQuery): Promise<HostState> {
@@ -254,6 +264,9 @@ export class SshWindowsHost implements WindowsHost {
   async reboot(): Promise<void> {
     const result = await this.call({ v: HOST_PROTOCOL_VERSION, op: 'reboot' });
     if (result.op !== 'reboot' || !('lastBootTime' in result)) throw this.failure('reboot', result);
+    // The host is going down: the next look at it starts a new powershell.exe after the restart.
+    void this.module?.session.then((s) => s.close());
+    this.module = undefined;
     const deadline = Date.now() + this.o.rebootTimeoutMs;
     const empty: ObserveQuery = { directories: [], files: [], services: [], envVars: [], firewallRules: [] };
     while (Date.now() < deadline) {
@@ -276,6 +289,8 @@ export class SshWindowsHost implements WindowsHost {
     const pending = this.session;
     this.session = undefined;
     this.moduleReady = undefined;
+    void this.module?.session.then((s) => s.close());
+    this.module = undefined;
     const session = await pending?.catch(() => undefined);
     session?.close();
   }

@@ -1,0 +1,101 @@
+import { HostPaths } from './host-paths.js';
+import { MODULE_HASH_MISMATCH, type ModuleRef } from './invocation.js';
+import { protectFoldersScript } from './prepare.js';
+
+/**
+ * One PowerShell process per connection (ADR 0026): powershell.exe starts once, loads the host module once,
+ * then answers requests read from stdin, one JSON line each, until the client closes stdin. Starting
+ * powershell.exe costs about half a second on a real host; a join used to pay it four times.
+ */
+
+/** Printed once the module is loaded (and, for a first contact, the operator's folders protected). */
+export const SESSION_READY_MARKER = 'wmco-session-ready';
+/** Prefix of the line that carries one request's JSON result; other lines on stdout are not results. */
+export const SESSION_RESULT_PREFIX = 'wmco-result ';
+
+const MODULE_PATH = /^C:\\ProgramData\\wmco\\WmcoHost-[0-9a-f]{16}\.psm1$/;
+const SHA256 = /^[0-9a-f]{64}$/;
+
+function checked(module: ModuleRef): ModuleRef {
+  const { modulePath, sha256 } = module;
+  if (!MODULE_PATH.test(modulePath))
+    throw new Error(`module path '${modulePath}' is not under ${HostPaths.root}`);
+  if (!SHA256.test(sha256) || !modulePath.includes(`-${sha256.slice(0, 16)}.`)) {
+    throw new Error(`module hash '${sha256}' does not name ${modulePath}`);
+  }
+  return module;
+}
+
+const HASH_OF_BYTES =
+  "$hash = -join ([System.Security.Cryptography.SHA256]::Create().ComputeHash($bytes) | ForEach-Object { $_.ToString('x2') }); ";
+
+/** The module's bytes from its file, checked against the hash this operator ships. */
+function moduleFromFile({ modulePath, sha256 }: ModuleRef): string {
+  return (
+    `$bytes = [System.IO.File]::ReadAllBytes('${modulePath}'); ` +
+    HASH_OF_BYTES +
+    `if ($hash -ne '${sha256}') { throw "${MODULE_HASH_MISMATCH}: ${modulePath} has SHA-256 $hash" }; `
+  );
+}
+
+/**
+ * First contact: the working area and its staging folder protected, then the module's bytes read from the
+ * first line of stdin (base64), checked, and written to the hash-named path through `.part`.
+ */
+function moduleFromStdin({ modulePath, sha256 }: ModuleRef): string {
+  return (
+    `${protectFoldersScript([HostPaths.root, HostPaths.staging])}; ` +
+    '$line = [Console]::In.ReadLine(); ' +
+    "if ($null -eq $line) { throw 'stdin closed before the module arrived' }; " +
+    '$bytes = [Convert]::FromBase64String($line.Trim()); ' +
+    HASH_OF_BYTES +
+    `if ($hash -ne '${sha256}') { throw "${MODULE_HASH_MISMATCH}: the module sent has SHA-256 $hash" }; ` +
+    `[System.IO.File]::WriteAllBytes('${modulePath}.part', $bytes); ` +
+    `Move-Item -Force -LiteralPath '${modulePath}.part' -Destination '${modulePath}'; `
+  );
+}
+
+/**
+ * The session script. The module runs from the same bytes that were hash-checked (a dynamic module), so
+ * the file can be neither tampered with before nor swapped after the check. Each request is one line of
+ * JSON on stdin; each answer is one line `wmco-result <json>` on stdout, flushed at once. Requests are
+ * read only between requests, so nothing a request runs is handed the next request's line.
+ */
+export function hostSessionScript(module: ModuleRef, install: boolean): string {
+  const ref = checked(module);
+  return (
+    "$ErrorActionPreference = 'Stop'; $ProgressPreference = 'SilentlyContinue'; " +
+    // UTF-8 both ways: Windows PowerShell 5.1 otherwise uses the OEM code page for stdin and stdout.
+    '$utf8 = New-Object System.Text.UTF8Encoding $false; ' +
+    '[Console]::InputEncoding = [Console]::OutputEncoding = $utf8; ' +
+    (install ? moduleFromStdin(ref) : moduleFromFile(ref)) +
+    '$null = New-Module -Name WmcoHost -ScriptBlock ([scriptblock]::Create($utf8.GetString($bytes).TrimStart([char]0xFEFF))); ' +
+    `[Console]::Out.WriteLine('${SESSION_READY_MARKER}'); [Console]::Out.Flush(); ` +
+    'while ($null -ne ($request = [Console]::In.ReadLine())) { ' +
+    'if ($request.Trim().Length -eq 0) { continue }; ' +
+    '$json = @(Invoke-WmcoHost -RequestJson $request)[-1]; ' +
+    `[Console]::Out.WriteLine('${SESSION_RESULT_PREFIX}' + $json); [Console]::Out.Flush() }`
+  );
+}
+
+/** What a first-contact session reads first on stdin: the module as one base64 line. */
+export function sessionModuleLine(moduleBytes: Buffer): string {
+  return `${moduleBytes.toString('base64')}\n`;
+}
+
+/** The module and mode of a script of exactly `hostSessionScript`'s form, or undefined. */
+export function parseHostSession(script: string): (ModuleRef & { install: boolean }) | undefined {
+  const install = script.includes('[Console]::In.ReadLine(); if ($null -eq $line)');
+  const path = install
+    ? /WriteAllBytes\('([^']*)\.part', \$bytes\)/.exec(script)?.[1]
+    : /ReadAllBytes\('([^']*)'\); /.exec(script)?.[1];
+  const sha256 = /if \(\$hash -ne '([0-9a-f]{64})'\)/.exec(script)?.[1];
+  if (path === undefined || sha256 === undefined || !MODULE_PATH.test(path)) return undefined;
+  try {
+    return hostSessionScript({ modulePath: path, sha256 }, install) === script
+      ? { modulePath: path, sha256, install }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

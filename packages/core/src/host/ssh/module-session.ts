@@ -1,0 +1,171 @@
+import type { ClientChannel } from 'ssh2';
+import {
+  HostCommandTimeoutError,
+  HostOutputLimitError,
+  HostProtocolError,
+  HostUnreachableError,
+} from '../errors.js';
+import {
+  SESSION_READY_MARKER,
+  SESSION_RESULT_PREFIX,
+  encodePowerShellCommand,
+  hostSessionScript,
+  sessionModuleLine,
+  type ModuleRef,
+} from '../protocol/index.js';
+import type { ResolvedSshOptions } from './ssh-options.js';
+import type { SshSession } from './ssh-session.js';
+
+interface Pending {
+  readonly resolve: (json: string) => void;
+  readonly reject: (err: Error) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+/** How the session starts: the module this operator ships, and whether it travels on stdin (first contact). */
+export interface ModuleSessionStart {
+  readonly module: ModuleRef & { readonly bytes: Buffer };
+  readonly install: boolean;
+}
+
+/**
+ * One powershell.exe on the host, running the host module, answering requests one at a time (ADR 0026).
+ * Requests are serialised; each has `commandTimeoutMs`; a session that ends (the host rebooted, the link
+ * dropped, the module check failed) fails what is pending and every later request.
+ */
+export class ModuleSession {
+  /** Resolves once the module is loaded (and, on first contact, the operator's folders are protected). */
+  readonly ready: Promise<void>;
+  private channel: ClientChannel | undefined;
+  private pending: Pending | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private partial = '';
+  private stderrText = '';
+  private lastOther = '';
+  private code: number | undefined;
+  private ended: Error | undefined;
+  private markReady: () => void = () => undefined;
+  private failReady: (err: Error) => void = () => undefined;
+
+  constructor(
+    ssh: SshSession,
+    private readonly o: ResolvedSshOptions,
+    start: ModuleSessionStart,
+  ) {
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.markReady = resolve;
+      this.failReady = reject;
+    });
+    // Awaited by requests; a session nobody uses must not leave an unhandled rejection behind.
+    this.ready.catch(() => undefined);
+    ssh.open(encodePowerShellCommand(hostSessionScript(start.module, start.install))).then(
+      (channel) => this.attach(channel, start),
+      (err: unknown) => this.end(err instanceof Error ? err : new Error(String(err))),
+    );
+  }
+
+  /** What the host printed on stderr (bounded): where a failed module check says which file it read. */
+  get stderr(): string {
+    return this.stderrText;
+  }
+
+  get isClosed(): boolean {
+    return this.ended !== undefined;
+  }
+
+  /** Sends one request (a JSON line) once the previous one is answered; resolves with the result's JSON. */
+  request(json: string): Promise<string> {
+    const next = this.queue.then(() => this.send(json));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Closes stdin: the host's loop ends and powershell.exe exits. */
+  close(): void {
+    if (this.ended) return;
+    this.end(new HostUnreachableError(this.o.address, 'the host module session was closed'));
+    this.channel?.end();
+  }
+
+  private async send(json: string): Promise<string> {
+    await this.ready;
+    if (this.ended) throw this.ended;
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const err = new HostCommandTimeoutError(this.o.address, this.o.commandTimeoutMs);
+        this.end(err);
+        this.channel?.close();
+      }, this.o.commandTimeoutMs);
+      this.pending = { resolve, reject, timer };
+      this.channel?.write(`${json}\n`);
+    });
+  }
+
+  private attach(channel: ClientChannel, start: ModuleSessionStart): void {
+    this.channel = channel;
+    if (this.ended) {
+      channel.close();
+      return;
+    }
+    channel.on('data', (d: Buffer) => this.onStdout(d.toString('utf8')));
+    channel.stderr.on('data', (d: Buffer) => {
+      if (this.stderrText.length < this.o.maxOutputBytes) this.stderrText += d.toString('utf8');
+    });
+    channel.on('exit', (c: number | null) => {
+      this.code = c ?? undefined;
+    });
+    channel.on('close', () => this.end(this.closedError()));
+    if (start.install) channel.write(sessionModuleLine(start.module.bytes));
+  }
+
+  private onStdout(text: string): void {
+    this.partial += text;
+    if (this.partial.length > this.o.maxOutputBytes) {
+      this.end(new HostOutputLimitError(this.o.address, this.o.maxOutputBytes));
+      this.channel?.close();
+      return;
+    }
+    let cut: number;
+    while ((cut = this.partial.indexOf('\n')) >= 0) {
+      const line = this.partial.slice(0, cut).replace(/\r$/, '');
+      this.partial = this.partial.slice(cut + 1);
+      this.onLine(line);
+    }
+  }
+
+  private onLine(line: string): void {
+    if (line === SESSION_READY_MARKER) return this.markReady();
+    if (!line.startsWith(SESSION_RESULT_PREFIX)) {
+      // Output of something the request ran that wrote straight to the console: not a result.
+      this.lastOther = line;
+      return;
+    }
+    const p = this.pending;
+    this.pending = undefined;
+    if (!p) return;
+    clearTimeout(p.timer);
+    p.resolve(line.slice(SESSION_RESULT_PREFIX.length));
+  }
+
+  /** Why the channel closed: no exit status means the connection went away under it (a reboot, a drop). */
+  private closedError(): Error {
+    if (this.code === undefined)
+      return new HostUnreachableError(this.o.address, 'the connection closed before the command finished');
+    return new HostProtocolError(
+      this.o.address,
+      `exit ${String(this.code)}; output '${this.lastOther.slice(0, 200)}'; ${this.stderrText.slice(0, 500)}`,
+    );
+  }
+
+  private end(err: Error): void {
+    if (this.ended) return;
+    this.ended = err;
+    this.failReady(err);
+    const p = this.pending;
+    this.pending = undefined;
+    if (p) {
+      clearTimeout(p.timer);
+      p.reject(err);
+    }
+  }
+}
