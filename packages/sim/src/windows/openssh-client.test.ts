@@ -6,7 +6,10 @@ import {
   HOST_MODULE_FILE,
   HOST_PROTOCOL_VERSION,
   hostInvocationScript,
+  hostSessionScript,
   loadHostModule,
+  SESSION_READY_MARKER,
+  SESSION_RESULT_PREFIX,
 } from '@wmco/core';
 import { FREE_HOST_COSTS } from './host-costs.js';
 import { ensureOpenSshClient, OpenSshClient } from './openssh-client.test-helper.js';
@@ -101,4 +104,41 @@ test('the host module run by hand: put with sftp, then ssh with the request on s
   t.true(r.ms < PROMPT_MS, `ssh took ${Math.round(r.ms)} ms`);
   const result = JSON.parse(r.stdout) as { ok: boolean; op: string };
   t.like(result, { ok: true, op: 'observe' });
+});
+
+test('a host module session run by hand: two request lines on stdin, the ready line and two results, exit 0 at EOF', async (t) => {
+  const { sim, client } = await startHost();
+  t.teardown(() => sim.stop());
+  const module = await loadHostModule();
+  const request = (files: string[]): string =>
+    JSON.stringify({
+      v: HOST_PROTOCOL_VERSION,
+      op: 'observe',
+      directories: [],
+      files,
+      services: [],
+      envVars: [],
+      firewallRules: [],
+    });
+  const command = encodePowerShellCommand(
+    hostSessionScript({ modulePath: module.remotePath, sha256: module.sha256 }, true),
+  );
+  const stdin = `${module.bytes.toString('base64')}\n${request([])}\n${request(['C:\\k\\kubelet.log'])}\n`;
+  const r = await client.ssh(command, stdin);
+  t.is(r.code, 0, r.stderr);
+  t.true(r.ms < PROMPT_MS, `ssh took ${Math.round(r.ms)} ms`);
+  const lines = r.stdout.split(/\r?\n/).filter((l) => l !== '');
+  t.is(lines[0], SESSION_READY_MARKER);
+  const results = lines.slice(1).map((l) => {
+    t.true(l.startsWith(SESSION_RESULT_PREFIX), l.slice(0, 40));
+    return JSON.parse(l.slice(SESSION_RESULT_PREFIX.length)) as { state: { files: unknown[] } };
+  });
+  t.is(results.length, 2);
+  t.deepEqual(
+    results.map((x) => x.state.files.length),
+    [0, 1],
+    'each line is answered in order',
+  );
+  t.true(sim.model.files.read(module.remotePath)?.equals(module.bytes), 'the module line was written');
+  t.is(sim.stats.powershellStarts, 1);
 });
