@@ -13,5 +13,6 @@ export { silentHostLogger, type HostLogger } from './host-logger.js';
 export { loadHostModule, HOST_MODULE_FILE, type HostModule } from './host-module.js';
 export { SshWindowsHost, type SshHostStats } from './ssh/ssh-windows-host.js';
 export type { SshHostOptions } from './ssh/ssh-options.js';
+export { sharedTransfers } from './ssh/ssh-options.js';
 export { loadPrivateKey, type LoadedPrivateKey } from './ssh/private-key.js';
 export { hostKeyFingerprint } from './ssh/host-key-verifier.js';

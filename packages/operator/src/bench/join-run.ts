@@ -56,13 +56,18 @@ async function apiRoundTrip(world: SimWorld): Promise<number> {
 }
 
 /** One world, `n` hosts, the given payload: the time from listing them in windows-instances to the last Ready. */
-export async function runJoin(n: number, payloadDir: string, parallel: number): Promise<JoinRun> {
+export async function runJoin(
+  n: number,
+  payloadDir: string,
+  parallel: { readonly joins: number; readonly uploads: number },
+): Promise<JoinRun> {
   const world = await SimWorld.start({
     hosts: Array.from({ length: n }, (_, i) => ({ hostname: `WIN-BENCH-${i + 1}` })),
     costs: DEFAULT_HOST_COSTS,
     providers: await loadBuiltinProviders(),
     payloadDir,
-    parallelJoins: parallel,
+    parallelJoins: parallel.joins,
+    parallelUploads: parallel.uploads,
     // `wmco run`'s default: a Ready node is not looked at again during the measurement.
     driftRepairIntervalMs: 120_000,
   });

@@ -1,4 +1,4 @@
-// `pnpm bench join [--hosts 1,10,50] [--parallel N (default: wmco run's)] [--scale S]`: fresh BYOH joins of simulated Windows
+// `pnpm bench join [--hosts 1,10,50] [--parallel N] [--uploads N] [--scale S]` (defaults: wmco run's): fresh BYOH joins of simulated Windows
 // hosts with the realistic payload (upstream's layout, ~550 MB, cached) at the default simulated costs,
 // each beside a physical limit that does not depend on this implementation (join-limit.ts).
 import { availableParallelism } from 'node:os';
@@ -13,24 +13,32 @@ import { compressedPayloadBytes, runJoin, type JoinRun } from './join-run.js';
 interface BenchOptions {
   readonly hosts: number[];
   readonly parallel: number;
+  readonly uploads: number;
   readonly scale: number;
 }
 
 function options(argv: readonly string[]): BenchOptions {
   const { values } = parseArgs({
     args: [...argv],
-    options: { hosts: { type: 'string' }, parallel: { type: 'string' }, scale: { type: 'string' } },
+    options: {
+      hosts: { type: 'string' },
+      parallel: { type: 'string' },
+      uploads: { type: 'string' },
+      scale: { type: 'string' },
+    },
     strict: true,
   });
   const hosts = (values.hosts ?? '1,10,50').split(',').map(Number);
-  // The operator's own default (wmco run without --parallel-joins), from this machine's CPUs and memory.
-  const parallel = Number(values.parallel ?? defaultParallelJoins(machineResources()).parallelJoins);
+  // The operator's own defaults (wmco run without --parallel-joins/--parallel-uploads), from this machine.
+  const auto = defaultParallelJoins(machineResources());
+  const parallel = Number(values.parallel ?? auto.parallelJoins);
+  const uploads = Number(values.uploads ?? auto.parallelUploads);
   const scale = Number(values.scale ?? 1);
-  if (hosts.some((n) => !Number.isInteger(n) || n < 1) || !(parallel >= 1) || !(scale > 0))
+  if (hosts.some((n) => !Number.isInteger(n) || n < 1) || !(parallel >= 1) || !(uploads >= 1) || !(scale > 0))
     throw new Error(
-      '--hosts takes positive integers (e.g. 1,10,50), --parallel and --scale positive numbers',
+      '--hosts takes positive integers (e.g. 1,10,50), --parallel, --uploads and --scale positive numbers',
     );
-  return { hosts, parallel: Math.floor(parallel), scale };
+  return { hosts, parallel: Math.floor(parallel), uploads: Math.floor(uploads), scale };
 }
 
 /** This machine's SSH throughput (bytes/s): ssh2 uploads of the largest archive to free-cost hosts at once. */
@@ -83,12 +91,16 @@ async function main(): Promise<void> {
   const ssh = await sshThroughput(payload);
   console.log(
     `costs: PowerShell start ${c.powershellStartMs} ms, service start ${c.serviceStartMs} ms, latency ${c.latencyMs} ms, ` +
-      `link ${(c.bandwidthBytesPerSec * 8) / 1e9} Gbit/s per host; ${o.parallel} joins at once; ` +
+      `link ${(c.bandwidthBytesPerSec * 8) / 1e9} Gbit/s per host; ${o.parallel} joins and ${o.uploads} uploads at once; ` +
       `this machine's SSH throughput ${ms(ssh / 1e6)} MB/s`,
   );
   const figures: Figure[] = [];
   for (const n of o.hosts) {
-    const f = figure(await runJoin(n, payload.dir, o.parallel), compressed, ssh);
+    const f = figure(
+      await runJoin(n, payload.dir, { joins: o.parallel, uploads: o.uploads }),
+      compressed,
+      ssh,
+    );
     figures.push(f);
     console.log(f.line);
     console.log(`          mean seconds per phase: ${JSON.stringify(f.run.phases)}`);

@@ -29,6 +29,7 @@ interface RunFlags {
   payload: string;
   /** Unset: from the machine's CPUs and memory (join-concurrency.ts). */
   parallelJoins?: string;
+  parallelUploads?: string;
   debugLogging?: boolean;
   probeAddress: string;
   metricsAddress?: string;
@@ -88,10 +89,16 @@ function cloudTagging(flags: RunFlags): string {
   return flags.cloudTagging ?? 'check';
 }
 
-/** `--parallel-joins`, else the default that follows the machine. */
-function parallelJoins(flags: RunFlags, auto?: () => JoinConcurrency): number {
-  if (flags.parallelJoins !== undefined) return Number(flags.parallelJoins);
-  return (auto ?? (() => defaultParallelJoins(machineResources())))().parallelJoins;
+/** `--parallel-joins` and `--parallel-uploads`, else the defaults that follow the machine. */
+function concurrency(
+  flags: RunFlags,
+  auto?: () => JoinConcurrency,
+): { parallelJoins: number; parallelUploads: number } {
+  const machine = (): JoinConcurrency => (auto ?? (() => defaultParallelJoins(machineResources())))();
+  return {
+    parallelJoins: Number(flags.parallelJoins ?? machine().parallelJoins),
+    parallelUploads: Number(flags.parallelUploads ?? machine().parallelUploads),
+  };
 }
 
 /** Flags first, then the environment (upstream's names: WATCH_NAMESPACE, SERVICES_LOG_*, proxy variables). */
@@ -101,7 +108,7 @@ export function operatorConfig(flags: RunFlags, env: Env, auto?: () => JoinConcu
     ...kubeTarget(flags, env),
     namespace: flags.namespace ?? env['WATCH_NAMESPACE'] ?? '',
     payloadDir: flags.payload,
-    parallelJoins: parallelJoins(flags, auto),
+    ...concurrency(flags, auto),
     debug,
     logLevel: debug ? 'debug' : 'info',
     probeAddress: flags.probeAddress,
@@ -160,6 +167,10 @@ export function runCommand(ctx: CliContext): Command {
       '--parallel-joins <n>',
       "hosts configured at once (default: what this process's CPUs can encrypt and its memory can hold)",
     )
+    .option(
+      '--parallel-uploads <n>',
+      'hosts uploading the payload at once (default: what the CPUs can encrypt at link speed)',
+    )
     .option('--debug-logging', 'verbose service logs on the nodes and debug operator logs')
     .option('--probe-address <host:port>', 'serve /healthz and /readyz here (HTTP)', '0.0.0.0:9182')
     .option(
@@ -204,7 +215,8 @@ export function runCommand(ctx: CliContext): Command {
       const config = operatorConfig(flags, ctx.env, () => auto);
       const redactor = new Redactor();
       const logger = createLogger({ level: config.logLevel, redactor });
-      if (flags.parallelJoins === undefined) logConcurrency(logger, auto);
+      if (flags.parallelJoins === undefined || flags.parallelUploads === undefined)
+        logConcurrency(logger, auto);
       const metrics = new OperatorMetrics();
       const providers = await loadProviders(ctx.builtinProviders, config.providerPackages);
       let runtime: OperatorRuntime | undefined;

@@ -3,6 +3,7 @@ import {
   ConfigMapHostKeyStore,
   NamePinnedHostKeyStore,
   SshWindowsHost,
+  sharedTransfers,
   type HostKeyStore,
   type HostTarget,
   type Logger,
@@ -23,6 +24,8 @@ export interface HostOpenerParts {
   readonly meter?: HostMeter;
   /** Where host keys are pinned (default: the host-keys ConfigMap, read at each connection). */
   readonly pins?: HostKeyStore;
+  /** Hosts uploading at once, across every host this opener opens (unset: no limit). */
+  readonly parallelUploads?: number | undefined;
 }
 
 /** The hooks' SSH options, with the shorter of the two connect deadlines. */
@@ -40,6 +43,7 @@ export function withConnectDeadline(
  */
 export function hostOpener(p: HostOpenerParts): (t: HostTarget) => WindowsHost {
   const { logger } = p;
+  const transfers = p.parallelUploads === undefined ? {} : { transfers: sharedTransfers(p.parallelUploads) };
   return (t) => {
     p.redactor.register(t.privateKeyPem);
     const pins = p.pins ?? new ConfigMapHostKeyStore(p.core, p.namespace);
@@ -51,6 +55,7 @@ export function hostOpener(p: HostOpenerParts): (t: HostTarget) => WindowsHost {
       logger: { debug: (m, f) => logger.debug(f ?? {}, m), warn: (m, f) => logger.warn(f ?? {}, m) },
       ...(t.quickAuth ? { authRetryMs: 0 } : {}),
       ...(t.moduleExpected ? { assumeModule: true } : {}),
+      ...transfers,
       ...withConnectDeadline(t.connectDeadlineMs, p.sshOverrides?.(t.ipv4)),
     });
     return p.meter ? new MeteredWindowsHost(host, p.meter) : host;

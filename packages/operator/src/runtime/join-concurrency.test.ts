@@ -15,19 +15,21 @@ const files =
   (p) =>
     f[p];
 
-test('joins at once follow the CPUs when memory is plentiful: twice what the cores can feed at link speed', (t) => {
-  // 2 cores × 200 MB/s ÷ 125 MB/s = 3.2 joins' transfers, × 2 for the time a join waits.
+test('uploads at once follow the CPUs: what the cores can encrypt at link speed', (t) => {
+  // 2 cores × 200 MB/s ÷ 125 MB/s = 3.2 hosts uploading at link speed.
   const two = defaultParallelJoins({ cpus: 2, memoryBytes: 24 * GiB, source: 'test' });
-  t.like(two, { parallelJoins: 6, byCpu: 6 });
-  t.is(defaultParallelJoins({ cpus: 8, memoryBytes: 24 * GiB, source: 'test' }).parallelJoins, 25);
-  t.is(defaultParallelJoins({ cpus: 0.5, memoryBytes: 24 * GiB, source: 'test' }).parallelJoins, 1);
+  t.like(two, { parallelUploads: 3, byCpu: 3, parallelJoins: 50 });
+  t.is(defaultParallelJoins({ cpus: 8, memoryBytes: 24 * GiB, source: 'test' }).parallelUploads, 13);
+  t.is(defaultParallelJoins({ cpus: 0.5, memoryBytes: 24 * GiB, source: 'test' }).parallelUploads, 1);
 });
 
-test('joins at once follow the memory when it is the tighter bound', (t) => {
-  t.is(JOIN_COSTS.bytesPerJoin, 40 * MiB);
-  // (512 MiB − 150 MiB baseline) ÷ 40 MiB per join = 9 joins, below the 25 that 8 cores could feed.
+test('joins at once follow the memory their connections hold', (t) => {
+  t.is(JOIN_COSTS.bytesPerJoin, 16 * MiB);
+  // (512 MiB − 150 MiB baseline) ÷ 16 MiB per join = 22 joins; uploads never more than joins.
   const r = defaultParallelJoins({ cpus: 8, memoryBytes: 512 * MiB, source: 'test' });
-  t.like(r, { parallelJoins: 9, byMemory: 9, byCpu: 25 });
+  t.like(r, { parallelJoins: 22, byMemory: 22, parallelUploads: 13 });
+  const tiny = defaultParallelJoins({ cpus: 8, memoryBytes: 200 * MiB, source: 'test' });
+  t.like(tiny, { parallelJoins: 3, parallelUploads: 3 });
 });
 
 test('the default stays within --parallel-joins bounds (1 to 50)', (t) => {

@@ -3,10 +3,13 @@ import { availableParallelism, totalmem } from 'node:os';
 import type { Logger } from '@wmco/core';
 
 /**
- * What decides how many hosts the operator configures at once by default (`--parallel-joins` overrides
- * it). Upstream configures one host after another; a fixed number either starves a large machine or
- * overloads a small pod. A join's own work on the operator's side is encrypting the payload for SSH (CPU)
- * and the buffers of its SSH connection (memory), so the default follows both.
+ * What decides how many hosts the operator configures at once, and how many of them upload at once, by
+ * default (`--parallel-joins` and `--parallel-uploads` override them). Upstream configures one host after
+ * another; a fixed number either starves a large machine or overloads a small pod. Most of a join is
+ * waiting (PowerShell, service starts, the Node and its CSRs); its one CPU-heavy part on the operator's
+ * side is encrypting the payload for SSH. So joins at once follow the memory their connections hold, and
+ * uploads at once (each host's whole upload holds one slot) follow what the CPUs can encrypt at link speed:
+ * hosts then finish their uploads in turn and go on to their applies while others upload (ADR 0026).
  */
 export interface JoinCosts {
   /**
@@ -18,14 +21,8 @@ export interface JoinCosts {
   /** The link a join sends over (1 Gbit/s, as the benchmarks' simulated hosts). */
   readonly linkBytesPerSecond: number;
   /**
-   * Joins per core's worth of transfer: a join sends its payload in a fraction of its time (the rest is
-   * PowerShell, service starts, waiting for the Node and its CSR), so twice as many joins as the cores
-   * can feed at full link speed keep the cores busy.
-   */
-  readonly waitFactor: number;
-  /**
-   * Memory one join may hold: its SSH channels' output bound (4 × 8 MiB), the SFTP writes in flight
-   * (64 × 32 KiB) and the connection's state (about 6 MiB) (packages/core/src/host/ssh/ssh-options.ts).
+   * Memory one join may hold: its PowerShell session's output bound (8 MiB), the SFTP writes in flight
+   * (16 × 128 KiB) and the connection's state (about 6 MiB) (packages/core/src/host/ssh/ssh-options.ts).
    */
   readonly bytesPerJoin: number;
   /** The operator's own steady state before any join (informers, the payload manifest, the runtime). */
@@ -40,8 +37,7 @@ const MiB = 2 ** 20;
 export const JOIN_COSTS: JoinCosts = {
   sshBytesPerCoreSecond: 200e6,
   linkBytesPerSecond: 125e6,
-  waitFactor: 2,
-  bytesPerJoin: 4 * 8 * MiB + 64 * 32 * 1024 + 6 * MiB,
+  bytesPerJoin: 8 * MiB + 16 * 128 * 1024 + 6 * MiB,
   baselineBytes: 150 * MiB,
   min: 1,
   max: 50,
@@ -57,18 +53,19 @@ export interface MachineResources {
 
 export interface JoinConcurrency {
   readonly parallelJoins: number;
+  /** Hosts uploading at once, across all joins and upgrades: what the CPUs can encrypt at link speed. */
+  readonly parallelUploads: number;
   readonly byCpu: number;
   readonly byMemory: number;
   readonly resources: MachineResources;
 }
 
-/** The default number of hosts configured at once: what the CPUs can encrypt and the memory can hold. */
+/** The defaults: joins at once as the memory can hold, uploads at once as the CPUs can feed their links. */
 export function defaultParallelJoins(r: MachineResources, c: JoinCosts = JOIN_COSTS): JoinConcurrency {
-  const feed = (r.cpus * c.sshBytesPerCoreSecond) / c.linkBytesPerSecond;
-  const byCpu = Math.floor(c.waitFactor * feed);
+  const byCpu = Math.max(1, Math.round((r.cpus * c.sshBytesPerCoreSecond) / c.linkBytesPerSecond));
   const byMemory = Math.floor((r.memoryBytes - c.baselineBytes) / c.bytesPerJoin);
-  const parallelJoins = Math.min(c.max, Math.max(c.min, Math.min(byCpu, byMemory)));
-  return { parallelJoins, byCpu, byMemory, resources: r };
+  const parallelJoins = Math.min(c.max, Math.max(c.min, byMemory));
+  return { parallelJoins, parallelUploads: Math.min(byCpu, parallelJoins), byCpu, byMemory, resources: r };
 }
 
 /** Reads a file's text, or undefined when it does not exist or cannot be read. */
@@ -120,11 +117,15 @@ export function logConcurrency(logger: Logger, c: JoinConcurrency): void {
   const { cpus, source } = c.resources;
   const fields = {
     parallelJoins: c.parallelJoins,
+    parallelUploads: c.parallelUploads,
     byCpu: c.byCpu,
     byMemory: c.byMemory,
     cpus,
     memoryMiB,
     source,
   };
-  logger.info(fields, 'hosts configured at once, from the CPUs and memory (--parallel-joins overrides)');
+  logger.info(
+    fields,
+    'hosts configured at once (memory) and uploading at once (CPUs); --parallel-joins and --parallel-uploads override',
+  );
 }

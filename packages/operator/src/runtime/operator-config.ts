@@ -10,6 +10,8 @@ export const operatorConfigSchema = z.object({
   payloadDir: z.string().min(1),
   /** Hosts joined at once. */
   parallelJoins: z.number().int().min(1).max(50),
+  /** Hosts uploading the payload at once, across joins and upgrades (unset: no limit). */
+  parallelUploads: z.number().int().min(1).max(50).optional(),
   debug: z.boolean(),
   logLevel: z.enum(['debug', 'info', 'warn', 'error']),
   /** host:port for /healthz and /readyz (plain HTTP); empty to disable. */

@@ -210,6 +210,7 @@ export class OperatorRuntime {
         sshOverrides: hooks.sshOverrides,
         meter: this.p.metrics.hostMeter(),
         pins: caches.hostKeys,
+        parallelUploads: config.parallelUploads,
       }),
       capabilities: parts.capabilities,
       payload: parts.payload,

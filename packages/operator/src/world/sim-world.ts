@@ -34,6 +34,8 @@ export interface SimWorldOptions {
   readonly platform?: string;
   readonly costs?: Partial<HostCosts>;
   readonly parallelJoins?: number;
+  /** Hosts uploading at once (`wmco run --parallel-uploads`; unset: no limit). */
+  readonly parallelUploads?: number;
   readonly providers: readonly WmcoProvider[];
   /** Where operator log lines go (JSON); default: dropped. */
   readonly logSink?: (line: string) => void;
@@ -204,6 +206,7 @@ export class SimWorld {
         payloadDir: v.payloadDir ?? this.payloadDir,
         ...versionConfig(v),
         parallelJoins: this.o.parallelJoins ?? 5,
+        parallelUploads: this.o.parallelUploads,
         debug: false,
         logLevel: 'debug',
         probeAddress: '',

@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { CipherAlgorithm } from 'ssh2';
 import type { HostKeyStore } from '../host-key-store.js';
 import type { HostLogger } from '../host-logger.js';
@@ -32,6 +33,11 @@ export interface SshHostOptions {
    */
   readonly sftpConcurrency?: number;
   readonly sftpChunkSize?: number;
+  /**
+   * Shared by every host of one operator: runs a host's whole upload when a slot is free, so that a few
+   * hosts upload at once at full speed instead of all at a fraction of it (default: no limit).
+   */
+  readonly transfers?: <T>(upload: () => Promise<T>) => Promise<T>;
   /** How long `reboot()` waits for the host to come back (default 15 min). */
   readonly rebootTimeoutMs?: number;
   /**
@@ -66,6 +72,7 @@ export function resolveSshOptions(o: SshHostOptions, logger: HostLogger): Resolv
     sftpConcurrency: 16,
     sftpChunkSize: 128 * 1024,
     rebootTimeoutMs: 15 * 60_000,
+    transfers: (upload) => upload(),
     maxOutputBytes: 8 * 1024 * 1024,
     assumeModule: false,
     ...o,
@@ -88,3 +95,9 @@ export const SSH_CIPHERS: readonly CipherAlgorithm[] = [
   'aes128-ctr',
   'aes256-ctr',
 ];
+
+/** `transfers` for the hosts of one operator: at most `slots` hosts upload at once, first come first served. */
+export function sharedTransfers(slots: number): Required<SshHostOptions>['transfers'] {
+  const limit = pLimit(slots);
+  return (upload) => limit(upload);
+}

@@ -1,20 +1,12 @@
-import { stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Plan } from '../../converge/plan.js';
-import {
-  HostOperationError,
-  HostProtocolError,
-  HostUploadError,
-  InvalidHostRequestError,
-} from '../errors.js';
+import { HostOperationError, HostProtocolError, InvalidHostRequestError } from '../errors.js';
 import { loadHostModule } from '../host-module.js';
 import { silentHostLogger } from '../host-logger.js';
 import {
   HOST_PROTOCOL_VERSION,
   hostRequestSchema,
   hostResultSchema,
-  stagedArchivePathFor,
-  stagedPathFor,
   type HostRequest,
   type HostResult,
   type HostState,
@@ -30,6 +22,7 @@ import type {
 } from '../windows-host.js';
 import { connectWithRetry } from './connect.js';
 import { ModuleSession } from './module-session.js';
+import { stageFile } from './stage-file.js';
 import { loadPrivateKey, type LoadedPrivateKey } from './private-key.js';
 import { SshSession, type SessionStats } from './ssh-session.js';
 import { resolveSshOptions, type ResolvedSshOptions, type SshHostOptions } from './ssh-options.js';
@@ -201,30 +194,15 @@ export class SshWindowsHost implements WindowsHost {
     const before = this.finished.bytesSent;
     const uploaded: string[] = [];
     const skipped: string[] = [];
-    for (const file of new Map(files.map((f) => [f.sha256, f])).values()) {
-      const packed = !Buffer.isBuffer(file.source) && file.source.format === 'tar.gz';
-      // A compressed file is staged as it is (`<sha>.tar.gz`); apply extracts it and checks the hash.
-      const target = packed ? stagedArchivePathFor(file.sha256) : stagedPathFor(file.sha256);
-      const size = Buffer.isBuffer(file.source)
-        ? file.source.length
-        : (await stat(file.source.localPath)).size;
-      // Staged files arrive by rename only when complete, and apply re-hashes them; the size is a cheap guard.
-      const present = await session.size(target);
-      if (present === size) {
-        skipped.push(file.sha256);
-        continue;
-      }
-      // A staged file of the wrong size is damaged; SFTP rename will not replace it, so remove it.
-      if (present !== undefined) await session.remove(target);
-      try {
-        await session.put(file.source, `${target}.part`, target);
-      } catch (err) {
-        throw new HostUploadError(
-          this.address,
-          `${file.sha256}: ${err instanceof Error ? err.message : String(err)}`,
-        );
-      }
-      uploaded.push(file.sha256);
+    const unique = [...new Map(files.map((f) => [f.sha256, f])).values()];
+    // One slot of the operator's uploads for the host's whole upload (nothing to send: no slot).
+    if (unique.length > 0) {
+      await this.o.transfers(async () => {
+        for (const file of unique) {
+          if (await stageFile(session, file, this.address)) uploaded.push(file.sha256);
+          else skipped.push(file.sha256);
+        }
+      });
     }
     return { uploaded, skipped, bytesSent: this.finished.bytesSent - before };
   }

@@ -1,0 +1,71 @@
+import test from 'ava';
+import { sharedTransfers, type SshHostOptions } from '@wmco/core';
+import { Payload, startHostWorld } from './windows-host-fixture.js';
+
+/** `sharedTransfers(slots)`, counting the uploads running and the most that ever ran at once. */
+function counted(slots: number): {
+  transfers: Required<SshHostOptions>['transfers'];
+  calls: number;
+  most: number;
+} {
+  const inner = sharedTransfers(slots);
+  const c = { calls: 0, most: 0, running: 0 };
+  return {
+    get calls() {
+      return c.calls;
+    },
+    get most() {
+      return c.most;
+    },
+    transfers: (upload) =>
+      inner(async () => {
+        c.calls++;
+        c.most = Math.max(c.most, ++c.running);
+        try {
+          return await upload();
+        } finally {
+          c.running--;
+        }
+      }),
+  };
+}
+
+test('hosts sharing one upload slot upload one after another, each host its whole upload in the slot', async (t) => {
+  // 200 KB/s per host: three 40 KB files take a moment, so overlapping uploads would show.
+  const costs = { bandwidthBytesPerSec: 200_000, latencyMs: 1 };
+  const [a, b] = await Promise.all([startHostWorld({ costs }), startHostWorld({ costs })]);
+  t.teardown(() => Promise.all([a.stop(), b.stop()]));
+  const slot = counted(1);
+  const payload = new Payload();
+  const files = ['a', 'b', 'c'].map((n) => payload.add(Buffer.alloc(40_000, n)));
+  const hosts = [a.connect({ transfers: slot.transfers }), b.connect({ transfers: slot.transfers })];
+  const reports = await Promise.all(
+    hosts.map((h) => h.upload(files.map((sha256) => ({ sha256, source: payload.content(sha256) })))),
+  );
+  t.deepEqual(
+    reports.map((r) => r.uploaded.length),
+    [3, 3],
+  );
+  t.is(slot.most, 1, 'never two hosts uploading at once');
+  t.is(slot.calls, 2, "one slot per host's whole upload, not per file");
+  // Nothing to send takes no slot; everything staged already is looked at within one.
+  await hosts[0]!.upload([]);
+  t.is(slot.calls, 2);
+  const again = await hosts[0]!.upload(files.map((sha256) => ({ sha256, source: payload.content(sha256) })));
+  t.deepEqual(again.skipped.length, 3);
+});
+
+test('with two slots two hosts upload at the same time', async (t) => {
+  const costs = { bandwidthBytesPerSec: 200_000, latencyMs: 1 };
+  const [a, b] = await Promise.all([startHostWorld({ costs }), startHostWorld({ costs })]);
+  t.teardown(() => Promise.all([a.stop(), b.stop()]));
+  const slots = counted(2);
+  const payload = new Payload();
+  const sha256 = payload.add(Buffer.alloc(100_000, 'x'));
+  await Promise.all(
+    [a, b].map((w) =>
+      w.connect({ transfers: slots.transfers }).upload([{ sha256, source: payload.content(sha256) }]),
+    ),
+  );
+  t.is(slots.most, 2);
+});
