@@ -37,6 +37,14 @@ export interface SshHostStats {
   bytesSent: number;
 }
 
+/** Ends a session that started (one that never started needs nothing). */
+function closeSession(session: Promise<ModuleSession> | undefined): void {
+  session?.then(
+    (s) => s.close(),
+    () => undefined,
+  );
+}
+
 /**
  * `WindowsHost` over SSH (ssh2): one powershell.exe per connection runs the host module and answers every
  * operation (ADR 0026); payload files by SFTP.
@@ -114,13 +122,16 @@ export class SshWindowsHost implements WindowsHost {
   private async moduleSession(ssh: SshSession, replace: boolean): Promise<ModuleSession> {
     const current = this.module;
     if (current && current.ssh === ssh && !replace) {
-      const session = await current.session;
-      if (!session.isClosed) return session;
+      const session = await current.session.catch(() => undefined);
+      if (session && !session.isClosed) return session;
       if (this.module !== current) return this.moduleSession(ssh, replace);
     }
     const starting = this.startModuleSession(ssh, replace);
     this.module = { ssh, session: starting };
-    void current?.session.then((s) => s.close());
+    starting.catch(() => {
+      if (this.module?.session === starting) this.module = undefined;
+    });
+    closeSession(current?.session);
     return starting;
   }
 
@@ -243,7 +254,7 @@ export class SshWindowsHost implements WindowsHost {
     const result = await this.call({ v: HOST_PROTOCOL_VERSION, op: 'reboot' });
     if (result.op !== 'reboot' || !('lastBootTime' in result)) throw this.failure('reboot', result);
     // The host is going down: the next look at it starts a new powershell.exe after the restart.
-    void this.module?.session.then((s) => s.close());
+    closeSession(this.module?.session);
     this.module = undefined;
     const deadline = Date.now() + this.o.rebootTimeoutMs;
     const empty: ObserveQuery = { directories: [], files: [], services: [], envVars: [], firewallRules: [] };
@@ -267,7 +278,7 @@ export class SshWindowsHost implements WindowsHost {
     const pending = this.session;
     this.session = undefined;
     this.moduleReady = undefined;
-    void this.module?.session.then((s) => s.close());
+    closeSession(this.module?.session);
     this.module = undefined;
     const session = await pending?.catch(() => undefined);
     session?.close();
