@@ -64,7 +64,8 @@ test("in a container the cgroup's limits narrow the machine's CPUs and memory", 
   const pod = files({ '/sys/fs/cgroup/cpu.max': '100000 100000', '/sys/fs/cgroup/memory.max': `${GiB}` });
   const r = machineResources(pod, { cpus: 16, memoryBytes: 64 * GiB });
   t.deepEqual(r, { cpus: 1, memoryBytes: GiB, source: 'cgroup CPU quota, cgroup memory limit' });
-  t.is(defaultParallelJoins(r).parallelJoins, 3);
+  // 1 CPU: 200 ÷ 125 MB/s rounds to 2 uploads; 1 GiB: (1024 − 150) ÷ 16 MiB = 54, capped at 50 joins.
+  t.like(defaultParallelJoins(r), { parallelUploads: 2, parallelJoins: 50 });
   const bare = machineResources(files({}), { cpus: 2, memoryBytes: 8 * GiB });
   t.deepEqual(bare, { cpus: 2, memoryBytes: 8 * GiB, source: 'CPUs, memory' });
   const loose = machineResources(pod, { cpus: 0.5 * 2, memoryBytes: 512 * MiB });

@@ -1,3 +1,4 @@
+import { threadId } from 'node:worker_threads';
 import { createHash } from 'node:crypto';
 import {
   InMemoryHostKeyStore,
@@ -16,7 +17,9 @@ let nextHost = 0;
 /** A loopback address no other test in this process uses (127.0.<pid-derived>.<n>). */
 export function nextLoopbackAddress(): string {
   nextHost++;
-  const third = 100 + (process.pid % 100);
+  // Test files run in worker threads of one process: the thread id keeps their hosts apart (a rebooting
+  // host frees its port, which another file's host on the same address could take).
+  const third = 100 + ((process.pid * 64 + (threadId % 64)) % 100);
   return `127.0.${third}.${(nextHost % 250) + 2}`;
 }
 

@@ -39,7 +39,8 @@ export class ModuleSession {
   private channel: ClientChannel | undefined;
   private pending: Pending | undefined;
   private queue: Promise<unknown> = Promise.resolve();
-  private partial = '';
+  private partial: Buffer[] = [];
+  private partialBytes = 0;
   private stderrText = '';
   private lastOther = '';
   private code: number | undefined;
@@ -91,11 +92,10 @@ export class ModuleSession {
     await this.ready;
     if (this.ended) throw this.ended;
     return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        const err = new HostCommandTimeoutError(this.o.address, this.o.commandTimeoutMs);
-        this.end(err);
-        this.channel?.close();
-      }, this.o.commandTimeoutMs);
+      const timer = setTimeout(
+        () => this.fail(new HostCommandTimeoutError(this.o.address, this.o.commandTimeoutMs)),
+        this.o.commandTimeoutMs,
+      );
       this.pending = { resolve, reject, timer };
       this.channel?.write(`${json}\n`);
     });
@@ -107,9 +107,10 @@ export class ModuleSession {
       channel.close();
       return;
     }
-    channel.on('data', (d: Buffer) => this.onStdout(d.toString('utf8')));
+    channel.on('data', (d: Buffer) => this.onStdout(d));
     channel.stderr.on('data', (d: Buffer) => {
-      if (this.stderrText.length < this.o.maxOutputBytes) this.stderrText += d.toString('utf8');
+      // Kept for the error message only: the first 64 KiB are plenty.
+      if (!this.ended && this.stderrText.length < 64 * 1024) this.stderrText += d.toString('utf8');
     });
     channel.on('exit', (c: number | null) => {
       this.code = c ?? undefined;
@@ -118,19 +119,33 @@ export class ModuleSession {
     if (start.install) channel.write(sessionModuleLine(start.module.bytes));
   }
 
-  private onStdout(text: string): void {
-    this.partial += text;
-    if (this.partial.length > this.o.maxOutputBytes) {
-      this.end(new HostOutputLimitError(this.o.address, this.o.maxOutputBytes));
-      this.channel?.close();
-      return;
+  /** Splits stdout into lines without copying what came before; a line past the output bound fails the session. */
+  private onStdout(d: Buffer): void {
+    if (this.ended) return;
+    let start = 0;
+    for (let cut = d.indexOf(10); cut >= 0; cut = d.indexOf(10, start)) {
+      const line = Buffer.concat([...this.partial, d.subarray(start, cut)]).toString('utf8');
+      this.partial = [];
+      this.partialBytes = 0;
+      start = cut + 1;
+      this.onLine(line.replace(/\r$/, ''));
+      if (this.ended) return;
     }
-    let cut: number;
-    while ((cut = this.partial.indexOf('\n')) >= 0) {
-      const line = this.partial.slice(0, cut).replace(/\r$/, '');
-      this.partial = this.partial.slice(cut + 1);
-      this.onLine(line);
+    if (start >= d.length) return;
+    this.partial.push(d.subarray(start));
+    this.partialBytes += d.length - start;
+    if (this.partialBytes > this.o.maxOutputBytes) {
+      this.fail(new HostOutputLimitError(this.o.address, this.o.maxOutputBytes));
     }
+  }
+
+  /** Stops reading (what still arrives is dropped) and closes the channel: powershell.exe ends with it. */
+  private fail(err: Error): void {
+    this.end(err);
+    this.partial = [];
+    this.channel?.pause();
+    this.channel?.stderr.pause();
+    this.channel?.close();
   }
 
   private onLine(line: string): void {
