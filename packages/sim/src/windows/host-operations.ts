@@ -164,7 +164,9 @@ export async function applyStep(m: WindowsModel, step: PlanStep): Promise<boolea
       setService(m, step);
       return false;
     case 'startService':
-      await m.scm.start(step.name);
+    case 'startServices':
+      // Start-WmcoService / Start-WmcoServices: one service, or one level started together.
+      await m.scm.startTogether(step.kind === 'startService' ? [step.name] : step.names);
       return false;
     case 'setServiceEnvironment':
       setServiceEnvironment(m, step.name, step.environment);
@@ -227,6 +229,7 @@ function applyCertificateStep(m: WindowsModel, step: PlanStep): boolean {
 }
 
 function target(step: PlanStep): string {
+  if ('names' in step) return step.names.join(', ');
   if ('path' in step) return step.path;
   if ('name' in step) return step.name;
   if ('thumbprint' in step) return step.thumbprint;
