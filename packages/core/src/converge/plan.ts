@@ -178,9 +178,8 @@ function startSteps(
   const deps = (n: string): readonly string[] =>
     spec.get(lower(n))?.dependencies ?? state.get(lower(n))?.dependencies ?? [];
   const priority = (n: string): number => spec.get(lower(n))?.priority ?? Number.MAX_SAFE_INTEGER;
-  return dependencyLevels(names, deps, priority).map(
-    (level): PlanStep =>
-      level.length === 1 ? { kind: 'startService', name: level[0]! } : { kind: 'startServices', names: level },
+  return dependencyLevels(names, deps, priority).map((level): PlanStep =>
+    level.length === 1 ? { kind: 'startService', name: level[0]! } : { kind: 'startServices', names: level },
   );
 }
 
