@@ -49,7 +49,15 @@ port.on('message', (m: WorkerRequest) => {
   }
   const data = waiting.get(m.id);
   waiting.delete(m.id);
-  if (m.op === 'drop' || data === undefined) return;
+  if (m.op === 'drop') return;
+  if (data === undefined) {
+    // Hashed by a thread that has since been replaced: the main thread must not wait for ever.
+    port.postMessage({
+      id: m.id,
+      error: 'the extraction thread restarted; apply again',
+    } satisfies WorkerReply);
+    return;
+  }
   void extract(m.id, data).then((reply) =>
     // Large files are shared; a small one's own memory (fileBuffer: not from the pool) moves to the main thread.
     port.postMessage(reply, 'files' in reply ? reply.files.flatMap((f) => transferable(f.body)) : []),
