@@ -94,7 +94,8 @@ async function main(): Promise<void> {
   console.log(
     `${hosts} host(s), ${entries.length} archives of ${mb.toFixed(1)} MB each, ${cold ? 'staged before the apply' : 'arriving at 1 Gbit/s'}: ` +
       `apply ${mean(applyMs)} ms (mean), main thread busy ${Math.round(busy)} ms in all ` +
-      `(${mean(applyBusyMs)} ms during an apply), CPU ${Math.round((cpu.user + cpu.system) / 1000)} ms`,
+      `(${mean(applyBusyMs)} ms during an apply), CPU ${Math.round((cpu.user + cpu.system) / 1000)} ms, ` +
+      `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`,
   );
   console.log(
     JSON.stringify({
@@ -103,6 +104,7 @@ async function main(): Promise<void> {
       applyMs: mean(applyMs),
       mainThreadBusyMs: Math.round(busy),
       cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+      peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
     }),
   );
 }
