@@ -13,7 +13,8 @@
 #                (when asked) the inbound Allow rules covering given ports and the sub-folders of the
 #                prunable roots
 #   apply        one ordered plan of steps (service pre-scripts run for their effect among them, right
-#                before their service starts); stops at the first failing step; with
+#                before their service starts; services of one dependency level start together); stops at
+#                the first failing step; with
 #                "rebootWhenRequired" it schedules the restart a step asked for before answering
 #   deconfigure  delete services, env vars, HNS networks and directories (revert before joining)
 #   reboot       schedule a restart a few seconds out and report the current boot time
@@ -149,6 +150,33 @@ function Start-WmcoService {
     if ($controller.Status -eq 'Running') { return }
     if ($controller.Status -ne 'StartPending') { $controller.Start() }
     $controller.WaitForStatus('Running', $script:ServiceTimeout)
+}
+
+# Starts services that do not depend on one another (one dependency level of the plan) together: Start()
+# returns once the SCM has launched a service (START_PENDING), so their start-ups overlap; then each is
+# waited for until Running. A service that cannot start fails the step, named in the error.
+function Start-WmcoServices {
+    param(
+        [string[]] $Names
+    )
+    $pending = @()
+    foreach ($name in $Names) {
+        $controller = New-Object System.ServiceProcess.ServiceController -ArgumentList $name
+        if ($controller.Status -eq 'Running') { continue }
+        try {
+            if ($controller.Status -ne 'StartPending') { $controller.Start() }
+        } catch {
+            throw "service '$name' did not start: $($_.Exception.Message)"
+        }
+        $pending += $controller
+    }
+    foreach ($controller in $pending) {
+        try {
+            $controller.WaitForStatus('Running', $script:ServiceTimeout)
+        } catch {
+            throw "service '$($controller.ServiceName)' did not reach Running: $($_.Exception.Message)"
+        }
+    }
 }
 
 function Set-WmcoServiceConfig {
@@ -648,6 +676,7 @@ function Invoke-WmcoStep {
         'createService' { Set-WmcoServiceConfig $Step }
         'configureService' { Set-WmcoServiceConfig $Step }
         'startService' { Start-WmcoService $Step.name }
+        'startServices' { Start-WmcoServices ([string[]]@($Step.names)) }
         'runScript' {
             $arguments = $null
             if ($Step.PSObject.Properties.Name -contains 'args') { $arguments = $Step.args }
@@ -695,6 +724,7 @@ function Get-WmcoStepTarget {
     param(
         [object] $Step
     )
+    if ($Step.PSObject.Properties.Name -contains 'names') { return (@($Step.names) -join ', ') }
     foreach ($field in @('path', 'name', 'thumbprint', 'destinationPrefix')) {
         if ($Step.PSObject.Properties.Name -contains $field) { return [string]$Step.$field }
     }

@@ -101,7 +101,9 @@ export async function bootstrapRound(
   const observed = await observeBootstrap(s, bootstrap);
   await beforeApply(observed.values, observed.state);
   const reboot = needsReboot(observed.plan);
-  const steps = reboot ? observed.plan.steps.filter((p) => p.kind !== 'startService') : observed.plan.steps;
+  const steps = reboot
+    ? observed.plan.steps.filter((p) => p.kind !== 'startService' && p.kind !== 'startServices')
+    : observed.plan.steps;
   const { outcome, bytesSent } = await applyObserved(s.host, { ...observed, plan: { steps } }, s.content, {
     rebootWhenRequired: true,
   });

@@ -15,6 +15,7 @@ const describers: Describers = {
   createService: (s) => `create service ${s.name}: ${s.commandLine}${deps(s.dependencies)}`,
   configureService: (s) => `reconfigure service ${s.name}: ${s.commandLine}${deps(s.dependencies)}`,
   startService: (s) => `start service ${s.name}`,
+  startServices: (s) => `start services ${s.names.join(', ')} together`,
   runScript: (s) => `run pre-script ${s.name}: ${s.script}`,
   setEnvVar: (s) => `set environment variable ${s.name}=${redactUserinfo(s.value)} (reboot)`,
   removeEnvVar: (s) => `remove environment variable ${s.name} (reboot)`,

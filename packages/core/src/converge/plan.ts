@@ -3,7 +3,7 @@ import type { WindowsServiceSpec } from '../provider/index.js';
 import { managedDescription, type HostSpec } from './host-spec.js';
 import { rootCertificateSteps } from './root-certificate-steps.js';
 import { withServiceScripts } from './script-steps.js';
-import { dependencyOrder, runningDependents } from './service-order.js';
+import { dependencyLevels, dependencyOrder, runningDependents } from './service-order.js';
 
 /** An ordered list of steps that takes a host from what `observe` saw to its HostSpec. */
 export interface Plan {
@@ -18,8 +18,8 @@ type ServiceConfigStep = Extract<PlanStep, { kind: 'createService' | 'configureS
  * The difference between a host and its spec, as steps in a safe order: directories; services stopped
  * (dependents first) when their configuration or a file on their command line changes; staged files moved
  * into place; services created or reconfigured; environment variables; routes; firewall rules; services
- * started in dependency and priority order, each after its pre-scripts; the Containers feature; the host
- * name. Pure; empty when the
+ * started level by level (a level: those whose dependencies are in earlier levels, started together),
+ * each level after its services' pre-scripts; the Containers feature; the host name. Pure; empty when the
  * host already matches.
  */
 export function plan(state: HostState, spec: HostSpec): Plan {
@@ -178,7 +178,9 @@ function startSteps(
   const deps = (n: string): readonly string[] =>
     spec.get(lower(n))?.dependencies ?? state.get(lower(n))?.dependencies ?? [];
   const priority = (n: string): number => spec.get(lower(n))?.priority ?? Number.MAX_SAFE_INTEGER;
-  return dependencyOrder(names, deps, priority).map((name) => ({ kind: 'startService', name }));
+  return dependencyLevels(names, deps, priority).map((level): PlanStep =>
+    level.length === 1 ? { kind: 'startService', name: level[0]! } : { kind: 'startServices', names: level },
+  );
 }
 
 function envVarSteps(state: HostState, spec: HostSpec): PlanStep[] {

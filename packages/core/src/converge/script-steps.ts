@@ -4,9 +4,10 @@ import type { HostSpec } from './host-spec.js';
 const lower = (s: string): string => s.toLowerCase();
 
 /**
- * `steps` with each service's pre-scripts (`HostSpec.serviceScripts`) as `runScript` steps right before that
- * service's `startService`: one apply brings every level up in dependency order, and a script sees what the
- * services started before it created (network-conf.ps1 waits for hybrid-overlay's HNS network).
+ * `steps` with each service's pre-scripts (`HostSpec.serviceScripts`) as `runScript` steps right before the
+ * `startService` or `startServices` that starts it: one apply brings every level up in dependency order,
+ * and a script sees what the levels before it created (network-conf.ps1 waits for hybrid-overlay's HNS
+ * network, and kube-proxy depends on hybrid-overlay).
  */
 export function withServiceScripts(steps: readonly PlanStep[], spec: HostSpec): PlanStep[] {
   const scripts = new Map(
@@ -14,13 +15,16 @@ export function withServiceScripts(steps: readonly PlanStep[], spec: HostSpec): 
   );
   if (scripts.size === 0) return [...steps];
   return steps.flatMap((step) => {
-    if (step.kind !== 'startService') return [step];
-    const before = (scripts.get(lower(step.name)) ?? []).map((s): PlanStep => ({
-      kind: 'runScript',
-      name: s.name,
-      script: s.script,
-      ...(s.args ? { args: { ...s.args } } : {}),
-    }));
+    if (step.kind !== 'startService' && step.kind !== 'startServices') return [step];
+    const names = step.kind === 'startService' ? [step.name] : step.names;
+    const before = names.flatMap((name) =>
+      (scripts.get(lower(name)) ?? []).map((s): PlanStep => ({
+        kind: 'runScript',
+        name: s.name,
+        script: s.script,
+        ...(s.args ? { args: { ...s.args } } : {}),
+      })),
+    );
     return [...before, step];
   });
 }

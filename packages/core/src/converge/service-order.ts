@@ -46,3 +46,24 @@ export function dependencyOrder(
   }
   return out;
 }
+
+/**
+ * `dependencyOrder` cut into levels: a service's level is one more than the highest level among the
+ * services of the set it depends on (0 when none), so the services of one level can start together once
+ * the levels before it are running. Each level keeps `dependencyOrder`'s order (priority, then name).
+ */
+export function dependencyLevels(
+  names: readonly string[],
+  dependenciesOf: (name: string) => readonly string[],
+  priorityOf: (name: string) => number,
+): string[][] {
+  const levelOf = new Map<string, number>();
+  const levels: string[][] = [];
+  for (const name of dependencyOrder(names, dependenciesOf, priorityOf)) {
+    // A dependency outside the set, or one a broken cycle puts later, does not hold the service back.
+    const level = 1 + Math.max(-1, ...dependenciesOf(name).map((d) => levelOf.get(key(d)) ?? -1));
+    levelOf.set(key(name), level);
+    (levels[level] ??= []).push(name);
+  }
+  return levels;
+}

@@ -139,3 +139,21 @@ test('apply runs runScript steps with their arguments as data, and schedules a r
   t.regex(apply, /if \(\$reboot -and \$RebootWhenRequired\) \{\s+\$null = Invoke-WmcoReboot/);
   t.true(apply.indexOf('Invoke-WmcoReboot') > apply.indexOf('Remove-Item'), 'after every step succeeded');
 });
+
+test('startServices starts every service of the level, then waits for each (one PowerShell process)', async (t) => {
+  const { text } = await loadHostModule();
+  t.regex(text, /'startServices' \{ Start-WmcoServices \(\[string\[\]\]@\(\$Step\.names\)\) \}/);
+  const fn = text.slice(
+    text.indexOf('function Start-WmcoServices'),
+    text.indexOf('function Set-WmcoServiceConfig'),
+  );
+  const loops = fn.split(/foreach \(/);
+  t.is(loops.length, 3, 'two loops: start all, then wait for all');
+  t.regex(loops[1]!, /\$controller\.Start\(\)/);
+  t.notRegex(loops[1]!, /WaitForStatus/, 'no wait while starting');
+  t.regex(loops[2]!, /WaitForStatus\('Running', \$script:ServiceTimeout\)/);
+  t.regex(fn, /throw "service '\$name' did not start: /);
+  t.regex(fn, /throw "service '\$\(\$controller\.ServiceName\)' did not reach Running: /);
+  // The done list names the level's services.
+  t.regex(text, /-contains 'names'\) \{ return \(@\(\$Step\.names\) -join ', '\) \}/);
+});

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   HOST_PROTOCOL_VERSION,
   HostPaths,
@@ -11,25 +10,13 @@ import {
   type PlanStep,
 } from '@wmco/core';
 import { splitCommandLine } from './command-line.js';
+import { sha256Of } from './content-hash.js';
 import { firewallPorts } from './firewall-ports.js';
 import { childFolders, removePrunedFolder } from './pruned-folders.js';
 import { expandStagedArchive } from './staged-archive.js';
 import type { WindowsModel } from './windows-model.js';
 
 const MANAGED_TAG = 'OpenShift managed';
-
-// File contents are immutable Buffers in the model, so a hash can be remembered per Buffer. (The real
-// module re-hashes on every observe; that costs the Windows host's CPU, here it would cost ours.)
-const hashes = new WeakMap<Buffer, string>();
-
-function sha256(data: Buffer): string {
-  let hash = hashes.get(data);
-  if (hash === undefined) {
-    hash = createHash('sha256').update(data).digest('hex');
-    hashes.set(data, hash);
-  }
-  return hash;
-}
 
 /** `observe`, as WmcoHost.psm1's Get-WmcoHostState computes it (after the request's scripts ran). */
 export function observe(
@@ -53,7 +40,7 @@ export function observe(
     }));
   const files = req.files.flatMap((path) => {
     const data = m.files.read(path);
-    return data ? [{ path, sha256: sha256(data) }] : [];
+    return data ? [{ path, sha256: sha256Of(data) }] : [];
   });
   const staged = m.files.isDirectory(HostPaths.staging)
     ? m.files
@@ -102,7 +89,7 @@ function copyVerified(
   const data = m.files.read(source);
   if (data === undefined) throw new Error(`staged file for '${path}' is missing from the staging folder`);
   m.files.write(destination, data);
-  const actual = sha256(m.files.read(destination)!);
+  const actual = sha256Of(m.files.read(destination)!);
   if (actual !== sha) {
     m.files.remove(destination);
     m.files.remove(source);
@@ -177,7 +164,9 @@ export async function applyStep(m: WindowsModel, step: PlanStep): Promise<boolea
       setService(m, step);
       return false;
     case 'startService':
-      await m.scm.start(step.name);
+    case 'startServices':
+      // Start-WmcoService / Start-WmcoServices: one service, or one level started together.
+      await m.scm.startTogether(step.kind === 'startService' ? [step.name] : step.names);
       return false;
     case 'setServiceEnvironment':
       setServiceEnvironment(m, step.name, step.environment);
@@ -240,6 +229,7 @@ function applyCertificateStep(m: WindowsModel, step: PlanStep): boolean {
 }
 
 function target(step: PlanStep): string {
+  if ('names' in step) return step.names.join(', ');
   if ('path' in step) return step.path;
   if ('name' in step) return step.name;
   if ('thumbprint' in step) return step.thumbprint;

@@ -23,11 +23,17 @@ export interface ServiceRecord {
 export interface ScmEvent {
   readonly action: 'create' | 'configure' | 'start' | 'stop' | 'delete' | 'fail';
   readonly name: string;
+  /** When it happened (`performance.now()`); for `start` and `fail`, when the service reached the state. */
+  readonly at: number;
+  /** `start` and `fail`: when the service went START_PENDING (its start cost runs from there). */
+  readonly pendingSince?: number;
 }
 
 /** The service control manager: states, start types, dependencies; starts and stops run behaviours. */
 export class ServiceControlManager {
   private readonly services = new Map<string, ServiceRecord>();
+  /** Starts under way, by lower-cased name. */
+  private readonly starting = new Map<string, Promise<void>>();
   readonly events: ScmEvent[] = [];
   serviceStartMs = 0;
 
@@ -49,7 +55,7 @@ export class ServiceControlManager {
     if (this.get(spec.name))
       throw new Error(`[SC] CreateService FAILED 1073: The specified service already exists.`);
     this.services.set(spec.name.toLowerCase(), { ...spec, state: 'stopped' });
-    this.events.push({ action: 'create', name: spec.name });
+    this.note('create', spec.name);
   }
 
   configure(
@@ -58,7 +64,7 @@ export class ServiceControlManager {
   ): void {
     const svc = this.mustGet(name);
     Object.assign(svc, change);
-    this.events.push({ action: 'configure', name: svc.name });
+    this.note('configure', svc.name);
   }
 
   private mustGet(name: string): ServiceRecord {
@@ -70,17 +76,48 @@ export class ServiceControlManager {
     return svc;
   }
 
+  private note(action: ScmEvent['action'], name: string, pendingSince?: number): void {
+    const at = performance.now();
+    this.events.push(pendingSince === undefined ? { action, name, at } : { action, name, at, pendingSince });
+  }
+
   dependents(name: string): ServiceRecord[] {
     return this.all().filter((s) => s.dependencies.some((d) => d.toLowerCase() === name.toLowerCase()));
   }
 
-  /** Starts dependencies first (as the SCM does), then the service; fails when its behaviour says so. */
-  async start(name: string): Promise<void> {
+  /**
+   * Starts dependencies first (as the SCM does), then the service; fails when its behaviour says so. A start
+   * already under way is joined, so a service started from two places at once starts once.
+   */
+  async start(name: string, chain: readonly string[] = []): Promise<void> {
     const svc = this.mustGet(name);
     if (svc.state === 'running') return;
+    const key = svc.name.toLowerCase();
+    if (chain.includes(key)) throw new Error(`service '${svc.name}' has a circular dependency (error 1059)`);
+    let run = this.starting.get(key);
+    if (!run) {
+      run = this.startNow(svc, [...chain, key]).finally(() => this.starting.delete(key));
+      this.starting.set(key, run);
+    }
+    return run;
+  }
+
+  /**
+   * `ServiceController.Start()` on each service, then `WaitForStatus('Running')` on each: their start-ups
+   * overlap, so the start cost is paid once for the lot (a service whose dependency is among them still
+   * waits for it to run first). Fails with the first failing service's error, in `names` order.
+   */
+  async startTogether(names: readonly string[]): Promise<void> {
+    const settled = await Promise.allSettled(names.map((n) => this.start(n)));
+    const failed = settled.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  private async startNow(svc: ServiceRecord, chain: readonly string[]): Promise<void> {
     if (svc.startType === 'disabled') throw new Error(`service '${svc.name}' is disabled (error 1058)`);
-    for (const dep of svc.dependencies) await this.start(dep);
+    for (const dep of svc.dependencies) await this.start(dep, chain);
     svc.state = 'start-pending';
+    const pendingSince = performance.now();
     if (this.serviceStartMs > 0) await sleep(this.serviceStartMs);
     const abort = new AbortController();
     const argv = splitCommandLine(svc.commandLine);
@@ -94,12 +131,12 @@ export class ServiceControlManager {
     });
     if (run.state === 'failed') {
       svc.state = 'stopped';
-      this.events.push({ action: 'fail', name: svc.name });
+      this.note('fail', svc.name, pendingSince);
       throw new Error(`service '${svc.name}' stopped right after starting: ${run.reason}`);
     }
     // The SCM hands the process the service's Environment value as read at this start.
     Object.assign(svc, { state: 'running', run, abort, runEnvironment: [...(svc.environment ?? [])] });
-    this.events.push({ action: 'start', name: svc.name });
+    this.note('start', svc.name, pendingSince);
   }
 
   /** Stops running dependents first, then the service. */
@@ -113,7 +150,7 @@ export class ServiceControlManager {
     svc.state = 'stopped';
     delete svc.run;
     delete svc.abort;
-    this.events.push({ action: 'stop', name: svc.name });
+    this.note('stop', svc.name);
   }
 
   async delete(name: string): Promise<boolean> {
@@ -121,7 +158,7 @@ export class ServiceControlManager {
     if (!svc) return false;
     await this.stop(svc.name);
     this.services.delete(svc.name.toLowerCase());
-    this.events.push({ action: 'delete', name: svc.name });
+    this.note('delete', svc.name);
     return true;
   }
 

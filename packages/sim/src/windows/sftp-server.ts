@@ -1,6 +1,7 @@
 import type { Attributes, SFTPWrapper } from 'ssh2';
 import ssh2 from 'ssh2';
 import type { FileSystem } from './file-system.js';
+import { fileBuffer } from './shared-memory.js';
 import { endSftpSession, longName } from './sftp-session.js';
 
 const { STATUS_CODE, OPEN_MODE } = ssh2.utils.sftp;
@@ -17,6 +18,8 @@ export interface SftpHooks {
   delay(bytes: number): number;
   /** Called for every WRITE with its size; may drop the connection. */
   onWrite(bytes: number): void;
+  /** Called when a RENAME put a complete file at `path` (how uploads end). */
+  onRenamed?(path: string): void;
 }
 
 function attrs(fs: FileSystem, path: string): Attributes | undefined {
@@ -31,7 +34,7 @@ function attrs(fs: FileSystem, path: string): Attributes | undefined {
 function flush(fs: FileSystem, f: OpenFile): void {
   if (!f.dirty) return;
   const size = f.chunks.reduce((n, c) => Math.max(n, c.offset + c.data.length), 0);
-  const out = Buffer.alloc(size);
+  const out = fileBuffer(size);
   for (const c of f.chunks) c.data.copy(out, c.offset);
   fs.write(f.path, out);
   f.dirty = false;
@@ -146,6 +149,7 @@ export function serveSftp(sftp: SFTPWrapper, fs: FileSystem, hooks: SftpHooks): 
     guard(reqid, () => {
       fs.rename(from, to, false);
       sftp.status(reqid, STATUS_CODE.OK);
+      hooks.onRenamed?.(fs.resolve(to));
     }),
   );
   sftp.on('REALPATH', (reqid, path) =>

@@ -10,6 +10,7 @@ import { serveExec } from './exec-session.js';
 import type { HostInvocation, HostShellContext } from './host-shell.js';
 import { streamEndlessOutput } from './endless-output.js';
 import { serveSftp } from './sftp-server.js';
+import { prefetchStagedArchive } from './staged-archive.js';
 import { authenticate, generateEd25519KeyPair, parseKeyOrThrow, type AuthPolicy } from './ssh-auth.js';
 import { WindowsModel, type WindowsModelOptions } from './windows-model.js';
 
@@ -231,6 +232,7 @@ export class SimulatedWindowsHost {
               return bytes > 0 || this.costs.latencyMs > 0 ? this.link.delayFor(bytes) : 0;
             },
             onWrite: (bytes) => this.onUploadBytes(bytes, conn),
+            onRenamed: (path) => prefetchStagedArchive(this.model, path),
           });
         });
       });

@@ -1,34 +1,24 @@
-import { createHash } from 'node:crypto';
-import { stagedArchivePathFor, stagedPathFor } from '@wmco/core';
-import { readTarGz } from '../payload/tar-gz.js';
+import { HostPaths, stagedArchivePathFor, stagedPathFor } from '@wmco/core';
+import { extractArchive } from './archive-extraction.js';
 import { baseName } from './windows-path.js';
 import type { WindowsModel } from './windows-model.js';
 
-// Extraction is a pure function of the archive's bytes, so its result is shared between simulated hosts
-// (many hosts receive the same archive; holding each host's copy would cost gigabytes). Weak: a file no
-// host holds any more is freed.
-const extracted = new Map<string, WeakRef<Buffer>>();
-// Extractions under way, so that hosts receiving the same archive at the same time share one.
-const pending = new Map<string, Promise<Buffer | undefined>>();
+const STAGED_ARCHIVE = /^[0-9a-f]{64}\.tar\.gz$/;
 
-async function extract(archive: Buffer, name: string): Promise<Buffer | undefined> {
-  const files = await readTarGz(archive);
-  // NTFS is case-insensitive: bsdtar's `kubelet.exe` and `Kubelet.exe` land on the same file.
-  return [...files].find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
-}
-
-async function memberOf(archive: Buffer, name: string): Promise<Buffer | undefined> {
-  const key = `${createHash('sha256').update(archive).digest('hex')}/${name.toLowerCase()}`;
-  const known = extracted.get(key)?.deref();
-  if (known) return known;
-  let running = pending.get(key);
-  if (!running) {
-    running = extract(archive, name).finally(() => pending.delete(key));
-    pending.set(key, running);
-  }
-  const found = await running;
-  if (found) extracted.set(key, new WeakRef(found));
-  return found;
+/**
+ * A file just arrived at `path` (an SFTP rename, the last step of an upload). When it is a staged
+ * `<sha>.tar.gz`, its extraction starts now, on the extraction thread, so that the apply that places it
+ * (usually a PowerShell start later) finds the result ready. Nothing on the host changes: the apply still
+ * extracts, checks and cleans up as `expandStagedArchive` says, and a bad archive fails there.
+ */
+export function prefetchStagedArchive(m: WindowsModel, path: string): void {
+  const full = m.files.resolve(path);
+  const parent = full.slice(0, full.lastIndexOf('\\'));
+  if (parent.toLowerCase() !== HostPaths.staging.toLowerCase() || !STAGED_ARCHIVE.test(baseName(full)))
+    return;
+  const archive = m.files.read(full);
+  // The failure is the apply's to report (extractArchive answers it again for the same Buffer).
+  if (archive) extractArchive(archive).catch(() => undefined);
 }
 
 /**
@@ -43,13 +33,15 @@ export async function expandStagedArchive(m: WindowsModel, path: string, sha: st
   if (m.files.isFile(staged) || archive === undefined) return;
   const name = baseName(m.files.resolve(path));
   try {
-    let data: Buffer | undefined;
+    let files;
     try {
-      data = await memberOf(archive, name);
+      files = await extractArchive(archive);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       throw new Error(`tar.exe could not extract the archive for '${path}' (exit 1): ${why}`, { cause: err });
     }
+    // NTFS is case-insensitive: bsdtar's `kubelet.exe` and `Kubelet.exe` land on the same file.
+    const data = [...files].find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
     if (!data) throw new Error(`the archive for '${path}' does not hold a file named '${name}'`);
     m.files.write(staged, data);
   } finally {

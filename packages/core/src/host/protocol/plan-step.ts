@@ -53,6 +53,12 @@ export const planStepSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('startService'), name: serviceNameSchema }),
   /**
+   * Start services that do not depend on one another (one dependency level) together: each is started
+   * (START_PENDING), then each is waited for until Running, so their start-ups overlap. The plan puts
+   * their pre-scripts before it. A level of one service is a `startService`.
+   */
+  z.object({ kind: z.literal('startServices'), names: z.array(serviceNameSchema).min(2) }),
+  /**
    * Run a service's pre-script for its effect (network-conf.ps1, the Defender exclusion) inside this apply,
    * arguments bound as `$WmcoArg_<NAME>` as in `observe`'s `evaluate`; a script that throws fails the step.
    * The plan puts it right before its service starts, so it sees what earlier starts created (the HNS
