@@ -12,6 +12,7 @@ import type { ClusterFacts } from '../join/cluster-facts.js';
 import type { Registrations } from '../identity/registrations.js';
 import type { CloudJoin } from './cloud-instance.js';
 import type { InstanceStatusStore } from './instance-status.js';
+import type { NodeChanges } from './node-changes.js';
 
 /** How to reach one host. */
 export interface HostTarget {
@@ -75,6 +76,8 @@ export interface JoinDeps {
   readonly cloud?: CloudJoin | undefined;
   /** Who may restart services on Ready nodes now (default: one node at a time). */
   readonly disruption?: ServiceDisruption;
+  /** The Nodes' changes as the watch delivers them: waits for a Node end on the event, not a poll. */
+  readonly nodeChanges?: NodeChanges | undefined;
   readonly now?: () => Date;
 }
 
