@@ -45,6 +45,7 @@ export interface JoinTimings {
   readonly nodeRegistrationMs: number;
   /** How long to wait for the hybrid-overlay subnet and for Ready. */
   readonly nodeReadyMs: number;
+  /** How often a Node waited for is read when no watch event (`nodeChanges`) ended the wait first. */
   readonly pollMs: number;
   /** How long to wait before trying a host again that does not accept the new private key yet. */
   readonly keyRetryMs?: number;
