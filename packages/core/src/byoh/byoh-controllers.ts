@@ -26,6 +26,8 @@ import { InstancesReconciler } from './instances-reconciler.js';
 import { MAINTAIN_WORKERS, REMOVE_WORKERS, instanceLanes } from './instance-lanes.js';
 import type { JoinDeps } from './join-deps.js';
 import { KeyRotation } from './key-rotation.js';
+import { NodeChangeFeed } from './node-changes.js';
+import { RecentConvergence } from './recent-convergence.js';
 import { isNodeReady, nodeInternalIp, readNode } from './node-ops.js';
 import { RemoveFlow, type RemoveOptions } from './remove-flow.js';
 import type { LifecycleOptions } from '../lifecycle/lifecycle-options.js';
@@ -92,8 +94,14 @@ export class ByohControllers implements ByohView {
   /** The budget, upgrade flow, services ConfigMaps and OperatorCondition (a Machine source shares it). */
   readonly maintenance: NodeMaintenance;
   private readonly trustedCa: TrustedCaConfigMap;
+  private readonly nodeFeed = new NodeChangeFeed();
+  private readonly recent = new RecentConvergence();
+  private readonly o: ByohControllersOptions;
 
-  constructor(private readonly o: ByohControllersOptions) {
+  constructor(options: ByohControllersOptions) {
+    // Waits for a Node (a join's, an upgrade's Ready) end on this informer's events, not on a poll.
+    const o = { ...options, deps: { ...options.deps, nodeChanges: this.nodeFeed } };
+    this.o = o;
     this.maintenance = new NodeMaintenance(o.deps, () => this.windowsNodes(), o.lifecycle);
     this.informers = this.makeInformers();
     this.trustedCa = new TrustedCaConfigMap(o.deps.core, o.deps.namespace, o.deps.logger);
@@ -138,6 +146,7 @@ export class ByohControllers implements ByohView {
       (what) => {
         if (what.startsWith('trusted-ca/')) void this.trustedCa.ensure();
         if (what.startsWith(`${SERVICES_CONFIGMAP_WATCH}/`)) this.maintenance.servicesConfigMapChanged();
+        this.recent.configChanged();
         this.enqueueAll();
       },
       [
@@ -162,6 +171,7 @@ export class ByohControllers implements ByohView {
         // Service restarts on Ready nodes (a new proxy) draw from the same budget as upgrades and reboots.
         repair: this.maintenance.driftRepair(),
         intervalMs: this.o.driftRepairIntervalMs ?? 0,
+        recent: this.recent,
         ...(driftMetric
           ? { observed: (o: { result: Parameters<typeof driftMetric>[0] }) => driftMetric(o.result) }
           : {}),
@@ -251,6 +261,7 @@ export class ByohControllers implements ByohView {
     this.o.deps.names.useApprovals((node, address) =>
       approvedClientCsr(this.informers.csrs.list(), node, address),
     );
+    for (const ev of ['add', 'update'] as const) this.informers.nodes.on(ev, (n) => this.nodeFeed.publish(n));
     this.informers.nodes.on('add', all);
     this.informers.nodes.on('delete', all);
     this.informers.nodes.on('update', (n, old) => {

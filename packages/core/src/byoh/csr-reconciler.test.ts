@@ -7,10 +7,17 @@ import { MemoryEventRecorder } from '../kube/event-recorder.js';
 import { silentLogger } from '../kube/logger.js';
 import { CsrReconciler, csrDecided } from './csr-reconciler.js';
 
-/** CSRs in memory; approvals are written into their status, as the /approval subresource does. */
-function fakeCsrApi(csrs: Map<string, V1CertificateSigningRequest>): CertificatesV1Api {
+/**
+ * CSRs in memory; approvals are written into their status, as the /approval subresource does. `calls`
+ * counts reads and writes; `conflicts` approvals are refused with 409 first (someone else wrote the CSR).
+ */
+function fakeCsrApi(
+  csrs: Map<string, V1CertificateSigningRequest>,
+  calls = { reads: 0, writes: 0, conflicts: 0 },
+): CertificatesV1Api {
   return {
     readCertificateSigningRequest: ({ name }: { name: string }) => {
+      calls.reads++;
       const c = csrs.get(name);
       return c
         ? Promise.resolve(structuredClone(c))
@@ -23,6 +30,11 @@ function fakeCsrApi(csrs: Map<string, V1CertificateSigningRequest>): Certificate
       name: string;
       body: V1CertificateSigningRequest;
     }) => {
+      calls.writes++;
+      if (calls.conflicts > 0) {
+        calls.conflicts--;
+        return Promise.reject(Object.assign(new Error('conflict'), { code: 409 }));
+      }
       csrs.set(name, body);
       return Promise.resolve(body);
     },
@@ -86,4 +98,29 @@ test('a CSR with an Approved, Denied or Failed condition is decided (the control
   t.false(csrDecided(csr([])));
   t.false(csrDecided({ spec: { request: '', signerName: 'x' } }));
   for (const type of ['Approved', 'Denied', 'Failed']) t.true(csrDecided(csr([type])), type);
+});
+
+test('an approval is written on the CSR the reconcile read (one read, one write); after a conflict it is read again', async (t) => {
+  const registrations = new Registrations({ ttlMs: 60_000, now: () => new Date(Date.now() - 5000) });
+  registrations.register({ address: '10.0.0.5', ipv4: '10.0.0.5' }, 'win-a');
+  registrations.register({ address: '10.0.0.6', ipv4: '10.0.0.6' }, 'win-b');
+  const csrs = new Map([
+    ['csr-a', await clientCsr('csr-a', 'win-a')],
+    ['csr-b', await clientCsr('csr-b', 'win-b')],
+  ]);
+  const calls = { reads: 0, writes: 0, conflicts: 0 };
+  const r = new CsrReconciler(fakeCsrApi(csrs, calls), registrations, {
+    events: new MemoryEventRecorder(),
+    logger: silentLogger,
+    namespace: 'wmco',
+    bootstrap: openShiftBootstrapIdentity,
+    nodeExists: () => Promise.resolve(false),
+  });
+  await r.reconcile('csr-a');
+  t.true(approved(csrs.get('csr-a')));
+  t.deepEqual({ reads: calls.reads, writes: calls.writes }, { reads: 1, writes: 1 });
+  calls.conflicts = 1;
+  await r.reconcile('csr-b');
+  t.true(approved(csrs.get('csr-b')));
+  t.deepEqual({ reads: calls.reads, writes: calls.writes }, { reads: 3, writes: 3 });
 });

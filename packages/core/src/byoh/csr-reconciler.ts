@@ -115,7 +115,7 @@ export class CsrReconciler implements Reconciler {
       return;
     }
     try {
-      await this.writeApproval(name, approvalMessage(nodeName, address));
+      await this.writeApproval(csr, approvalMessage(nodeName, address));
     } catch (err) {
       if (client) this.registrations.releaseClient(nodeName, name);
       throw err;
@@ -124,29 +124,38 @@ export class CsrReconciler implements Reconciler {
     this.out.logger.info({ csr: name, reason: d.reason }, 'approved kubelet CSR');
   }
 
-  private async writeApproval(name: string, message: string): Promise<void> {
+  /** Writes the approval on the CSR as the reconcile read it; read again only after a conflict. */
+  private async writeApproval(read: V1CertificateSigningRequest, message: string): Promise<void> {
+    const name = read.metadata?.name ?? '';
+    let csr: V1CertificateSigningRequest | undefined = read;
     for (let attempt = 0; attempt < 5; attempt++) {
-      const csr = await this.read(name);
       if (!csr || csrDecided(csr)) return;
-      const approved = {
-        type: 'Approved',
-        status: 'True',
-        reason: APPROVAL_REASON,
-        message,
-        lastUpdateTime: new Date(),
-      };
-      const conditions = [...(csr.status?.conditions ?? []), approved];
-      try {
-        await this.api.replaceCertificateSigningRequestApproval({
-          name,
-          body: { ...csr, status: { ...csr.status, conditions } },
-        });
-        return;
-      } catch (err) {
-        if (!isConflict(err)) throw err;
-      }
+      if (await this.tryApprove(csr, message)) return;
+      csr = await this.read(name);
     }
     throw new Error(`cannot approve CSR ${name}: it keeps changing`);
+  }
+
+  /** One approval write; false on a conflict (the CSR changed since it was read). */
+  private async tryApprove(csr: V1CertificateSigningRequest, message: string): Promise<boolean> {
+    const approved = {
+      type: 'Approved',
+      status: 'True',
+      reason: APPROVAL_REASON,
+      message,
+      lastUpdateTime: new Date(),
+    };
+    const conditions = [...(csr.status?.conditions ?? []), approved];
+    try {
+      await this.api.replaceCertificateSigningRequestApproval({
+        name: csr.metadata?.name ?? '',
+        body: { ...csr, status: { ...csr.status, conditions } },
+      });
+      return true;
+    } catch (err) {
+      if (!isConflict(err)) throw err;
+      return false;
+    }
   }
 
   private async refuse(name: string, d: Refusal): Promise<void> {

@@ -5,13 +5,12 @@ import { instanceRef } from '../identity/instance-ref.js';
 import { nodeOwner, ownedBy } from '../identity/node-ownership.js';
 import { publicKeyOf } from '../join/public-key.js';
 import type { Reconciler, ReconcileOutcome } from '../kube/controller.js';
-import { errorMessage } from '../kube/logger.js';
 import { Annotations, Labels, PRIVATE_KEY_SECRET } from '../join/node-metadata.js';
-import type { DriftOutcome, DriftRepair } from './drift-repair.js';
+import { DriftChecks, type DriftSettings } from './drift-checks.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
 import { EntryAdmission, type EntryAddressing } from './entry-admission.js';
 import { enterPhase } from './instance-status.js';
-import { MAINTAIN_CONNECT_DEADLINE_MS, instancesConfigMapRef, type JoinDeps } from './join-deps.js';
+import { instancesConfigMapRef, type JoinDeps } from './join-deps.js';
 import type { JoinFlow } from './join-flow.js';
 import type { KeyRotation } from './key-rotation.js';
 import { needsMaintenance, type NodeUpgrades } from '../lifecycle/node-upgrades.js';
@@ -27,11 +26,7 @@ export interface InstanceFlows {
   /** A joined node of another version goes through the upgrade flow (lifecycle/), never the join. */
   readonly upgrades?: NodeUpgrades;
   /** Periodic drift repair of up-to-date nodes; absent or `intervalMs` 0 turns it off. */
-  readonly drift?: {
-    readonly repair: DriftRepair;
-    readonly intervalMs: number;
-    readonly observed?: (outcome: DriftOutcome | { result: 'error'; error: string }) => void;
-  };
+  readonly drift?: DriftSettings;
 }
 
 /**
@@ -44,6 +39,7 @@ export class InstancesReconciler implements Reconciler {
   private readonly reported = new Map<string, string>();
   private readonly admission: EntryAdmission;
   private readonly resolve: Ipv4Resolver;
+  private readonly drift: DriftChecks;
 
   constructor(
     private readonly deps: JoinDeps,
@@ -53,6 +49,7 @@ export class InstancesReconciler implements Reconciler {
   ) {
     this.admission = new EntryAdmission(view, addressing);
     this.resolve = addressing.resolve;
+    this.drift = new DriftChecks(flows.drift, () => this.now(), deps.logger);
   }
 
   async reconcile(key: string, signal: AbortSignal): Promise<ReconcileOutcome | undefined> {
@@ -81,6 +78,7 @@ export class InstancesReconciler implements Reconciler {
       // The entry is gone: so are its status (a BYOH Node of it keeps its status until removed) and what
       // was reported about it.
       this.reported.delete(`entry/${entry}`);
+      this.drift.forget(entry);
       await pruneInstanceStatuses(this.deps.status, {
         instances: this.view.instances(),
         nodes: this.view.windowsNodes(),
@@ -110,8 +108,14 @@ export class InstancesReconciler implements Reconciler {
     }
     this.reported.delete(`entry/${entry}`);
     const hash = publicKeyHash(publicKeyOf(privateKey));
+    const began = this.now();
     const stale = this.staleNode(result.instance);
-    if (stale) return this.upgrade(stale, result.instance, privateKey, signal);
+    if (stale)
+      return this.drift.converged(
+        entry,
+        began,
+        await this.upgrade(stale, result.instance, privateKey, signal),
+      );
     const ready = this.upToDate(result.instance, hash);
     if (ready) return this.checkDrift(entry, { instance: result.instance, node: ready }, privateKey, signal);
     const joined = this.joinedNode(result.instance);
@@ -122,7 +126,13 @@ export class InstancesReconciler implements Reconciler {
       publicKeyHash: hash,
       signal,
     });
-    return undefined;
+    // A node that has just joined needs no drift check before the interval passed: the events of its own
+    // writes (the version annotation) find it recent, and the periodic checks start from here.
+    return this.drift.converged(entry, began, undefined);
+  }
+
+  private now(): number {
+    return (this.deps.now?.() ?? new Date()).getTime();
   }
 
   /** The Node this instance joined: same address, and owned by it (never one that merely shares the IP). */
@@ -201,39 +211,15 @@ export class InstancesReconciler implements Reconciler {
     );
   }
 
-  /**
-   * Drift repair (upstream WICD's periodic resync): an up-to-date node is looked at again every
-   * `drift.intervalMs` on this same key, so a check never runs alongside a join of the same host.
-   */
-  private async checkDrift(
+  private checkDrift(
     entry: string,
     found: { instance: WindowsInstance; node: V1Node },
-    privateKey: string,
+    privateKeyPem: string,
     signal: AbortSignal,
   ): Promise<ReconcileOutcome | undefined> {
-    const drift = this.flows.drift;
-    if (drift === undefined || drift.intervalMs <= 0) return undefined;
-    const { instance, node } = found;
-    const target = {
-      address: instance.address,
-      ipv4: instance.ipv4Address,
-      username: instance.username,
-      privateKeyPem: privateKey,
-      connectDeadlineMs: MAINTAIN_CONNECT_DEADLINE_MS,
-      // The join installed the module: the check is one exec, with no SFTP look for it first.
-      moduleExpected: true,
-    };
     const stillWanted = (): boolean =>
-      this.view.instances()?.[entry] !== undefined && this.view.privateKey() === privateKey;
-    try {
-      drift.observed?.(await drift.repair.check({ node, target, signal, stillWanted }));
-    } catch (err) {
-      if (signal.aborted) throw err;
-      // A node that cannot be looked at now is looked at again at the next interval, not in a tight loop.
-      drift.observed?.({ result: 'error', error: errorMessage(err) });
-      this.deps.logger.warn({ address: instance.address, err: errorMessage(err) }, 'drift check failed');
-    }
-    return { requeueAfterMs: drift.intervalMs };
+      this.view.instances()?.[entry] !== undefined && this.view.privateKey() === privateKeyPem;
+    return this.drift.check({ entry, ...found, privateKeyPem, signal, stillWanted });
   }
 
   private async reconcileNode(

@@ -12,6 +12,7 @@ import type { ClusterFacts } from '../join/cluster-facts.js';
 import type { Registrations } from '../identity/registrations.js';
 import type { CloudJoin } from './cloud-instance.js';
 import type { InstanceStatusStore } from './instance-status.js';
+import type { NodeChanges } from './node-changes.js';
 
 /** How to reach one host. */
 export interface HostTarget {
@@ -44,6 +45,7 @@ export interface JoinTimings {
   readonly nodeRegistrationMs: number;
   /** How long to wait for the hybrid-overlay subnet and for Ready. */
   readonly nodeReadyMs: number;
+  /** How often a Node waited for is read when no watch event (`nodeChanges`) ended the wait first. */
   readonly pollMs: number;
   /** How long to wait before trying a host again that does not accept the new private key yet. */
   readonly keyRetryMs?: number;
@@ -75,6 +77,8 @@ export interface JoinDeps {
   readonly cloud?: CloudJoin | undefined;
   /** Who may restart services on Ready nodes now (default: one node at a time). */
   readonly disruption?: ServiceDisruption;
+  /** The Nodes' changes as the watch delivers them: waits for a Node end on the event, not a poll. */
+  readonly nodeChanges?: NodeChanges | undefined;
   readonly now?: () => Date;
 }
 

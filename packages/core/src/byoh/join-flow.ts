@@ -10,10 +10,12 @@ import { bootstrapRound, nodeRound, type JoinRoundState } from './join-rounds.js
 import { enterPhase, type InstancePhase, type InstanceStatus } from './instance-status.js';
 import { nodeEventRef, type JoinDeps } from './join-deps.js';
 import { byohJoinIdentity, type JoinIdentity } from './join-identity.js';
-import { isNodeReady, patchNodeMetadata, readNode, setUnschedulable } from './node-ops.js';
+import { isNodeReady, patchNode, patchNodeMetadata } from './node-ops.js';
 import { designContent, designNode } from './node-spec.js';
 import { publishServicesConfigMap } from './services-configmap-publisher.js';
-import { waitFor } from './wait-for.js';
+import { waitForNode } from './node-changes.js';
+
+const hasSubnet = (n: V1Node): boolean => Boolean(n.metadata?.annotations?.[Annotations.hybridOverlaySubnet]);
 
 export interface JoinRequest {
   readonly instance: WindowsInstance;
@@ -100,15 +102,9 @@ export class JoinFlow {
       },
     );
     await this.phase(s.identity, 'WaitingForNode', { node: nodeName });
-    const node = await this.claim(req, s, nodeName);
-    await setUnschedulable(this.deps.core, nodeName, true);
-    const cloudNotes = s.cloud
-      ? await this.deps.cloud?.tag(s.cloud, node.metadata?.annotations?.[CloudAnnotations.appliedTags])
-      : undefined;
-    await this.annotate(req, s, nodeName, cloudNotes);
-    const withSubnet = await this.awaitNodeWhere(nodeName, req.signal, (n) =>
-      Boolean(n.metadata?.annotations?.[Annotations.hybridOverlaySubnet]),
-    );
+    await this.claim(req, s, nodeName);
+    const annotated = await this.recordCloud(req, s, await this.annotate(req, s, nodeName));
+    const withSubnet = await this.awaitNodeWhere(nodeName, req.signal, hasSubnet, annotated);
     await this.phase(s.identity, 'Configuring', { node: nodeName });
     if (s.signal.aborted) throw new Error('the operator is stopping');
     await nodeRound(s, withSubnet);
@@ -122,38 +118,46 @@ export class JoinFlow {
     return node;
   }
 
-  /** The host key is read as pinned under the host's address (`ip`, or `ip:port` off port 22). */
-  private async annotate(
-    req: JoinRequest,
-    s: JoinState,
-    nodeName: string,
-    cloudNotes: Record<string, string> = {},
-  ): Promise<void> {
+  /**
+   * One patch: cordoned, labelled and annotated (the host key read as pinned under the host's address,
+   * `ip`, or `ip:port` off port 22). Returns the Node as patched (it may already carry its subnet).
+   */
+  private async annotate(req: JoinRequest, s: JoinState, nodeName: string): Promise<V1Node> {
     const pin = await this.hostKeys.get(s.host.address);
-    const patch = patchNodeMetadata(this.deps.core, nodeName, {
+    return patchNode(this.deps.core, nodeName, {
+      unschedulable: true,
       labels: { ...s.identity.labels },
       annotations: {
         ...s.identity.annotations,
         [Annotations.pubKeyHash]: req.publicKeyHash,
         [Annotations.username]: encryptUsername(req.instance.username, req.privateKeyPem),
         ...(pin ? { [Annotations.sshHostKey]: pin.base64, [Annotations.sshHostKeyType]: pin.type } : {}),
-        ...cloudNotes,
       },
     });
+  }
+
+  /** On a cloud: the ownership tag checked or applied (AWS, Azure, GCP), then recorded on the Node. */
+  private async recordCloud(req: JoinRequest, s: JoinState, node: V1Node): Promise<V1Node> {
+    const cloud = this.deps.cloud;
+    if (!s.cloud || !cloud) return node;
+    const notes = await cloud.tag(s.cloud, node.metadata?.annotations?.[CloudAnnotations.appliedTags]);
+    const name = node.metadata?.name ?? '';
     // A tag applied now but not recorded would never be taken back: undo it when the record fails.
-    await patch.catch(async (err: unknown) => {
-      await this.deps.cloud?.untag(req.instance.ipv4Address, cloudNotes[CloudAnnotations.appliedTags]);
+    return patchNodeMetadata(this.deps.core, name, { annotations: notes }).catch(async (err: unknown) => {
+      await cloud.untag(req.instance.ipv4Address, notes[CloudAnnotations.appliedTags]);
       throw err;
     });
   }
 
   private async finish(req: JoinRequest, s: JoinState, node: V1Node, started: Date): Promise<void> {
     const name = node.metadata?.name ?? '';
-    await this.awaitNodeWhere(name, req.signal, isNodeReady);
+    // Read anew: the Node as it was before the node round says nothing about Ready now.
+    await waitForNode(this.deps, name, isNodeReady, { signal: req.signal });
     // Joined: nothing more is approved for this registration; serving CSRs go by ownership.
     s.identity.end();
-    await setUnschedulable(this.deps.core, name, false);
-    await patchNodeMetadata(this.deps.core, name, {
+    // Uncordoned, with the version it was joined by, in one patch.
+    await patchNode(this.deps.core, name, {
+      unschedulable: false,
       annotations: {
         [Annotations.version]: this.deps.version,
         [Annotations.desiredVersion]: this.deps.version,
@@ -219,22 +223,18 @@ export class JoinFlow {
   }
 
   private awaitNode(name: string, signal: AbortSignal): Promise<V1Node> {
-    return this.awaitNodeWhere(name, signal, () => true, this.deps.timings.nodeRegistrationMs);
+    const timeoutMs = this.deps.timings.nodeRegistrationMs;
+    return waitForNode(this.deps, name, () => true, { signal, timeoutMs });
   }
 
-  private async awaitNodeWhere(
+  /** `seen`: the Node as a write of this join returned it; when it already satisfies `ok`, nothing is read. */
+  private awaitNodeWhere(
     name: string,
     signal: AbortSignal,
     ok: (n: V1Node) => boolean,
-    timeoutMs = this.deps.timings.nodeReadyMs,
+    seen: V1Node,
   ): Promise<V1Node> {
-    return waitFor(
-      async () => {
-        const n = await readNode(this.deps.core, name);
-        return n && ok(n) ? n : undefined;
-      },
-      { timeoutMs, pollMs: this.deps.timings.pollMs, signal, what: `node ${name}` },
-    );
+    return ok(seen) ? Promise.resolve(seen) : waitForNode(this.deps, name, ok, { signal });
   }
 
   private async phase(

@@ -21,6 +21,21 @@ export async function patchNodeMetadata(
   return api.patchNode({ name, body: { metadata } }, mergePatch);
 }
 
+/** One merge patch of labels and annotations (a `null` value removes the key) and the cordon. */
+export async function patchNode(
+  api: CoreV1Api,
+  name: string,
+  p: {
+    labels?: Record<string, string | null>;
+    annotations?: Record<string, string | null>;
+    unschedulable: boolean;
+  },
+): Promise<V1Node> {
+  const { unschedulable, ...metadata } = p;
+  const spec = { unschedulable: unschedulable ? true : null };
+  return api.patchNode({ name, body: { metadata, spec } }, mergePatch);
+}
+
 export async function setUnschedulable(api: CoreV1Api, name: string, unschedulable: boolean): Promise<void> {
   await api.patchNode({ name, body: { spec: { unschedulable: unschedulable ? true : null } } }, mergePatch);
 }

@@ -1,8 +1,8 @@
 import type { V1Node } from '@kubernetes/client-node';
 import { enterPhase } from '../byoh/instance-status.js';
 import type { HostTarget, JoinDeps } from '../byoh/join-deps.js';
-import { isNodeReady, readNode } from '../byoh/node-ops.js';
-import { waitFor } from '../byoh/wait-for.js';
+import { waitForNode } from '../byoh/node-changes.js';
+import { isNodeReady } from '../byoh/node-ops.js';
 import { DrainError, drainNode } from '../kube/client/drain.js';
 import { Annotations } from '../join/node-metadata.js';
 import type { DisruptionBudget } from './disruption-budget.js';
@@ -94,12 +94,7 @@ export class UpgradeFlow {
     if (blocked) return blocked;
     const { bytesSent } = await this.reconfigure.run(req.node, req.target, job.reboot, req.signal);
     await enterLifecyclePhase(this.deps.core, name, 'WaitingReady');
-    await waitFor(async () => (isNodeReady(await readNode(this.deps.core, name)) ? true : undefined), {
-      timeoutMs: this.deps.timings.nodeReadyMs,
-      pollMs: this.deps.timings.pollMs,
-      signal: req.signal,
-      what: `node ${name} Ready`,
-    });
+    await waitForNode(this.deps, name, isNodeReady, { signal: req.signal, what: `node ${name} Ready` });
     await leaveLifecycle(this.deps.core, name, {
       [Annotations.version]: this.deps.version,
       [Annotations.desiredVersion]: this.deps.version,

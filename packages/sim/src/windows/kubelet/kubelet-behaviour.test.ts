@@ -112,7 +112,10 @@ async function checkCredentialsAndLease(t: ExecutionContext, m: WindowsModel): P
   t.is(kubeconfig.token, undefined, 'the written kubeconfig uses the client certificate');
   t.true(m.files.isFile('c:\\var\\lib\\kubelet\\pki\\kubelet-client-current.pem'));
   const leases = kc.makeApiClient(k8s.CoordinationV1Api);
-  const lease = await leases.readNamespacedLease({ name: 'win-node-1', namespace: 'kube-node-lease' });
+  // The Node is created with its status (Ready at once); the Lease follows with the first heartbeat.
+  const lease = await waitFor('the Lease', () =>
+    leases.readNamespacedLease({ name: 'win-node-1', namespace: 'kube-node-lease' }).catch(() => undefined),
+  );
   t.is(lease.spec?.holderIdentity, 'win-node-1');
   await waitFor('two heartbeats', () => ((kubeletStatus(m)?.heartbeats ?? 0) >= 2 ? true : undefined));
 }

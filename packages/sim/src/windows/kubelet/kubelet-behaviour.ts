@@ -11,9 +11,7 @@ import { submitCsr, waitForCertificate } from './tls-bootstrap.js';
 export interface KubeletBehaviourOptions {
   /** Lease renewal and node status update period (kubelet default 10 s). */
   readonly heartbeatIntervalMs?: number;
-  /** How often a pending CSR is polled. */
-  readonly csrPollIntervalMs?: number;
-  /** Wait between retries of a failed bootstrap or registration. */
+  /** Wait between retries of a failed bootstrap or registration, and before re-opening a broken CSR watch. */
   readonly retryIntervalMs?: number;
   readonly kubeletVersion?: string;
   readonly osImage?: string;
@@ -25,7 +23,6 @@ export interface KubeletBehaviourOptions {
 
 const DEFAULTS = {
   heartbeatIntervalMs: 10_000,
-  csrPollIntervalMs: 500,
   retryIntervalMs: 2_000,
   kubeletVersion: 'v1.36.0',
   osImage: 'Windows Server 2022 Datacenter',
@@ -92,7 +89,7 @@ class KubeletProcess {
     const pending = this.pendingCsr;
     let certPem: string;
     try {
-      certPem = await waitForCertificate(client, pending.name, this.o.csrPollIntervalMs, this.signal);
+      certPem = await waitForCertificate(client, pending.name, this.o.retryIntervalMs, this.signal);
     } catch (e) {
       // Denied or Failed: the next attempt asks again with a new key, as the kubelet does.
       if (message(e).startsWith('certificate request')) this.pendingCsr = undefined;
@@ -115,7 +112,7 @@ class KubeletProcess {
       generateName: 'csr-',
     });
     this.status.servingCsr = csr.name;
-    const certPem = await waitForCertificate(client, csr.name, this.o.csrPollIntervalMs, this.signal);
+    const certPem = await waitForCertificate(client, csr.name, this.o.retryIntervalMs, this.signal);
     saveServingCert(this.ctx.files, this.plan.flags.certDir, certPem, csr.keyPem);
     this.status.servingCertIssued = true;
   }

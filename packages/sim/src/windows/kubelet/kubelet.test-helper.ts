@@ -7,7 +7,7 @@ import { WindowsModel } from '../windows-model.js';
 
 /** A kubelet behaviour with test-speed intervals. */
 export const fastKubelet = (): ServiceBehaviourRegistry =>
-  defaultServiceBehaviours({ heartbeatIntervalMs: 150, csrPollIntervalMs: 30, retryIntervalMs: 50 });
+  defaultServiceBehaviours({ heartbeatIntervalMs: 150, retryIntervalMs: 50 });
 
 /** The scenario suite's poller, with a shorter default timeout for kubelet tests. */
 export function waitFor<T>(

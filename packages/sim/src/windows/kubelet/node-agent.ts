@@ -11,11 +11,19 @@ type LeaseJson = { metadata: Record<string, unknown>; spec?: Record<string, unkn
 const micro = (d: Date): string => d.toISOString().replace(/Z$/, '000Z');
 const isCode = (e: unknown, code: number): boolean => e instanceof KubeApiError && e.code === code;
 
-/** Registers the Node (or adopts an existing one with the same name, refreshing its kubelet labels). */
+/**
+ * Registers the Node (or adopts an existing one with the same name, refreshing its kubelet labels), then
+ * updates its status, as the kubelet's `registerWithAPIServer` and `syncNodeStatus` do: the Node is
+ * created with its status already set (`initialNode` ends with `setNodeStatus`; the API server keeps a
+ * Node's status on create), so it is Ready from its first version.
+ */
 export async function registerNode(client: KubeClient, id: NodeIdentity): Promise<NodeJson> {
   let node: NodeJson;
   try {
-    node = await client.call<NodeJson>('POST', '/api/v1/nodes', nodeObject(id));
+    node = await client.call<NodeJson>('POST', '/api/v1/nodes', {
+      ...nodeObject(id),
+      status: nodeStatus(id, [], new Date()),
+    });
   } catch (e) {
     if (!isCode(e, 409)) throw e;
     node = await client.call<NodeJson>(
@@ -29,14 +37,31 @@ export async function registerNode(client: KubeClient, id: NodeIdentity): Promis
   return node;
 }
 
-/** Reads the Node and PUTs its status with a fresh heartbeat (the kubelet's node status update). */
+/** The kubelet's `nodeStatusUpdateRetry`: tries of one status update before it waits for the next beat. */
+const STATUS_TRIES = 5;
+
+/**
+ * The kubelet's node status update (`updateNodeStatus`): reads the Node and patches its status subresource
+ * with a strategic merge patch (`nodeutil.PatchNodeStatus`), fresh heartbeat included, up to 5 tries at
+ * once. A patch carries no resourceVersion, so another writer's change to the Node (an annotation, a
+ * cordon) does not make it fail, as a PUT of the whole status would.
+ */
 export async function postStatus(client: KubeClient, id: NodeIdentity): Promise<void> {
-  const node = await client.call<NodeJson & Record<string, unknown>>('GET', `/api/v1/nodes/${id.name}`);
-  const previous = node.status?.conditions ?? [];
-  await client.call('PUT', `/api/v1/nodes/${id.name}/status`, {
-    ...node,
-    status: { ...(node.status ?? {}), ...nodeStatus(id, previous, new Date()) },
-  });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const node = await client.call<NodeJson>('GET', `/api/v1/nodes/${id.name}`);
+      const previous = node.status?.conditions ?? [];
+      await client.call(
+        'PATCH',
+        `/api/v1/nodes/${id.name}/status`,
+        { status: nodeStatus(id, previous, new Date()) },
+        'application/strategic-merge-patch+json',
+      );
+      return;
+    } catch (e) {
+      if (attempt >= STATUS_TRIES) throw e;
+    }
+  }
 }
 
 /** Creates or renews the node's Lease in kube-node-lease (owned by the Node, as the kubelet sets it). */

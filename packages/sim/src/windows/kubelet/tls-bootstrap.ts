@@ -19,7 +19,7 @@ export interface CsrRequest {
 }
 
 type Csr = {
-  metadata: { name: string };
+  metadata: { name: string; resourceVersion?: string };
   status?: { certificate?: string; conditions?: { type: string; reason?: string; message?: string }[] };
 };
 
@@ -51,28 +51,71 @@ export async function submitCsr(
   return { name: created.metadata.name, keyPem };
 }
 
+const CSRS = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
+
+/** The issued certificate (PEM) of `csr`, undefined while it has none; an error once Denied or Failed. */
+function issued(name: string, csr: Csr): string | undefined {
+  const bad = csr.status?.conditions?.find((c) => c.type === 'Denied' || c.type === 'Failed');
+  if (bad)
+    throw new Error(
+      `certificate request ${name} ${bad.type.toLowerCase()}: ${bad.reason ?? ''} ${bad.message ?? ''}`.trim(),
+    );
+  const cert = csr.status?.certificate;
+  return cert !== undefined && cert !== '' ? Buffer.from(cert, 'base64').toString('utf8') : undefined;
+}
+
+/** Watches the CSR from `resourceVersion` until the watch ends: the certificate, or undefined. */
+async function watchCertificate(
+  client: KubeClient,
+  name: string,
+  resourceVersion: string,
+): Promise<string | undefined> {
+  const query = new URLSearchParams({
+    watch: 'true',
+    fieldSelector: `metadata.name=${name}`,
+    resourceVersion,
+    timeoutSeconds: '300',
+  });
+  let cert: string | undefined;
+  await client.watch(
+    `${CSRS}?${query.toString()}`,
+    (e) => {
+      if (e.type === 'DELETED') throw new Error(`certificate request ${name} was deleted`);
+      // ERROR (410 Gone: the version is too old): end this watch; the caller reads and watches again.
+      if (e.type === 'ERROR') return true;
+      if (e.type === 'BOOKMARK') return false;
+      cert = issued(name, e.object as Csr);
+      return cert !== undefined;
+    },
+    330_000,
+  );
+  return cert;
+}
+
+const isVerdict = (e: unknown): boolean => e instanceof Error && e.message.startsWith('certificate request');
+
 /**
- * Polls the CSR until the signer issued its certificate; a Denied or Failed condition is an error.
- * Aborts with the client's signal.
+ * Waits for the signer to issue the CSR's certificate as client-go's `csr.WaitForCertificate` does, which
+ * the kubelet's TLS bootstrap and certificate manager use: a read, then a watch of that one CSR (field
+ * selector `metadata.name`) from the version read, so the certificate is seen as soon as the signer
+ * writes it, not at the next poll. A Denied or Failed condition, or a deleted CSR, is an error, and so is
+ * a failed read; a watch that breaks is opened again after `retryMs`. Aborts with the client's signal.
  */
 export async function waitForCertificate(
   client: KubeClient,
   name: string,
-  pollMs: number,
+  retryMs: number,
   signal: AbortSignal,
 ): Promise<string> {
   for (;;) {
-    const csr = await client.call<Csr>(
-      'GET',
-      `/apis/certificates.k8s.io/v1/certificatesigningrequests/${name}`,
-    );
-    const bad = csr.status?.conditions?.find((c) => c.type === 'Denied' || c.type === 'Failed');
-    if (bad)
-      throw new Error(
-        `certificate request ${name} ${bad.type.toLowerCase()}: ${bad.reason ?? ''} ${bad.message ?? ''}`.trim(),
-      );
-    const cert = csr.status?.certificate;
-    if (cert !== undefined && cert !== '') return Buffer.from(cert, 'base64').toString('utf8');
-    await sleep(pollMs, undefined, { signal, ref: false });
+    const csr = await client.call<Csr>('GET', `${CSRS}/${name}`);
+    const cert =
+      issued(name, csr) ??
+      (await watchCertificate(client, name, csr.metadata.resourceVersion ?? '').catch(async (e: unknown) => {
+        if (isVerdict(e) || signal.aborted) throw e;
+        await sleep(retryMs, undefined, { signal, ref: false });
+        return undefined;
+      }));
+    if (cert !== undefined) return cert;
   }
 }
