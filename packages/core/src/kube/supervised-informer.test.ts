@@ -1,5 +1,6 @@
 import test from 'ava';
 import { FakeClock } from './fake-clock.js';
+import { ObjectCache } from './object-cache.js';
 import { SupervisedInformer } from './supervised-informer.js';
 import type { KubeObject, WatchPort } from './watch-port.js';
 
@@ -157,4 +158,19 @@ test('stop aborts the watch and nothing restarts afterwards', async (t) => {
   await flush();
   t.is(api.watches.length, 1);
   t.is(api.state.lists, 1);
+});
+
+test('the revision changes with every add, update and delete, and only then', (t) => {
+  const cache = new ObjectCache<KubeObject>({ add: [], update: [], delete: [] });
+  const r0 = cache.revision;
+  cache.upsert({ metadata: { name: 'a', resourceVersion: '1' } });
+  const r1 = cache.revision;
+  t.not(r1, r0);
+  cache.upsert({ metadata: { name: 'a', resourceVersion: '1' } });
+  t.is(cache.revision, r1, 'the same resourceVersion again is no change');
+  cache.upsert({ metadata: { name: 'a', resourceVersion: '2' } });
+  const r2 = cache.revision;
+  t.not(r2, r1);
+  cache.replace([]);
+  t.not(cache.revision, r2);
 });

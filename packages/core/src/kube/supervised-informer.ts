@@ -66,6 +66,11 @@ export class SupervisedInformer<T extends KubeObject> {
     return this.cache.list(namespace);
   }
 
+  /** Changes whenever the cache does (see ObjectCache.revision). */
+  get revision(): number {
+    return this.cache.revision;
+  }
+
   /** Starts, and resolves once the first list has filled the cache. */
   start(): Promise<void> {
     if (!this.stopped) return this.waitForSync();
