@@ -1,6 +1,7 @@
 import { FREE_HOST_COSTS, OPERATOR_NAMESPACE, SimulatedWindowsHost } from '@wmco/sim';
 import { loadBuiltinProviders } from '../providers/baked-providers.js';
 import { SimWorld } from '../world/sim-world.js';
+import { scaleHybridNetwork } from './scale-network.js';
 
 /** The simulated API server and `nodes` Windows hosts in this process, with a tiny payload (4 KiB per file). */
 export interface ScaleWorld {
@@ -27,7 +28,11 @@ export function scaleAddress(i: number, pid = process.pid): string {
 const BATCH = 25;
 
 export async function startScaleWorld(nodes: number, log: (line: string) => void): Promise<ScaleWorld> {
-  const world = await SimWorld.start({ hosts: [], providers: await loadBuiltinProviders() });
+  const world = await SimWorld.start({
+    hosts: [],
+    providers: await loadBuiltinProviders(),
+    hybridClusterNetwork: scaleHybridNetwork(nodes),
+  });
   const hosts: SimulatedWindowsHost[] = [];
   try {
     for (let i = 0; i < nodes; i += BATCH) {

@@ -11,6 +11,7 @@ import { ms } from './join-limit.js';
 import { sampleProcess } from './proc-stats.js';
 import { scaleFigures, type ScalePoint } from './scale-figures.js';
 import { startScaleOperator, type ScaleOperator } from './scale-process.js';
+import { MAX_SCALE_NODES } from './scale-network.js';
 import { startScaleWorld, type ScaleWorld } from './scale-world.js';
 
 /** `wmco run`'s drift repair interval, which the bench accelerates. */
@@ -50,9 +51,9 @@ function options(argv: readonly string[]): ScaleOptions {
     operatorNodeOptions: (values['operator-node-options'] ?? '').split(' ').filter((f) => f !== ''),
   };
   const whole = (n: number, max: number): boolean => Number.isInteger(n) && n >= 1 && n <= max;
-  if (!whole(o.nodes, 60_000) || !whole(o.parallelJoins, 50) || !(o.driftIntervalS > 0))
+  if (!whole(o.nodes, MAX_SCALE_NODES) || !whole(o.parallelJoins, 50) || !(o.driftIntervalS > 0))
     throw new Error(
-      '--nodes takes 1-60000, --parallel-joins 1-50, --drift-interval a positive number of seconds',
+      `--nodes takes 1-${MAX_SCALE_NODES}, --parallel-joins 1-50, --drift-interval a positive number of seconds`,
     );
   return o;
 }
