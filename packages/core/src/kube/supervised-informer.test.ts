@@ -174,3 +174,33 @@ test('the revision changes with every add, update and delete, and only then', (t
   cache.replace([]);
   t.not(cache.revision, r2);
 });
+
+test('the cache keeps no managedFields and what the transform keeps, from the list and the watch', async (t) => {
+  const clock = new FakeClock();
+  const api = fakeApi();
+  const fat = (name: string, rv: string): Cm => ({
+    metadata: { ...cm(name, rv).metadata, managedFields: [{ manager: 'kubelet' }] } as NonNullable<
+      Cm['metadata']
+    >,
+    data: { kept: 'yes', dropped: 'x'.repeat(1000) },
+  });
+  api.state.items = [fat('a', '1')];
+  const seen: Cm[] = [];
+  const inf = new SupervisedInformer<Cm>({
+    name: 'cm',
+    path: '/api/v1/namespaces/ns/configmaps',
+    list: api.list,
+    watch: api.watch,
+    clock,
+    transform: (o) => ({ metadata: o.metadata ?? {}, data: { kept: o.data?.['kept'] ?? '' } }),
+  });
+  inf.on('add', (o) => seen.push(o));
+  await inf.start();
+  await flush();
+  api.watches[0]!.event('ADDED', fat('b', '2'));
+  const expected = (name: string, rv: string): Cm => ({ ...cm(name, rv), data: { kept: 'yes' } });
+  t.deepEqual(inf.get('a', 'ns'), expected('a', '1'));
+  t.deepEqual(inf.get('b', 'ns'), expected('b', '2'));
+  t.deepEqual(seen, [expected('a', '1'), expected('b', '2')], 'handlers see the kept objects');
+  inf.stop();
+});
