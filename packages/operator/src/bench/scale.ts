@@ -10,7 +10,7 @@ import { OPERATOR_NODE_FLAGS } from '../runtime/node-flags.js';
 import { until } from '../world/world-fixture.js';
 import { ms } from './join-limit.js';
 import { sampleProcess } from './proc-stats.js';
-import { scaleFigures, type ScalePoint } from './scale-figures.js';
+import { batchSummary, scaleFigures, type ScalePoint } from './scale-figures.js';
 import { startScaleOperator, type ScaleOperator } from './scale-process.js';
 import { MAX_SCALE_NODES } from './scale-network.js';
 import { startScaleWorld, type ScaleWorld } from './scale-world.js';
@@ -74,9 +74,16 @@ async function point(world: ScaleWorld, op: ScaleOperator): Promise<ScalePoint> 
  */
 async function joinAll(world: ScaleWorld, op: ScaleOperator, nodes: number, batch: number): Promise<void> {
   const t0 = Date.now();
-  for (let listed = Math.min(batch, nodes); ; listed = Math.min(listed + batch, nodes)) {
+  for (
+    let listed = Math.min(batch, nodes), from = 0;
+    ;
+    from = listed, listed = Math.min(listed + batch, nodes)
+  ) {
     await world.list(listed);
     await readyCount(world, op, listed, t0);
+    const addresses = new Set(world.hosts.slice(from, listed).map((h) => h.host));
+    const statuses = (await world.statuses()).filter((s) => addresses.has(s.address));
+    console.log(`  hosts ${from + 1}-${listed}: ${batchSummary(statuses)}`);
     if (listed === nodes) break;
   }
   console.log(`every node Ready after ${ms((Date.now() - t0) / 1000)} s`);
