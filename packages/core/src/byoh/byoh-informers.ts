@@ -9,6 +9,7 @@ import {
   WINDOWS_NODE_SELECTOR,
 } from '../join/node-metadata.js';
 import { cachedCsr, type CachedCsr } from './cached-csr.js';
+import { cachedNode } from './cached-node.js';
 
 export interface InformerSources {
   readonly core: CoreV1Api;
@@ -70,6 +71,7 @@ export function byohInformers(s: InformerSources): {
       path: '/api/v1/nodes',
       list: (sel) => s.core.listNode(sel) as Promise<KubeList<V1Node>>,
       selectors: nodeSel,
+      transform: cachedNode,
     }),
     secret: make(s, {
       name: 'private-key',
