@@ -8,7 +8,15 @@ const node: V1Node = {
   spec: { unschedulable: true, taints: [{ key: 'k', effect: 'NoSchedule' }] },
   status: {
     addresses: [{ type: 'InternalIP', address: '10.0.0.5' }],
-    conditions: [{ type: 'Ready', status: 'True' }],
+    conditions: [
+      {
+        type: 'Ready',
+        status: 'True',
+        reason: 'KubeletReady',
+        message: 'kubelet is posting ready status',
+        lastHeartbeatTime: new Date(0),
+      },
+    ],
     images: [{ names: ['mcr.microsoft.com/windows/servercore:ltsc2022'], sizeBytes: 5e9 }],
     capacity: { cpu: '4' },
     allocatable: { cpu: '3500m' },
@@ -27,12 +35,12 @@ const node: V1Node = {
   },
 };
 
-test('a cached Node keeps metadata, spec, addresses and conditions, not images, capacity or node info', (t) => {
+test('a cached Node keeps metadata, spec, addresses and conditions, not images, capacity, node info or heartbeats', (t) => {
   const kept = cachedNode(node);
   t.deepEqual(kept, {
     metadata: node.metadata,
     spec: node.spec,
-    status: { addresses: node.status!.addresses, conditions: node.status!.conditions },
+    status: { addresses: node.status!.addresses, conditions: [{ type: 'Ready', status: 'True' }] },
   });
   t.true(isNodeReady(kept));
   t.is(nodeInternalIp(kept), '10.0.0.5');

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
-import { OPERATOR_NODE_FLAGS } from './node-flags.js';
+import { OPERATOR_MALLOC_ENV, OPERATOR_NODE_FLAGS } from './node-flags.js';
 
 const CONTAINERFILE = new URL('../../../../Containerfile', import.meta.url);
 
@@ -17,6 +17,17 @@ test('the image entrypoint runs node with the flags the scale bench measures', a
   t.is(argv[0], 'node');
   t.is(argv.at(-1), '/app/dist/main.js');
   t.deepEqual(argv.slice(1, -1), [...OPERATOR_NODE_FLAGS]);
+});
+
+test('the image sets the malloc environment the scale bench gives its operator', async (t) => {
+  const text = await readFile(CONTAINERFILE, 'utf8');
+  const finalStage = text.slice(text.lastIndexOf('\nFROM '));
+  const env = Object.fromEntries(
+    [...finalStage.matchAll(/^ENV (.+)$/gm)].flatMap((m) =>
+      m[1]!.split(/\s+/).map((kv) => kv.split('=') as [string, string]),
+    ),
+  );
+  for (const [k, v] of Object.entries(OPERATOR_MALLOC_ENV)) t.is(env[k], v, k);
 });
 
 /**

@@ -11,3 +11,17 @@
  * (docs/architecture.md), and the operator's heap stays small without it. ADR 0025.
  */
 export const OPERATOR_NODE_FLAGS: readonly string[] = ['--optimize-for-size'];
+
+/**
+ * glibc malloc settings of the operator image (Containerfile `ENV`), also given to `pnpm bench scale`'s
+ * operator process. At 1,000 nodes, with the V8 heap small, a third of the RSS was malloc's: its main
+ * heap (59 MiB, fragmented by the SSH connections of 50 joins at once) and per-thread arenas (about 28 MiB
+ * for V8's compiler threads and libuv's pool). Two arenas, and fixed trim and mmap thresholds (glibc's
+ * dynamic threshold grows after the first large free, after which large buffers stay in the heap), let
+ * freed memory go back to the system. ADR 0025.
+ */
+export const OPERATOR_MALLOC_ENV: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_TRIM_THRESHOLD_: '131072',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+};
