@@ -2,6 +2,7 @@ import { Agent } from 'node:https';
 import type { FirewallsClient, InstancesClient, ZoneOperationsClient } from '@google-cloud/compute';
 import { CloudNotConfiguredError, type CloudContext } from '@wmco/core/provider';
 import type { JWT } from 'google-auth-library';
+import { gcpRetry, type GcpCallOptions } from './gcp-errors.js';
 import { gcpSdk, type GcpSdk } from './gcp-sdk.js';
 import { parseServiceAccount, type ServiceAccount } from './gcp-service-account.js';
 
@@ -19,6 +20,8 @@ export interface GcpClients {
   readonly instances: InstancesClient;
   readonly operations: ZoneOperationsClient;
   readonly firewalls: FirewallsClient;
+  /** Options for every call (retries), built from the lazily loaded google-gax. */
+  readonly call: GcpCallOptions;
   close(): Promise<void>;
 }
 
@@ -96,6 +99,7 @@ export async function gcpClientsFor(ctx: CloudContext | undefined): Promise<GcpC
     instances,
     operations,
     firewalls,
+    call: gcpRetry(sdk.gax),
     close: async () => {
       await Promise.all([instances.close(), operations.close(), firewalls.close()]);
     },

@@ -1,5 +1,5 @@
 import { CloudApiError } from '@wmco/core/provider';
-import { createDefaultBackoffSettings, RetryOptions } from 'google-gax';
+import type * as GaxModule from 'google-gax';
 
 // gRPC status codes google-gax maps HTTP answers to (401 -> 16, 403 -> 7, 404 -> 5, 412 -> 9, 429 -> 8).
 const KINDS: ReadonlyMap<number, CloudApiError['kind']> = new Map([
@@ -20,13 +20,20 @@ const STATUS_NAMES: ReadonlyMap<number, string> = new Map([
   [14, 'UNAVAILABLE'],
 ]);
 
+/** The per-call options every Compute call gets: gax's retry strategy, no auto-pagination. */
+export interface GcpCallOptions {
+  readonly retry: GaxModule.RetryOptions;
+  readonly autoPaginate: false;
+}
+
 /**
  * The retry strategy of google-gax (its RetryOptions), widened from the compute client's defaults to
  * also retry RESOURCE_EXHAUSTED (HTTP 429 rateLimitExceeded) with exponential backoff: 4 retries, 200 ms
- * doubling to at most 5 s.
+ * doubling to at most 5 s. `gax` is the module as loaded on first use (gcp-sdk.ts), so that importing
+ * this provider does not load google-gax.
  */
-export function gcpRetry(): { retry: RetryOptions; autoPaginate: false } {
-  const backoff = createDefaultBackoffSettings();
+export function gcpRetry(gax: typeof GaxModule): GcpCallOptions {
+  const backoff = gax.createDefaultBackoffSettings();
   backoff.initialRetryDelayMillis = 200;
   backoff.retryDelayMultiplier = 2;
   backoff.maxRetryDelayMillis = 5000;
@@ -35,7 +42,7 @@ export function gcpRetry(): { retry: RetryOptions; autoPaginate: false } {
   backoff.initialRpcTimeoutMillis = 30_000;
   backoff.rpcTimeoutMultiplier = 1;
   backoff.maxRpcTimeoutMillis = 30_000;
-  return { retry: new RetryOptions([8, 14], backoff), autoPaginate: false };
+  return { retry: new gax.RetryOptions([8, 14], backoff), autoPaginate: false };
 }
 
 function numericCode(error: unknown): number {

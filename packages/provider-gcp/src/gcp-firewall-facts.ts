@@ -1,7 +1,7 @@
 import type { protos } from '@google-cloud/compute';
 import type { CloudContext, CloudInstance, FirewallFacts, PortReach } from '@wmco/core/provider';
 import { gcpClientsFor } from './gcp-cloud-access.js';
-import { gcpCall, gcpRetry } from './gcp-errors.js';
+import { gcpCall } from './gcp-errors.js';
 import { getInstance } from './gcp-instance-identity.js';
 
 type Firewall = protos.google.cloud.compute.v1.IFirewall;
@@ -44,7 +44,7 @@ export class GcpFirewallFacts implements FirewallFacts {
       const targetTags = new Set((await getInstance(c, instance)).tags?.items ?? []);
       const rules: Firewall[] = [];
       await gcpCall('firewalls.list', async () => {
-        for await (const r of c.firewalls.listAsync({ project: c.project }, gcpRetry())) rules.push(r);
+        for await (const r of c.firewalls.listAsync({ project: c.project }, c.call)) rules.push(r);
       });
       const applicable = rules.filter(
         (r) =>

@@ -1,7 +1,7 @@
 import type { protos } from '@google-cloud/compute';
 import type { CloudContext, CloudInstance, InstanceIdentity } from '@wmco/core/provider';
 import { gcpClientsFor, type GcpClients } from './gcp-cloud-access.js';
-import { gcpCall, gcpRetry } from './gcp-errors.js';
+import { gcpCall } from './gcp-errors.js';
 
 type Instance = protos.google.cloud.compute.v1.IInstance;
 
@@ -26,7 +26,7 @@ export function toCloudInstance(project: string, i: Instance): CloudInstance {
 /** Reads one instance fresh (labels and their fingerprint change under us). */
 export async function getInstance(c: GcpClients, instance: CloudInstance): Promise<Instance> {
   const [i] = await gcpCall('instances.get', () =>
-    c.instances.get({ project: c.project, zone: instance.zone, instance: instance.name }, gcpRetry()),
+    c.instances.get({ project: c.project, zone: instance.zone, instance: instance.name }, c.call),
   );
   return i;
 }
@@ -43,10 +43,7 @@ export class GcpInstanceIdentity implements InstanceIdentity {
     const c = await gcpClientsFor(this.ctx);
     try {
       return await gcpCall('instances.aggregatedList', async () => {
-        for await (const [scope, list] of c.instances.aggregatedListAsync(
-          { project: c.project },
-          gcpRetry(),
-        )) {
+        for await (const [scope, list] of c.instances.aggregatedListAsync({ project: c.project }, c.call)) {
           if (!scope.startsWith(`zones/${c.region}-`)) continue;
           const hit = (list.instances ?? []).find((i) =>
             i.networkInterfaces?.some((n) => n.networkIP === address),

@@ -8,7 +8,7 @@ import type {
 } from '@wmco/core/provider';
 import { CloudApiError } from '@wmco/core/provider';
 import { gcpClientsFor, type GcpClients } from './gcp-cloud-access.js';
-import { gcpCall, gcpRetry } from './gcp-errors.js';
+import { gcpCall } from './gcp-errors.js';
 import { getInstance } from './gcp-instance-identity.js';
 
 /**
@@ -51,14 +51,14 @@ async function setLabels(
   const [op] = await gcpCall('instances.setLabels', () =>
     c.instances.setLabels(
       { ...base, instance: instance.name, instancesSetLabelsRequestResource: { labels, labelFingerprint } },
-      gcpRetry(),
+      c.call,
     ),
   );
   // A zonal operation: wait on it until DONE, then surface its error, if any.
   let current = op.latestResponse as { name?: string | null; status?: unknown; error?: unknown };
   for (let polls = 0; current.status !== 'DONE' && polls < 30; polls += 1) {
     [current] = await gcpCall('zoneOperations.wait', () =>
-      c.operations.wait({ ...base, operation: current.name ?? '' }, gcpRetry()),
+      c.operations.wait({ ...base, operation: current.name ?? '' }, c.call),
     );
   }
   if (current.status !== 'DONE' || current.error)

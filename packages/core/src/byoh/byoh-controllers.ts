@@ -217,6 +217,10 @@ export class ByohControllers implements ByohView {
     return this.informers.nodes.list();
   }
 
+  windowsNodesRevision(): number {
+    return this.informers.nodes.revision;
+  }
+
   node(name: string): V1Node | undefined {
     return this.informers.nodes.get(name);
   }

@@ -1,11 +1,4 @@
-import type {
-  CertificatesV1Api,
-  CoreV1Api,
-  V1CertificateSigningRequest,
-  V1ConfigMap,
-  V1Node,
-  V1Secret,
-} from '@kubernetes/client-node';
+import type { CertificatesV1Api, CoreV1Api, V1ConfigMap, V1Node, V1Secret } from '@kubernetes/client-node';
 import type { Clock } from '../kube/clock.js';
 import type { Logger } from '../kube/logger.js';
 import { SupervisedInformer } from '../kube/supervised-informer.js';
@@ -15,6 +8,8 @@ import {
   WINDOWS_INSTANCES_CONFIGMAP,
   WINDOWS_NODE_SELECTOR,
 } from '../join/node-metadata.js';
+import { cachedCsr, type CachedCsr } from './cached-csr.js';
+import { cachedNode } from './cached-node.js';
 
 export interface InformerSources {
   readonly core: CoreV1Api;
@@ -35,9 +30,10 @@ function make<T extends KubeObject>(
     path: string;
     list: (sel: { labelSelector?: string; fieldSelector?: string }) => Promise<KubeList<T>>;
     selectors: { labelSelector?: string; fieldSelector?: string };
+    transform?: (obj: T) => T;
   },
 ): SupervisedInformer<T> {
-  const { name, path, list, selectors } = what;
+  const { name, path, list, selectors, transform } = what;
   return new SupervisedInformer<T>({
     name,
     path,
@@ -46,6 +42,7 @@ function make<T extends KubeObject>(
     clock: s.clock,
     logger: s.logger,
     ...selectors,
+    ...(transform ? { transform } : {}),
     onRestart: (reason) => s.onRestart?.(name, reason),
   });
 }
@@ -55,7 +52,7 @@ export function byohInformers(s: InformerSources): {
   instances: SupervisedInformer<V1ConfigMap>;
   nodes: SupervisedInformer<V1Node>;
   secret: SupervisedInformer<V1Secret>;
-  csrs: SupervisedInformer<V1CertificateSigningRequest>;
+  csrs: SupervisedInformer<CachedCsr>;
 } {
   const ns = s.namespace;
   const cmSel = { fieldSelector: `metadata.name=${WINDOWS_INSTANCES_CONFIGMAP}` };
@@ -74,6 +71,7 @@ export function byohInformers(s: InformerSources): {
       path: '/api/v1/nodes',
       list: (sel) => s.core.listNode(sel) as Promise<KubeList<V1Node>>,
       selectors: nodeSel,
+      transform: cachedNode,
     }),
     secret: make(s, {
       name: 'private-key',
@@ -84,9 +82,9 @@ export function byohInformers(s: InformerSources): {
     csrs: make(s, {
       name: 'csrs',
       path: '/apis/certificates.k8s.io/v1/certificatesigningrequests',
-      list: (sel) =>
-        s.certificates.listCertificateSigningRequest(sel) as Promise<KubeList<V1CertificateSigningRequest>>,
+      list: (sel) => s.certificates.listCertificateSigningRequest(sel) as Promise<KubeList<CachedCsr>>,
       selectors: {},
+      transform: cachedCsr,
     }),
   };
 }

@@ -5,6 +5,8 @@ export interface ByohView {
   /** `windows-instances` data, or undefined when the ConfigMap does not exist. */
   instances(): Readonly<Record<string, string>> | undefined;
   windowsNodes(): readonly V1Node[];
+  /** Changes whenever `windowsNodes()` may have changed: indexes of the nodes are rebuilt only then. */
+  windowsNodesRevision(): number;
   node(name: string): V1Node | undefined;
   /** `cloud-private-key` `private-key.pem`, or undefined while the Secret is missing. */
   privateKey(): string | undefined;

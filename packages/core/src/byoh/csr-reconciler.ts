@@ -4,6 +4,7 @@ import { CsrParseError, parseCsr, type ParsedCsr } from '../admit/csr-request.js
 import { APPROVAL_REASON, approvalMessage } from '../identity/approval-record.js';
 import type { BootstrapIdentity } from '../identity/bootstrap-identity.js';
 import type { Registrations } from '../identity/registrations.js';
+import type { CachedCsr } from './cached-csr.js';
 import { isConflict, isNotFound } from '../kube/client/api-errors.js';
 import type { Reconciler, ReconcileOutcome } from '../kube/controller.js';
 import type { EventRecorder } from '../kube/event-recorder.js';
@@ -29,7 +30,7 @@ const MAX_REMEMBERED_REFUSALS = 1024;
 type Refusal = Extract<CsrDecision, { action: 'refuse' }>;
 
 /** Approved, denied or failed: nothing left to decide (conditions are never taken back). */
-export function csrDecided(csr: V1CertificateSigningRequest): boolean {
+export function csrDecided(csr: CachedCsr | V1CertificateSigningRequest): boolean {
   return (csr.status?.conditions ?? []).some(
     (c) => c.type === 'Approved' || c.type === 'Denied' || c.type === 'Failed',
   );

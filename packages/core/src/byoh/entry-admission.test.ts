@@ -8,6 +8,7 @@ function view(instances: Record<string, string>, nodes: V1Node[] = []): ByohView
   return {
     instances: () => instances,
     windowsNodes: () => nodes,
+    windowsNodesRevision: () => 0,
     node: (name) => nodes.find((n) => n.metadata?.name === name),
     privateKey: () => 'key',
   };

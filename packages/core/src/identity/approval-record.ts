@@ -1,5 +1,5 @@
-import type { V1CertificateSigningRequest } from '@kubernetes/client-node';
 import { KUBELET_CLIENT_SIGNER } from '../admit/csr-policy.js';
+import type { CachedCsr } from '../byoh/cached-csr.js';
 
 export const APPROVAL_REASON = 'WMCOApprove';
 
@@ -18,7 +18,7 @@ export function approvalMessage(nodeName: string, address: string): string {
  * it (approved CSRs are kept for an hour by the cluster's CSR cleaner).
  */
 export function approvedClientCsr(
-  csrs: readonly V1CertificateSigningRequest[],
+  csrs: readonly CachedCsr[],
   nodeName: string,
   address: string,
 ): string | undefined {

@@ -16,11 +16,17 @@ export function objectKey(obj: KubeObject): string {
 /** The informer's store: objects by `namespace/name`, emitting add/update/delete as it changes. */
 export class ObjectCache<T extends KubeObject> {
   private readonly objects = new Map<string, T>();
+  private changes = 0;
 
   constructor(private readonly handlers: CacheHandlers<T>) {}
 
   get(name: string, namespace?: string): T | undefined {
     return this.objects.get(`${namespace ?? ''}/${name}`);
+  }
+
+  /** Grows on every add, update and delete: an index built from `list()` is current while it is unchanged. */
+  get revision(): number {
+    return this.changes;
   }
 
   list(namespace?: string): T[] {
@@ -57,6 +63,7 @@ export class ObjectCache<T extends KubeObject> {
   }
 
   private emit(kind: keyof CacheHandlers<T>, obj: T, old?: T): void {
+    this.changes++;
     for (const h of this.handlers[kind]) h(obj, old);
   }
 }

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { FakeClock } from './fake-clock.js';
+import { ObjectCache } from './object-cache.js';
 import { SupervisedInformer } from './supervised-informer.js';
 import type { KubeObject, WatchPort } from './watch-port.js';
 
@@ -157,4 +158,49 @@ test('stop aborts the watch and nothing restarts afterwards', async (t) => {
   await flush();
   t.is(api.watches.length, 1);
   t.is(api.state.lists, 1);
+});
+
+test('the revision changes with every add, update and delete, and only then', (t) => {
+  const cache = new ObjectCache<KubeObject>({ add: [], update: [], delete: [] });
+  const r0 = cache.revision;
+  cache.upsert({ metadata: { name: 'a', resourceVersion: '1' } });
+  const r1 = cache.revision;
+  t.not(r1, r0);
+  cache.upsert({ metadata: { name: 'a', resourceVersion: '1' } });
+  t.is(cache.revision, r1, 'the same resourceVersion again is no change');
+  cache.upsert({ metadata: { name: 'a', resourceVersion: '2' } });
+  const r2 = cache.revision;
+  t.not(r2, r1);
+  cache.replace([]);
+  t.not(cache.revision, r2);
+});
+
+test('the cache keeps no managedFields and what the transform keeps, from the list and the watch', async (t) => {
+  const clock = new FakeClock();
+  const api = fakeApi();
+  const fat = (name: string, rv: string): Cm => ({
+    metadata: { ...cm(name, rv).metadata, managedFields: [{ manager: 'kubelet' }] } as NonNullable<
+      Cm['metadata']
+    >,
+    data: { kept: 'yes', dropped: 'x'.repeat(1000) },
+  });
+  api.state.items = [fat('a', '1')];
+  const seen: Cm[] = [];
+  const inf = new SupervisedInformer<Cm>({
+    name: 'cm',
+    path: '/api/v1/namespaces/ns/configmaps',
+    list: api.list,
+    watch: api.watch,
+    clock,
+    transform: (o) => ({ metadata: o.metadata ?? {}, data: { kept: o.data?.['kept'] ?? '' } }),
+  });
+  inf.on('add', (o) => seen.push(o));
+  await inf.start();
+  await flush();
+  api.watches[0]!.event('ADDED', fat('b', '2'));
+  const expected = (name: string, rv: string): Cm => ({ ...cm(name, rv), data: { kept: 'yes' } });
+  t.deepEqual(inf.get('a', 'ns'), expected('a', '1'));
+  t.deepEqual(inf.get('b', 'ns'), expected('b', '2'));
+  t.deepEqual(seen, [expected('a', '1'), expected('b', '2')], 'handlers see the kept objects');
+  inf.stop();
 });

@@ -1,5 +1,6 @@
 import type { Clock, TimerHandle } from './clock.js';
 import { errorMessage, silentLogger, type Logger } from './logger.js';
+import { withoutManagedFields } from './cache-transform.js';
 import { ObjectCache, type CacheHandlers, type ObjectHandler } from './object-cache.js';
 import {
   httpStatus,
@@ -27,6 +28,11 @@ export interface SupervisedInformerOptions<T extends KubeObject> {
   readonly backoffMaxMs?: number;
   /** Called on every restart, with the reason; for metrics. */
   readonly onRestart?: (reason: string) => void;
+  /**
+   * What the cache keeps of each object (after managedFields are dropped, which is always done): a
+   * cache of many objects holds only the fields its readers use. Handlers see the kept objects.
+   */
+  readonly transform?: (obj: T) => T;
 }
 
 /**
@@ -64,6 +70,11 @@ export class SupervisedInformer<T extends KubeObject> {
 
   list(namespace?: string): T[] {
     return this.cache.list(namespace);
+  }
+
+  /** Changes whenever the cache does (see ObjectCache.revision). */
+  get revision(): number {
+    return this.cache.revision;
   }
 
   /** Starts, and resolves once the first list has filled the cache. */
@@ -133,7 +144,7 @@ export class SupervisedInformer<T extends KubeObject> {
       ...(labelSelector === undefined ? {} : { labelSelector }),
       ...(fieldSelector === undefined ? {} : { fieldSelector }),
     });
-    this.cache.replace(list.items);
+    this.cache.replace(list.items.map((o) => this.kept(o)));
     this.resourceVersion = list.metadata?.resourceVersion ?? '';
     this.lastList = this.options.clock.now();
     this.lastActivity = this.lastList;
@@ -167,11 +178,16 @@ export class SupervisedInformer<T extends KubeObject> {
       if (httpStatus(obj) === 410) this.expired();
       return;
     }
-    if (type === 'ADDED' || type === 'MODIFIED') this.cache.upsert(obj);
-    if (type === 'DELETED') this.cache.remove(obj);
+    if (type === 'ADDED' || type === 'MODIFIED') this.cache.upsert(this.kept(obj));
+    if (type === 'DELETED') this.cache.remove(this.kept(obj));
     this.failures = 0;
     const rv = obj.metadata?.resourceVersion;
     if (rv) this.resourceVersion = rv;
+  }
+
+  private kept(obj: T): T {
+    const slim = withoutManagedFields(obj);
+    return this.options.transform ? this.options.transform(slim) : slim;
   }
 
   private onDone(err: unknown): void {

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { parseProc } from './proc-stats.js';
-import { driftCycles, scaleFigures } from './scale-figures.js';
+import { batchSummary, driftCycles, scaleFigures } from './scale-figures.js';
 
 const point = (atMs: number, cpuSeconds: number, apiRequests: number, driftChecks: number) => ({
   atMs,
@@ -43,4 +43,15 @@ test('/proc status and stat give RSS, peak RSS and CPU seconds (a command name w
     cpuSeconds: 15,
   });
   t.throws(() => parseProc('Name: x\n', stat), { message: /no VmRSS/ });
+});
+
+test('a batch summary names the median, the slowest join and where it spent its time', (t) => {
+  const s = batchSummary([
+    { address: '127.0.0.1', joinSeconds: 2, phaseSeconds: { Configuring: 1.5 } },
+    { address: '127.0.0.2', joinSeconds: 31.25, phaseSeconds: { Configuring: 1.25, WaitingForNode: 30 } },
+    { address: '127.0.0.3', joinSeconds: 3 },
+    { address: '127.0.0.4' },
+  ]);
+  t.is(s, 'joins median 3 s, slowest 31.25 s (127.0.0.2: Configuring 1.25 s, WaitingForNode 30 s)');
+  t.is(batchSummary([{ address: 'x' }]), 'no join times');
 });

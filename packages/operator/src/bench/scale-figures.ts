@@ -44,3 +44,26 @@ export function scaleFigures(m: ScaleMeasurement): ScaleFigures {
     apiRequestsPerMinute: Math.round((m.end.apiRequests - m.start.apiRequests) / minutes),
   };
 }
+
+/** What bench scale reads of an instance's entry in windows-instances-status. */
+export interface JoinStatus {
+  readonly address: string;
+  readonly phase?: string;
+  readonly joinSeconds?: number;
+  readonly phaseSeconds?: Readonly<Record<string, number>>;
+}
+
+/**
+ * One line on a batch of joins: their median and slowest join, and where the slowest spent its time (the
+ * phases of windows-instances-status), so that a stall shows which phase it is in.
+ */
+export function batchSummary(batch: readonly JoinStatus[]): string {
+  const joined = batch.filter((s) => s.joinSeconds !== undefined);
+  if (joined.length === 0) return 'no join times';
+  const times = joined.map((s) => s.joinSeconds!).sort((a, b) => a - b);
+  const slowest = joined.reduce((a, b) => (b.joinSeconds! > a.joinSeconds! ? b : a));
+  const phases = Object.entries(slowest.phaseSeconds ?? {})
+    .map(([p, s]) => `${p} ${ms(s)} s`)
+    .join(', ');
+  return `joins median ${ms(times[Math.floor(times.length / 2)]!)} s, slowest ${ms(slowest.joinSeconds!)} s (${slowest.address}: ${phases})`;
+}

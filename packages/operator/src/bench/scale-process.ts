@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { OPERATOR_MALLOC_ENV } from '../runtime/node-flags.js';
 import type { ScaleOperatorArgs } from './scale-operator.js';
 
 /** The operator process of `pnpm bench scale` (scale-operator.js), by its pid. */
@@ -40,6 +41,8 @@ export async function startScaleOperator(
   const entry = fileURLToPath(new URL('./scale-operator.js', import.meta.url));
   const child = spawn(process.execPath, [...nodeOptions, entry, JSON.stringify(args)], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    // The image's malloc settings (Containerfile ENV), so the bench measures what the image runs.
+    env: { ...process.env, ...OPERATOR_MALLOC_ENV },
   });
   const exited = once(child, 'exit');
   const [first] = (await Promise.race([once(child, 'message'), exited.then(() => ['exited'])])) as unknown[];

@@ -1,6 +1,8 @@
 import { FREE_HOST_COSTS, OPERATOR_NAMESPACE, SimulatedWindowsHost } from '@wmco/sim';
 import { loadBuiltinProviders } from '../providers/baked-providers.js';
 import { SimWorld } from '../world/sim-world.js';
+import type { JoinStatus } from './scale-figures.js';
+import { scaleHybridNetwork } from './scale-network.js';
 
 /** The simulated API server and `nodes` Windows hosts in this process, with a tiny payload (4 KiB per file). */
 export interface ScaleWorld {
@@ -12,6 +14,8 @@ export interface ScaleWorld {
   list(count: number): Promise<void>;
   /** How many instances the status ConfigMap shows Ready. */
   ready(): Promise<number>;
+  /** The status ConfigMap's entries (phase, seconds per phase, join seconds). */
+  statuses(): Promise<JoinStatus[]>;
   stop(): Promise<void>;
 }
 
@@ -27,7 +31,11 @@ export function scaleAddress(i: number, pid = process.pid): string {
 const BATCH = 25;
 
 export async function startScaleWorld(nodes: number, log: (line: string) => void): Promise<ScaleWorld> {
-  const world = await SimWorld.start({ hosts: [], providers: await loadBuiltinProviders() });
+  const world = await SimWorld.start({
+    hosts: [],
+    providers: await loadBuiltinProviders(),
+    hybridClusterNetwork: scaleHybridNetwork(nodes),
+  });
   const hosts: SimulatedWindowsHost[] = [];
   try {
     for (let i = 0; i < nodes; i += BATCH) {
@@ -53,6 +61,13 @@ export async function startScaleWorld(nodes: number, log: (line: string) => void
     throw err;
   }
   const api = world.admin();
+  const statuses = async (): Promise<JoinStatus[]> => {
+    const cm = await api.readNamespacedConfigMap({
+      name: 'windows-instances-status',
+      namespace: OPERATOR_NAMESPACE,
+    });
+    return Object.values(cm.data ?? {}).map((v) => JSON.parse(v) as JoinStatus);
+  };
   return {
     world,
     hosts,
@@ -61,15 +76,8 @@ export async function startScaleWorld(nodes: number, log: (line: string) => void
       world.setInstances(
         Object.fromEntries(hosts.slice(0, count).map((h) => [h.host, 'username=Administrator'])),
       ),
-    ready: async () => {
-      const cm = await api.readNamespacedConfigMap({
-        name: 'windows-instances-status',
-        namespace: OPERATOR_NAMESPACE,
-      });
-      return Object.values(cm.data ?? {}).filter(
-        (v) => (JSON.parse(v) as { phase?: string }).phase === 'Ready',
-      ).length;
-    },
+    ready: async () => (await statuses()).filter((s) => s.phase === 'Ready').length,
+    statuses,
     stop: async () => {
       await Promise.all(hosts.map((h) => h.stop()));
       await world.stop();

@@ -1,16 +1,18 @@
 // `pnpm bench scale [--nodes 1000] [--drift-interval 4] [--parallel-joins 50] [--batch 50] [--heap-snapshot]
-// [--operator-node-options '--max-old-space-size=160']`: the operator in its own
-// process manages `nodes` simulated Windows hosts (this process: the API server and the hosts, with a
+// [--operator-node-options=--max-old-space-size=160]`: the operator in its own process, with the image
+// entrypoint's node flags unless --operator-node-options replaces them (runtime/node-flags.ts), manages `nodes` simulated Windows hosts (this process: the API server and the hosts, with a
 // tiny payload so that joining them all stays short). After every node is Ready and one drift cycle has
 // passed, one hour of `wmco run` is replayed at accelerated drift intervals (120 s → --drift-interval, so
 // 30 intervals): the operator's steady-state RSS, CPU seconds per drift cycle and API requests per minute.
 import { parseArgs } from 'node:util';
 import { OPERATOR_NAMESPACE } from '@wmco/sim';
+import { OPERATOR_NODE_FLAGS } from '../runtime/node-flags.js';
 import { until } from '../world/world-fixture.js';
 import { ms } from './join-limit.js';
 import { sampleProcess } from './proc-stats.js';
-import { scaleFigures, type ScalePoint } from './scale-figures.js';
+import { batchSummary, scaleFigures, type ScalePoint } from './scale-figures.js';
 import { startScaleOperator, type ScaleOperator } from './scale-process.js';
+import { MAX_SCALE_NODES } from './scale-network.js';
 import { startScaleWorld, type ScaleWorld } from './scale-world.js';
 
 /** `wmco run`'s drift repair interval, which the bench accelerates. */
@@ -24,7 +26,7 @@ interface ScaleOptions {
   readonly heapSnapshot: boolean;
   /** Hosts listed in windows-instances at a time while joining. */
   readonly batch: number;
-  /** Flags for the operator's node process, space-separated (e.g. `--max-old-space-size=160`). */
+  /** Flags for the operator's node process (default: the image entrypoint's, OPERATOR_NODE_FLAGS). */
   readonly operatorNodeOptions: string[];
 }
 
@@ -47,12 +49,15 @@ function options(argv: readonly string[]): ScaleOptions {
     parallelJoins: Number(values['parallel-joins'] ?? 50),
     heapSnapshot: values['heap-snapshot'] === true,
     batch: Number(values.batch ?? 50),
-    operatorNodeOptions: (values['operator-node-options'] ?? '').split(' ').filter((f) => f !== ''),
+    operatorNodeOptions:
+      values['operator-node-options'] === undefined
+        ? [...OPERATOR_NODE_FLAGS]
+        : values['operator-node-options'].split(' ').filter((f) => f !== ''),
   };
   const whole = (n: number, max: number): boolean => Number.isInteger(n) && n >= 1 && n <= max;
-  if (!whole(o.nodes, 60_000) || !whole(o.parallelJoins, 50) || !(o.driftIntervalS > 0))
+  if (!whole(o.nodes, MAX_SCALE_NODES) || !whole(o.parallelJoins, 50) || !(o.driftIntervalS > 0))
     throw new Error(
-      '--nodes takes 1-60000, --parallel-joins 1-50, --drift-interval a positive number of seconds',
+      `--nodes takes 1-${MAX_SCALE_NODES}, --parallel-joins 1-50, --drift-interval a positive number of seconds`,
     );
   return o;
 }
@@ -69,9 +74,16 @@ async function point(world: ScaleWorld, op: ScaleOperator): Promise<ScalePoint> 
  */
 async function joinAll(world: ScaleWorld, op: ScaleOperator, nodes: number, batch: number): Promise<void> {
   const t0 = Date.now();
-  for (let listed = Math.min(batch, nodes); ; listed = Math.min(listed + batch, nodes)) {
+  for (
+    let listed = Math.min(batch, nodes), from = 0;
+    ;
+    from = listed, listed = Math.min(listed + batch, nodes)
+  ) {
     await world.list(listed);
     await readyCount(world, op, listed, t0);
+    const addresses = new Set(world.hosts.slice(from, listed).map((h) => h.host));
+    const statuses = (await world.statuses()).filter((s) => addresses.has(s.address));
+    console.log(`  hosts ${from + 1}-${listed}: ${batchSummary(statuses)}`);
     if (listed === nodes) break;
   }
   console.log(`every node Ready after ${ms((Date.now() - t0) / 1000)} s`);

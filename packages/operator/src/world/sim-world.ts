@@ -66,6 +66,8 @@ export interface SimWorldOptions {
   readonly cloudProvider?: string;
   /** The operators' `--cloud-tagging` (default check). */
   readonly cloudTagging?: 'check' | 'apply';
+  /** network.operator `cluster`'s hybrid cluster network (hostPrefix 23; default `10.132.0.0/14`: 512 nodes). */
+  readonly hybridClusterNetwork?: string;
   /** Failed joins before the operator deletes a Machine (default 2 here), and the delay between them. */
   readonly machineRetry?: { readonly budget: number; readonly retryMs: number };
 }
@@ -121,6 +123,7 @@ export class SimWorld {
       nodeGracePeriodSeconds: 20,
       ...(o.rbac ? { rbac: true } : {}),
       ...(o.cloudProvider !== undefined ? { cloudProvider: o.cloudProvider } : {}),
+      ...(o.hybridClusterNetwork !== undefined ? { hybridClusterNetwork: o.hybridClusterNetwork } : {}),
     });
     const key = generateEd25519KeyPair();
     const specs = o.hosts.map((h) => {

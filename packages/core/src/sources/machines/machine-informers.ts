@@ -3,6 +3,7 @@ import type { Clock } from '../../kube/clock.js';
 import type { Logger } from '../../kube/logger.js';
 import { SupervisedInformer } from '../../kube/supervised-informer.js';
 import type { KubeList, WatchPort } from '../../kube/watch-port.js';
+import { cachedNode } from '../../byoh/cached-node.js';
 import { PRIVATE_KEY_SECRET, WINDOWS_NODE_SELECTOR } from '../../join/node-metadata.js';
 import {
   MACHINE_API_NAMESPACE,
@@ -53,6 +54,7 @@ export function machineInformers(s: MachineInformerSources): {
       path: '/api/v1/nodes',
       labelSelector: WINDOWS_NODE_SELECTOR,
       list: (sel) => s.core.listNode(sel),
+      transform: cachedNode,
       onRestart: restart('machine-nodes'),
     }),
     secret: new SupervisedInformer<V1Secret>({
