@@ -1,3 +1,4 @@
+import { threadId } from 'node:worker_threads';
 import { createHash } from 'node:crypto';
 import {
   InMemoryHostKeyStore,
@@ -13,11 +14,19 @@ import { generateEd25519KeyPair } from './ssh-auth.js';
 
 let nextHost = 0;
 
-/** A loopback address no other test in this process uses (127.0.<pid-derived>.<n>). */
+/**
+ * A loopback address no other test on this machine uses: the second and third octets come from the process
+ * and the worker thread (ava runs test files in worker threads of one process, each with its own counter).
+ * With the process alone, two files got the same addresses, and a host that rebooted (its port 22 free for
+ * a moment) could be reached at another file's host, which presented another host key. The third octet
+ * stays in 100-149 (the operator's world hosts use 200-249).
+ */
 export function nextLoopbackAddress(): string {
   nextHost++;
-  const third = 100 + (process.pid % 100);
-  return `127.0.${third}.${(nextHost % 250) + 2}`;
+  const worker = process.pid * 64 + (threadId % 64);
+  const second = 1 + (worker % 250);
+  const third = 100 + (Math.floor(worker / 250) % 50);
+  return `127.${second}.${third}.${(nextHost % 250) + 2}`;
 }
 
 export interface HostWorld {
