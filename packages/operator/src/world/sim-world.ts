@@ -2,13 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import {
-  newRootContainer,
-  type InstanceStatus,
-  type Ipv4Resolver,
-  type JoinTimings,
-  type WmcoProvider,
-} from '@wmco/core';
+import { newRootContainer, type InstanceStatus, type Ipv4Resolver, type WmcoProvider } from '@wmco/core';
+import type { JoinTimings } from '@wmco/core';
 import {
   FREE_HOST_COSTS,
   OPERATOR_NAMESPACE,
@@ -53,10 +48,7 @@ export interface SimWorldOptions {
   readonly payloadDir?: string;
   /** Drift repair period of the operators (default 1 s here; 2 min in `wmco run`); 0 turns it off. */
   readonly driftRepairIntervalMs?: number;
-  /**
-   * How often the operators read a Node they wait for (registration, subnet, Ready) when no watch event
-   * ended the wait first (default 100 ms here; 1 s in `wmco run`).
-   */
+  /** How often a Node waited for is read when no watch event came first (100 ms here; 1 s in `wmco run`). */
   readonly nodePollMs?: number;
   /** The operators accept loopback instances (the world's hosts are on 127.0.0.0/8); default true here. */
   readonly allowLoopbackInstances?: boolean;
@@ -71,6 +63,13 @@ export interface SimWorldOptions {
   /** Failed joins before the operator deletes a Machine (default 2 here), and the delay between them. */
   readonly machineRetry?: { readonly budget: number; readonly retryMs: number };
 }
+
+const joinTimings = (pollMs = 100): JoinTimings => ({
+  nodeRegistrationMs: 60_000,
+  nodeReadyMs: 60_000,
+  pollMs,
+  keyRetryMs: 500,
+});
 
 /**
  * The whole simulated world on one machine: the API server with its controllers, N Windows hosts over
@@ -243,7 +242,7 @@ export class SimWorld {
       hooks: {
         sshOverrides: (address) => this.sshOverrides(address),
         resolver: this.resolver,
-        timings: this.joinTimings(),
+        timings: joinTimings(this.o.nodePollMs),
         leaderTiming: { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 300 },
         ...versionHooks(v),
         machineRetry: this.o.machineRetry ?? { budget: 2, retryMs: 200 },
@@ -251,15 +250,6 @@ export class SimWorld {
     });
     this.operators.push(rt);
     return rt;
-  }
-
-  private joinTimings(): JoinTimings {
-    return {
-      nodeRegistrationMs: 60_000,
-      nodeReadyMs: 60_000,
-      pollMs: this.o.nodePollMs ?? 100,
-      keyRetryMs: 500,
-    };
   }
 
   /** A Machine's VM gets 3 s to answer (its user data either opened sshd at boot or never will). */
