@@ -32,7 +32,8 @@ function options(argv: readonly string[]): BenchOptions {
   // The operator's own defaults (wmco run without --parallel-joins/--parallel-uploads), from this machine.
   const auto = defaultParallelJoins(machineResources());
   const parallel = Number(values.parallel ?? auto.parallelJoins);
-  const uploads = Number(values.uploads ?? auto.parallelUploads);
+  // wmco run caps uploads only with --parallel-uploads: as many as join at once.
+  const uploads = Number(values.uploads ?? parallel);
   const scale = Number(values.scale ?? 1);
   if (hosts.some((n) => !Number.isInteger(n) || n < 1) || !(parallel >= 1) || !(uploads >= 1) || !(scale > 0))
     throw new Error(

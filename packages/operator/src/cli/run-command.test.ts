@@ -61,17 +61,15 @@ test('cloud tagging defaults to check; apply is accepted; anything else is refus
   t.regex(err.message, /cloudTagging: must be 'check' or 'apply'/);
 });
 
-test('--parallel-joins overrides the default that follows the CPUs and memory', (t) => {
+test('--parallel-joins overrides the default that follows the memory; --parallel-uploads caps uploads', (t) => {
   const { parallelJoins: _, ...noFlag } = flags;
   const auto = () => ({
     parallelJoins: 9,
-    parallelUploads: 4,
-    byCpu: 25,
     byMemory: 9,
     resources: { cpus: 8, memoryBytes: 2 ** 29, source: 'test' },
   });
   t.is(operatorConfig(noFlag, env, auto).parallelJoins, 9);
-  t.is(operatorConfig(noFlag, env, auto).parallelUploads, 4, 'uploads at once follow the CPUs');
+  t.is(operatorConfig(noFlag, env, auto).parallelUploads, undefined, 'uploads are not capped apart');
   t.is(operatorConfig({ ...noFlag, parallelUploads: '2' }, env, auto).parallelUploads, 2);
   t.is(operatorConfig(flags, env, auto).parallelJoins, 5);
   t.true(operatorConfig(noFlag, env).parallelJoins >= 1, 'the real machine gives at least one');

@@ -89,15 +89,15 @@ function cloudTagging(flags: RunFlags): string {
   return flags.cloudTagging ?? 'check';
 }
 
-/** `--parallel-joins` and `--parallel-uploads`, else the defaults that follow the machine. */
+/** `--parallel-joins` (else the default that follows the memory) and `--parallel-uploads` (else no cap). */
 function concurrency(
   flags: RunFlags,
   auto?: () => JoinConcurrency,
-): { parallelJoins: number; parallelUploads: number } {
+): { parallelJoins: number; parallelUploads?: number } {
   const machine = (): JoinConcurrency => (auto ?? (() => defaultParallelJoins(machineResources())))();
   return {
     parallelJoins: Number(flags.parallelJoins ?? machine().parallelJoins),
-    parallelUploads: Number(flags.parallelUploads ?? machine().parallelUploads),
+    ...(flags.parallelUploads === undefined ? {} : { parallelUploads: Number(flags.parallelUploads) }),
   };
 }
 
@@ -163,13 +163,10 @@ export function runCommand(ctx: CliContext): Command {
     .option('--context <name>', 'kubeconfig context')
     .option('-n, --namespace <ns>', 'the operator namespace (default: $WATCH_NAMESPACE)')
     .option('--payload <dir>', 'directory with the Windows payload and its sha256sum', '/payload')
-    .option(
-      '--parallel-joins <n>',
-      "hosts configured at once (default: what this process's CPUs can encrypt and its memory can hold)",
-    )
+    .option('--parallel-joins <n>', "hosts configured at once (default: what this process's memory can hold)")
     .option(
       '--parallel-uploads <n>',
-      'hosts uploading the payload at once (default: what the CPUs can encrypt at link speed)',
+      'hosts uploading the payload at once, to keep CPU for other work (default: as many as join at once)',
     )
     .option('--debug-logging', 'verbose service logs on the nodes and debug operator logs')
     .option('--probe-address <host:port>', 'serve /healthz and /readyz here (HTTP)', '0.0.0.0:9182')
@@ -215,8 +212,7 @@ export function runCommand(ctx: CliContext): Command {
       const config = operatorConfig(flags, ctx.env, () => auto);
       const redactor = new Redactor();
       const logger = createLogger({ level: config.logLevel, redactor });
-      if (flags.parallelJoins === undefined || flags.parallelUploads === undefined)
-        logConcurrency(logger, auto);
+      if (flags.parallelJoins === undefined) logConcurrency(logger, auto);
       const metrics = new OperatorMetrics();
       const providers = await loadProviders(ctx.builtinProviders, config.providerPackages);
       let runtime: OperatorRuntime | undefined;

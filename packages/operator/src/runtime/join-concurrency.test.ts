@@ -15,21 +15,15 @@ const files =
   (p) =>
     f[p];
 
-test('uploads at once follow the CPUs: what the cores can encrypt at link speed', (t) => {
-  // 2 cores × 200 MB/s ÷ 125 MB/s = 3.2 hosts uploading at link speed.
-  const two = defaultParallelJoins({ cpus: 2, memoryBytes: 24 * GiB, source: 'test' });
-  t.like(two, { parallelUploads: 3, byCpu: 3, parallelJoins: 50 });
-  t.is(defaultParallelJoins({ cpus: 8, memoryBytes: 24 * GiB, source: 'test' }).parallelUploads, 13);
-  t.is(defaultParallelJoins({ cpus: 0.5, memoryBytes: 24 * GiB, source: 'test' }).parallelUploads, 1);
-});
-
 test('joins at once follow the memory their connections hold', (t) => {
   t.is(JOIN_COSTS.bytesPerJoin, 16 * MiB);
-  // (512 MiB − 150 MiB baseline) ÷ 16 MiB per join = 22 joins; uploads never more than joins.
-  const r = defaultParallelJoins({ cpus: 8, memoryBytes: 512 * MiB, source: 'test' });
-  t.like(r, { parallelJoins: 22, byMemory: 22, parallelUploads: 13 });
-  const tiny = defaultParallelJoins({ cpus: 8, memoryBytes: 200 * MiB, source: 'test' });
-  t.like(tiny, { parallelJoins: 3, parallelUploads: 3 });
+  // (512 MiB − 150 MiB baseline) ÷ 16 MiB per join = 22 joins, whatever the CPUs.
+  t.like(defaultParallelJoins({ cpus: 8, memoryBytes: 512 * MiB, source: 'test' }), {
+    parallelJoins: 22,
+    byMemory: 22,
+  });
+  t.is(defaultParallelJoins({ cpus: 1, memoryBytes: 512 * MiB, source: 'test' }).parallelJoins, 22);
+  t.is(defaultParallelJoins({ cpus: 2, memoryBytes: 200 * MiB, source: 'test' }).parallelJoins, 3);
 });
 
 test('the default stays within --parallel-joins bounds (1 to 50)', (t) => {
@@ -64,8 +58,8 @@ test("in a container the cgroup's limits narrow the machine's CPUs and memory", 
   const pod = files({ '/sys/fs/cgroup/cpu.max': '100000 100000', '/sys/fs/cgroup/memory.max': `${GiB}` });
   const r = machineResources(pod, { cpus: 16, memoryBytes: 64 * GiB });
   t.deepEqual(r, { cpus: 1, memoryBytes: GiB, source: 'cgroup CPU quota, cgroup memory limit' });
-  // 1 CPU: 200 ÷ 125 MB/s rounds to 2 uploads; 1 GiB: (1024 − 150) ÷ 16 MiB = 54, capped at 50 joins.
-  t.like(defaultParallelJoins(r), { parallelUploads: 2, parallelJoins: 50 });
+  // 1 GiB: (1024 − 150) ÷ 16 MiB = 54, capped at 50 joins.
+  t.like(defaultParallelJoins(r), { parallelJoins: 50, byMemory: 54 });
   const bare = machineResources(files({}), { cpus: 2, memoryBytes: 8 * GiB });
   t.deepEqual(bare, { cpus: 2, memoryBytes: 8 * GiB, source: 'CPUs, memory' });
   const loose = machineResources(pod, { cpus: 0.5 * 2, memoryBytes: 512 * MiB });

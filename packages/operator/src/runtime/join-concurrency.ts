@@ -3,23 +3,15 @@ import { availableParallelism, totalmem } from 'node:os';
 import type { Logger } from '@wmco/core';
 
 /**
- * What decides how many hosts the operator configures at once, and how many of them upload at once, by
- * default (`--parallel-joins` and `--parallel-uploads` override them). Upstream configures one host after
- * another; a fixed number either starves a large machine or overloads a small pod. Most of a join is
- * waiting (PowerShell, service starts, the Node and its CSRs); its one CPU-heavy part on the operator's
- * side is encrypting the payload for SSH. So joins at once follow the memory their connections hold, and
- * uploads at once (each host's whole upload holds one slot) follow what the CPUs can encrypt at link speed:
- * hosts then finish their uploads in turn and go on to their applies while others upload (ADR 0026).
+ * What decides how many hosts the operator configures at once by default (`--parallel-joins` overrides
+ * it). Upstream configures one host after another; a fixed number either starves a large machine or
+ * overloads a small pod. Most of a join is waiting (PowerShell, service starts, the Node and its CSRs), so
+ * joins at once follow the memory their connections hold. Uploads are not limited apart by default: with
+ * every join uploading at once the CPUs stay busy encrypting until the last byte, which measured faster
+ * than waves of a few uploads at a time (ADR 0026); `--parallel-uploads` caps them where the CPU must be
+ * kept for other work.
  */
 export interface JoinCosts {
-  /**
-   * Bytes one CPU core encrypts and sends per second over ssh2's SFTP. `pnpm bench ciphers` measured
-   * 190-210 MB per CPU second for AES-GCM with the native binding, client and host together; the
-   * operator's end alone does about half that work, so 200 MB/s per core is on the safe side.
-   */
-  readonly sshBytesPerCoreSecond: number;
-  /** The link a join sends over (1 Gbit/s, as the benchmarks' simulated hosts). */
-  readonly linkBytesPerSecond: number;
   /**
    * Memory one join may hold: its PowerShell session's output bound (8 MiB), the SFTP writes in flight
    * (16 × 128 KiB) and the connection's state (about 6 MiB) (packages/core/src/host/ssh/ssh-options.ts).
@@ -35,8 +27,6 @@ export interface JoinCosts {
 const MiB = 2 ** 20;
 
 export const JOIN_COSTS: JoinCosts = {
-  sshBytesPerCoreSecond: 200e6,
-  linkBytesPerSecond: 125e6,
   bytesPerJoin: 8 * MiB + 16 * 128 * 1024 + 6 * MiB,
   baselineBytes: 150 * MiB,
   min: 1,
@@ -53,19 +43,14 @@ export interface MachineResources {
 
 export interface JoinConcurrency {
   readonly parallelJoins: number;
-  /** Hosts uploading at once, across all joins and upgrades: what the CPUs can encrypt at link speed. */
-  readonly parallelUploads: number;
-  readonly byCpu: number;
   readonly byMemory: number;
   readonly resources: MachineResources;
 }
 
-/** The defaults: joins at once as the memory can hold, uploads at once as the CPUs can feed their links. */
+/** The default joins at once: as many as the memory can hold, between 1 and 50. */
 export function defaultParallelJoins(r: MachineResources, c: JoinCosts = JOIN_COSTS): JoinConcurrency {
-  const byCpu = Math.max(1, Math.round((r.cpus * c.sshBytesPerCoreSecond) / c.linkBytesPerSecond));
   const byMemory = Math.floor((r.memoryBytes - c.baselineBytes) / c.bytesPerJoin);
-  const parallelJoins = Math.min(c.max, Math.max(c.min, byMemory));
-  return { parallelJoins, parallelUploads: Math.min(byCpu, parallelJoins), byCpu, byMemory, resources: r };
+  return { parallelJoins: Math.min(c.max, Math.max(c.min, byMemory)), byMemory, resources: r };
 }
 
 /** Reads a file's text, or undefined when it does not exist or cannot be read. */
@@ -117,15 +102,10 @@ export function logConcurrency(logger: Logger, c: JoinConcurrency): void {
   const { cpus, source } = c.resources;
   const fields = {
     parallelJoins: c.parallelJoins,
-    parallelUploads: c.parallelUploads,
-    byCpu: c.byCpu,
     byMemory: c.byMemory,
     cpus,
     memoryMiB,
     source,
   };
-  logger.info(
-    fields,
-    'hosts configured at once (memory) and uploading at once (CPUs); --parallel-joins and --parallel-uploads override',
-  );
+  logger.info(fields, 'hosts configured at once, from the memory (--parallel-joins overrides)');
 }

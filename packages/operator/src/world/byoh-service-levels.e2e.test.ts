@@ -37,11 +37,6 @@ test.serial(
     t.true(get('kubelet').pendingSince! >= get('containerd').at);
     t.true(get('hybrid-overlay-node').pendingSince! >= get('kubelet').at);
     t.true(get('kube-proxy').pendingSince! >= get('hybrid-overlay-node').at);
-    // Two levels of 0.4 s; one after the other, the four services could not take less than 1.6 s.
-    const levelFrom = Math.min(...level.map((e) => e.pendingSince!));
-    t.true(
-      get('kube-proxy').at - levelFrom < 3.5 * START_MS,
-      'the node round paid two service starts, not four',
-    );
+    // How long it took is for `pnpm bench join`; here the mechanism: the three overlapped (above).
   },
 );

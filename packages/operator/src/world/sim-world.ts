@@ -1,9 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { newRootContainer, type InstanceStatus, type Ipv4Resolver, type WmcoProvider } from '@wmco/core';
-import type { JoinTimings } from '@wmco/core';
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import {
+  newRootContainer,
+  type InstanceStatus,
+  type Ipv4Resolver,
+  type JoinTimings,
+  type WmcoProvider,
+} from '@wmco/core';
 import {
   FREE_HOST_COSTS,
   OPERATOR_NAMESPACE,
@@ -11,16 +16,16 @@ import {
   generateEd25519KeyPair,
   type SimInstanceLauncher,
   startSimCluster,
-  type HostCosts,
   type SimCluster,
 } from '@wmco/sim';
 import { simCloudMetadataHostname, startSimCloud, type SimCloud } from '../clouds/sim-clouds.js';
+import { PooledKubeConfig } from '../runtime/load-kubeconfig.js';
 import { OperatorRuntime } from '../runtime/operator-runtime.js';
 import { OperatorMetrics } from '../runtime/metrics.js';
 import { createLogger } from '../runtime/logger.js';
 import { Redactor } from '../runtime/redactor.js';
-import { writeSimPayload, type PayloadLayout } from './sim-payload.js';
-import { WorldHostSet, type SimHostSpec } from './world-hosts.js';
+import { writeSimPayload } from './sim-payload.js';
+import { WorldHostSet } from './world-hosts.js';
 import { WorldMachines, worldLauncher } from './world-machines.js';
 import {
   attachWorldCloud,
@@ -29,40 +34,8 @@ import {
   type OperatorVersionOptions,
 } from './operator-version.js';
 export type { OperatorVersionOptions } from './operator-version.js';
-
-export interface SimWorldOptions {
-  readonly hosts: readonly SimHostSpec[];
-  readonly platform?: string;
-  readonly costs?: Partial<HostCosts>;
-  readonly parallelJoins?: number;
-  /** Hosts uploading at once (`wmco run --parallel-uploads`; unset: no limit). */
-  readonly parallelUploads?: number;
-  readonly providers: readonly WmcoProvider[];
-  /** Where operator log lines go (JSON); default: dropped. */
-  readonly logSink?: (line: string) => void;
-  readonly rbac?: boolean;
-  readonly payloadBytesPerFile?: number;
-  /** Layout of the generated payload (default `upstream`: every file a `.tar.gz`). */
-  readonly payloadLayout?: PayloadLayout;
-  /** Use this payload directory instead of generating one (e.g. the benchmarks' realistic payload). */
-  readonly payloadDir?: string;
-  /** Drift repair period of the operators (default 1 s here; 2 min in `wmco run`); 0 turns it off. */
-  readonly driftRepairIntervalMs?: number;
-  /** How often a Node waited for is read when no watch event came first (100 ms here; 1 s in `wmco run`). */
-  readonly nodePollMs?: number;
-  /** The operators accept loopback instances (the world's hosts are on 127.0.0.0/8); default true here. */
-  readonly allowLoopbackInstances?: boolean;
-  /** Start the platform's simulated cloud (AWS, Azure, GCP) with the hosts as its instances. */
-  readonly cloud?: boolean;
-  /** `--cloud-provider` of the Linux workers' kubelet in the rendered worker MachineConfig (default none). */
-  readonly cloudProvider?: string;
-  /** The operators' `--cloud-tagging` (default check). */
-  readonly cloudTagging?: 'check' | 'apply';
-  /** network.operator `cluster`'s hybrid cluster network (hostPrefix 23; default `10.132.0.0/14`: 512 nodes). */
-  readonly hybridClusterNetwork?: string;
-  /** Failed joins before the operator deletes a Machine (default 2 here), and the delay between them. */
-  readonly machineRetry?: { readonly budget: number; readonly retryMs: number };
-}
+import type { SimWorldOptions } from './sim-world-options.js';
+export type { SimWorldOptions } from './sim-world-options.js';
 
 const joinTimings = (pollMs = 100): JoinTimings => ({
   nodeRegistrationMs: 60_000,
@@ -76,6 +49,7 @@ const joinTimings = (pollMs = 100): JoinTimings => ({
  * real SSH, a payload directory, the private key Secret, and operators run against it in-process.
  */
 export class SimWorld {
+  private adminConfig: KubeConfig | undefined;
   readonly operators: OperatorRuntime[] = [];
   readonly redactor = new Redactor();
   readonly cluster: SimCluster;
@@ -157,10 +131,13 @@ export class SimWorld {
     return join(this.dir, 'admin.kubeconfig');
   }
 
+  /** The cluster admin's API over one connection pool (polling must not pay a TLS handshake per request). */
   admin(): CoreV1Api {
-    const kc = new KubeConfig();
-    kc.loadFromFile(this.adminKubeconfig);
-    return kc.makeApiClient(CoreV1Api);
+    if (!this.adminConfig) {
+      this.adminConfig = new PooledKubeConfig();
+      this.adminConfig.loadFromFile(this.adminKubeconfig);
+    }
+    return this.adminConfig.makeApiClient(CoreV1Api);
   }
 
   async createPrivateKeySecret(privateKey = this.privateKey): Promise<void> {

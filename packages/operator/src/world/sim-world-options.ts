@@ -1,0 +1,39 @@
+import type { HostCosts } from '@wmco/sim';
+import type { WmcoProvider } from '@wmco/core';
+import type { PayloadLayout } from './sim-payload.js';
+import type { SimHostSpec } from './world-hosts.js';
+
+/** What a simulated world is made of, and how its operators are set up. */
+export interface SimWorldOptions {
+  readonly hosts: readonly SimHostSpec[];
+  readonly platform?: string;
+  readonly costs?: Partial<HostCosts>;
+  readonly parallelJoins?: number;
+  /** Hosts uploading at once (`wmco run --parallel-uploads`; unset: no limit). */
+  readonly parallelUploads?: number;
+  readonly providers: readonly WmcoProvider[];
+  /** Where operator log lines go (JSON); default: dropped. */
+  readonly logSink?: (line: string) => void;
+  readonly rbac?: boolean;
+  readonly payloadBytesPerFile?: number;
+  /** Layout of the generated payload (default `upstream`: every file a `.tar.gz`). */
+  readonly payloadLayout?: PayloadLayout;
+  /** Use this payload directory instead of generating one (e.g. the benchmarks' realistic payload). */
+  readonly payloadDir?: string;
+  /** Drift repair period of the operators (default 1 s here; 2 min in `wmco run`); 0 turns it off. */
+  readonly driftRepairIntervalMs?: number;
+  /** How often a Node waited for is read when no watch event came first (100 ms here; 1 s in `wmco run`). */
+  readonly nodePollMs?: number;
+  /** The operators accept loopback instances (the world's hosts are on 127.0.0.0/8); default true here. */
+  readonly allowLoopbackInstances?: boolean;
+  /** Start the platform's simulated cloud (AWS, Azure, GCP) with the hosts as its instances. */
+  readonly cloud?: boolean;
+  /** `--cloud-provider` of the Linux workers' kubelet in the rendered worker MachineConfig (default none). */
+  readonly cloudProvider?: string;
+  /** The operators' `--cloud-tagging` (default check). */
+  readonly cloudTagging?: 'check' | 'apply';
+  /** network.operator `cluster`'s hybrid cluster network (hostPrefix 23; default `10.132.0.0/14`: 512 nodes). */
+  readonly hybridClusterNetwork?: string;
+  /** Failed joins before the operator deletes a Machine (default 2 here), and the delay between them. */
+  readonly machineRetry?: { readonly budget: number; readonly retryMs: number };
+}
