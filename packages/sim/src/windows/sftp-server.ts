@@ -1,6 +1,7 @@
 import type { Attributes, SFTPWrapper } from 'ssh2';
 import ssh2 from 'ssh2';
 import type { FileSystem } from './file-system.js';
+import { rememberContent, sameAsRecent } from './same-content.js';
 import { fileBuffer } from './shared-memory.js';
 import { endSftpSession, longName } from './sftp-session.js';
 
@@ -34,8 +35,13 @@ function attrs(fs: FileSystem, path: string): Attributes | undefined {
 function flush(fs: FileSystem, f: OpenFile): void {
   if (!f.dirty) return;
   const size = f.chunks.reduce((n, c) => Math.max(n, c.offset + c.data.length), 0);
-  const out = fileBuffer(size);
-  for (const c of f.chunks) c.data.copy(out, c.offset);
+  // The same large file again (the payload archive to one more host): share the buffer, copy nothing.
+  let out = sameAsRecent(f.chunks, size);
+  if (!out) {
+    out = fileBuffer(size);
+    for (const c of f.chunks) c.data.copy(out, c.offset);
+    rememberContent(out);
+  }
   fs.write(f.path, out);
   f.dirty = false;
 }
