@@ -5,10 +5,11 @@ import { generateEd25519KeyPair } from '../windows/ssh-auth.js';
 import type { BenchFile } from './payload-files.js';
 
 /**
- * This machine's own SSH throughput: plain ssh2 `fastPut` (64 requests of 32 KiB in flight) of the largest
- * file to each of 5 free-cost hosts at once, with no wmco code on the client side.
+ * This machine's own SSH throughput: plain ssh2 `fastPut` (64 requests of `chunkSize` in flight; ssh2's
+ * default is 32 KiB) of the largest file to each of `hosts` free-cost hosts at once, with no wmco code on
+ * the client side.
  */
-export async function rawThroughput(file: BenchFile, hosts: number): Promise<number> {
+export async function rawThroughput(file: BenchFile, hosts: number, chunkSize = 32768): Promise<number> {
   const key = generateEd25519KeyPair();
   const sims: SimulatedWindowsHost[] = [];
   for (let i = 0; i < hosts; i++) {
@@ -27,16 +28,11 @@ export async function rawThroughput(file: BenchFile, hosts: number): Promise<num
       client.on('ready', () => {
         client.sftp((err, sftp) => {
           if (err) return reject(err);
-          sftp.fastPut(
-            file.localPath,
-            'C:\\ProgramData\\raw.bin',
-            { concurrency: 64, chunkSize: 32768 },
-            (e) => {
-              client.end();
-              if (e) reject(e);
-              else resolve();
-            },
-          );
+          sftp.fastPut(file.localPath, 'C:\\ProgramData\\raw.bin', { concurrency: 64, chunkSize }, (e) => {
+            client.end();
+            if (e) reject(e);
+            else resolve();
+          });
         });
       });
       client.connect({ host: sim.host, port: sim.port, username: 'Administrator', privateKey: key.private });
