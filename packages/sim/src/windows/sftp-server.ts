@@ -92,7 +92,8 @@ export function serveSftp(sftp: SFTPWrapper, fs: FileSystem, hooks: SftpHooks): 
     hooks.onWrite(data.length);
     later(data.length, () => {
       if (!f) return sftp.status(reqid, STATUS_CODE.FAILURE, 'invalid handle');
-      f.chunks.push({ offset, data: Buffer.from(data) });
+      // Kept as ssh2 hands it over: a view of the packet it assembled for this request, never reused.
+      f.chunks.push({ offset, data });
       f.dirty = true;
       sftp.status(reqid, STATUS_CODE.OK);
     });

@@ -11,7 +11,7 @@ interface Reader {
   close(): Promise<void>;
 }
 
-async function reader(source: UploadSource): Promise<Reader> {
+async function reader(source: UploadSource, chunkSize: number): Promise<Reader> {
   if (Buffer.isBuffer(source)) {
     return {
       size: source.length,
@@ -21,18 +21,24 @@ async function reader(source: UploadSource): Promise<Reader> {
   }
   const fh: FileHandle = await open(source.localPath, 'r');
   const { size } = await fh.stat();
-  // Read 1 MiB blocks and hand out slices, so a 32 KiB chunk costs no system call of its own.
-  const BLOCK = 2 ** 20;
+  // Read blocks of 8 chunks and hand out slices, so a chunk costs no system call of its own; chunks start
+  // at multiples of the chunk size, so none straddles two blocks. The next block is read ahead, so a
+  // chunk rarely waits for the disk.
+  const BLOCK = chunkSize * 8;
   const blocks = new Map<number, Promise<Buffer>>();
-  const block = (index: number): Promise<Buffer> => {
+  const load = (index: number): Promise<Buffer> => {
     let b = blocks.get(index);
     if (b === undefined) {
-      const buf = Buffer.allocUnsafe(Math.min(BLOCK, size - index * BLOCK));
+      const buf = Buffer.allocUnsafe(Math.max(0, Math.min(BLOCK, size - index * BLOCK)));
       b = fh.read(buf, 0, buf.length, index * BLOCK).then(({ bytesRead }) => buf.subarray(0, bytesRead));
       blocks.set(index, b);
       blocks.delete(index - 2);
     }
     return b;
+  };
+  const block = (index: number): Promise<Buffer> => {
+    if ((index + 1) * BLOCK < size) void load(index + 1).catch(() => undefined);
+    return load(index);
   };
   return {
     size,
@@ -65,7 +71,7 @@ export async function sftpUpload(
   ctx: { readonly o: ResolvedSshOptions; readonly stats: { sftpRequests: number; bytesSent: number } },
 ): Promise<void> {
   const { o, stats } = ctx;
-  const input = await reader(source);
+  const input = await reader(source, o.sftpChunkSize);
   const handle = await call<Buffer>((cb) => sftp.open(remotePath, 'w', cb));
   stats.sftpRequests++;
   let failed = true;
