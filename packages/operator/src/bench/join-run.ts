@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readPayloadManifest } from '@wmco/core';
+import { readPayloadManifest, type InstanceStatus } from '@wmco/core';
 import { DEFAULT_HOST_COSTS, type ServiceRecord } from '@wmco/sim';
 import { loadBuiltinProviders } from '../providers/baked-providers.js';
 import { SimWorld } from '../world/sim-world.js';
@@ -80,28 +80,31 @@ export async function runJoin(
     const t0 = Date.now();
     await world.setInstances(Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i))));
     const failures = new Set<string>();
-    // Each host's counters when it turned Ready, before any later drift check adds to them.
+    // Each host's counters when it turned Ready, before any later drift check adds to them. One read of
+    // the status ConfigMap per tick for every host: the bench must not load the CPU it measures.
     const work = new Map<string, JoinWork>();
-    const ready = await Promise.all(
-      world.hosts.hosts.map((h) =>
-        until(
-          `${h.address} Ready`,
-          async () => {
-            const s = await world.status(h.address);
-            if (s?.phase === 'Failed') failures.add(s.lastError ?? 'no error recorded');
-            if (s?.phase !== 'Ready') return undefined;
-            work.set(h.address, {
-              powershellStarts: h.sim.stats.powershellStarts,
-              execs: h.sim.stats.execs,
-              serviceStarts: h.sim.model.scm.events.filter((e) => e.action === 'start').length,
-              bytes: h.sim.stats.bytesReceived,
-            });
-            return s;
-          },
-          1_800_000,
-        ),
-      ),
+    const readyStatus = new Map<string, InstanceStatus>();
+    await until(
+      'every host Ready',
+      async () => {
+        const all = await world.statuses();
+        for (const h of world.hosts.hosts) {
+          const s = all[h.address];
+          if (s?.phase === 'Failed') failures.add(s.lastError ?? 'no error recorded');
+          if (s?.phase !== 'Ready' || readyStatus.has(h.address)) continue;
+          readyStatus.set(h.address, s);
+          work.set(h.address, {
+            powershellStarts: h.sim.stats.powershellStarts,
+            execs: h.sim.stats.execs,
+            serviceStarts: h.sim.model.scm.events.filter((e) => e.action === 'start').length,
+            bytes: h.sim.stats.bytesReceived,
+          });
+        }
+        return readyStatus.size === n ? true : undefined;
+      },
+      1_800_000,
     );
+    const ready = [...readyStatus.values()];
     const cpu = process.cpuUsage(cpu0);
     const last = Math.max(...ready.map((s) => Date.parse(s.since)));
     const phases: Record<string, number> = {};

@@ -250,11 +250,17 @@ export class SimWorld {
 
   /** The status the operator published for an address (from the status ConfigMap). */
   async status(address: string): Promise<InstanceStatus | undefined> {
+    return (await this.statuses())[address];
+  }
+
+  /** Every instance's status, from one read of `windows-instances-status` (by address). */
+  async statuses(): Promise<Record<string, InstanceStatus>> {
     const cm = await this.admin()
       .readNamespacedConfigMap({ name: 'windows-instances-status', namespace: OPERATOR_NAMESPACE })
       .catch(() => undefined);
-    const raw = cm?.data?.[address];
-    return raw ? (JSON.parse(raw) as InstanceStatus) : undefined;
+    return Object.fromEntries(
+      Object.entries(cm?.data ?? {}).map(([address, raw]) => [address, JSON.parse(raw) as InstanceStatus]),
+    );
   }
 
   async stop(): Promise<void> {
