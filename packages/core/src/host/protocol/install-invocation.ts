@@ -1,9 +1,6 @@
 import { HostPaths } from './host-paths.js';
-import { MODULE_HASH_MISMATCH, type ModuleRef } from './invocation.js';
+import { MODULE_HASH_MISMATCH, checkedModuleRef, isModulePath, type ModuleRef } from './invocation.js';
 import { protectFoldersScript } from './prepare.js';
-
-const MODULE_PATH = /^C:\\ProgramData\\wmco\\WmcoHost-[0-9a-f]{16}\.psm1$/;
-const SHA256 = /^[0-9a-f]{64}$/;
 
 /**
  * First contact with a host that has no host module yet, in one PowerShell start (ADR 0022): the working
@@ -13,12 +10,7 @@ const SHA256 = /^[0-9a-f]{64}$/;
  * the request run by the module from those same checked bytes.
  */
 export function hostInstallInvocationScript(module: ModuleRef): string {
-  const { modulePath, sha256 } = module;
-  if (!MODULE_PATH.test(modulePath))
-    throw new Error(`module path '${modulePath}' is not under ${HostPaths.root}`);
-  if (!SHA256.test(sha256) || !modulePath.includes(`-${sha256.slice(0, 16)}.`)) {
-    throw new Error(`module hash '${sha256}' does not name ${modulePath}`);
-  }
+  const { modulePath, sha256 } = checkedModuleRef(module);
   return (
     "$ErrorActionPreference = 'Stop'; $ProgressPreference = 'SilentlyContinue'; " +
     '$utf8 = New-Object System.Text.UTF8Encoding $false; ' +
@@ -45,7 +37,7 @@ export function installInvocationInput(moduleBytes: Buffer, requestJson: string)
 export function parseHostInstallInvocation(script: string): ModuleRef | undefined {
   const path = /WriteAllBytes\('([^']*)\.part', \$bytes\)/.exec(script)?.[1];
   const sha256 = /if \(\$hash -ne '([0-9a-f]{64})'\)/.exec(script)?.[1];
-  if (path === undefined || sha256 === undefined || !MODULE_PATH.test(path)) return undefined;
+  if (path === undefined || sha256 === undefined || !isModulePath(path)) return undefined;
   try {
     return hostInstallInvocationScript({ modulePath: path, sha256 }) === script
       ? { modulePath: path, sha256 }

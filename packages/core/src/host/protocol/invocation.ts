@@ -16,6 +16,26 @@ export interface ModuleRef {
   readonly sha256: string;
 }
 
+/**
+ * A module reference the host may be told to run: a hash-named path under the operator's folder and the
+ * full SHA-256 that names it. Every invocation script checks it before putting it on a command line.
+ */
+export function checkedModuleRef(module: ModuleRef): ModuleRef {
+  const { modulePath, sha256 } = module;
+  if (!MODULE_PATH.test(modulePath)) {
+    throw new Error(`module path '${modulePath}' is not under ${HostPaths.root}`);
+  }
+  if (!SHA256.test(sha256) || !modulePath.includes(`-${sha256.slice(0, 16)}.`)) {
+    throw new Error(`module hash '${sha256}' does not name ${modulePath}`);
+  }
+  return module;
+}
+
+/** Whether `path` has the form of a module path (for parsing scripts back). */
+export function isModulePath(path: string): boolean {
+  return MODULE_PATH.test(path);
+}
+
 /** What the invocation throws (on stderr) when the module file is not the expected bytes. */
 export const MODULE_HASH_MISMATCH = 'wmco host module hash mismatch';
 
@@ -26,13 +46,7 @@ export const MODULE_HASH_MISMATCH = 'wmco host module hash mismatch';
  * command line) and the module writes one JSON line to stdout.
  */
 export function hostInvocationScript(module: ModuleRef): string {
-  const { modulePath, sha256 } = module;
-  if (!MODULE_PATH.test(modulePath)) {
-    throw new Error(`module path '${modulePath}' is not under ${HostPaths.root}`);
-  }
-  if (!SHA256.test(sha256) || !modulePath.includes(`-${sha256.slice(0, 16)}.`)) {
-    throw new Error(`module hash '${sha256}' does not name ${modulePath}`);
-  }
+  const { modulePath, sha256 } = checkedModuleRef(module);
   return (
     "$ErrorActionPreference = 'Stop'; $ProgressPreference = 'SilentlyContinue'; " +
     // UTF-8 both ways: Windows PowerShell 5.1 otherwise uses the OEM code page for stdin and stdout.

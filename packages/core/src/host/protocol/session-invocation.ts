@@ -1,5 +1,5 @@
 import { HostPaths } from './host-paths.js';
-import { MODULE_HASH_MISMATCH, type ModuleRef } from './invocation.js';
+import { MODULE_HASH_MISMATCH, checkedModuleRef, isModulePath, type ModuleRef } from './invocation.js';
 import { protectFoldersScript } from './prepare.js';
 
 /**
@@ -12,19 +12,6 @@ import { protectFoldersScript } from './prepare.js';
 export const SESSION_READY_MARKER = 'wmco-session-ready';
 /** Prefix of the line that carries one request's JSON result; other lines on stdout are not results. */
 export const SESSION_RESULT_PREFIX = 'wmco-result ';
-
-const MODULE_PATH = /^C:\\ProgramData\\wmco\\WmcoHost-[0-9a-f]{16}\.psm1$/;
-const SHA256 = /^[0-9a-f]{64}$/;
-
-function checked(module: ModuleRef): ModuleRef {
-  const { modulePath, sha256 } = module;
-  if (!MODULE_PATH.test(modulePath))
-    throw new Error(`module path '${modulePath}' is not under ${HostPaths.root}`);
-  if (!SHA256.test(sha256) || !modulePath.includes(`-${sha256.slice(0, 16)}.`)) {
-    throw new Error(`module hash '${sha256}' does not name ${modulePath}`);
-  }
-  return module;
-}
 
 const HASH_OF_BYTES =
   "$hash = -join ([System.Security.Cryptography.SHA256]::Create().ComputeHash($bytes) | ForEach-Object { $_.ToString('x2') }); ";
@@ -62,7 +49,7 @@ function moduleFromStdin({ modulePath, sha256 }: ModuleRef): string {
  * read only between requests, so nothing a request runs is handed the next request's line.
  */
 export function hostSessionScript(module: ModuleRef, install: boolean): string {
-  const ref = checked(module);
+  const ref = checkedModuleRef(module);
   return (
     "$ErrorActionPreference = 'Stop'; $ProgressPreference = 'SilentlyContinue'; " +
     // UTF-8 both ways: Windows PowerShell 5.1 otherwise uses the OEM code page for stdin and stdout.
@@ -90,7 +77,7 @@ export function parseHostSession(script: string): (ModuleRef & { install: boolea
     ? /WriteAllBytes\('([^']*)\.part', \$bytes\)/.exec(script)?.[1]
     : /ReadAllBytes\('([^']*)'\); /.exec(script)?.[1];
   const sha256 = /if \(\$hash -ne '([0-9a-f]{64})'\)/.exec(script)?.[1];
-  if (path === undefined || sha256 === undefined || !MODULE_PATH.test(path)) return undefined;
+  if (path === undefined || sha256 === undefined || !isModulePath(path)) return undefined;
   try {
     return hostSessionScript({ modulePath: path, sha256 }, install) === script
       ? { modulePath: path, sha256, install }

@@ -1,3 +1,4 @@
+import type { CustomObjectsApi } from '@kubernetes/client-node';
 /** machine.openshift.io names the Machine source reads (reference §3.1). */
 export const MachineLabels = {
   osId: 'machine.openshift.io/os-id',
@@ -102,4 +103,18 @@ export function machineRef(m: WindowsMachine): {
     namespace: m.namespace,
     uid: m.uid,
   };
+}
+
+/** Deletes the Machine object (its MachineSet then creates a replacement). */
+export async function deleteMachineObject(
+  custom: Pick<CustomObjectsApi, 'deleteNamespacedCustomObject'>,
+  m: Pick<WindowsMachine, 'namespace' | 'name'>,
+): Promise<void> {
+  await custom.deleteNamespacedCustomObject({
+    group: MACHINE_GROUP,
+    version: MACHINE_VERSION,
+    namespace: m.namespace,
+    plural: 'machines',
+    name: m.name,
+  });
 }

@@ -10,8 +10,7 @@ import type { HostRename } from '../../provider/capabilities/host-rename.js';
 import { machineKey, nodeMachine } from './machine-join-identity.js';
 import { machineJoinIdentity } from './machine-join-identity.js';
 import {
-  MACHINE_GROUP,
-  MACHINE_VERSION,
+  deleteMachineObject,
   machineRef,
   notConfigurable,
   windowsMachine,
@@ -183,12 +182,6 @@ export class MachineReconciler implements Reconciler {
       `deleting Machine ${m.name} so that its MachineSet replaces it: it could not be configured: ${why}`,
     );
     this.d.logger.warn({ machine: machineKey(m), why }, 'deleting a Machine that could not be configured');
-    await this.d.custom.deleteNamespacedCustomObject({
-      group: MACHINE_GROUP,
-      version: MACHINE_VERSION,
-      namespace: m.namespace,
-      plural: 'machines',
-      name: m.name,
-    });
+    await deleteMachineObject(this.d.custom, m);
   }
 }

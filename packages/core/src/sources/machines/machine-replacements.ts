@@ -8,6 +8,7 @@ import type { DisruptionBudget } from '../../lifecycle/disruption-budget.js';
 import { machineKey, nodeMachine } from './machine-join-identity.js';
 import {
   MACHINE_GROUP,
+  deleteMachineObject,
   MACHINE_VERSION,
   machineRef,
   windowsMachine,
@@ -91,13 +92,7 @@ export class BudgetedReplacements implements MachineReplacements {
         `deleting Machine ${m.name}: ${why}`,
       );
       this.d.logger.info({ machine: machineKey(m), why }, 'replacing a Machine');
-      await this.d.custom.deleteNamespacedCustomObject({
-        group: MACHINE_GROUP,
-        version: MACHINE_VERSION,
-        namespace: m.namespace,
-        plural: 'machines',
-        name: m.name,
-      });
+      await deleteMachineObject(this.d.custom, m);
     } catch (err) {
       this.pending.delete(m.uid);
       throw err;
