@@ -1,3 +1,4 @@
+import { openSshEd25519 } from '../../testing/ssh-key-fixtures.js';
 import test from 'ava';
 import { generateKeyPairSync } from 'node:crypto';
 import ssh2, { type ParsedKey } from 'ssh2';
@@ -39,7 +40,7 @@ test('an RSA key signs with SHA-2 and refuses an SHA-1 signature', (t) => {
   t.true((wrapped.sign(data, 'sha1') as unknown) instanceof Error);
   t.true((wrapped.sign(data) as unknown) instanceof Error);
   t.true(wrapped.isPrivateKey(), 'everything else is the key itself');
-  const ed = parse(utils.generateKeyPairSync('ed25519').private);
+  const ed = parse(openSshEd25519().private);
   t.true(Buffer.isBuffer(sha2OnlyKey(ed).sign(data)), 'other key types are unchanged');
 });
 
@@ -88,7 +89,7 @@ for (const [name, algorithms] of weakServers) {
   test(`a server offering ${name} is refused`, async (t) => {
     const s = await server(algorithms);
     t.teardown(() => s.close());
-    const err = await connectTo(s, utils.generateKeyPairSync('ed25519').private);
+    const err = await connectTo(s, openSshEd25519().private);
     t.true(err instanceof HostUnreachableError, String(err));
     t.regex(String(err), /no matching|handshake failed/i);
   });
