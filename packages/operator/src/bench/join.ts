@@ -1,14 +1,14 @@
 // `pnpm bench join [--hosts 1,10,50] [--parallel N] [--uploads N] [--scale S]` (defaults: wmco run's): fresh BYOH joins of simulated Windows
 // hosts with the realistic payload (upstream's layout, ~550 MB, cached) at the default simulated costs,
-// each beside a physical limit that does not depend on this implementation (join-limit.ts).
-import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+// each beside a physical limit that does not depend on this implementation (join-limit.ts). Each figure is
+// measured in a fresh process (join-child.ts): none pays for the memory and garbage of those before it.
 import { parseArgs } from 'node:util';
-import { DEFAULT_HOST_COSTS, rawThroughput, realisticPayload, type GeneratedPayload } from '@wmco/sim';
+import { DEFAULT_HOST_COSTS, realisticPayload } from '@wmco/sim';
 import { cacheDir } from './cache-dir.js';
 import { defaultParallelJoins, machineResources } from '../runtime/join-concurrency.js';
 import { hostCriticalPath, joinLimit, ms } from './join-limit.js';
-import { compressedPayloadBytes, runJoin, type JoinRun } from './join-run.js';
+import { inChild, largestArchive } from './join-measure.js';
+import { compressedPayloadBytes, type JoinRun } from './join-run.js';
 
 interface BenchOptions {
   readonly hosts: number[];
@@ -40,27 +40,6 @@ function options(argv: readonly string[]): BenchOptions {
       '--hosts takes positive integers (e.g. 1,10,50), --parallel, --uploads and --scale positive numbers',
     );
   return { hosts, parallel: Math.floor(parallel), uploads: Math.floor(uploads), scale };
-}
-
-/**
- * This machine's SSH throughput (bytes/s): the best of plain ssh2 `fastPut` uploads of the largest archive
- * to free-cost hosts at once, with ssh2's default 32 KiB writes and with 128 and 254 KiB writes (Windows
- * OpenSSH takes up to 256 KiB), to 2 and to 4 hosts: the limit must not depend on this implementation's
- * choice of write size or concurrency.
- */
-async function sshThroughput(payload: GeneratedPayload): Promise<number> {
-  const largest = [...payload.files].sort((a, b) => b.compressedBytes - a.compressedBytes)[0]!;
-  const file = {
-    name: largest.name,
-    localPath: join(payload.dir, largest.archive),
-    sha256: largest.sha256,
-    size: largest.compressedBytes,
-  };
-  const hosts = [...new Set([2, 4, availableParallelism()])];
-  let best = 0;
-  for (const n of hosts)
-    for (const kib of [32, 128, 254]) best = Math.max(best, await rawThroughput(file, n, kib * 1024));
-  return best;
 }
 
 interface Figure {
@@ -98,34 +77,36 @@ async function main(): Promise<void> {
     `payload ${payload.dir}: ${ms(payload.bytes / 1e6)} MB in all, ${ms(payload.compressedBytes / 1e6)} MB compressed; ` +
       `a node receives ${ms(compressed / 1e6)} MB of it`,
   );
-  const ssh = await sshThroughput(payload);
+  const { sshBytesPerSec: ssh } = await inChild<{ sshBytesPerSec: number }>({
+    task: 'ssh',
+    file: largestArchive(payload),
+  });
   console.log(
     `costs: PowerShell start ${c.powershellStartMs} ms, service start ${c.serviceStartMs} ms, latency ${c.latencyMs} ms, ` +
       `link ${(c.bandwidthBytesPerSec * 8) / 1e9} Gbit/s per host; ${o.parallel} joins and ${o.uploads} uploads at once; ` +
       `this machine's SSH throughput ${ms(ssh / 1e6)} MB/s`,
   );
   const figures: Figure[] = [];
+  let peakRssMiB = 0;
   for (const n of o.hosts) {
-    const f = figure(
-      await runJoin(n, payload.dir, { joins: o.parallel, uploads: o.uploads }),
-      compressed,
-      ssh,
-    );
+    const { run, peakRssMiB: peak } = await inChild<{ run: JoinRun }>({
+      task: 'join',
+      hosts: n,
+      payloadDir: payload.dir,
+      joins: o.parallel,
+      uploads: o.uploads,
+    });
+    const f = figure(run, compressed, ssh);
     figures.push(f);
+    peakRssMiB = Math.max(peakRssMiB, ms(peak));
     console.log(f.line);
     console.log(`          mean seconds per phase: ${JSON.stringify(f.run.phases)}`);
     for (const e of f.run.failures) console.log(`          a join failed and was retried: ${e}`);
-    const m = process.memoryUsage();
-    console.log(
-      `          memory now: rss ${Math.round(m.rss / 2 ** 20)} MiB, heap ${Math.round(m.heapUsed / 2 ** 20)} MiB, ` +
-        `buffers ${Math.round(m.arrayBuffers / 2 ** 20)} MiB`,
-    );
+    console.log(`          peak RSS of its process (operator and simulated world): ${ms(peak)} MiB`);
   }
   const all = figures.flatMap((f) => f.run.work);
   const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   const by = (n: number): Figure | undefined => figures.find((f) => f.run.hosts === n);
-  const peakRssMiB = ms(process.resourceUsage().maxRSS / 1024);
-  console.log(`peak RSS of this process (operator and simulated world): ${peakRssMiB} MiB`);
   const joins = figures.reduce((n, f) => n + f.run.hosts, 0);
   console.log(
     JSON.stringify({
