@@ -14,6 +14,7 @@ import {
   OPERATOR_NAMESPACE,
   SimulatedWindowsHost,
   generateEd25519KeyPair,
+  knowPayloadFiles,
   type SimInstanceLauncher,
   startSimCluster,
   type SimCluster,
@@ -64,6 +65,8 @@ export class SimWorld {
   /** The VMs behind Machines (the simulated machine-api's hypervisor). */
   readonly launcher: SimInstanceLauncher;
   private readonly o: SimWorldOptions;
+  /** The payload's large files, known to the simulated hosts' file stores (held while the world runs). */
+  private knownPayload: Buffer[] = [];
 
   private constructor(parts: {
     cluster: SimCluster;
@@ -119,6 +122,7 @@ export class SimWorld {
     });
     await cluster.writeKubeconfigs(dir);
     world.cloud = await attachWorldCloud(cluster, hosts, cloud);
+    world.knownPayload = await knowPayloadFiles(payloadDir);
     return world;
   }
 
@@ -270,6 +274,7 @@ export class SimWorld {
     await this.cluster.stop();
     await Promise.all([...this.launcher.instances.values()].map((i) => i.stop()));
     await rm(this.dir, { recursive: true, force: true });
+    this.knownPayload = [];
   }
 }
 

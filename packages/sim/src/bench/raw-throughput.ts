@@ -1,15 +1,19 @@
 import ssh2 from 'ssh2';
 import { FREE_HOST_COSTS } from '../windows/host-costs.js';
 import { SimulatedWindowsHost } from '../windows/simulated-windows-host.js';
+import { knowFile } from '../windows/known-payload.js';
 import { generateEd25519KeyPair } from '../windows/ssh-auth.js';
 import type { BenchFile } from './payload-files.js';
 
 /**
  * This machine's own SSH throughput: plain ssh2 `fastPut` (64 requests of `chunkSize` in flight; ssh2's
  * default is 32 KiB) of the largest file to each of `hosts` free-cost hosts at once, with no wmco code on
- * the client side.
+ * the client side. The file is known content to the hosts beforehand, as a world's payload is (SimWorld):
+ * they hold what they receive as views of it, as in a join.
  */
 export async function rawThroughput(file: BenchFile, hosts: number, chunkSize = 32768): Promise<number> {
+  // Held here (it is remembered only weakly) until the hosts have it all.
+  const known = await knowFile(file.localPath);
   const key = generateEd25519KeyPair();
   const sims: SimulatedWindowsHost[] = [];
   for (let i = 0; i < hosts; i++) {
@@ -42,5 +46,6 @@ export async function rawThroughput(file: BenchFile, hosts: number, chunkSize = 
   await Promise.all(sims.map(put));
   const seconds = (performance.now() - start) / 1000;
   for (const s of sims) await s.stop();
+  if (known && known.length !== file.size) throw new Error(`${file.localPath} changed during the measurement`);
   return (file.size * hosts) / seconds;
 }

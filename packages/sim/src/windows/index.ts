@@ -16,6 +16,7 @@ export {
 export { DEFAULT_HOST_COSTS, FREE_HOST_COSTS, type HostCosts, type HostFaults } from './host-costs.js';
 export { splitCommandLine, flagValue } from './command-line.js';
 export { generateEd25519KeyPair } from './ssh-auth.js';
+export { knowPayloadFiles } from './known-payload.js';
 export { kubeletBehaviour, type KubeletBehaviourOptions } from './kubelet/kubelet-behaviour.js';
 export { kubeletStatus, type KubeletPhase, type KubeletStatus } from './kubelet/kubelet-status.js';
 export { parseKubeletFlags, stripLogRunner, type KubeletFlags } from './kubelet/kubelet-flags.js';

@@ -1,13 +1,13 @@
 import type { Attributes, SFTPWrapper } from 'ssh2';
 import ssh2 from 'ssh2';
 import type { FileSystem } from './file-system.js';
-import { rememberContent, sameAsRecent } from './same-content.js';
+import { rememberContent, sameAsRecent, sharedView, type ArrivingFile } from './same-content.js';
 import { fileBuffer } from './shared-memory.js';
 import { endSftpSession, longName } from './sftp-session.js';
 
 const { STATUS_CODE, OPEN_MODE } = ssh2.utils.sftp;
 
-interface OpenFile {
+interface OpenFile extends ArrivingFile {
   path: string;
   chunks: { offset: number; data: Buffer }[];
   dirty: boolean;
@@ -92,8 +92,9 @@ export function serveSftp(sftp: SFTPWrapper, fs: FileSystem, hooks: SftpHooks): 
     hooks.onWrite(data.length);
     later(data.length, () => {
       if (!f) return sftp.status(reqid, STATUS_CODE.FAILURE, 'invalid handle');
-      // Kept as ssh2 hands it over: a view of the packet it assembled for this request, never reused.
-      f.chunks.push({ offset, data });
+      // Kept as ssh2 hands it over (a view of the packet it assembled for this request, never reused), or as
+      // a view of a known file with these bytes there.
+      f.chunks.push({ offset, data: sharedView(f, offset, data) });
       f.dirty = true;
       sftp.status(reqid, STATUS_CODE.OK);
     });
