@@ -63,7 +63,15 @@ test.serial(
     const follower = leader === a ? b : a;
     const [leaderId, followerId] = leader === a ? ['wmco-a', 'wmco-b'] : ['wmco-b', 'wmco-a'];
     const address = world.hosts.hosts[0]!.address;
-    await until('the join to be under way', phaseIs(world, address, 'WaitingForNode'), 30_000);
+    // Under way: configuring the host or waiting for its Node (the latter can last less than one poll).
+    await until(
+      'the join to be under way',
+      async () => {
+        const s = await world.status(address);
+        return s?.phase === 'Configuring' || s?.phase === 'WaitingForNode' ? s : undefined;
+      },
+      30_000,
+    );
 
     // Before the kill: the follower campaigned for seconds but never led and never started its controllers.
     t.false(follower.leading);

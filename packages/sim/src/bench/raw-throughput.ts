@@ -46,6 +46,7 @@ export async function rawThroughput(file: BenchFile, hosts: number, chunkSize = 
   await Promise.all(sims.map(put));
   const seconds = (performance.now() - start) / 1000;
   for (const s of sims) await s.stop();
-  if (known && known.length !== file.size) throw new Error(`${file.localPath} changed during the measurement`);
+  if (known && known.length !== file.size)
+    throw new Error(`${file.localPath} changed during the measurement`);
   return (file.size * hosts) / seconds;
 }
