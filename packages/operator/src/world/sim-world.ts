@@ -65,8 +65,8 @@ export class SimWorld {
   /** The VMs behind Machines (the simulated machine-api's hypervisor). */
   readonly launcher: SimInstanceLauncher;
   private readonly o: SimWorldOptions;
-  /** The payload's large files, known to the simulated hosts' file stores (held while the world runs). */
-  private knownPayload: Buffer[] = [];
+  /** Lets go of the payload's large files, known to the simulated hosts' file stores while the world runs. */
+  private forgetPayload: () => void = () => undefined;
 
   private constructor(parts: {
     cluster: SimCluster;
@@ -122,7 +122,7 @@ export class SimWorld {
     });
     await cluster.writeKubeconfigs(dir);
     world.cloud = await attachWorldCloud(cluster, hosts, cloud);
-    world.knownPayload = await knowPayloadFiles(payloadDir);
+    world.forgetPayload = (await knowPayloadFiles(payloadDir)).forget;
     return world;
   }
 
@@ -274,7 +274,7 @@ export class SimWorld {
     await this.cluster.stop();
     await Promise.all([...this.launcher.instances.values()].map((i) => i.stop()));
     await rm(this.dir, { recursive: true, force: true });
-    this.knownPayload = [];
+    this.forgetPayload();
   }
 }
 

@@ -13,7 +13,8 @@ test('the large files of a payload folder become known content; small ones are l
     await mkdir(join(dir, 'kube-node'));
     await writeFile(join(dir, 'kube-node', 'kubelet.exe.tar.gz'), large);
     await writeFile(join(dir, 'sha256sum'), 'small\n');
-    const known = await knowPayloadFiles(dir);
+    const { buffers: known, forget } = await knowPayloadFiles(dir);
+    t.teardown(forget);
     t.is(known.length, 1);
     t.true(known[0]!.equals(large));
     t.true(known[0]!.buffer instanceof SharedArrayBuffer, 'in shared memory, as stored uploads are');

@@ -62,13 +62,22 @@ export function rememberContent(buffer: Buffer): void {
   recent.set(buffer.length, live.slice(-PER_SIZE));
 }
 
+// Known content is held here (strongly) until its holder forgets it; recent files only weakly.
+const held = new Set<Buffer>();
+
 /**
  * Content the simulated hosts will likely receive (the world's payload files), remembered like a file
- * just written: uploads of the same bytes share it from their first write. The caller holds the buffers
- * (only weak references are kept here).
+ * just written: uploads of the same bytes share it from their first write. Held until the returned
+ * function is called.
  */
-export function knownContent(buffers: readonly Buffer[]): void {
-  for (const b of buffers) rememberContent(b);
+export function knownContent(buffers: readonly Buffer[]): () => void {
+  for (const b of buffers) {
+    held.add(b);
+    rememberContent(b);
+  }
+  return () => {
+    for (const b of buffers) held.delete(b);
+  };
 }
 
 /** An open file's match: a remembered buffer, none (null), or not looked for yet. */

@@ -1,6 +1,6 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { sharedTransfers, type SshHostOptions } from '@wmco/core';
-import { Payload, startHostWorld } from './windows-host-fixture.js';
+import { Payload, startHostWorld, type HostWorld } from './windows-host-fixture.js';
 
 /** `sharedTransfers(slots)`, counting the uploads running and the most that ever ran at once. */
 function counted(slots: number): {
@@ -30,11 +30,16 @@ function counted(slots: number): {
   };
 }
 
-test('hosts sharing one upload slot upload one after another, each host its whole upload in the slot', async (t) => {
-  // 200 KB/s per host: three 40 KB files take a moment, so overlapping uploads would show.
+/** Two host worlds on 200 KB/s links (a 40 KB file takes a moment, so overlapping uploads would show). */
+async function twoSlowHosts(t: ExecutionContext): Promise<[HostWorld, HostWorld]> {
   const costs = { bandwidthBytesPerSec: 200_000, latencyMs: 1 };
-  const [a, b] = await Promise.all([startHostWorld({ costs }), startHostWorld({ costs })]);
-  t.teardown(() => Promise.all([a.stop(), b.stop()]));
+  const worlds = await Promise.all([startHostWorld({ costs }), startHostWorld({ costs })]);
+  t.teardown(() => Promise.all(worlds.map((w) => w.stop())));
+  return worlds;
+}
+
+test('hosts sharing one upload slot upload one after another, each host its whole upload in the slot', async (t) => {
+  const [a, b] = await twoSlowHosts(t);
   const slot = counted(1);
   const payload = new Payload();
   const files = ['a', 'b', 'c'].map((n) => payload.add(Buffer.alloc(40_000, n)));
@@ -56,9 +61,7 @@ test('hosts sharing one upload slot upload one after another, each host its whol
 });
 
 test('with two slots two hosts upload at the same time', async (t) => {
-  const costs = { bandwidthBytesPerSec: 200_000, latencyMs: 1 };
-  const [a, b] = await Promise.all([startHostWorld({ costs }), startHostWorld({ costs })]);
-  t.teardown(() => Promise.all([a.stop(), b.stop()]));
+  const [a, b] = await twoSlowHosts(t);
   const slots = counted(2);
   const payload = new Payload();
   const sha256 = payload.add(Buffer.alloc(100_000, 'x'));

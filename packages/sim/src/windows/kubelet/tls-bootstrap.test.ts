@@ -41,6 +41,11 @@ function requestsAbout(since: number, name: string): { reads: number; watches: n
   };
 }
 
+/** Waits until the kubelet has opened its `n`-th watch of the CSRs since `since`. */
+function watchOpened(since: number, name: string, n: number, what: string): Promise<true> {
+  return waitFor(what, () => (requestsAbout(since, name).watches === n ? true : undefined));
+}
+
 async function clientCsr(client: KubeClient): Promise<string> {
   const csr = await submitCsr(client, {
     signerName: 'kubernetes.io/kube-apiserver-client-kubelet',
@@ -60,9 +65,7 @@ test.serial(
     const name = await clientCsr(client);
     const since = c.server.requests.total;
     const issued = waitForCertificate(client, name, NEVER_MS, stop.signal);
-    await waitFor('the watch of the CSR', () =>
-      requestsAbout(since, name).watches === 1 ? true : undefined,
-    );
+    await watchOpened(since, name, 1, 'the watch of the CSR');
     await approve(kc, name);
     const pem = await issued;
     t.regex(pem, /^-----BEGIN CERTIFICATE-----/);
@@ -77,9 +80,9 @@ test.serial('a watch the server ends is opened again after a fresh read', async 
   const name = await clientCsr(client);
   const since = c.server.requests.total;
   const issued = waitForCertificate(client, name, 20, stop.signal);
-  await waitFor('the first watch', () => (requestsAbout(since, name).watches === 1 ? true : undefined));
+  await watchOpened(since, name, 1, 'the first watch');
   t.true(c.server.watches.dropAll() >= 1);
-  await waitFor('the second watch', () => (requestsAbout(since, name).watches === 2 ? true : undefined));
+  await watchOpened(since, name, 2, 'the second watch');
   await approve(kc, name);
   t.regex(await issued, /^-----BEGIN CERTIFICATE-----/);
   t.deepEqual(requestsAbout(since, name), { reads: 2, watches: 2 });
@@ -92,7 +95,7 @@ test.serial('a denied CSR ends the wait with its verdict, from the watch', async
   const name = await clientCsr(client);
   const since = c.server.requests.total;
   const verdict = waitForCertificate(client, name, NEVER_MS, stop.signal);
-  await waitFor('the watch of the CSR', () => (requestsAbout(since, name).watches === 1 ? true : undefined));
+  await watchOpened(since, name, 1, 'the watch of the CSR');
   await approve(kc, name, 'Denied');
   const err = await t.throwsAsync(verdict);
   t.regex(err.message, new RegExp(`certificate request ${name} denied`));
