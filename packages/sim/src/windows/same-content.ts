@@ -104,3 +104,9 @@ export function sharedView(file: ArrivingFile, offset: number, data: Buffer): Bu
   const known = file.known;
   return known && sameBytes(known, offset, data) ? known.subarray(offset, offset + data.length) : data;
 }
+
+/** What a write keeps of `data`, which is valid only during its event: a view of known bytes, or a copy. */
+export function keptBytes(file: ArrivingFile, offset: number, data: Buffer): Buffer {
+  const view = sharedView(file, offset, data);
+  return view === data ? Buffer.from(data) : view;
+}

@@ -1,7 +1,7 @@
 import type { Attributes, SFTPWrapper } from 'ssh2';
 import ssh2 from 'ssh2';
 import type { FileSystem } from './file-system.js';
-import { rememberContent, sameAsRecent, sharedView, type ArrivingFile } from './same-content.js';
+import { keptBytes, rememberContent, sameAsRecent, type ArrivingFile } from './same-content.js';
 import { fileBuffer } from './shared-memory.js';
 import { endSftpSession, longName } from './sftp-session.js';
 
@@ -46,6 +46,9 @@ function flush(fs: FileSystem, f: OpenFile): void {
   f.dirty = false;
 }
 
+/** ssh2's SFTP server with the patch's option (patches/ssh2@1.17.0.patch). */
+type ReusingSftp = SFTPWrapper & { reuseIncomingBuffer: boolean };
+
 /** An SFTP v3 subsystem over the model's files, as Windows OpenSSH's sftp-server answers it. */
 export function serveSftp(sftp: SFTPWrapper, fs: FileSystem, hooks: SftpHooks): void {
   const open = new Map<number, OpenFile>();
@@ -87,14 +90,17 @@ export function serveSftp(sftp: SFTPWrapper, fs: FileSystem, hooks: SftpHooks): 
       sftp.handle(reqid, h);
     }),
   );
+  // ssh2 (patched) assembles each WRITE that spans channel packets in one buffer it reuses for the next:
+  // `data` is valid only until this listener returns, so what is kept is a view of a known file with these
+  // bytes there, or a copy. One buffer per upload instead of one per 254 KiB request for the collector.
+  (sftp as ReusingSftp).reuseIncomingBuffer = true;
   sftp.on('WRITE', (reqid, handle, offset, data) => {
     const f = open.get(handleOf(handle));
     hooks.onWrite(data.length);
+    const kept = f ? keptBytes(f, offset, data) : undefined;
     later(data.length, () => {
-      if (!f) return sftp.status(reqid, STATUS_CODE.FAILURE, 'invalid handle');
-      // Kept as ssh2 hands it over (a view of the packet it assembled for this request, never reused), or as
-      // a view of a known file with these bytes there.
-      f.chunks.push({ offset, data: sharedView(f, offset, data) });
+      if (!f || !kept) return sftp.status(reqid, STATUS_CODE.FAILURE, 'invalid handle');
+      f.chunks.push({ offset, data: kept });
       f.dirty = true;
       sftp.status(reqid, STATUS_CODE.OK);
     });

@@ -1,60 +1,6 @@
-import { open, type FileHandle } from 'node:fs/promises';
 import type { SFTPWrapper } from 'ssh2';
+import { chunkReader, type UploadSource } from './chunk-reader.js';
 import type { ResolvedSshOptions } from './ssh-options.js';
-
-/** Bytes to upload: in memory or in a local file. */
-export type UploadSource = Buffer | { readonly localPath: string };
-
-interface Reader {
-  readonly size: number;
-  read(position: number, length: number): Promise<Buffer>;
-  close(): Promise<void>;
-}
-
-async function reader(source: UploadSource, chunkSize: number): Promise<Reader> {
-  if (Buffer.isBuffer(source)) {
-    return {
-      size: source.length,
-      read: (p, l) => Promise.resolve(source.subarray(p, p + l)),
-      close: () => Promise.resolve(),
-    };
-  }
-  const fh: FileHandle = await open(source.localPath, 'r');
-  const { size } = await fh.stat();
-  // Read blocks of 8 chunks and hand out slices, so a chunk costs no system call of its own; chunks start
-  // at multiples of the chunk size, so none straddles two blocks. The next block is read ahead, so a
-  // chunk rarely waits for the disk.
-  const BLOCK = chunkSize * 8;
-  const blocks = new Map<number, Promise<Buffer>>();
-  const load = (index: number): Promise<Buffer> => {
-    let b = blocks.get(index);
-    if (b === undefined) {
-      const buf = Buffer.allocUnsafe(Math.max(0, Math.min(BLOCK, size - index * BLOCK)));
-      b = fh.read(buf, 0, buf.length, index * BLOCK).then(({ bytesRead }) => buf.subarray(0, bytesRead));
-      blocks.set(index, b);
-      blocks.delete(index - 2);
-    }
-    return b;
-  };
-  const block = (index: number): Promise<Buffer> => {
-    if ((index + 1) * BLOCK < size) void load(index + 1).catch(() => undefined);
-    return load(index);
-  };
-  return {
-    size,
-    read: async (p, l) => {
-      const first = Math.floor(p / BLOCK);
-      if (Math.floor((p + l - 1) / BLOCK) !== first) {
-        const buf = Buffer.allocUnsafe(l);
-        const { bytesRead } = await fh.read(buf, 0, l, p);
-        return buf.subarray(0, bytesRead);
-      }
-      const b = await block(first);
-      return b.subarray(p - first * BLOCK, p - first * BLOCK + l);
-    },
-    close: () => fh.close(),
-  };
-}
 
 function call<T>(fn: (cb: (err: Error | null | undefined, value: T) => void) => void): Promise<T> {
   return new Promise((resolve, reject) => fn((err, value) => (err ? reject(err) : resolve(value))));
@@ -71,7 +17,7 @@ export async function sftpUpload(
   ctx: { readonly o: ResolvedSshOptions; readonly stats: { sftpRequests: number; bytesSent: number } },
 ): Promise<void> {
   const { o, stats } = ctx;
-  const input = await reader(source, o.sftpChunkSize);
+  const input = await chunkReader(source, o.sftpChunkSize);
   const handle = await call<Buffer>((cb) => sftp.open(remotePath, 'w', cb));
   stats.sftpRequests++;
   let failed = true;
@@ -82,11 +28,14 @@ export async function sftpUpload(
         const position = next;
         next += o.sftpChunkSize;
         const chunk = await input.read(position, Math.min(o.sftpChunkSize, input.size - position));
+        const { bytes } = chunk;
         await call<void>((cb) =>
-          sftp.write(handle, chunk, 0, chunk.length, position, (err) => cb(err, undefined)),
+          sftp.write(handle, bytes, 0, bytes.length, position, (err) => cb(err, undefined)),
         );
+        // Acknowledged: ssh2 sent the bytes and holds no reference to them (a failed write may still).
+        chunk.release();
         stats.sftpRequests++;
-        stats.bytesSent += chunk.length;
+        stats.bytesSent += bytes.length;
       }
     };
     const workers = Math.max(1, Math.min(o.sftpConcurrency, Math.ceil(input.size / o.sftpChunkSize)));

@@ -1,7 +1,8 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Client, ClientChannel, SFTPWrapper } from 'ssh2';
 import { HostUnreachableError } from '../errors.js';
-import { sftpUpload, type UploadSource } from './sftp-upload.js';
+import type { UploadSource } from './chunk-reader.js';
+import { sftpUpload } from './sftp-upload.js';
 import type { ResolvedSshOptions } from './ssh-options.js';
 
 export interface SessionStats {
