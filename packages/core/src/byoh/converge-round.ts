@@ -92,6 +92,13 @@ export async function convergeRound(host: WindowsHost, input: RoundInput): Promi
   return { ...observed, ...applied };
 }
 
+/** The files (by SHA-256) `observed.plan` places that the host had not staged when it was observed. */
+export function stagingNeeded(observed: ObservedPlan): string[] {
+  const staged = new Set(observed.state.staged);
+  const placed = observed.plan.steps.flatMap((s) => (s.kind === 'placeFile' ? [s.sha256] : []));
+  return [...new Set(placed.filter((sha) => !staged.has(sha)))];
+}
+
 /**
  * Uploads the files `observed.plan` places that the host has not staged yet, then applies the plan
  * (skipped when empty). Never waits for a reboot: the caller decides what `outcome.rebootRequired` means
@@ -104,10 +111,7 @@ export async function applyObserved(
   options: ApplyOptions = {},
 ): Promise<{ outcome: ChangeOutcome; bytesSent: number }> {
   const p = observed.plan;
-  const staged = new Set(observed.state.staged);
-  const needed = [
-    ...new Set(p.steps.flatMap((s) => (s.kind === 'placeFile' && !staged.has(s.sha256) ? [s.sha256] : []))),
-  ];
+  const needed = stagingNeeded(observed);
   const upload = await host.upload(needed.map((sha256) => ({ sha256, source: content(sha256) })));
   const outcome = p.steps.length > 0 ? await host.apply(p, options) : { done: [], rebootRequired: false };
   return { outcome, bytesSent: upload.bytesSent };

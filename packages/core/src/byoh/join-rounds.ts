@@ -2,6 +2,7 @@ import type { V1Node } from '@kubernetes/client-node';
 import type { Plan } from '../converge/plan.js';
 import type { HostState, PlanStep } from '../host/protocol/index.js';
 import type { UploadFile, WindowsHost } from '../host/windows-host.js';
+import { CORE_PAYLOAD } from '../desired/payload-manifest.js';
 import { scriptsFor } from '../join/service-scripts.js';
 import type { WindowsServiceSpec } from '../provider/types/windows-service-spec.js';
 import {
@@ -9,8 +10,10 @@ import {
   convergeRound,
   HostScriptError,
   observeAndPlan,
+  stagingNeeded,
   type ObservedPlan,
 } from './converge-round.js';
+import { deferrableFiles } from './deferred-files.js';
 import { hostSpecWith, variableScripts, type NodeDesign } from './node-spec.js';
 
 /** What the join's rounds work on, and what they count (the instance status reports it). */
@@ -24,6 +27,8 @@ export interface JoinRoundState {
   hostCalls: number;
   bytes: number;
   servicesStarted: boolean;
+  /** The payload files the bootstrap apply did without, still uploading (awaited by the node round). */
+  deferredUpload?: Promise<void> | undefined;
 }
 
 /** Steps that take effect only after a restart (the host module reports `rebootRequired` for them). */
@@ -104,14 +109,60 @@ export async function bootstrapRound(
   const steps = reboot
     ? observed.plan.steps.filter((p) => p.kind !== 'startService' && p.kind !== 'startServices')
     : observed.plan.steps;
-  const { outcome, bytesSent } = await applyObserved(s.host, { ...observed, plan: { steps } }, s.content, {
-    rebootWhenRequired: true,
-  });
-  if (steps.length > 0) s.hostCalls++;
-  s.bytes += bytesSent;
+  // A host that restarts at the end of this apply gets everything first; else the files no bootstrap
+  // service needs upload while the services start and the Node registers.
+  const deferred = reboot ? new Set<string>() : deferrableFiles(observed, corePayloadHashes(s.design));
+  const staged = await stageFiles(s, observed, (sha) => !deferred.has(sha));
+  if (deferred.size > 0) s.deferredUpload = deferUpload(s, observed, (sha) => deferred.has(sha));
+  const early = steps.filter((p) => p.kind !== 'placeFile' || !deferred.has(p.sha256));
+  const outcome =
+    early.length > 0
+      ? await s.host.apply({ steps: early }, { rebootWhenRequired: true })
+      : { done: [], rebootRequired: false };
+  if (early.length > 0) s.hostCalls++;
+  s.bytes += staged;
   s.servicesStarted = true;
   // A restart the plan did not foresee (a step of another kind asked for it): wait for it the usual way.
-  if (outcome.rebootRequired && !outcome.rebootScheduled) await s.host.reboot();
+  if (outcome.rebootRequired && !outcome.rebootScheduled) {
+    await s.deferredUpload;
+    await s.host.reboot();
+  }
+}
+
+/**
+ * The core's own payload files (not a platform's: the credential provider plugin the kubelet checks for at
+ * start is named only in a generated config, by plugin name). Which of these a bootstrap service needs is
+ * exactly what its steps name.
+ */
+const CORE_DESTINATIONS = new Set(CORE_PAYLOAD.map((f) => `${f.directory}\\${f.name}`.toLowerCase()));
+const corePayloadHashes = (design: NodeDesign): Set<string> =>
+  new Set(
+    design.payload.filter((p) => CORE_DESTINATIONS.has(p.destination.toLowerCase())).map((p) => p.sha256),
+  );
+
+/** Uploads the files of `observed`'s plan that `which` selects and the host has not staged: bytes sent. */
+async function stageFiles(
+  s: JoinRoundState,
+  observed: ObservedPlan,
+  which: (sha256: string) => boolean,
+): Promise<number> {
+  const needed = stagingNeeded(observed).filter(which);
+  if (needed.length === 0) return 0;
+  const report = await s.host.upload(needed.map((sha256) => ({ sha256, source: s.content(sha256) })));
+  return report.bytesSent;
+}
+
+/** The deferred files' upload, under way; its failure is the node round's (it awaits it) or nobody's. */
+function deferUpload(
+  s: JoinRoundState,
+  observed: ObservedPlan,
+  which: (sha256: string) => boolean,
+): Promise<void> {
+  const upload = stageFiles(s, observed, which).then((bytes) => {
+    s.bytes += bytes;
+  });
+  upload.catch(() => undefined);
+  return upload;
 }
 
 /**
@@ -121,6 +172,7 @@ export async function bootstrapRound(
  * start inside the same PowerShell process. Two PowerShell starts, whatever the number of levels.
  */
 export async function nodeRound(s: JoinRoundState, node: V1Node): Promise<void> {
+  await s.deferredUpload;
   const observed = await observeFor(s, s.design.services, node);
   const { outcome, bytesSent } = await applyObserved(s.host, observed, s.content);
   if (observed.plan.steps.length > 0) s.hostCalls++;

@@ -16,6 +16,14 @@ export type JoinChildTask =
       readonly uploads: number;
     };
 
+/** What every measurement's process reports besides its figure. */
+export interface ChildReport {
+  /** Peak RSS of the process: the operator and the simulated world of this one measurement. */
+  readonly peakRssMiB: number;
+  /** The V8/Node options it ran with (join-measure.ts's MEASUREMENT_V8_FLAGS). */
+  readonly execArgv: readonly string[];
+}
+
 /** The file uploaded to measure the SSH throughput (the payload's largest archive). */
 export interface BenchFile {
   readonly name: string;
@@ -27,11 +35,11 @@ export interface BenchFile {
 /**
  * This machine's SSH throughput (bytes/s): the best of plain ssh2 `fastPut` uploads of `file` to free-cost
  * hosts at once, with ssh2's default 32 KiB writes and with 128 and 254 KiB writes (Windows
- * OpenSSH takes up to 256 KiB), to 2 and to 4 hosts: the limit must not depend on this implementation's
+ * OpenSSH takes up to 256 KiB), to 2, 4 and 8 hosts: the limit must not depend on this implementation's
  * choice of write size or concurrency.
  */
 async function sshThroughput(file: BenchFile): Promise<number> {
-  const hosts = [...new Set([2, 4, availableParallelism()])];
+  const hosts = [...new Set([2, 4, 8, availableParallelism()])];
   let best = 0;
   for (const n of hosts)
     for (const kib of [32, 128, 254]) best = Math.max(best, await rawThroughput(file, n, kib * 1024));
@@ -44,9 +52,11 @@ async function main(): Promise<void> {
     t.task === 'ssh'
       ? { sshBytesPerSec: await sshThroughput(t.file) }
       : { run: await runJoin(t.hosts, t.payloadDir, { joins: t.joins, uploads: t.uploads }) };
-  // The peak memory of this process: the operator and the simulated world of this one measurement.
-  const peakRssMiB = process.resourceUsage().maxRSS / 1024;
-  process.stdout.write(`${JSON.stringify({ ...result, peakRssMiB })}\n`);
+  const report: ChildReport = {
+    peakRssMiB: process.resourceUsage().maxRSS / 1024,
+    execArgv: process.execArgv,
+  };
+  process.stdout.write(`${JSON.stringify({ ...result, ...report })}\n`);
 }
 
 main().then(

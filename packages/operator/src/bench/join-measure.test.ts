@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { inChild } from './join-measure.js';
+import { inChild, MEASUREMENT_V8_FLAGS } from './join-measure.js';
 
 test('the SSH throughput is measured in a process of its own, which reports its peak memory', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'wmco-join-measure-'));
@@ -16,6 +16,8 @@ test('the SSH throughput is measured in a process of its own, which reports its 
     });
     t.true(r.sshBytesPerSec > 1e6, `${r.sshBytesPerSec} B/s`);
     t.true(r.peakRssMiB > 10 && r.peakRssMiB < 4096, `${r.peakRssMiB} MiB`);
+    // The same V8 options as every join's process.
+    t.deepEqual(r.execArgv, [...MEASUREMENT_V8_FLAGS]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

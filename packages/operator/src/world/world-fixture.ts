@@ -32,13 +32,14 @@ export async function until<T>(
   what: string,
   probe: () => Promise<T | undefined>,
   timeoutMs = 60_000,
+  intervalMs = 100,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe().catch(() => undefined);
     if (v !== undefined) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
 

@@ -39,6 +39,8 @@ export interface HostShellContext {
 /** One host module operation as the host ran it; `scripts`: an observe's `evaluate` entries, an apply's `runScript` steps. */
 export interface HostInvocation {
   readonly op: string;
+  /** The destinations of an `apply`'s `placeFile` steps, in order. */
+  readonly placed?: readonly string[];
   readonly scripts: readonly {
     readonly name: string;
     readonly script: string;
@@ -147,7 +149,13 @@ function invocationScripts(request: HostRequest): HostInvocation['scripts'] {
 export async function runModule(ctx: HostShellContext, stdin: string): Promise<HostResult | undefined> {
   const request = parseRequest(stdin);
   if ('ok' in request) return request;
-  ctx.record({ op: request.op, scripts: invocationScripts(request) });
+  ctx.record({
+    op: request.op,
+    scripts: invocationScripts(request),
+    ...(request.op === 'apply'
+      ? { placed: request.steps.flatMap((s) => (s.kind === 'placeFile' ? [s.path] : [])) }
+      : {}),
+  });
   switch (request.op) {
     case 'observe':
       return {

@@ -1,0 +1,38 @@
+import type { PlanStep } from '../host/protocol/index.js';
+import type { ObservedPlan } from './converge-round.js';
+
+type PlaceFile = Extract<PlanStep, { kind: 'placeFile' }>;
+
+/** A Windows path as steps may write it, for comparison: lower case, backslashes. */
+const normal = (text: string): string => text.toLowerCase().replaceAll('/', '\\');
+
+/**
+ * The payload files (by SHA-256, among `payload`: the caller passes the core's own) a bootstrap apply can do without: placed by the node round's apply, so
+ * they upload while the bootstrap services start and the kubelet waits for its Node. A file stays in the
+ * bootstrap apply when any other step of it names the file's path (a service's command line: the binary,
+ * its `--config`; a script; a certificate bundle) or a service of the spec reads it at start
+ * (`serviceFiles`). Generated files always stay (they are small, and containerd reads its registry
+ * folders without naming each file). Pods are what need the rest (the runhcs shim, CNI plugins), and no
+ * pod lands before the node round has made the node Ready.
+ */
+export function deferrableFiles(observed: ObservedPlan, payload: ReadonlySet<string>): Set<string> {
+  const others = observed.plan.steps.filter((p) => p.kind !== 'placeFile');
+  const named = normal(
+    [
+      JSON.stringify(others),
+      ...Object.values(observed.spec.serviceFiles ?? {}).flat(),
+      observed.spec.rootCertificates?.bundle ?? '',
+    ].join('\n'),
+  );
+  // JSON escapes each backslash: look for the path both as it is and as JSON writes it.
+  const mentioned = (path: string): boolean => {
+    const p = normal(path);
+    return named.includes(p) || named.includes(JSON.stringify(p).slice(1, -1));
+  };
+  const placed = observed.plan.steps.filter(
+    (p): p is PlaceFile => p.kind === 'placeFile' && payload.has(p.sha256),
+  );
+  // A file placed at two paths stays when either is named.
+  const kept = new Set(placed.filter((p) => mentioned(p.path)).map((p) => p.sha256));
+  return new Set(placed.map((p) => p.sha256).filter((sha) => !kept.has(sha)));
+}
