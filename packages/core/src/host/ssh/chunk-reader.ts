@@ -51,7 +51,9 @@ export async function chunkReader(
     const known = blocks.get(index);
     if (known) return known;
     const length = Math.max(0, Math.min(BLOCK, size - index * BLOCK));
-    const whole = pool.take(BLOCK);
+    // Only whole blocks are pooled: a small file (or a large one's last block) gets memory of its size.
+    const pooled = length === BLOCK;
+    const whole = pooled ? pool.take(BLOCK) : Buffer.allocUnsafe(length);
     const chunks = Math.ceil(length / chunkSize);
     let released = 0;
     const block: Block = {
@@ -59,7 +61,7 @@ export async function chunkReader(
       release: () => {
         if (++released < chunks) return;
         blocks.delete(index);
-        pool.give(whole);
+        if (pooled) pool.give(whole);
       },
     };
     // A failed read is not kept (its block is left to the collector); the chunk that waits on it fails.
