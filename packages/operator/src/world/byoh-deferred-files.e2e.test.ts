@@ -1,9 +1,14 @@
 // A fresh join uploads what the bootstrap services need first, applies that while the rest of the payload
 // uploads, and places the rest in the node round (join-rounds.ts, deferred-files.ts). A host that restarts
 // at the end of its first apply gets every file first.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import test from 'ava';
-import { CORE_PAYLOAD } from '@wmco/core';
-import { phaseIs, testWorld, until } from './world-fixture.js';
+import { CORE_PAYLOAD, parseSha256Sums } from '@wmco/core';
+import { eventsAbout, phaseIs, testWorld, until } from './world-fixture.js';
+
+const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
 const file = (path: string): string => path.split('\\').pop()!.toLowerCase();
 const BOOTSTRAP = ['kubelet.exe', 'kube-log-runner.exe', 'containerd.exe'];
@@ -59,3 +64,35 @@ test.serial('a host that restarts after its first apply gets every payload file 
   const first = (h.sim.invocations.find((i) => i.op === 'apply')?.placed ?? []).map(file);
   for (const f of CORE_PAYLOAD) t.true(first.includes(f.name.toLowerCase()), `${f.name} in the first apply`);
 });
+
+test.serial(
+  'a link that drops while the deferred files upload fails that attempt; the next one resumes and the host joins with every file whole',
+  async (t) => {
+    // Plain 64 KiB files: 272 KB reach the host before the bootstrap apply (its four payload files and the
+    // generated ones), 862 KB in all. The link drops after 500 KB: during the deferred upload.
+    const { world } = await testWorld([{ hostname: 'WIN-DROP' }], {
+      payloadBytesPerFile: 64 * 1024,
+      payloadLayout: 'plain',
+      driftRepairIntervalMs: 0,
+    });
+    t.teardown(() => world.stop());
+    const h = world.hosts.hosts[0]!;
+    h.sim.faults.dropAfterUploadBytes = 500_000;
+    await world.createPrivateKeySecret();
+    await world.setInstances(Object.fromEntries([world.hosts.entry(0)]));
+    await world.startOperator();
+    await until(`${h.address} Ready`, phaseIs(world, h.address, 'Ready'), 90_000);
+    t.false('dropAfterUploadBytes' in h.sim.faults, 'the link did drop');
+    const events = await eventsAbout(world);
+    t.true(
+      events.some((e) => e.type === 'Warning' && /upload to \S+ failed/.test(e.message)),
+      `a Warning event for the failed attempt: ${events.map((e) => e.message).join(' | ')}`,
+    );
+    const sums = parseSha256Sums(await readFile(join(world.payloadDir, 'sha256sum'), 'utf8'));
+    for (const f of CORE_PAYLOAD) {
+      const onHost = h.sim.model.files.read(`${f.directory}\\${f.name}`);
+      t.is(onHost && sha(onHost), sums.get(f.name), `${f.name} whole`);
+    }
+    t.deepEqual(h.sim.model.files.list('C:\\ProgramData\\wmco\\staging'), [], 'nothing left in staging');
+  },
+);
