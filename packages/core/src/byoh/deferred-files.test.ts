@@ -79,6 +79,27 @@ test('a payload file a script of the apply names stays in it', (t) => {
   t.true(deferrableFiles(observed, payload).has(target.sha256));
 });
 
+test('a binary the apply replaces under a service it only restarts is not deferred (no step names it)', (t) => {
+  const services = design.services.filter((s) => s.bootstrap);
+  const spec = hostSpecWith(design, services, { NODE_IP: '10.0.0.5' }, undefined);
+  // Everything in place and running, but kubelet.exe is an older build.
+  const matching = stateMatching(spec);
+  const state = {
+    ...matching,
+    files: matching.files.map((f) =>
+      f.path.endsWith('\\kubelet.exe') ? { ...f, sha256: 'f'.repeat(64) } : f,
+    ),
+  };
+  const observed: ObservedPlan = { values: {}, state, spec, plan: plan(state, spec) };
+  const kinds = observed.plan.steps.map((p) => p.kind);
+  t.true(kinds.includes('placeFile') && kinds.includes('stopService'), kinds.join(', '));
+  t.false(
+    kinds.includes('createService') || kinds.includes('configureService'),
+    'the service itself is unchanged',
+  );
+  t.deepEqual(names(observed, deferrableFiles(observed, payload)), []);
+});
+
 test('nothing is deferred when the payload set is empty or every file is already in place', (t) => {
   t.is(deferrableFiles(bootstrapPlan(), new Set()).size, 0);
   const observed = bootstrapPlan();

@@ -9,8 +9,8 @@ const normal = (text: string): string => text.toLowerCase().replaceAll('/', '\\'
 /**
  * The payload files (by SHA-256, among `payload`: the caller passes the core's own) a bootstrap apply can do without: placed by the node round's apply, so
  * they upload while the bootstrap services start and the kubelet waits for its Node. A file stays in the
- * bootstrap apply when any other step of it names the file's path (a service's command line: the binary,
- * its `--config`; a script; a certificate bundle) or a service of the spec reads it at start
+ * bootstrap apply when any other step of it or a service of its spec names the file's path (a command line:
+ * the binary, its `--config`; a script; a certificate bundle) or a service reads it at start
  * (`serviceFiles`). Generated files always stay (they are small, and containerd reads its registry
  * folders without naming each file). Pods are what need the rest (the runhcs shim, CNI plugins), and no
  * pod lands before the node round has made the node Ready.
@@ -20,6 +20,9 @@ export function deferrableFiles(observed: ObservedPlan, payload: ReadonlySet<str
   const named = normal(
     [
       JSON.stringify(others),
+      // A service the plan only restarts (its binary replaced, its settings unchanged) has no step with its
+      // command line: the spec's services name their files all the same.
+      ...observed.spec.services.map((svc) => svc.command),
       ...Object.values(observed.spec.serviceFiles ?? {}).flat(),
       observed.spec.rootCertificates?.bundle ?? '',
     ].join('\n'),

@@ -115,10 +115,10 @@ export async function bootstrapRound(
   const staged = await stageFiles(s, observed, (sha) => !deferred.has(sha));
   if (deferred.size > 0) s.deferredUpload = deferUpload(s, observed, (sha) => deferred.has(sha));
   const early = steps.filter((p) => p.kind !== 'placeFile' || !deferred.has(p.sha256));
+  // While files upload the host must not restart on its own: an unforeseen restart waits for them (below).
+  const options = s.deferredUpload ? {} : { rebootWhenRequired: true };
   const outcome =
-    early.length > 0
-      ? await s.host.apply({ steps: early }, { rebootWhenRequired: true })
-      : { done: [], rebootRequired: false };
+    early.length > 0 ? await s.host.apply({ steps: early }, options) : { done: [], rebootRequired: false };
   if (early.length > 0) s.hostCalls++;
   s.bytes += staged;
   s.servicesStarted = true;

@@ -10,6 +10,8 @@ export interface TestServer {
   readonly written: Map<number, Buffer>;
   /** The memory each WRITE's data lay in, in order. */
   readonly writeMemory: ArrayBufferLike[];
+  /** The server side of each SFTP session, as accepted. */
+  readonly sessions: SFTPWrapper[];
   close(): void;
 }
 
@@ -17,6 +19,7 @@ export interface TestServer {
 export async function sftpServer(reuseIncomingBuffer = false): Promise<TestServer> {
   const written = new Map<number, Buffer>();
   const writeMemory: ArrayBufferLike[] = [];
+  const sessions: SFTPWrapper[] = [];
   const hostKey = generateKeyPairSync('rsa', {
     modulusLength: 2048,
     privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
@@ -30,6 +33,7 @@ export async function sftpServer(reuseIncomingBuffer = false): Promise<TestServe
       client.on('session', (accept) =>
         accept().on('sftp', (acceptSftp) => {
           const sftp = acceptSftp();
+          sessions.push(sftp);
           (sftp as SFTPWrapper & { reuseIncomingBuffer: boolean }).reuseIncomingBuffer = reuseIncomingBuffer;
           sftp.on('OPEN', (reqid) => sftp.handle(reqid, Buffer.from([0, 0, 0, 1])));
           sftp.on('WRITE', (reqid, _handle, offset, data) => {
@@ -44,7 +48,7 @@ export async function sftpServer(reuseIncomingBuffer = false): Promise<TestServe
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as { port: number };
-  return { port, written, writeMemory, close: () => server.close() };
+  return { port, written, writeMemory, sessions, close: () => server.close() };
 }
 
 export async function connectSftp(port: number): Promise<{ sftp: SFTPWrapper; end: () => void }> {

@@ -4,6 +4,7 @@
 // uploading 7 GB to 50 hosts kept V8's garbage collector busier than the JavaScript.
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
+import type { SFTPWrapper } from 'ssh2';
 import {
   connectSftp,
   digest,
@@ -58,6 +59,44 @@ test('a server with reuseIncomingBuffer assembles every multi-packet WRITE in on
   const plain = await run(false);
   t.is(digest(joined(plain.written)), digest(data));
   t.is(new Set(plain.writeMemory).size, 16);
+});
+
+/** One SFTP request as the client sends it: length, type, request id, then `body`. */
+function request(type: number, reqid: number, body: Buffer): Buffer {
+  const head = Buffer.alloc(9);
+  head.writeUInt32BE(5 + body.length, 0);
+  head[4] = type;
+  head.writeUInt32BE(reqid, 5);
+  return Buffer.concat([head, body]);
+}
+
+const sshString = (b: Buffer): Buffer => Buffer.concat([Buffer.from([0, 0, 0, b.length]), b]);
+const HANDLE = Buffer.from([0xaa, 0xbb, 0xcc, 0xdd]);
+
+/** Hands `packet` to the server's SFTP parser in two pieces, as two channel packets would. */
+function pushSplit(sftp: SFTPWrapper, packet: Buffer): void {
+  const push = (sftp as unknown as { push(b: Buffer): void }).push.bind(sftp);
+  push(packet.subarray(0, 8));
+  push(packet.subarray(8));
+}
+
+test('reuseIncomingBuffer reuses its buffer for WRITEs only: a CLOSE split between packets keeps its handle', async (t) => {
+  const server = await sftpServer(true);
+  const { end } = await connectSftp(server.port);
+  t.teardown(() => (end(), server.close()));
+  const sftp = server.sessions[0]!;
+  const kept: Buffer[] = [];
+  sftp.prependListener('CLOSE', (_reqid: number, handle: Buffer) => kept.push(handle));
+  // WRITEs of another handle: where the CLOSE's handle lay, the next WRITE puts other bytes.
+  const other = Buffer.from([1, 2, 3, 4]);
+  const write = (fill: number): Buffer =>
+    request(6, 7, Buffer.concat([sshString(other), Buffer.alloc(8), sshString(Buffer.alloc(100, fill))]));
+  pushSplit(sftp, write(0x11)); // the first assembled WRITE: the reused buffer is made
+  pushSplit(sftp, request(4, 8, sshString(HANDLE))); // a CLOSE that straddles two packets
+  pushSplit(sftp, write(0x22)); // the next WRITE reuses the buffer
+  t.is(kept.length, 1);
+  t.deepEqual(kept[0]!.subarray(0, 4), HANDLE, 'the CLOSE handle was not overwritten by the next WRITE');
+  t.is(server.written.get(0)?.[0], 0x22);
 });
 
 test('an upload reuses packet memory and does not copy each write: the bytes still arrive whole, in order', async (t) => {
