@@ -17,25 +17,44 @@ const normal = (text: string): string => text.toLowerCase().replaceAll('/', '\\'
  */
 export function deferrableFiles(observed: ObservedPlan, payload: ReadonlySet<string>): Set<string> {
   const others = observed.plan.steps.filter((p) => p.kind !== 'placeFile');
-  const named = normal(
-    [
-      JSON.stringify(others),
-      // A service the plan only restarts (its binary replaced, its settings unchanged) has no step with its
-      // command line: the spec's services name their files all the same.
-      ...observed.spec.services.map((svc) => svc.command),
-      ...Object.values(observed.spec.serviceFiles ?? {}).flat(),
-      observed.spec.rootCertificates?.bundle ?? '',
-    ].join('\n'),
-  );
-  // JSON escapes each backslash: look for the path both as it is and as JSON writes it.
-  const mentioned = (path: string): boolean => {
-    const p = normal(path);
-    return named.includes(p) || named.includes(JSON.stringify(p).slice(1, -1));
-  };
+  const mentioned = namedIn([
+    JSON.stringify(others),
+    // A service the plan only restarts (its binary replaced, its settings unchanged) has no step with its
+    // command line: the spec's services name their files all the same.
+    ...observed.spec.services.map((svc) => svc.command),
+    ...Object.values(observed.spec.serviceFiles ?? {}).flat(),
+    observed.spec.rootCertificates?.bundle ?? '',
+  ]);
   const placed = observed.plan.steps.filter(
     (p): p is PlaceFile => p.kind === 'placeFile' && payload.has(p.sha256),
   );
   // A file placed at two paths stays when either is named.
   const kept = new Set(placed.filter((p) => mentioned(p.path)).map((p) => p.sha256));
   return new Set(placed.map((p) => p.sha256).filter((sha) => !kept.has(sha)));
+}
+
+/**
+ * Of `files` (by SHA-256), those `observed`'s plan places at a path one of `texts` names (service command
+ * lines): what a later round needs first.
+ */
+export function filesNamedBy(
+  observed: ObservedPlan,
+  files: ReadonlySet<string>,
+  texts: readonly string[],
+): Set<string> {
+  const mentioned = namedIn(texts);
+  return new Set(
+    observed.plan.steps.flatMap((p) =>
+      p.kind === 'placeFile' && files.has(p.sha256) && mentioned(p.path) ? [p.sha256] : [],
+    ),
+  );
+}
+
+/** Whether a path is named in `texts` (as written, or as JSON writes it). */
+function namedIn(texts: readonly string[]): (path: string) => boolean {
+  const named = normal(texts.join('\n'));
+  return (path) => {
+    const p = normal(path);
+    return named.includes(p) || named.includes(JSON.stringify(p).slice(1, -1));
+  };
 }

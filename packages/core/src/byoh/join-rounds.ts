@@ -13,7 +13,7 @@ import {
   stagingNeeded,
   type ObservedPlan,
 } from './converge-round.js';
-import { deferrableFiles } from './deferred-files.js';
+import { deferrableFiles, filesNamedBy } from './deferred-files.js';
 import { hostSpecWith, variableScripts, type NodeDesign } from './node-spec.js';
 
 /** What the join's rounds work on, and what they count (the instance status reports it). */
@@ -29,6 +29,8 @@ export interface JoinRoundState {
   servicesStarted: boolean;
   /** The payload files the bootstrap apply did without, still uploading (awaited by the node round). */
   deferredUpload?: Promise<void> | undefined;
+  /** Of those, the first node services' files upload first; `later` are the rest. */
+  firstNodeFiles?: { readonly upload: Promise<void>; readonly later: ReadonlySet<string> } | undefined;
 }
 
 /** Steps that take effect only after a restart (the host module reports `rebootRequired` for them). */
@@ -113,7 +115,7 @@ export async function bootstrapRound(
   // service needs upload while the services start and the Node registers.
   const deferred = reboot ? new Set<string>() : deferrableFiles(observed, corePayloadHashes(s.design));
   const staged = await stageFiles(s, observed, (sha) => !deferred.has(sha));
-  if (deferred.size > 0) s.deferredUpload = deferUpload(s, observed, (sha) => deferred.has(sha));
+  if (deferred.size > 0) startDeferred(s, observed, deferred);
   const early = steps.filter((p) => p.kind !== 'placeFile' || !deferred.has(p.sha256));
   // While files upload the host must not restart on its own: an unforeseen restart waits for them (below).
   const options = s.deferredUpload ? {} : { rebootWhenRequired: true };
@@ -152,6 +154,30 @@ async function stageFiles(
   return report.bytesSent;
 }
 
+/** Node services that start first: they depend on no node service (hybrid-overlay, windows_exporter, ...). */
+function firstNodeServices(design: NodeDesign): WindowsServiceSpec[] {
+  const bootstrap = new Set(
+    design.services.filter((svc) => svc.bootstrap).map((svc) => svc.name.toLowerCase()),
+  );
+  return design.services.filter(
+    (svc) => !svc.bootstrap && (svc.dependencies ?? []).every((d) => bootstrap.has(d.toLowerCase())),
+  );
+}
+
+/**
+ * The deferred files upload: those the first node services name first, so the node round can start those
+ * services while the rest (kube-proxy's, the CNI plugins, the runhcs shim) still uploads.
+ */
+function startDeferred(s: JoinRoundState, observed: ObservedPlan, deferred: ReadonlySet<string>): void {
+  const commands = firstNodeServices(s.design).map((svc) => svc.command);
+  const first = filesNamedBy(observed, deferred, commands);
+  const later = new Set([...deferred].filter((sha) => !first.has(sha)));
+  const upload = deferUpload(s, observed, (sha) => first.has(sha));
+  s.deferredUpload = upload.then(() => deferUpload(s, observed, (sha) => later.has(sha)));
+  s.deferredUpload.catch(() => undefined);
+  if (first.size > 0 && later.size > 0) s.firstNodeFiles = { upload, later };
+}
+
 /** The deferred files' upload, under way; its failure is the node round's (it awaits it) or nobody's. */
 function deferUpload(
   s: JoinRoundState,
@@ -172,10 +198,37 @@ function deferUpload(
  * start inside the same PowerShell process. Two PowerShell starts, whatever the number of levels.
  */
 export async function nodeRound(s: JoinRoundState, node: V1Node): Promise<void> {
+  if (s.firstNodeFiles) await firstNodeRound(s, node, s.firstNodeFiles);
   await s.deferredUpload;
   const observed = await observeFor(s, s.design.services, node);
   const { outcome, bytesSent } = await applyObserved(s.host, observed, s.content);
   if (observed.plan.steps.length > 0) s.hostCalls++;
   s.bytes += bytesSent;
   if (outcome.rebootRequired) await s.host.reboot();
+}
+
+/**
+ * Once the first node services' files are in: one observe and one apply that place them and start those
+ * services (the bootstrap ones stay as they are), while the rest of the files still uploads. Skipped when
+ * that apply would need a file still uploading or a restart; the node round's own apply does it all then.
+ */
+async function firstNodeRound(
+  s: JoinRoundState,
+  node: V1Node,
+  first: NonNullable<JoinRoundState['firstNodeFiles']>,
+): Promise<void> {
+  await first.upload;
+  const services = [...s.design.services.filter((svc) => svc.bootstrap), ...firstNodeServices(s.design)];
+  const observed = await observeFor(s, services, node);
+  const staged = new Set(observed.state.staged);
+  const uploading = new Set([...first.later].filter((sha) => !staged.has(sha)));
+  const spare = deferrableFiles(observed, uploading);
+  const needed = observed.plan.steps.some(
+    (p) => p.kind === 'placeFile' && uploading.has(p.sha256) && !spare.has(p.sha256),
+  );
+  if (needed || needsReboot(observed.plan)) return;
+  const steps = observed.plan.steps.filter((p) => p.kind !== 'placeFile' || !uploading.has(p.sha256));
+  if (steps.length === 0) return;
+  s.hostCalls++;
+  await s.host.apply({ steps });
 }
