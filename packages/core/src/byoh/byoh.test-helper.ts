@@ -1,5 +1,6 @@
 // Test helpers for the BYOH flows (not exported from the package): cluster facts, a Node, JoinDeps with
 // in-memory parts, and a WindowsHost that holds a HostState and applies plans to it.
+import type { UploadFile } from '../host/windows-host.js';
 import type { CoreV1Api, V1ConfigMap, V1Node } from '@kubernetes/client-node';
 import type { Plan } from '../converge/plan.js';
 import type { HostState, ServiceState } from '../host/protocol/index.js';
@@ -132,7 +133,9 @@ export class StateHost implements WindowsHost {
     return Promise.resolve({ ...this.state, evaluated });
   }
 
-  upload(): Promise<{ uploaded: string[]; skipped: string[]; bytesSent: number }> {
+  upload(
+    _files?: readonly UploadFile[],
+  ): Promise<{ uploaded: string[]; skipped: string[]; bytesSent: number }> {
     return Promise.resolve({ uploaded: [], skipped: [], bytesSent: 0 });
   }
 
