@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { boundedSteps } from './bounded-steps.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
@@ -267,14 +268,23 @@ export class SimWorld {
     );
   }
 
+  /** Stops everything; a part that does not stop within 20 s fails this call naming it (bounded-steps.ts). */
   async stop(): Promise<void> {
-    await Promise.all(this.operators.map((o) => o.stop().catch(() => undefined)));
-    await this.hosts.stop();
-    await this.cloud?.close();
-    await this.cluster.stop();
-    await Promise.all([...this.launcher.instances.values()].map((i) => i.stop()));
-    await rm(this.dir, { recursive: true, force: true });
-    this.forgetPayload();
+    try {
+      await boundedSteps(
+        [
+          ['the operators', () => Promise.all(this.operators.map((o) => o.stop().catch(() => undefined)))],
+          ['the BYOH hosts', () => this.hosts.stop()],
+          ['the cloud', async () => this.cloud?.close()],
+          ['the cluster', () => this.cluster.stop()],
+          ['the Machine VMs', () => Promise.all([...this.launcher.instances.values()].map((i) => i.stop()))],
+        ],
+        20_000,
+      );
+    } finally {
+      await rm(this.dir, { recursive: true, force: true });
+      this.forgetPayload();
+    }
   }
 }
 
