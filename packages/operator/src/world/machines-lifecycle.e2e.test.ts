@@ -11,6 +11,12 @@ import { apis, phaseIs, testWorld, until, windowsNodes } from './world-fixture.j
 // Linux Machines on every platform with a machine-api; BYOH hosts beside Machines in `wmco status`; the
 // vSphere name rules.
 
+/**
+ * Each test takes about 15 s. Once a full-suite run stalled in one of them until ava's 300 s inactivity
+ * limit, which lost the report of every later test; a test that hangs now fails alone, naming itself.
+ */
+const TEST_MS = 150_000;
+
 async function machineEvents(
   world: SimWorld,
 ): Promise<{ reason: string; message: string; kind: string; name: string }[]> {
@@ -28,6 +34,7 @@ async function machineEvents(
  * after the retry budget and replaced; the ignored and the Linux Machine are never touched.
  */
 async function brokenIgnoredLinux(t: ExecutionContext, platform: string): Promise<void> {
+  t.timeout(TEST_MS);
   const { world } = await testWorld([], { platform, cloud: hasCloud(platform) });
   t.teardown(() => world.stop());
   await world.createPrivateKeySecret();
@@ -86,6 +93,7 @@ for (const platform of MACHINE_PLATFORMS) {
 }
 
 async function coexist(t: ExecutionContext, platform: string): Promise<void> {
+  t.timeout(TEST_MS);
   const { world } = await testWorld([{ hostname: 'BYOH-A' }], { platform, cloud: hasCloud(platform) });
   t.teardown(() => world.stop());
   await world.createPrivateKeySecret();
@@ -136,6 +144,7 @@ for (const platform of MACHINE_PLATFORMS) {
 test.serial(
   'vSphere: a MachineSet name longer than 9 characters gets one event, before any Machine; its Machines are left alone',
   async (t) => {
+    t.timeout(TEST_MS);
     const { world } = await testWorld([], { platform: 'VSphere' });
     t.teardown(() => world.stop());
     await world.createPrivateKeySecret();
