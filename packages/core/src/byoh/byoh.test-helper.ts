@@ -1,5 +1,7 @@
 // Test helpers for the BYOH flows (not exported from the package): cluster facts, a Node, JoinDeps with
-// in-memory parts, and a WindowsHost that holds a HostState and applies plans to it.
+// in-memory parts, the shipped core payload, and a WindowsHost that holds a HostState and applies plans to it.
+import { createHash } from 'node:crypto';
+import { CORE_PAYLOAD, type PayloadEntry } from '../desired/payload-manifest.js';
 import type { UploadFile } from '../host/windows-host.js';
 import type { CoreV1Api, V1ConfigMap, V1Node } from '@kubernetes/client-node';
 import type { Plan } from '../converge/plan.js';
@@ -161,4 +163,15 @@ export class StateHost implements WindowsHost {
     this.closed++;
     return Promise.resolve();
   }
+}
+
+/** The core payload as the image ships it, compressed (hashes made up from the names: paths are what count). */
+export function shippedCorePayload(): PayloadEntry[] {
+  return CORE_PAYLOAD.map((f) => ({
+    name: f.name,
+    source: f.name,
+    destination: `${f.directory}\\${f.name}`,
+    sha256: createHash('sha256').update(f.name).digest('hex'),
+    compressed: true,
+  }));
 }

@@ -1,35 +1,15 @@
-import { createHash } from 'node:crypto';
 import test from 'ava';
 import { plan } from '../converge/plan.js';
-import { CORE_PAYLOAD, type PayloadEntry } from '../desired/payload-manifest.js';
 import { observedHost } from '../converge/plan.test-helper.js';
-import { FACTS, StateHost, stateMatching, testDeps } from './byoh.test-helper.js';
+import { FACTS, shippedCorePayload, StateHost, stateMatching, testDeps } from './byoh.test-helper.js';
 import type { ObservedPlan } from './converge-round.js';
 import { deferrableFiles } from './deferred-files.js';
 import { designNode, hostSpecWith, type NodeDesign } from './node-spec.js';
 
-const deps = testDeps(
-  new StateHost(
-    stateMatching({
-      directories: [],
-      files: [],
-      services: [],
-      envVars: {},
-      routes: [],
-      firewallRules: [],
-      features: [],
-    }),
-  ),
+const design = designNode(
+  { ...testDeps(new StateHost(observedHost())), payload: shippedCorePayload() },
+  FACTS,
 );
-// The core payload as the image ships it (hashes made up: only the paths matter here).
-const shipped: PayloadEntry[] = CORE_PAYLOAD.map((f) => ({
-  name: f.name,
-  source: f.name,
-  destination: `${f.directory}\\${f.name}`,
-  sha256: createHash('sha256').update(f.name).digest('hex'),
-  compressed: true,
-}));
-const design = designNode({ ...deps, payload: shipped }, FACTS);
 const payload = new Set(design.payload.map((p) => p.sha256));
 
 /** A fresh host's bootstrap plan (containerd, kubelet): what the first apply of a join would do. */

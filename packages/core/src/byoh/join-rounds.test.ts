@@ -1,21 +1,13 @@
-import { createHash } from 'node:crypto';
 import test from 'ava';
 import { observedHost } from '../converge/plan.test-helper.js';
 import type { Plan } from '../converge/plan.js';
-import { CORE_PAYLOAD, type PayloadEntry } from '../desired/payload-manifest.js';
 import type { UploadFile } from '../host/windows-host.js';
 import { scriptsFor } from '../join/service-scripts.js';
-import { FACTS, StateHost, testDeps, testNode } from './byoh.test-helper.js';
+import { FACTS, shippedCorePayload, StateHost, testDeps, testNode } from './byoh.test-helper.js';
 import { bootstrapRound, nodeRound, type JoinRoundState } from './join-rounds.js';
 import { designNode, variableScripts } from './node-spec.js';
 
-const shipped: PayloadEntry[] = CORE_PAYLOAD.map((f) => ({
-  name: f.name,
-  source: f.name,
-  destination: `${f.directory}\\${f.name}`,
-  sha256: createHash('sha256').update(f.name).digest('hex'),
-  compressed: true,
-}));
+const shipped = shippedCorePayload();
 const nameOf = new Map(shipped.map((p) => [p.sha256, p.name]));
 
 /** A fresh host whose uploads finish when the test says so; it records every call in order. */

@@ -116,7 +116,7 @@ export async function bootstrapRound(
   const deferred = reboot ? new Set<string>() : deferrableFiles(observed, corePayloadHashes(s.design));
   const staged = await stageFiles(s, observed, (sha) => !deferred.has(sha));
   if (deferred.size > 0) startDeferred(s, observed, deferred);
-  const early = steps.filter((p) => p.kind !== 'placeFile' || !deferred.has(p.sha256));
+  const early = withoutFiles(steps, deferred);
   // While files upload the host must not restart on its own: an unforeseen restart waits for them (below).
   const options = s.deferredUpload ? {} : { rebootWhenRequired: true };
   const outcome =
@@ -141,6 +141,10 @@ const corePayloadHashes = (design: NodeDesign): Set<string> =>
   new Set(
     design.payload.filter((p) => CORE_DESTINATIONS.has(p.destination.toLowerCase())).map((p) => p.sha256),
   );
+
+/** The steps without the placing of `files` (by SHA-256): those are still uploading. */
+const withoutFiles = (steps: readonly PlanStep[], files: ReadonlySet<string>): PlanStep[] =>
+  steps.filter((p) => p.kind !== 'placeFile' || !files.has(p.sha256));
 
 /** Uploads the files of `observed`'s plan that `which` selects and the host has not staged: bytes sent. */
 async function stageFiles(
@@ -192,10 +196,11 @@ function deferUpload(
 }
 
 /**
- * After the Node exists: one observe and one apply for every service level at once. The plan starts the
+ * After the Node exists: one observe and one apply for every service level at once (after the first node
+ * services' own observe and apply when files were deferred: `firstNodeRound`). The plan starts the
  * services in dependency and priority order, each after its pre-scripts (kube-proxy's network-conf.ps1
  * after hybrid-overlay is running and has created its HNS network), and the host module waits for each
- * start inside the same PowerShell process. Two PowerShell starts, whatever the number of levels.
+ * start inside the same PowerShell process, the join's one PowerShell start, whatever the number of levels.
  */
 export async function nodeRound(s: JoinRoundState, node: V1Node): Promise<void> {
   if (s.firstNodeFiles) await firstNodeRound(s, node, s.firstNodeFiles);
@@ -227,7 +232,7 @@ async function firstNodeRound(
     (p) => p.kind === 'placeFile' && uploading.has(p.sha256) && !spare.has(p.sha256),
   );
   if (needed || needsReboot(observed.plan)) return;
-  const steps = observed.plan.steps.filter((p) => p.kind !== 'placeFile' || !uploading.has(p.sha256));
+  const steps = withoutFiles(observed.plan.steps, uploading);
   if (steps.length === 0) return;
   s.hostCalls++;
   await s.host.apply({ steps });

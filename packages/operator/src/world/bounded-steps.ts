@@ -1,3 +1,5 @@
+import { settledWithin } from './settled-within.js';
+
 /**
  * Runs shutdown steps in order, each given at most `ms`: a step that has not finished by then is left
  * behind (its promise keeps running) and the next one starts. Resolves once every step ended or was left
@@ -10,16 +12,10 @@ export async function boundedSteps(
 ): Promise<void> {
   const problems: string[] = [];
   for (const [name, run] of steps) {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
-    try {
-      const outcome = await Promise.race([run().then(() => 'done' as const), late]);
-      if (outcome === 'late') problems.push(`${name} did not finish within ${ms} ms`);
-    } catch (err) {
-      problems.push(`${name} failed: ${err instanceof Error ? err.message : String(err)}`);
-    } finally {
-      clearTimeout(timer);
-    }
+    const r = await settledWithin(run(), ms);
+    if (r === 'late') problems.push(`${name} did not finish within ${ms} ms`);
+    else if (!r.ok)
+      problems.push(`${name} failed: ${r.error instanceof Error ? r.error.message : String(r.error)}`);
   }
   if (problems.length > 0) throw new Error(`stopping the simulated world: ${problems.join('; ')}`);
 }

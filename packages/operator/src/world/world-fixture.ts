@@ -4,6 +4,7 @@ import { OPERATOR_NAMESPACE } from '@wmco/sim';
 import { loadBuiltinProviders } from '../providers/baked-providers.js';
 import { SimWorld, type SimWorldOptions } from './sim-world.js';
 import type { SimHostSpec } from './world-hosts.js';
+import { settledWithin } from './settled-within.js';
 
 export const NS = OPERATOR_NAMESPACE;
 
@@ -28,17 +29,6 @@ export function apis(world: SimWorld): { core: CoreV1Api; certificates: Certific
   return { core: kc.makeApiClient(CoreV1Api), certificates: kc.makeApiClient(CertificatesV1Api) };
 }
 
-/** The probe's value, or undefined when it fails or has not settled within `ms`. */
-async function settledBy<T>(probe: Promise<T | undefined>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
-  try {
-    return await Promise.race([probe.catch(() => undefined), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 export async function until<T>(
   what: string,
   probe: () => Promise<T | undefined>,
@@ -49,8 +39,8 @@ export async function until<T>(
   for (;;) {
     // A probe that never settles (an API call left unanswered) counts as no answer by the deadline, so a
     // stuck test fails naming what it waited for instead of hanging until ava's inactivity timeout.
-    const v = await settledBy(probe(), Math.max(deadline - Date.now(), intervalMs));
-    if (v !== undefined) return v;
+    const r = await settledWithin(probe(), Math.max(deadline - Date.now(), intervalMs));
+    if (r !== 'late' && r.ok && r.value !== undefined) return r.value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
