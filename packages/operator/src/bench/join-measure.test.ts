@@ -3,7 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
+import { realisticPayload } from '@wmco/sim';
 import { inChild, MEASUREMENT_V8_FLAGS } from './join-measure.js';
+import { compressedPayloadBytes, type JoinRun } from './join-run.js';
 
 test('the SSH throughput is measured in a process of its own, which reports its peak memory', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'wmco-join-measure-'));
@@ -31,4 +33,31 @@ test('a measurement that fails in its process fails the bench with which one it 
     }),
   );
   t.regex(err.message, /the ssh measurement failed \(exit 1\)/);
+});
+
+test('a join measurement joins the hosts in a process of its own and reports where its time went', async (t) => {
+  t.timeout(120_000);
+  const cache = await mkdtemp(join(tmpdir(), 'wmco-join-run-'));
+  try {
+    // The realistic payload's layout and file list at 1 % of its size.
+    const payload = await realisticPayload(cache, 0.01);
+    const r = await inChild<{ run: JoinRun }>({
+      task: 'join',
+      hosts: 1,
+      payloadDir: payload.dir,
+      joins: 1,
+      uploads: 1,
+    });
+    t.deepEqual(r.run.failures, []);
+    t.is(r.run.hosts, 1);
+    t.true(r.run.seconds > 0);
+    const [work] = r.run.work;
+    t.is(work?.powershellStarts, 1);
+    t.true((work?.bytes ?? 0) >= (await compressedPayloadBytes(payload.dir)), `${work?.bytes} bytes`);
+    // The event loop's share of the join: more than nothing, at most all of it.
+    t.true(r.run.eventLoopBusy > 0 && r.run.eventLoopBusy <= 1, `${r.run.eventLoopBusy}`);
+    t.true(r.run.cpuSeconds > 0);
+  } finally {
+    await rm(cache, { recursive: true, force: true });
+  }
 });

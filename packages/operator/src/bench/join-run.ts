@@ -21,6 +21,12 @@ export interface JoinRun {
   readonly cpuSeconds: number;
   /** Median seconds of one API request (a GET of the operator's namespace), measured in this world. */
   readonly apiRoundTripSeconds: number;
+  /**
+   * The share of that time the process's event loop was busy (Node's event loop utilization: not waiting
+   * for I/O). Near 1, the joins wait for this one thread, which carries both ends of every SSH connection,
+   * the simulated API server and kubelets, and the operator (ADR 0031).
+   */
+  readonly eventLoopBusy: number;
 }
 
 /** The compressed bytes of the payload files a node of this world receives (the core payload). */
@@ -77,6 +83,7 @@ export async function runJoin(
     await until('the operator to lead', () => Promise.resolve(op.leading && op.synced ? true : undefined));
     const apiRoundTripSeconds = await apiRoundTrip(world);
     const cpu0 = process.cpuUsage();
+    const elu0 = performance.eventLoopUtilization();
     const t0 = Date.now();
     await world.setInstances(Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i))));
     const failures = new Set<string>();
@@ -106,6 +113,7 @@ export async function runJoin(
     );
     const ready = [...readyStatus.values()];
     const cpu = process.cpuUsage(cpu0);
+    const elu = performance.eventLoopUtilization(elu0);
     const last = Math.max(...ready.map((s) => Date.parse(s.since)));
     const phases: Record<string, number> = {};
     for (const s of ready)
@@ -117,6 +125,7 @@ export async function runJoin(
       phases,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
       apiRoundTripSeconds,
+      eventLoopBusy: ms(elu.utilization),
       serviceChains: world.hosts.hosts.map((h) => serviceChain(h.sim.model.scm.all())),
       work: world.hosts.hosts.map((h) => work.get(h.address)!),
     };

@@ -64,7 +64,8 @@ function figure(run: JoinRun, compressed: number, sshBytesPerSec: number): Figur
     `${String(run.hosts).padStart(2)} host(s): ${ms(run.seconds)} s  limit ${ms(limit.seconds)} s (${limit.bound}; ` +
     `critical path ${ms(limit.criticalPath)} s = transfer ${ms(p.transfer)} + PowerShell ${ms(p.powershell)} + ` +
     `services ${ms(p.services)} + API ${ms(p.apiRoundTrips)}; SSH ${ms(limit.encryption)} s = ${bytes} B)  ` +
-    `ratio ${ms(run.seconds / limit.seconds)}  CPU ${ms(run.cpuSeconds / run.hosts)} s/join`;
+    `ratio ${ms(run.seconds / limit.seconds)}  CPU ${ms(run.cpuSeconds / run.hosts)} s/join  ` +
+    `event loop busy ${Math.round(run.eventLoopBusy * 100)} %`;
   return { run, limit: limit.seconds, line };
 }
 

@@ -2,6 +2,7 @@ import test, { type ExecutionContext } from 'ava';
 import { newRootContainer } from '@wmco/core';
 import type { CliContext } from '../cli/cli-context.js';
 import { buildProgram } from '../cli/program.js';
+import { logOnFailure } from './log-on-failure.test-helper.js';
 import { settled } from './machine-wait.js';
 import { MACHINE_PLATFORMS, expectedNodeName, hasCloud } from './machine-platforms.js';
 import type { SimWorld } from './sim-world.js';
@@ -35,8 +36,12 @@ async function machineEvents(
  */
 async function brokenIgnoredLinux(t: ExecutionContext, platform: string): Promise<void> {
   t.timeout(TEST_MS);
-  const { world } = await testWorld([], { platform, cloud: hasCloud(platform) });
+  const { world, logs } = await testWorld([], { platform, cloud: hasCloud(platform) });
   t.teardown(() => world.stop());
+  await logOnFailure(t, logs, () => brokenIgnoredLinuxIn(t, world, platform));
+}
+
+async function brokenIgnoredLinuxIn(t: ExecutionContext, world: SimWorld, platform: string): Promise<void> {
   await world.createPrivateKeySecret();
   await world.startOperator();
   await apis(world).core.createNamespacedSecret({
@@ -94,8 +99,12 @@ for (const platform of MACHINE_PLATFORMS) {
 
 async function coexist(t: ExecutionContext, platform: string): Promise<void> {
   t.timeout(TEST_MS);
-  const { world } = await testWorld([{ hostname: 'BYOH-A' }], { platform, cloud: hasCloud(platform) });
+  const { world, logs } = await testWorld([{ hostname: 'BYOH-A' }], { platform, cloud: hasCloud(platform) });
   t.teardown(() => world.stop());
+  await logOnFailure(t, logs, () => coexistIn(t, world, platform));
+}
+
+async function coexistIn(t: ExecutionContext, world: SimWorld, platform: string): Promise<void> {
   await world.createPrivateKeySecret();
   await world.setInstances(Object.fromEntries([world.hosts.entry(0)]));
   await world.startOperator();
