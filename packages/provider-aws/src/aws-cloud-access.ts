@@ -1,6 +1,6 @@
 import { Agent } from 'node:https';
 import type { EC2Client } from '@aws-sdk/client-ec2';
-import { CloudNotConfiguredError, type CloudContext } from '@wmco/core/provider';
+import { CloudNotConfiguredError, cloudRequestTimeoutMs, type CloudContext } from '@wmco/core/provider';
 import { ec2Sdk } from './aws-sdk.js';
 
 /**
@@ -54,6 +54,13 @@ export async function ec2ClientFor(ctx: CloudContext | undefined): Promise<EC2Cl
     maxAttempts: AWS_MAX_ATTEMPTS,
     retryMode: 'standard',
     ...(endpoint ? { endpoint } : {}),
-    ...(ctx.caBundle ? { requestHandler: { httpsAgent: new Agent({ ca: ctx.caBundle }) } } : {}),
+    // Each attempt is abandoned after the context's request timeout with a TimeoutError, which the
+    // standard retry strategy retries (by default the handler only warns, and a silent socket is given
+    // EC2's 15 minutes).
+    requestHandler: {
+      requestTimeout: cloudRequestTimeoutMs(ctx),
+      throwOnRequestTimeout: true,
+      ...(ctx.caBundle ? { httpsAgent: new Agent({ ca: ctx.caBundle }) } : {}),
+    },
   });
 }

@@ -1,7 +1,8 @@
 import type { ComputeManagementClient } from '@azure/arm-compute';
 import { azureSdk } from './azure-sdk.js';
-import { CloudNotConfiguredError, type CloudContext } from '@wmco/core/provider';
+import { CloudNotConfiguredError, cloudRequestTimeoutMs, type CloudContext } from '@wmco/core/provider';
 import { azureCloudEndpoints } from './azure-cloud-endpoints.js';
+import { requestTimeoutPolicy } from './azure-request-timeout.js';
 
 /**
  * The root credentials Secret the OpenShift installer writes and the cloud credential operator reads
@@ -53,6 +54,10 @@ export async function azureClientsFor(ctx: CloudContext | undefined): Promise<Az
   const tls = ctx.caBundle ? { tlsOptions: { ca: ctx.caBundle } } : {};
   const endpoints = await azureCloudEndpoints(ctx.platformStatus, ctx.caBundle);
   const sdk = await azureSdk();
+  // Token and Resource Manager requests alike: each attempt is abandoned after the request timeout.
+  const additionalPolicies = [
+    { policy: requestTimeoutPolicy(sdk, cloudRequestTimeoutMs(ctx)), position: 'perRetry' as const },
+  ];
   const credential = new sdk.identity.ClientSecretCredential(
     c.azure_tenant_id,
     c.azure_client_id,
@@ -62,6 +67,7 @@ export async function azureClientsFor(ctx: CloudContext | undefined): Promise<Az
       // A custom cloud's authority is not in Entra ID's instance-discovery list; trust the configured one.
       disableInstanceDiscovery: endpoints.custom,
       retryOptions: { maxRetries: AZURE_MAX_RETRIES },
+      additionalPolicies,
       ...tls,
     },
   );
@@ -69,6 +75,7 @@ export async function azureClientsFor(ctx: CloudContext | undefined): Promise<Az
     endpoint: endpoints.resourceManager,
     credentials: { scopes: [`${endpoints.audience.replace(/\/$/, '')}/.default`] },
     retryOptions: { maxRetries: AZURE_MAX_RETRIES },
+    additionalPolicies,
     ...tls,
   });
   return {

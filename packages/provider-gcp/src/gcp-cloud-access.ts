@@ -1,6 +1,6 @@
 import { Agent } from 'node:https';
 import type { FirewallsClient, InstancesClient, ZoneOperationsClient } from '@google-cloud/compute';
-import { CloudNotConfiguredError, type CloudContext } from '@wmco/core/provider';
+import { CloudNotConfiguredError, cloudRequestTimeoutMs, type CloudContext } from '@wmco/core/provider';
 import type { JWT } from 'google-auth-library';
 import { gcpRetry, type GcpCallOptions } from './gcp-errors.js';
 import { gcpSdk, type GcpSdk } from './gcp-sdk.js';
@@ -99,7 +99,7 @@ export async function gcpClientsFor(ctx: CloudContext | undefined): Promise<GcpC
     instances,
     operations,
     firewalls,
-    call: gcpRetry(sdk.gax),
+    call: gcpRetry(sdk.gax, cloudRequestTimeoutMs(ctx)),
     close: async () => {
       await Promise.all([instances.close(), operations.close(), firewalls.close()]);
     },

@@ -18,6 +18,7 @@ const STATUS_NAMES: ReadonlyMap<number, string> = new Map([
   [9, 'FAILED_PRECONDITION'],
   [10, 'ABORTED'],
   [14, 'UNAVAILABLE'],
+  [4, 'DEADLINE_EXCEEDED'],
 ]);
 
 /** The per-call options every Compute call gets: gax's retry strategy, no auto-pagination. */
@@ -28,21 +29,24 @@ export interface GcpCallOptions {
 
 /**
  * The retry strategy of google-gax (its RetryOptions), widened from the compute client's defaults to
- * also retry RESOURCE_EXHAUSTED (HTTP 429 rateLimitExceeded) with exponential backoff: 4 retries, 200 ms
- * doubling to at most 5 s. `gax` is the module as loaded on first use (gcp-sdk.ts), so that importing
- * this provider does not load google-gax.
+ * also retry RESOURCE_EXHAUSTED (HTTP 429 rateLimitExceeded) and an attempt that got no answer in time
+ * (DEADLINE_EXCEEDED) with exponential backoff: 4 retries, 200 ms doubling to at most 5 s, each attempt
+ * abandoned after `attemptTimeoutMs`. `gax` is the module as loaded on first use (gcp-sdk.ts), so that
+ * importing this provider does not load google-gax.
  */
-export function gcpRetry(gax: typeof GaxModule): GcpCallOptions {
+export function gcpRetry(gax: typeof GaxModule, attemptTimeoutMs: number): GcpCallOptions {
   const backoff = gax.createDefaultBackoffSettings();
   backoff.initialRetryDelayMillis = 200;
   backoff.retryDelayMultiplier = 2;
   backoff.maxRetryDelayMillis = 5000;
   backoff.maxRetries = 4;
-  // Each attempt gets 30 s (the defaults leave the per-call timeout unset, which gax reads as 0 ms).
-  backoff.initialRpcTimeoutMillis = 30_000;
+  // Each attempt gets the request timeout (the defaults leave the per-call timeout unset, which gax reads
+  // as 0 ms).
+  backoff.initialRpcTimeoutMillis = attemptTimeoutMs;
   backoff.rpcTimeoutMultiplier = 1;
-  backoff.maxRpcTimeoutMillis = 30_000;
-  return { retry: new gax.RetryOptions([8, 14], backoff), autoPaginate: false };
+  backoff.maxRpcTimeoutMillis = attemptTimeoutMs;
+  // RESOURCE_EXHAUSTED, UNAVAILABLE, and DEADLINE_EXCEEDED: an attempt that got no answer in time.
+  return { retry: new gax.RetryOptions([8, 14, 4], backoff), autoPaginate: false };
 }
 
 function numericCode(error: unknown): number {
@@ -54,6 +58,7 @@ function numericCode(error: unknown): number {
 function exhaustedRetries(message: string): number | undefined {
   if (!message.includes('Exceeded maximum number of retries')) return undefined;
   if (/RESOURCE_EXHAUSTED|rateLimitExceeded|Quota exceeded/.test(message)) return 8;
+  if (/DEADLINE_EXCEEDED|Deadline exceeded|did not respond within/.test(message)) return 4;
   return /UNAVAILABLE/.test(message) ? 14 : undefined;
 }
 

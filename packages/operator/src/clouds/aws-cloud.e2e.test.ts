@@ -8,7 +8,10 @@ import { staticCloudContext } from './static-cloud-context.js';
 const INFRA = 'sim-aws-x7k2p';
 const OWNER = `kubernetes.io/cluster/${INFRA}`;
 
-async function world(t: { teardown(fn: () => Promise<void>): void }): Promise<{
+async function world(
+  t: { teardown(fn: () => Promise<void>): void },
+  requestTimeoutMs?: number,
+): Promise<{
   ec2: SimEc2;
   caps: ReturnType<typeof cloudCapabilities>;
 }> {
@@ -19,6 +22,7 @@ async function world(t: { teardown(fn: () => Promise<void>): void }): Promise<{
     platformStatus: ec2.platformStatus(),
     caBundle: ec2.caPem,
     secrets: [ec2.credentialsSecret()],
+    ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
   });
   return { ec2, caps: cloudCapabilities(awsProvider, ctx) };
 }
@@ -96,6 +100,22 @@ test('RequestLimitExceeded is retried by the SDK; a persistent throttle surfaces
   const error = await t.throwsAsync(caps.identity.identify('127.0.0.7'));
   t.like(error, { cloudCode: 'RequestLimitExceeded', kind: 'throttled' });
   t.is(ec2.faults.count('DescribeInstances'), 3 + 5, 'five attempts in all (AWS_MAX_ATTEMPTS)');
+});
+
+test('a request EC2 never answers is abandoned after the request timeout and retried; then a clear error', async (t) => {
+  const { ec2, caps } = await world(t, 300);
+  ec2.addInstance({ privateIp: '127.0.0.7', name: 'a' });
+  ec2.faults.inject('hang', { times: 1, operation: 'DescribeInstances' });
+  t.truthy(await caps.identity.identify('127.0.0.7'), 'one unanswered request is ridden out');
+  t.is(ec2.faults.count('DescribeInstances'), 2);
+  ec2.faults.inject('hang', { times: 50 });
+  const started = Date.now();
+  const error = await t.throwsAsync(caps.identity.identify('127.0.0.7'));
+  t.true(error instanceof CloudApiError);
+  t.like(error, { cloudCode: 'TimeoutError', kind: 'other' });
+  t.regex(error.message, /exceeded the configured 300 ms requestTimeout/);
+  t.is(ec2.faults.count('DescribeInstances'), 2 + 5, 'five attempts in all (AWS_MAX_ATTEMPTS)');
+  t.true(Date.now() - started < 30_000, "bounded by the attempts, not by EC2's 15-minute socket timeout");
 });
 
 test('wrong credentials and a missing IAM permission are unauthorized, with no secret in the message', async (t) => {

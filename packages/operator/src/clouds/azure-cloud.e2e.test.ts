@@ -11,6 +11,7 @@ const OWNER = `kubernetes.io_cluster.${INFRA}`;
 async function world(
   t: ExecutionContext,
   secret?: Record<string, string>,
+  requestTimeoutMs?: number,
 ): Promise<{ arm: SimArm; caps: CloudCapabilities }> {
   const arm = await SimArm.start({ resourceGroup: 'sim-az-rg', location: 'eastus' });
   t.teardown(() => arm.close());
@@ -20,6 +21,7 @@ async function world(
     platformStatus: arm.platformStatus(),
     caBundle: arm.caPem,
     secrets: [{ ...s, data: { ...s.data, ...secret } }],
+    ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
   });
   return { arm, caps: cloudCapabilities(azureProvider, ctx) };
 }
@@ -50,6 +52,21 @@ test('ARM finds the VM behind an address with its instance view, tags it, and re
   t.is((await caps.identity.identify('127.0.0.7'))?.tags[OWNER], 'owned');
   t.deepEqual(await caps.tagging.removeTags(found, [applied.tag]), [OWNER]);
   t.deepEqual(vm.tagRecord(), { team: 'x' });
+});
+
+test('a request ARM never answers is abandoned after the request timeout and retried; then a clear error', async (t) => {
+  const { arm, caps } = await world(t, undefined, 300);
+  arm.addInstance({ privateIp: '127.0.0.7', name: 'win-a' });
+  const list = 'Microsoft.Compute/virtualMachines/read';
+  arm.faults.inject('hang', { times: 1, operation: list });
+  t.truthy(await caps.identity.identify('127.0.0.7'), 'one unanswered request is ridden out');
+  t.is(arm.faults.count(list), 2 + 1, 'the list twice, then one get');
+  arm.faults.inject('hang', { times: 50 });
+  const error = await t.throwsAsync(caps.identity.identify('127.0.0.7'));
+  t.true(error instanceof CloudApiError);
+  t.like(error, { cloudCode: 'ETIMEDOUT', kind: 'other' });
+  t.regex(error.message, /no answer from 127\.0\.0\.1:\d+ within 300 ms/);
+  t.is(arm.faults.count(list), 3 + 5, 'five attempts in all (AZURE_MAX_RETRIES + 1)');
 });
 
 test('429 with Retry-After is retried; 403, 404 and a wrong client secret map to their kinds', async (t) => {

@@ -8,7 +8,10 @@ import { staticCloudContext } from './static-cloud-context.js';
 const INFRA = 'sim-gcp-q8w2e';
 const OWNER = `kubernetes-io-cluster-${INFRA}`;
 
-async function world(t: ExecutionContext): Promise<{ gce: SimGce; caps: CloudCapabilities }> {
+async function world(
+  t: ExecutionContext,
+  requestTimeoutMs?: number,
+): Promise<{ gce: SimGce; caps: CloudCapabilities }> {
   const gce = await SimGce.start({ project: 'wmco-proj', region: 'us-central1' });
   t.teardown(() => gce.close());
   const ctx = staticCloudContext({
@@ -16,6 +19,7 @@ async function world(t: ExecutionContext): Promise<{ gce: SimGce; caps: CloudCap
     platformStatus: gce.platformStatus(),
     caBundle: gce.caPem,
     secrets: [gce.credentialsSecret()],
+    ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
   });
   return { gce, caps: cloudCapabilities(gcpProvider, ctx) };
 }
@@ -99,6 +103,21 @@ test('removal takes back only the labels the operator added', async (t) => {
   t.deepEqual(await caps.tagging.removeTags(found, [added.tag, { key: 'keep', value: 'other' }]), [OWNER]);
   t.deepEqual(sim.tagRecord(), { keep: 'me' });
   t.deepEqual(await caps.tagging.removeTags(found, [added.tag]), [], 'nothing left to take back');
+});
+
+test('a request the compute API never answers is abandoned after the request timeout and retried; then a clear error', async (t) => {
+  const { gce, caps } = await world(t, 300);
+  gce.addInstance({ privateIp: '127.0.0.7', name: 'win-a', zone: 'us-central1-a' });
+  const list = 'instances.aggregatedList';
+  gce.faults.inject('hang', { times: 1, operation: list });
+  t.truthy(await caps.identity.identify('127.0.0.7'), 'one unanswered request is ridden out');
+  t.is(gce.faults.count(list), 2);
+  gce.faults.inject('hang', { times: 50, operation: list });
+  const error = await t.throwsAsync(caps.identity.identify('127.0.0.7'));
+  t.true(error instanceof CloudApiError);
+  t.like(error, { cloudCode: 'DEADLINE_EXCEEDED', kind: 'other' });
+  t.regex(error.message, /aggregatedList did not respond within \d+ milliseconds/);
+  t.true(gce.faults.count(list) >= 2 + 3, 'retried with backoff');
 });
 
 test('429 is retried with backoff; persistent throttling, 403 and unknown instances map to their kinds', async (t) => {

@@ -11,6 +11,7 @@ export interface StaticCloudContextInput {
   readonly platformStatus: Readonly<Record<string, unknown>>;
   readonly caBundle?: string;
   readonly secrets: readonly StaticSecret[];
+  readonly requestTimeoutMs?: number;
 }
 
 /** A CloudContext over fixed values (tests, and `wmco preflight --cloud-file`); returns copies of Secret data. */
@@ -19,6 +20,7 @@ export function staticCloudContext(input: StaticCloudContextInput): CloudContext
     infrastructureName: input.infrastructureName,
     platformStatus: input.platformStatus,
     ...(input.caBundle !== undefined ? { caBundle: input.caBundle } : {}),
+    ...(input.requestTimeoutMs !== undefined ? { requestTimeoutMs: input.requestTimeoutMs } : {}),
     readSecret: (namespace, name) => {
       const s = input.secrets.find((x) => x.namespace === namespace && x.name === name);
       return Promise.resolve(s ? { ...s.data } : undefined);

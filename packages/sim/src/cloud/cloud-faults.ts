@@ -1,5 +1,19 @@
-/** What a simulated cloud can be told to do wrong. */
-export type CloudFaultKind = 'throttle' | 'unauthorized' | 'not-found' | 'server-error';
+/**
+ * What a simulated cloud can be told to do wrong. `hang` accepts the request and never answers, as an
+ * endpoint behind a black-holed route or a stuck proxy does; the connection stays open until the client
+ * gives up or the simulated cloud closes.
+ */
+export type CloudFaultKind = 'throttle' | 'unauthorized' | 'not-found' | 'server-error' | 'hang';
+
+/** The faults a simulated cloud answers with an error of its own API. */
+export type CloudErrorFault = Exclude<CloudFaultKind, 'hang'>;
+
+/** Thrown while dispatching a request that a `hang` fault took: the handler leaves it unanswered. */
+export class NoAnswer extends Error {
+  constructor(operation: string) {
+    super(`simulated cloud: ${operation} is never answered (hang fault)`);
+  }
+}
 
 interface PendingFault {
   readonly kind: CloudFaultKind;
@@ -32,6 +46,16 @@ export class CloudFaults {
     fault.remaining -= 1;
     if (fault.remaining <= 0) this.pending.splice(this.pending.indexOf(fault), 1);
     return fault.kind;
+  }
+
+  /**
+   * Records the call and throws what a pending fault makes of it: `NoAnswer` for a hang, else the error
+   * `errors` gives for its kind (the simulated cloud's own API error).
+   */
+  raise(operation: string, errors: Readonly<Record<CloudErrorFault, (operation: string) => Error>>): void {
+    const fault = this.take(operation);
+    if (fault === 'hang') throw new NoAnswer(operation);
+    if (fault) throw errors[fault](operation);
   }
 
   count(operation: string): number {

@@ -19,5 +19,22 @@ export interface CloudContext {
   readonly caBundle?: string;
   /** The data of a Secret, decoded to UTF-8 strings; undefined when the Secret does not exist. */
   readSecret(namespace: string, name: string): Promise<Readonly<Record<string, string>> | undefined>;
+  /**
+   * How long one request to the cloud's API may take before it is abandoned (and retried, as the SDK's
+   * retry policy says); `CLOUD_REQUEST_TIMEOUT_MS` when unset.
+   */
+  readonly requestTimeoutMs?: number;
 }
 export const CloudContext = token<CloudContext>('core.cloud-context');
+
+/**
+ * The default time one cloud API request may take. The SDKs wait far longer by default (EC2: 15 minutes
+ * of socket silence; Azure: no limit), so an endpoint that accepts a request and never answers would hold
+ * a join for as long; each provider abandons the request after this instead.
+ */
+export const CLOUD_REQUEST_TIMEOUT_MS = 30_000;
+
+/** The request timeout of `ctx`: its own, or the default. */
+export function cloudRequestTimeoutMs(ctx: Pick<CloudContext, 'requestTimeoutMs'>): number {
+  return ctx.requestTimeoutMs ?? CLOUD_REQUEST_TIMEOUT_MS;
+}

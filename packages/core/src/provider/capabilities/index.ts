@@ -8,6 +8,6 @@ export { MetadataRoutes } from './metadata-routes.js';
 export { InstanceTagging, type CloudTag, type TagMode, type TagResult } from './instance-tagging.js';
 export { InstanceIdentity, type CloudInstance } from './instance-identity.js';
 export { FirewallFacts, type PortReach } from './firewall-facts.js';
-export { CloudContext } from './cloud-context.js';
+export { CloudContext, CLOUD_REQUEST_TIMEOUT_MS, cloudRequestTimeoutMs } from './cloud-context.js';
 export { PlatformPrerequisites } from './platform-prerequisites.js';
 export { ALL_CAPABILITIES } from './all-capabilities.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CloudFaults, type CloudFaultKind } from '../cloud-faults.js';
+import { CloudFaults, NoAnswer, type CloudErrorFault } from '../cloud-faults.js';
 import type { CloudInstanceSpec, SimCloudInstance } from '../cloud-instance.js';
 import { HttpsEndpoint } from '../https-endpoint.js';
 import { AadError, ArmError } from './arm-errors.js';
@@ -14,7 +14,7 @@ export interface SimArmOptions {
 
 const API_VERSION = /^\d{4}-\d{2}-\d{2}(-preview)?$/;
 
-const FAULTS: Readonly<Record<CloudFaultKind, (op: string) => ArmError>> = {
+const FAULTS: Readonly<Record<CloudErrorFault, (op: string) => ArmError>> = {
   throttle: () =>
     new ArmError(
       429,
@@ -123,6 +123,7 @@ export class SimArm {
     try {
       send(res, this.answer(req, body));
     } catch (error) {
+      if (error instanceof NoAnswer) return Promise.resolve();
       if (error instanceof AadError) send(res, { status: error.status, body: error.body() });
       else if (error instanceof ArmError)
         send(res, { status: error.status, body: error.body(), headers: error.headers });
@@ -149,8 +150,7 @@ export class SimArm {
         `The resource type could not be found: ${method} ${url.pathname}`,
       );
     this.checkScope(hit.params);
-    const fault = this.faults.take(hit.route.name);
-    if (fault) throw FAULTS[fault](hit.route.name);
+    this.faults.raise(hit.route.name, FAULTS);
     const parsed: unknown = body.length > 0 ? JSON.parse(body.toString('utf8')) : undefined;
     return hit.route.run(this.state, {
       params: hit.params,

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CloudFaults, type CloudFaultKind } from '../cloud-faults.js';
+import { CloudFaults, NoAnswer, type CloudErrorFault } from '../cloud-faults.js';
 import type { SimCloudInstance } from '../cloud-instance.js';
 import { HttpsEndpoint } from '../https-endpoint.js';
 import { EC2_ACTIONS } from './ec2-actions.js';
@@ -18,7 +18,7 @@ export interface AwsAccessKey {
   readonly secretAccessKey: string;
 }
 
-const FAULTS: Readonly<Record<CloudFaultKind, (action: string) => Ec2Error>> = {
+const FAULTS: Readonly<Record<CloudErrorFault, (action: string) => Ec2Error>> = {
   throttle: () => new Ec2Error(503, 'RequestLimitExceeded', 'Request limit exceeded.'),
   unauthorized: (a) =>
     new Ec2Error(
@@ -108,6 +108,7 @@ export class SimEc2 {
       res.writeHead(200, { 'content-type': 'text/xml;charset=UTF-8', 'x-amzn-requestid': requestId });
       res.end(xml);
     } catch (error) {
+      if (error instanceof NoAnswer) return Promise.resolve();
       const e = error instanceof Ec2Error ? error : new Ec2Error(500, 'InternalError', String(error));
       res.writeHead(e.status, { 'content-type': 'text/xml;charset=UTF-8', 'x-amzn-requestid': requestId });
       res.end(ec2Error(e.code, e.message, requestId));
@@ -136,8 +137,7 @@ export class SimEc2 {
     const version = params.get('Version');
     if (version !== '2016-11-15')
       throw new Ec2Error(400, 'InvalidParameterValue', `Unsupported API version ${String(version)}`);
-    const fault = this.faults.take(action);
-    if (fault) throw FAULTS[fault](action);
+    this.faults.raise(action, FAULTS);
     return ec2Response(action, requestId, run(this.state, params));
   }
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CloudFaults, type CloudFaultKind } from '../cloud-faults.js';
+import { CloudFaults, NoAnswer, type CloudErrorFault } from '../cloud-faults.js';
 import type { CloudInstanceSpec, SimCloudInstance } from '../cloud-instance.js';
 import { HttpsEndpoint } from '../https-endpoint.js';
 import { GceError, notFound } from './gce-errors.js';
@@ -13,7 +13,7 @@ export interface SimGceOptions {
   readonly region?: string;
 }
 
-const FAULTS: Readonly<Record<CloudFaultKind, (method: string) => GceError>> = {
+const FAULTS: Readonly<Record<CloudErrorFault, (method: string) => GceError>> = {
   throttle: () =>
     new GceError(
       429,
@@ -115,6 +115,7 @@ export class SimGce {
       const [status, out] = this.answer(req, body);
       send(res, status, out);
     } catch (error) {
+      if (error instanceof NoAnswer) return Promise.resolve();
       if (error instanceof TokenError)
         send(res, 400, { error: error.error, error_description: error.description });
       else if (error instanceof GceError) send(res, error.status, error.body());
@@ -139,8 +140,7 @@ export class SimGce {
     if (!hit) throw new GceError(404, 'notFound', `Not Found: ${method} ${url.pathname}`);
     const project = hit.params[0] ?? '';
     if (project !== this.state.project) throw notFound(`projects/${project}`);
-    const fault = this.faults.take(hit.route.name);
-    if (fault) throw FAULTS[fault](hit.route.name);
+    this.faults.raise(hit.route.name, FAULTS);
     const parsed: unknown = body.length > 0 ? JSON.parse(body.toString('utf8')) : undefined;
     return [
       200,
