@@ -33,6 +33,8 @@ export interface HostTarget {
    * for it by SFTP first; a missing module costs one failed call and is sent again (`assumeModule`).
    */
   readonly moduleExpected?: boolean;
+  /** Abandons connecting once aborted (the operator stops, or the work is no longer wanted). */
+  readonly signal?: AbortSignal;
 }
 
 /** Connect deadline of drift checks and key rotation: a Ready node answers at once or is looked at later. */

@@ -56,6 +56,7 @@ export class JoinFlow {
       ipv4: instance.ipv4Address,
       username: instance.username,
       privateKeyPem: req.privateKeyPem,
+      signal: req.signal,
     });
     const design = designNode(this.deps, await this.deps.facts());
     const state: JoinState = {

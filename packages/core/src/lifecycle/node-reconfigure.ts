@@ -43,7 +43,7 @@ export class NodeReconfigure {
       services: design.services,
       environmentVars: design.envVars,
     });
-    const host = this.deps.openHost(target);
+    const host = this.deps.openHost({ ...target, signal });
     try {
       signal.throwIfAborted();
       await enterLifecyclePhase(this.deps.core, name, 'Configuring');

@@ -55,6 +55,7 @@ export function hostOpener(p: HostOpenerParts): (t: HostTarget) => WindowsHost {
       logger: { debug: (m, f) => logger.debug(f ?? {}, m), warn: (m, f) => logger.warn(f ?? {}, m) },
       ...(t.quickAuth ? { authRetryMs: 0 } : {}),
       ...(t.moduleExpected ? { assumeModule: true } : {}),
+      ...(t.signal ? { signal: t.signal } : {}),
       ...transfers,
       ...withConnectDeadline(t.connectDeadlineMs, p.sshOverrides?.(t.ipv4)),
     });

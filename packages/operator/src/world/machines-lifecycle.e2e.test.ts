@@ -38,10 +38,14 @@ async function brokenIgnoredLinux(t: ExecutionContext, platform: string): Promis
   t.timeout(TEST_MS);
   const { world, logs } = await testWorld([], { platform, cloud: hasCloud(platform) });
   t.teardown(() => world.stop());
-  await logOnFailure(t, logs, () => brokenIgnoredLinuxIn(t, world, platform));
+  await logOnFailure(t, logs, () => brokenIgnoredLinuxIn(t, { world, logs }, platform));
 }
 
-async function brokenIgnoredLinuxIn(t: ExecutionContext, world: SimWorld, platform: string): Promise<void> {
+async function brokenIgnoredLinuxIn(
+  t: ExecutionContext,
+  { world, logs }: { world: SimWorld; logs: readonly string[] },
+  platform: string,
+): Promise<void> {
   await world.createPrivateKeySecret();
   await world.startOperator();
   await apis(world).core.createNamespacedSecret({
@@ -79,6 +83,13 @@ async function brokenIgnoredLinuxIn(t: ExecutionContext, world: SimWorld, platfo
     );
   });
   t.not(replacement.metadata.name, first?.metadata.name);
+  // The deleted Machine's VM is not tried again while its deletion reaches the informer's cache.
+  const deletedIp = /cannot reach (\S+) over SSH/.exec(deleted.message)?.[1] ?? '-';
+  const deletedAt = logs.findIndex((l) => l.includes('deleting a Machine that could not be configured'));
+  t.false(
+    logs.slice(deletedAt + 1).some((l) => l.includes('ssh connect failed') && l.includes(`"${deletedIp}"`)),
+    `no connection attempt to ${deletedIp} after its Machine was deleted`,
+  );
   const ignored = (await api.machines('skip'))[0];
   const linux = (await api.machines('linux'))[0];
   t.is(ignored?.status?.phase, 'Provisioned');

@@ -20,11 +20,15 @@ function attempt(o: ResolvedSshOptions, key: LoadedPrivateKey, check: HostKeyChe
     const fail = (err: Error): void => {
       if (settled) return;
       settled = true;
+      o.signal?.removeEventListener('abort', abandon);
       client.end();
       reject(err);
     };
+    const abandon = (): void => fail(abandoned(o));
+    o.signal?.addEventListener('abort', abandon, { once: true });
     client.once('ready', () => {
       settled = true;
+      o.signal?.removeEventListener('abort', abandon);
       client.removeListener('error', fail);
       client.on('error', (err) =>
         o.logger.debug('ssh connection error', { address: o.address, err: err.message }),
@@ -60,38 +64,53 @@ function attempt(o: ResolvedSshOptions, key: LoadedPrivateKey, check: HostKeyChe
   });
 }
 
+function abandoned(o: ResolvedSshOptions): HostUnreachableError {
+  return new HostUnreachableError(o.address, 'connecting was abandoned: the work it was for was stopped');
+}
+
 function isAuthFailure(err: Error): boolean {
   return /authentication methods failed/i.test(err.message);
 }
 
 /**
  * Connects with capped exponential backoff until `connectDeadlineMs`. A changed host key fails at once;
- * an authentication failure is retried only within `authRetryMs` of the first attempt.
+ * an authentication failure is retried only within `authRetryMs` of the first attempt; an abort of
+ * `o.signal` ends the attempt under way, or the wait for the next, at once.
  */
 export async function connectWithRetry(o: ResolvedSshOptions, key: LoadedPrivateKey): Promise<SshClient> {
   const start = Date.now();
   let delay = o.retryInitialMs;
   for (let tries = 1; ; tries++) {
+    if (o.signal?.aborted) throw abandoned(o);
     const check: HostKeyCheck = {};
     try {
       return await attempt(o, key, check);
     } catch (caught) {
       const err = caught instanceof Error ? caught : new Error(String(caught));
-      if (check.mismatch)
-        throw new HostKeyMismatchError(o.address, check.mismatch.pinned, check.mismatch.presented);
-      if (err.message.includes(SHA1_SIGNATURE_REFUSED)) {
-        throw new AuthenticationError(o.address, o.username, err.message);
-      }
-      const elapsed = Date.now() - start;
-      if (isAuthFailure(err) && elapsed + delay > o.authRetryMs) {
-        throw new AuthenticationError(o.address, o.username, `${err.message} (key ${key.fingerprint})`);
-      }
-      if (elapsed + delay > o.connectDeadlineMs) {
-        throw new HostUnreachableError(o.address, `${err.message} (after ${tries} attempts)`);
-      }
+      const final = finalError(o, key, { err, check, tries, waited: Date.now() - start + delay });
+      if (final) throw final;
       o.logger.debug('ssh connect failed; retrying', { address: o.address, err: err.message, delay });
-      await sleep(delay);
+      // An abort ends the wait; the loop's first check then gives up.
+      await sleep(delay, undefined, { signal: o.signal }).catch(() => undefined);
       delay = Math.min(delay * 2, o.retryMaxMs);
     }
   }
+}
+
+/** The error to give up with after a failed attempt, or undefined to try again after the next delay. */
+function finalError(
+  o: ResolvedSshOptions,
+  key: LoadedPrivateKey,
+  f: { readonly err: Error; readonly check: HostKeyCheck; readonly tries: number; readonly waited: number },
+): Error | undefined {
+  const { err, check } = f;
+  if (check.mismatch)
+    return new HostKeyMismatchError(o.address, check.mismatch.pinned, check.mismatch.presented);
+  if (err.message.includes(SHA1_SIGNATURE_REFUSED))
+    return new AuthenticationError(o.address, o.username, err.message);
+  if (isAuthFailure(err) && f.waited > o.authRetryMs)
+    return new AuthenticationError(o.address, o.username, `${err.message} (key ${key.fingerprint})`);
+  if (f.waited > o.connectDeadlineMs)
+    return new HostUnreachableError(o.address, `${err.message} (after ${f.tries} attempts)`);
+  return undefined;
 }

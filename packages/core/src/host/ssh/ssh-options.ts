@@ -52,11 +52,17 @@ export interface SshHostOptions {
    * or altered module fails that call, which is made again with the module (default false).
    */
   readonly assumeModule?: boolean;
+  /**
+   * Abandons connecting, between attempts and during one, once aborted: the operator is stopping, or the
+   * work the connection is for is no longer wanted. A connection already made is not affected.
+   */
+  readonly signal?: AbortSignal;
 }
 
-export type ResolvedSshOptions = Required<Omit<SshHostOptions, 'logger'>> & {
+export type ResolvedSshOptions = Required<Omit<SshHostOptions, 'logger' | 'signal'>> & {
   readonly logger: HostLogger;
   readonly address: string;
+  readonly signal?: AbortSignal;
 };
 
 export function resolveSshOptions(o: SshHostOptions, logger: HostLogger): ResolvedSshOptions {

@@ -71,6 +71,11 @@ export class MachineReconciler implements Reconciler {
   private readonly failures = new Map<string, number>();
   /** Machines whose invalid name was reported already (by uid). */
   private readonly reportedNames = new Set<string>();
+  /**
+   * Machines this reconciler deleted (key → uid): until the informer's cache shows the deletion, a
+   * reconcile would still see them wanted and start another join to a VM on its way out.
+   */
+  private readonly deleted = new Map<string, string>();
 
   constructor(
     private readonly d: MachineReconcilerDeps,
@@ -81,6 +86,7 @@ export class MachineReconciler implements Reconciler {
     const res = this.view.machine(key);
     if (!res) return this.forget(key);
     const m = windowsMachine(res);
+    if (this.deleted.get(key) === m.uid) return undefined;
     const privateKey = this.view.privateKey();
     if (notConfigurable(m) !== undefined || privateKey === undefined) return undefined;
     const hash = publicKeyHash(publicKeyOf(privateKey));
@@ -115,6 +121,7 @@ export class MachineReconciler implements Reconciler {
   /** The Machine is gone (machine-api removed its VM and Node): so is its status. */
   private async forget(key: string): Promise<undefined> {
     this.failures.delete(key);
+    this.deleted.delete(key);
     await this.d.status.remove(`${MACHINE_STATUS_PREFIX}${key.split('/')[1] ?? ''}`);
     return undefined;
   }
@@ -183,5 +190,6 @@ export class MachineReconciler implements Reconciler {
     );
     this.d.logger.warn({ machine: machineKey(m), why }, 'deleting a Machine that could not be configured');
     await deleteMachineObject(this.d.custom, m);
+    this.deleted.set(machineKey(m), m.uid);
   }
 }
