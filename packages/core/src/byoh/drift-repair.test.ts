@@ -217,3 +217,19 @@ test('a hostile value patched onto a Ready node is refused with one event and no
     /refusing NODE_SUBNET = "\$\(Invoke-WebRequest evil\)": not an IPv4 CIDR/,
   );
 });
+
+test("the check's connection is abandoned with the check: openHost gets its signal", async (t) => {
+  const { host, deps, check } = setup();
+  const c = check();
+  const signals: (AbortSignal | undefined)[] = [];
+  const opening = {
+    ...deps,
+    openHost: (target: Parameters<typeof deps.openHost>[0]) => {
+      signals.push(target.signal);
+      return host;
+    },
+  };
+  await new DriftRepair(opening).check(c);
+  t.is(signals.length, 1);
+  t.is(signals[0], c.signal);
+});

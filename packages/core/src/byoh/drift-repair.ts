@@ -80,7 +80,8 @@ export class DriftRepair {
       return { result: 'skipped', steps: [], why: 'the node is not owned by this instance' };
     const design = designNode(this.deps, await this.deps.facts());
     await this.publish(design);
-    const host = this.deps.openHost(c.target);
+    // Connecting ends at once when the check is aborted (the operator stops), not at its deadline.
+    const host = this.deps.openHost({ ...c.target, signal: c.signal });
     try {
       const look = await Promise.resolve()
         .then(() => planNode(host, design, c.node))
