@@ -56,10 +56,12 @@ export async function ec2ClientFor(ctx: CloudContext | undefined): Promise<EC2Cl
     ...(endpoint ? { endpoint } : {}),
     // Each attempt is abandoned after the context's request timeout with a TimeoutError, which the
     // standard retry strategy retries (by default the handler only warns, and a silent socket is given
-    // EC2's 15 minutes).
+    // EC2's 15 minutes). The request timer ends with the response headers; the socket timeout covers a
+    // body that stalls after them.
     requestHandler: {
       requestTimeout: cloudRequestTimeoutMs(ctx),
       throwOnRequestTimeout: true,
+      socketTimeout: cloudRequestTimeoutMs(ctx),
       ...(ctx.caBundle ? { httpsAgent: new Agent({ ca: ctx.caBundle }) } : {}),
     },
   });

@@ -1,5 +1,8 @@
+import { generateKeyPairSync } from 'node:crypto';
 import test from 'ava';
 import type { CoreV1Api, V1Node } from '@kubernetes/client-node';
+import { Annotations } from '../join/node-metadata.js';
+import { encryptUsername } from '../join/username-crypto.js';
 import { NodeNotOwnedError } from '../identity/node-ownership.js';
 import { StateHost, stateMatching, testDeps, testNode } from './byoh.test-helper.js';
 import { KeyRotation } from './key-rotation.js';
@@ -61,4 +64,49 @@ test('key rotation never re-keys a Node that belongs to another instance', async
   });
   t.deepEqual(calls, []);
   t.is(host.queries.length, 0);
+});
+
+test('a removal stopped mid-way is not a failure: its connection gets the signal, no Failed status, no event', async (t) => {
+  // Every call answers; lists are empty (no pods to drain).
+  const core = new Proxy({}, { get: () => () => Promise.resolve({ items: [] }) }) as CoreV1Api;
+  const stop = new AbortController();
+  const phases: string[] = [];
+  const base = testDeps(emptyHost(), { core });
+  const signals: (AbortSignal | undefined)[] = [];
+  const deps = {
+    ...base,
+    status: {
+      ...base.status,
+      set: (status: { phase: string }) => {
+        phases.push(status.phase);
+        return Promise.resolve();
+      },
+    },
+    openHost: (to: Parameters<typeof base.openHost>[0]) => {
+      signals.push(to.signal);
+      // The operator stops while the host is being reached: connecting is abandoned.
+      stop.abort();
+      throw new Error('connecting was abandoned: the work it was for was stopped');
+    },
+  };
+  const key = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  }).privateKey;
+  const node = testNode();
+  node.metadata = {
+    ...node.metadata,
+    annotations: {
+      ...node.metadata?.annotations,
+      [Annotations.username]: encryptUsername('Administrator', key),
+    },
+  };
+  await t.throwsAsync(
+    new RemoveFlow(deps).remove(node, key, { deleteLogs: false, drainTimeoutMs: 1000, signal: stop.signal }),
+    { message: /connecting was abandoned/ },
+  );
+  t.deepEqual(signals, [stop.signal]);
+  t.deepEqual(phases, ['Removing'], 'no Failed phase');
+  t.deepEqual(base.events.events, [], 'no InstanceTeardownFailure event');
 });

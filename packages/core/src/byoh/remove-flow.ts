@@ -55,12 +55,14 @@ export class RemoveFlow {
         signal: options.signal,
         logger: this.deps.logger,
       });
-      await this.deconfigureHost(node, ipv4, privateKeyPem, options.deleteLogs);
+      await this.deconfigureHost(node, ipv4, privateKeyPem, options);
       await this.untag(node, ipv4);
       await this.deps.core.deleteNode({ name }).catch((err: unknown) => {
         if (!isNotFound(err)) throw err;
       });
     } catch (err) {
+      // Stopping (or leadership lost): not a failure; the next leader resumes the removal.
+      if (options.signal.aborted) throw err;
       await this.phase(ipv4, 'Failed', { node: name, lastError: `removal: ${errorMessage(err)}` });
       await this.deps.events.record(
         instancesConfigMapRef(this.deps.namespace),
@@ -90,7 +92,7 @@ export class RemoveFlow {
     node: V1Node,
     ipv4: string,
     privateKeyPem: string,
-    deleteLogs: boolean,
+    { deleteLogs, signal }: RemoveOptions & { signal: AbortSignal },
   ): Promise<void> {
     const encrypted = node.metadata?.annotations?.[Annotations.username];
     if (!encrypted)
@@ -102,6 +104,7 @@ export class RemoveFlow {
       username,
       privateKeyPem,
       connectDeadlineMs: REMOVE_CONNECT_DEADLINE_MS,
+      signal,
     });
     try {
       await host.deconfigure({

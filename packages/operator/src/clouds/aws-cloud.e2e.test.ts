@@ -113,7 +113,8 @@ test('a request EC2 never answers is abandoned after the request timeout and ret
   const error = await t.throwsAsync(caps.identity.identify('127.0.0.7'));
   t.true(error instanceof CloudApiError);
   t.like(error, { cloudCode: 'TimeoutError', kind: 'other' });
-  t.regex(error.message, /exceeded the configured 300 ms requestTimeout/);
+  // The request timer or, for a body stalled after the headers, the socket timer: both 300 ms.
+  t.regex(error.message, /300 ms/);
   t.is(ec2.faults.count('DescribeInstances'), 2 + 5, 'five attempts in all (AWS_MAX_ATTEMPTS)');
   t.true(Date.now() - started < 30_000, "bounded by the attempts, not by EC2's 15-minute socket timeout");
 });

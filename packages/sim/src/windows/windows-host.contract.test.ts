@@ -156,6 +156,20 @@ test('an interrupted upload leaves no partial file in place and the next converg
   t.true(w.sim.model.files.read('C:\\k\\big.exe')?.equals(big));
 });
 
+test('an abort while waiting for a rebooting host ends the wait at once, not at the reboot timeout', async (t) => {
+  const w = await startHostWorld({ costs: { rebootMs: 5000 } });
+  t.teardown(() => w.stop());
+  const stop = new AbortController();
+  const host = w.connect({ signal: stop.signal, rebootTimeoutMs: 15_000, connectDeadlineMs: 60_000 });
+  await host.observe({ directories: [], files: [], services: [], envVars: [], firewallRules: [] });
+  const rebooting = host.reboot();
+  setTimeout(() => stop.abort(), 300);
+  const started = Date.now();
+  const err = await t.throwsAsync(rebooting);
+  t.regex(err.message, /connecting was abandoned/);
+  t.true(Date.now() - started < 3000, 'not the 5 s reboot nor the 15 s reboot timeout');
+});
+
 test('a reboot in the middle of an apply is survived by the next converge', async (t) => {
   const w = await startHostWorld({ costs: { rebootMs: 100 } });
   t.teardown(() => w.stop());

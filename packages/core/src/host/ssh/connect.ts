@@ -27,6 +27,11 @@ function attempt(o: ResolvedSshOptions, key: LoadedPrivateKey, check: HostKeyChe
     const abandon = (): void => fail(abandoned(o));
     o.signal?.addEventListener('abort', abandon, { once: true });
     client.once('ready', () => {
+      if (settled) {
+        // Abandoned (or failed) while the handshake finished: this client is not handed out.
+        client.end();
+        return;
+      }
       settled = true;
       o.signal?.removeEventListener('abort', abandon);
       client.removeListener('error', fail);
@@ -86,6 +91,7 @@ export async function connectWithRetry(o: ResolvedSshOptions, key: LoadedPrivate
     try {
       return await attempt(o, key, check);
     } catch (caught) {
+      if (o.signal?.aborted) throw abandoned(o);
       const err = caught instanceof Error ? caught : new Error(String(caught));
       const final = finalError(o, key, { err, check, tries, waited: Date.now() - start + delay });
       if (final) throw final;

@@ -248,7 +248,7 @@ export class SshWindowsHost implements WindowsHost {
 
   /**
    * Asks the module to restart the host, then waits for the connection to drop (expected, not an error)
-   * and for a connection to a host with a new boot time.
+   * and for a connection to a host with a new boot time; an abort of `signal` ends the wait.
    */
   async reboot(): Promise<void> {
     const result = await this.call({ v: HOST_PROTOCOL_VERSION, op: 'reboot' });
@@ -263,9 +263,13 @@ export class SshWindowsHost implements WindowsHost {
         const state = await this.observe(empty);
         if (state.lastBootTime !== result.lastBootTime) return;
       } catch (err) {
+        // Stopping: connecting was abandoned, so waiting longer cannot see the host come back.
+        if (this.o.signal?.aborted) throw err;
         this.o.logger.debug('host not back yet', { address: this.address, err: String(err) });
       }
-      await sleep(Math.min(1000, this.o.retryInitialMs));
+      await sleep(Math.min(1000, this.o.retryInitialMs), undefined, { signal: this.o.signal }).catch(
+        () => undefined,
+      );
     }
     throw new HostOperationError(
       this.address,
