@@ -47,6 +47,10 @@ export function pinningHostVerifier(
         };
         return false;
       })
-      .then(verify, () => verify(false));
+      .then(verify, () => verify(false))
+      // ssh2 throws from `verify` when the connection ended while the store answered (an attempt that
+      // was abandoned or timed out: its protocol is torn down). Nothing is left to verify then, and the
+      // throw must not become an unhandled rejection, which ends the process.
+      .catch(() => undefined);
   };
 }
