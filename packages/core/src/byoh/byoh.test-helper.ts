@@ -54,6 +54,19 @@ export function fakeConfigMaps(): { api: CoreV1Api; created: V1ConfigMap[] } {
   return { api, created };
 }
 
+/** `deps` whose openHost hands out `host` and records the signal of each target it was given. */
+export function recordingSignals<D extends JoinDeps>(
+  deps: D,
+  host: WindowsHost,
+): { deps: D; signals: (AbortSignal | undefined)[] } {
+  const signals: (AbortSignal | undefined)[] = [];
+  const openHost: JoinDeps['openHost'] = (target) => {
+    signals.push(target.signal);
+    return host;
+  };
+  return { deps: { ...deps, openHost }, signals };
+}
+
 export function testDeps(
   host: WindowsHost,
   extra: Partial<JoinDeps> = {},

@@ -1,5 +1,13 @@
 import test from 'ava';
-import { FACTS, StateHost, fakeConfigMaps, stateMatching, testDeps, testNode } from './byoh.test-helper.js';
+import {
+  FACTS,
+  StateHost,
+  fakeConfigMaps,
+  recordingSignals,
+  stateMatching,
+  testDeps,
+  testNode,
+} from './byoh.test-helper.js';
 import { DriftRepair, type DriftCheck } from './drift-repair.js';
 import { designNode, nodeHostSpec } from './node-spec.js';
 
@@ -221,14 +229,7 @@ test('a hostile value patched onto a Ready node is refused with one event and no
 test("the check's connection is abandoned with the check: openHost gets its signal", async (t) => {
   const { host, deps, check } = setup();
   const c = check();
-  const signals: (AbortSignal | undefined)[] = [];
-  const opening = {
-    ...deps,
-    openHost: (target: Parameters<typeof deps.openHost>[0]) => {
-      signals.push(target.signal);
-      return host;
-    },
-  };
+  const { deps: opening, signals } = recordingSignals(deps, host);
   await new DriftRepair(opening).check(c);
   t.is(signals.length, 1);
   t.is(signals[0], c.signal);

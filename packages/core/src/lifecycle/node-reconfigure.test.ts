@@ -5,6 +5,7 @@ import {
   FACTS,
   StateHost,
   fakeConfigMaps,
+  recordingSignals,
   stateMatching,
   testDeps,
   testNode,
@@ -141,15 +142,7 @@ test('an upgrade without a reboot: one round, no reboot, no second round', async
 test("the pass's connection is abandoned with the pass: openHost gets its signal", async (t) => {
   const host = matchingHost();
   const { core, node } = nodeCore();
-  const deps = testDeps(host, { core });
-  const signals: (AbortSignal | undefined)[] = [];
-  const opening = {
-    ...deps,
-    openHost: (to: Parameters<typeof deps.openHost>[0]) => {
-      signals.push(to.signal);
-      return host;
-    },
-  };
+  const { deps: opening, signals } = recordingSignals(testDeps(host, { core }), host);
   await new NodeReconfigure(opening).run(node, target, false, live);
   t.deepEqual(signals, [live]);
 });

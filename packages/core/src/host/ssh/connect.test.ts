@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { generateKeyPairSync } from 'node:crypto';
 import { HostUnreachableError } from '../errors.js';
 import { InMemoryHostKeyStore } from '../host-key-store.js';
+import type { SshHostOptions } from './ssh-options.js';
 import { SshWindowsHost } from './ssh-windows-host.js';
 
 /** A loopback port with nothing listening on it. */
@@ -14,34 +15,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-test('connecting retries with backoff and gives up at the deadline with HostUnreachableError', async (t) => {
-  const logged: unknown[] = [];
-  const host = new SshWindowsHost({
-    host: '127.0.0.1',
-    port: await closedPort(),
-    username: 'Administrator',
-    privateKey: generateKeyPairSync('ed25519', {
-      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-      publicKeyEncoding: { type: 'spki', format: 'pem' },
-    }).privateKey,
-    hostKeys: new InMemoryHostKeyStore(),
-    logger: { warn: () => undefined, debug: (_m, f) => logged.push(f?.['delay']) },
-    retryInitialMs: 20,
-    retryMaxMs: 80,
-    connectDeadlineMs: 400,
-  });
-  const started = Date.now();
-  const err = await t.throwsAsync(
-    host.observe({ directories: [], files: [], services: [], envVars: [], firewallRules: [] }),
-  );
-  t.true(err instanceof HostUnreachableError, String(err));
-  t.regex(err.message, /ECONNREFUSED/);
-  t.true(Date.now() - started < 1500);
-  t.deepEqual(logged.slice(0, 4), [20, 40, 80, 80], 'delays double up to the cap');
-  await host.close();
-});
-
-function hostAt(port: number, signal: AbortSignal): SshWindowsHost {
+/** An adapter for 127.0.0.1:`port` with a fresh key, fast retries and `options`. */
+function hostAt(port: number, options: Partial<SshHostOptions>): SshWindowsHost {
   return new SshWindowsHost({
     host: '127.0.0.1',
     port,
@@ -52,26 +27,52 @@ function hostAt(port: number, signal: AbortSignal): SshWindowsHost {
     }).privateKey,
     hostKeys: new InMemoryHostKeyStore(),
     retryInitialMs: 20,
-    retryMaxMs: 100,
-    connectDeadlineMs: 60_000,
-    readyTimeoutMs: 60_000,
-    signal,
+    ...options,
   });
 }
 
 const NOTHING = { directories: [], files: [], services: [], envVars: [], firewallRules: [] };
 
-test('an abort ends connecting at once, between attempts, instead of at the deadline', async (t) => {
+test('connecting retries with backoff and gives up at the deadline with HostUnreachableError', async (t) => {
+  const logged: unknown[] = [];
+  const host = hostAt(await closedPort(), {
+    logger: { warn: () => undefined, debug: (_m, f) => logged.push(f?.['delay']) },
+    retryMaxMs: 80,
+    connectDeadlineMs: 400,
+  });
+  const started = Date.now();
+  const err = await t.throwsAsync(host.observe(NOTHING));
+  t.true(err instanceof HostUnreachableError, String(err));
+  t.regex(err.message, /ECONNREFUSED/);
+  t.true(Date.now() - started < 1500);
+  t.deepEqual(logged.slice(0, 4), [20, 40, 80, 80], 'delays double up to the cap');
+  await host.close();
+});
+
+/** Observes through an adapter for `port` and aborts it after 150 ms: the error, and how long it took. */
+async function abortedObserve(port: number): Promise<{ err: unknown; ms: number }> {
   const stop = new AbortController();
-  const host = hostAt(await closedPort(), stop.signal);
-  const observing = host.observe(NOTHING);
+  const host = hostAt(port, {
+    retryMaxMs: 100,
+    connectDeadlineMs: 60_000,
+    readyTimeoutMs: 60_000,
+    signal: stop.signal,
+  });
   setTimeout(() => stop.abort(), 150);
   const started = Date.now();
-  const err = await t.throwsAsync(observing);
-  t.true(err instanceof HostUnreachableError, String(err));
-  t.regex(err.message, /connecting was abandoned/);
-  t.true(Date.now() - started < 2000, 'not the 60 s deadline');
+  const err: unknown = await host.observe(NOTHING).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   await host.close();
+  return { err, ms: Date.now() - started };
+}
+
+test('an abort ends connecting at once, between attempts, instead of at the deadline', async (t) => {
+  const { err, ms } = await abortedObserve(await closedPort());
+  t.true(err instanceof HostUnreachableError, String(err));
+  t.regex(String(err), /connecting was abandoned/);
+  t.true(ms < 2000, 'not the 60 s deadline');
 });
 
 test('an abort ends an attempt under way: a server that accepts and never answers', async (t) => {
@@ -81,13 +82,7 @@ test('an abort ends an attempt under way: a server that accepts and never answer
   t.teardown(() => {
     silent.close();
   });
-  const stop = new AbortController();
-  const host = hostAt((silent.address() as { port: number }).port, stop.signal);
-  const observing = host.observe(NOTHING);
-  setTimeout(() => stop.abort(), 150);
-  const started = Date.now();
-  const err = await t.throwsAsync(observing);
-  t.regex(err.message, /connecting was abandoned/);
-  t.true(Date.now() - started < 2000, 'not the 60 s handshake timeout');
-  await host.close();
+  const { err, ms } = await abortedObserve((silent.address() as { port: number }).port);
+  t.regex(String(err), /connecting was abandoned/);
+  t.true(ms < 2000, 'not the 60 s handshake timeout');
 });

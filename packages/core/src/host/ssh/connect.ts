@@ -69,6 +69,11 @@ function attempt(o: ResolvedSshOptions, key: LoadedPrivateKey, check: HostKeyChe
   });
 }
 
+/** Waits `ms`, or less when `signal` aborts first (never rejects). */
+export function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return sleep(ms, undefined, { signal }).catch(() => undefined);
+}
+
 function abandoned(o: ResolvedSshOptions): HostUnreachableError {
   return new HostUnreachableError(o.address, 'connecting was abandoned: the work it was for was stopped');
 }
@@ -97,7 +102,7 @@ export async function connectWithRetry(o: ResolvedSshOptions, key: LoadedPrivate
       if (final) throw final;
       o.logger.debug('ssh connect failed; retrying', { address: o.address, err: err.message, delay });
       // An abort ends the wait; the loop's first check then gives up.
-      await sleep(delay, undefined, { signal: o.signal }).catch(() => undefined);
+      await pause(delay, o.signal);
       delay = Math.min(delay * 2, o.retryMaxMs);
     }
   }

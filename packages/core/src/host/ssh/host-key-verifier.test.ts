@@ -8,31 +8,15 @@ function hostKey(): Buffer {
   return randomBytes(51);
 }
 
+/** One verification of `key` for 10.0.0.5: what the verifier answered. */
+function verify(store: InMemoryHostKeyStore, check: HostKeyCheck, key: Buffer): Promise<boolean> {
+  return new Promise((resolve) => pinningHostVerifier(store, '10.0.0.5', check)(key, resolve));
+}
+
 test('the first key is pinned and accepted; another key is refused and recorded', async (t) => {
   const store = new InMemoryHostKeyStore();
-  const first = hostKey();
-  const answers: boolean[] = [];
   const check: HostKeyCheck = {};
-  await new Promise<void>((resolve) =>
-    pinningHostVerifier(
-      store,
-      '10.0.0.5',
-      check,
-    )(first, (ok) => {
-      answers.push(ok);
-      resolve();
-    }),
-  );
-  await new Promise<void>((resolve) =>
-    pinningHostVerifier(
-      store,
-      '10.0.0.5',
-      check,
-    )(hostKey(), (ok) => {
-      answers.push(ok);
-      resolve();
-    }),
-  );
+  const answers = [await verify(store, check, hostKey()), await verify(store, check, hostKey())];
   t.deepEqual(answers, [true, false]);
   t.regex(check.mismatch?.presented ?? '', /^SHA256:/);
 });

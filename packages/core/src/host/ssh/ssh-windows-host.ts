@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Plan } from '../../converge/plan.js';
 import { HostOperationError, HostProtocolError, InvalidHostRequestError } from '../errors.js';
 import { loadHostModule } from '../host-module.js';
@@ -20,7 +19,7 @@ import type {
   UploadReport,
   WindowsHost,
 } from '../windows-host.js';
-import { connectWithRetry } from './connect.js';
+import { connectWithRetry, pause } from './connect.js';
 import { ModuleSession } from './module-session.js';
 import { stageFile } from './stage-file.js';
 import { loadPrivateKey, type LoadedPrivateKey } from './private-key.js';
@@ -267,9 +266,7 @@ export class SshWindowsHost implements WindowsHost {
         if (this.o.signal?.aborted) throw err;
         this.o.logger.debug('host not back yet', { address: this.address, err: String(err) });
       }
-      await sleep(Math.min(1000, this.o.retryInitialMs), undefined, { signal: this.o.signal }).catch(
-        () => undefined,
-      );
+      await pause(Math.min(1000, this.o.retryInitialMs), this.o.signal);
     }
     throw new HostOperationError(
       this.address,
