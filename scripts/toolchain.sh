@@ -26,6 +26,41 @@ if [ ! -f "$stamp" ]; then
   touch "$stamp"
 fi
 export PATH="$tc/bin:$PATH"
+# PowerShell 7.6.9 (a .NET tool) and Pester 6.2.0 (a NuGet package) run the host module for real in the
+# tests (Pester suite, the Windows PowerShell 5.1 gate, simulated hosts on the PowerShell engine). They
+# need the .NET SDK. Without it, outside CI, the PowerShell tests skip and say why; in CI that is an error.
+WMCO_PWSH_VERSION=7.6.9
+WMCO_PESTER_VERSION=6.2.0
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 POWERSHELL_TELEMETRY_OPTOUT=1 POWERSHELL_UPDATECHECK=Off
+ps_stamp="$tc/.stamp-pwsh-$WMCO_PWSH_VERSION-pester-$WMCO_PESTER_VERSION"
+if [ ! -f "$ps_stamp" ]; then
+  if command -v dotnet >/dev/null; then
+    echo "wmco: installing PowerShell $WMCO_PWSH_VERSION and Pester $WMCO_PESTER_VERSION into .toolchain/" >&2
+    rm -rf "$tc/pwsh" "$tc/nuget" "$tc/pester-restore"
+    dotnet tool install --tool-path "$tc/pwsh" PowerShell --version "$WMCO_PWSH_VERSION" >&2
+    mkdir -p "$tc/pester-restore"
+    cat >"$tc/pester-restore/pester-restore.csproj" <<EOT
+<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup><TargetFramework>net10.0</TargetFramework></PropertyGroup>
+  <ItemGroup><PackageDownload Include="Pester" Version="[$WMCO_PESTER_VERSION]" /></ItemGroup>
+</Project>
+EOT
+    dotnet restore "$tc/pester-restore/pester-restore.csproj" --packages "$tc/nuget" >&2
+    "$tc/pwsh/pwsh" -NoProfile -NonInteractive -Command "Import-Module '$tc/nuget/pester/$WMCO_PESTER_VERSION/tools/Pester.psd1'" >&2
+    touch "$ps_stamp"
+  elif [ "${CI:-}" = "true" ]; then
+    echo "wmco: CI needs the .NET SDK (dotnet) to install PowerShell $WMCO_PWSH_VERSION for the host module tests" >&2
+    exit 1
+  else
+    echo "wmco: no .NET SDK (dotnet): PowerShell tests will be skipped" >&2
+  fi
+fi
+if [ -f "$ps_stamp" ]; then
+  export WMCO_PWSH="$tc/pwsh/pwsh"
+  export WMCO_PESTER="$tc/nuget/pester/$WMCO_PESTER_VERSION/tools/Pester.psd1"
+else
+  export WMCO_PWSH_MISSING="no .NET SDK (dotnet) on this machine, so PowerShell $WMCO_PWSH_VERSION was not installed"
+fi
 # Native addons (ssh2's crypto binding, tree-sitter) build against Node 24's own headers, which the
 # node-linux-* package ships; without this node-gyp tries to download headers and ssh2 silently falls
 # back to pure-JS crypto (about 3x slower SFTP).
