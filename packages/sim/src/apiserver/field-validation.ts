@@ -1,29 +1,43 @@
 import type { ServerResponse } from 'node:http';
+import { cannotHandle, decodeForWrite, invalidPatch, type DecodeStage } from './decode-request.js';
 import { isObject } from './json.js';
 import { unknownFields } from './prune.js';
 import type { ResourceType } from './resource-type.js';
-import { errors } from './status.js';
+
+/** The fields of a write its kind does not have: from the Go type for built-ins, the schema for CRs. */
+function unknownOf(t: ResourceType, obj: unknown, stage: DecodeStage): readonly string[] {
+  if (!isObject(obj)) return [];
+  const typed = decodeForWrite(t, obj, stage);
+  if (typed !== undefined) return typed.unknown;
+  return t.schema ? unknownFields(obj, t.schema) : [];
+}
+
+/** The parts of a request fieldValidation looks at. */
+export interface FieldValidationCall {
+  readonly type: ResourceType;
+  readonly query: URLSearchParams;
+  readonly res: ServerResponse;
+}
 
 /**
- * `fieldValidation` for custom resources (built-ins carry no schema here, so they are not checked):
- * Strict rejects unknown fields with the real 400 message, Warn (the default, as upstream) adds a `Warning`
- * header per dropped field, Ignore prunes silently.
+ * `fieldValidation` as kube-apiserver applies it to built-ins and custom resources alike: Strict refuses
+ * unknown fields ("strict decoding error: unknown field ..."; 400 for bodies, 422 for JSON/merge patches),
+ * Warn (the default) drops them with one `Warning` header each, Ignore drops them silently. A body that
+ * does not decode at all is refused in every mode (type errors win over unknown fields, as upstream).
  */
 export function checkFieldValidation(
-  t: ResourceType,
-  q: URLSearchParams,
-  res: ServerResponse,
+  c: FieldValidationCall,
   obj: unknown,
+  stage: DecodeStage = 'body',
 ): void {
-  const mode = q.get('fieldValidation') ?? 'Warn';
-  if (!t.schema || !isObject(obj) || mode === 'Ignore') return;
-  const unknown = unknownFields(obj, t.schema);
-  if (unknown.length === 0) return;
+  const { type: t, res } = c;
+  const mode = c.query.get('fieldValidation') ?? 'Warn';
+  const unknown = unknownOf(t, obj, stage);
+  if (unknown.length === 0 || mode === 'Ignore') return;
   const detail = unknown.map((f) => `unknown field "${f}"`).join(', ');
   if (mode === 'Strict') {
-    throw errors.badRequest(
-      `${t.kind} in version "${t.version}" cannot be handled as a ${t.kind}: strict decoding error: ${detail}`,
-    );
+    const message = `strict decoding error: ${detail}`;
+    throw stage === 'patch' && isObject(obj) ? invalidPatch(obj, message) : cannotHandle(t, message);
   }
   if (!res.headersSent)
     res.setHeader(

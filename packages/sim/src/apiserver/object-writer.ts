@@ -6,6 +6,7 @@ import {
   now,
   type DeleteOptions,
 } from './delete-rules.js';
+import { canonical, decodeForWrite } from './decode-request.js';
 import { dryRunResult } from './dry-run.js';
 import type { EventType } from './event-log.js';
 import { clone, deepEqual, isObject, meta, str, type Json, type JsonObject } from './json.js';
@@ -59,7 +60,9 @@ export class ObjectWriter {
   }
 
   /** Stores (or, dry run, only shapes) the result of a write. */
-  private commit(t: ResourceType, type: EventType, next: JsonObject, old?: JsonObject): JsonObject {
+  private commit(t: ResourceType, type: EventType, written: JsonObject, old?: JsonObject): JsonObject {
+    // Stored and returned as the real server encodes it: maps sorted, times normalized.
+    const next = canonical(t, written);
     return this.dryRun ? dryRunResult(next, old) : this.store.commit(t, type, next, old);
   }
 
@@ -119,7 +122,8 @@ export class ObjectWriter {
       throw errors.methodNotAllowed('create not allowed while custom resource definition is terminating');
     }
     checkKind(t, body);
-    const next = t.schema ? pruneCustomResource(clone(body), t.schema) : clone(body);
+    const typed = decodeForWrite(t, body)?.object ?? body;
+    const next = t.schema ? pruneCustomResource(clone(typed), t.schema) : clone(typed);
     const m = meta(next);
     this.placeNamespace(t, m, ns);
     prepareMeta(m);
@@ -153,15 +157,23 @@ export class ObjectWriter {
     const old = this.mustGet(t, ns, name);
     checkKind(t, body);
     checkUpdatePreconditions(t, old, body, name);
-    const sub = target.subresource ?? '';
-    const next = mergeForUpdate(t, old, clone(body), sub);
-    const ctx: WriteContext = { type: t, user: target.user ?? SYSTEM_USER, subresource: sub };
-    for (const h of this.hooksFor(t)) h.update?.(old, next, ctx);
-    meta(next)['resourceVersion'] = meta(old)['resourceVersion'] ?? null;
+    const next = this.admitUpdate(target, old, body);
     // A no-op keeps the resourceVersion and sends no event (row 4).
     if (deepEqual(old, next)) return old;
     const gone = meta(next)['deletionTimestamp'] !== undefined && removalBlockers(t, next).length === 0;
     return this.commit(t, gone ? 'DELETED' : 'MODIFIED', next, old);
+  }
+
+  /** The decoded body merged over the stored object and admitted, as it would be stored. */
+  private admitUpdate(target: WriteTarget, old: JsonObject, body: JsonObject): JsonObject {
+    const t = target.type;
+    const sub = target.subresource ?? '';
+    const merged = mergeForUpdate(t, old, clone(decodeForWrite(t, body)?.object ?? body), sub);
+    const ctx: WriteContext = { type: t, user: target.user ?? SYSTEM_USER, subresource: sub };
+    for (const h of this.hooksFor(t)) h.update?.(old, merged, ctx);
+    meta(merged)['resourceVersion'] = meta(old)['resourceVersion'] ?? null;
+    // Compared as encoded: a time sent with fractions of a second equals the stored whole second.
+    return canonical(t, merged);
   }
 
   /** Read-modify-write used by PATCH and by controllers. */

@@ -95,14 +95,14 @@ function writerFor(c: ResourceCall, optionsKind: string): ObjectWriter {
 async function create(c: ResourceCall): Promise<void> {
   const writer = writerFor(c, 'CreateOptions');
   const body = parseObjectBody(c.req, await readBody(c.req));
-  checkFieldValidation(c.type, c.query, c.res, body);
+  checkFieldValidation(c, body);
   sendJson(c.res, 201, writer.create(c.type, c.info.namespace, body, c.user));
 }
 
 async function update(c: ResourceCall, name: string): Promise<void> {
   const writer = writerFor(c, 'UpdateOptions');
   const body = parseObjectBody(c.req, await readBody(c.req));
-  checkFieldValidation(c.type, c.query, c.res, body);
+  checkFieldValidation(c, body);
   const opts = { subresource: c.info.subresource, user: c.user };
   sendJson(c.res, 200, writer.update({ type: c.type, namespace: c.info.namespace, name, ...opts }, body));
 }
@@ -125,7 +125,7 @@ async function patch(c: ResourceCall, name: string): Promise<void> {
     200,
     writer.mutate({ type: c.type, namespace: ns, name, ...opts }, (cur) => {
       const next = applyPatch(kind, cur, body);
-      checkFieldValidation(c.type, c.query, c.res, next);
+      checkFieldValidation(c, next, kind === 'apply' ? 'body' : 'patch');
       return next;
     }),
   );
