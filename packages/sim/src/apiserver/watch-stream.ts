@@ -15,6 +15,9 @@ export interface WatchRequest {
   readonly render?: (o: JsonObject, first: boolean) => unknown;
 }
 
+/** The cacher sends its last bookmark this long before a watch's deadline (cache_watcher.go). */
+const PRE_TIMEOUT_BOOKMARK_MS = 2_000;
+
 type OutType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
 /** The events one watcher sees for a store event, with selector transitions as ADDED/DELETED. */
@@ -34,6 +37,11 @@ export function translate(e: StoreEvent, sel: Selection): OutType | undefined {
 /** Open watch streams, so fault hooks can drop them all. */
 export class WatchRegistry {
   private readonly open = new Set<ServerResponse>();
+  /**
+   * Bookmarks (only when a watch asks with allowWatchBookmarks) come every minute and 2 s before the
+   * watch's deadline, as the cacher's `defaultBookmarkFrequency` and `nextBookmarkTime` send them
+   * (k8s.io/apiserver pkg/storage/cacher). Tests may lower it; nothing else is sent on an idle watch.
+   */
   bookmarkIntervalMs = 5_000;
   /** The server-side cap when a client gives no timeoutSeconds (the real one is 30-60 minutes). */
   defaultTimeoutSeconds = 1_800;
@@ -67,6 +75,31 @@ function objectWriter(res: ServerResponse, req: WatchRequest): (type: OutType, o
     line(res, type, req.render ? req.render(o, first) : o);
     first = false;
   };
+}
+
+/** Bookmarks when asked for (every interval and 2 s before the deadline), then the end at the deadline. */
+function scheduleEnd(
+  res: ServerResponse,
+  store: ObjectStore,
+  req: WatchRequest,
+  registry: WatchRegistry,
+): NodeJS.Timeout[] {
+  const bookmark = (): void =>
+    line(res, 'BOOKMARK', {
+      kind: req.type.kind,
+      apiVersion: groupVersion(req.type),
+      metadata: { resourceVersion: String(store.currentRv) },
+    } satisfies JsonObject);
+  const timers: NodeJS.Timeout[] = [];
+  // timeoutSeconds=0 means "the server's default", as in kube-apiserver.
+  const timeoutMs = (req.timeoutSeconds || registry.defaultTimeoutSeconds) * 1000;
+  if (req.allowBookmarks) {
+    timers.push(setInterval(bookmark, registry.bookmarkIntervalMs));
+    if (timeoutMs >= PRE_TIMEOUT_BOOKMARK_MS)
+      timers.push(setTimeout(bookmark, timeoutMs - PRE_TIMEOUT_BOOKMARK_MS));
+  }
+  timers.push(setTimeout(() => res.end(), timeoutMs));
+  return timers;
 }
 
 /** Serves `?watch=true`: headers flushed at once, replay, live events, bookmarks, timeout. */
@@ -105,22 +138,7 @@ export function serveWatch(
   };
   backlog.forEach(send);
   const unsubscribe = store.subscribe(send);
-  const bookmark = (): void =>
-    line(res, 'BOOKMARK', {
-      kind: t.kind,
-      apiVersion: groupVersion(t),
-      metadata: { resourceVersion: String(store.currentRv) },
-    } satisfies JsonObject);
-  const timers: NodeJS.Timeout[] = [];
-  if (req.allowBookmarks) timers.push(setInterval(bookmark, registry.bookmarkIntervalMs));
-  // timeoutSeconds=0 means "the server's default", as in kube-apiserver.
-  const timeout = req.timeoutSeconds || registry.defaultTimeoutSeconds;
-  timers.push(
-    setTimeout(() => {
-      if (req.allowBookmarks) bookmark();
-      res.end();
-    }, timeout * 1000),
-  );
+  const timers = scheduleEnd(res, store, req, registry);
   res.on('close', () => {
     unsubscribe();
     timers.forEach((x) => clearTimeout(x));
