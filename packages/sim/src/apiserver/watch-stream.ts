@@ -42,7 +42,7 @@ export class WatchRegistry {
    * watch's deadline, as the cacher's `defaultBookmarkFrequency` and `nextBookmarkTime` send them
    * (k8s.io/apiserver pkg/storage/cacher). Tests may lower it; nothing else is sent on an idle watch.
    */
-  bookmarkIntervalMs = 5_000;
+  bookmarkIntervalMs = 60_000;
   /** The server-side cap when a client gives no timeoutSeconds (the real one is 30-60 minutes). */
   defaultTimeoutSeconds = 1_800;
 
