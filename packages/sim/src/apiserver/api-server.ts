@@ -7,6 +7,7 @@ import { Authenticator, serviceAccountUser } from './authn.js';
 import { configMapHooks, namespaceHooks, podHooks, secretHooks } from './core-admission.js';
 import { CrdController, crdHooks } from './crd-serving.js';
 import { csrHooks } from './csr-admission.js';
+import { coreEventHooks, eventsApiEventHooks } from './event-admission.js';
 import { Faults } from './faults.js';
 import { RequestLog } from './request-log.js';
 import { handleRequest } from './http-handler.js';
@@ -114,6 +115,8 @@ export class SimApiServer {
     w.addHooks(r.mustFind('', 'v1', 'secrets'), secretHooks);
     w.addHooks(r.mustFind('', 'v1', 'namespaces'), namespaceHooks);
     w.addHooks(r.mustFind('', 'v1', 'pods'), podHooks);
+    w.addHooks(r.mustFind('', 'v1', 'events'), coreEventHooks);
+    w.addHooks(r.mustFind('events.k8s.io', 'v1', 'events'), eventsApiEventHooks);
     w.addHooks(r.mustFind('certificates.k8s.io', 'v1', 'certificatesigningrequests'), csrHooks);
     w.addHooks(r.mustFind('apiextensions.k8s.io', 'v1', 'customresourcedefinitions'), crdHooks);
     const crds = new CrdController(w);
