@@ -35,6 +35,7 @@ test('a release in another namespace puts every namespaced object of the operato
     'kube-system',
     'openshift-machine-api',
     'openshift-cluster-api',
+    'default',
   ];
   for (const d of docs) {
     const ns = (d.object['metadata'] as { namespace?: string }).namespace;

@@ -54,7 +54,8 @@ export const FORBIDDEN: readonly string[] = [
   // Grants the operator had before its API calls were audited, and does not use today.
   '*||nodes|update|*',
   '*||namespaces|list|*',
-  'default||events|create|*',
+  // Events: in the operator's namespace, openshift-machine-api and `default` (cluster-scoped objects) only.
+  'kube-system||events|create|*',
   // Windows Machines (ADR 0019): windows-user-data only, never patched or deleted; Machines deleted only
   // in openshift-machine-api; MachineSets never written; no Namespace but openshift-cluster-api read.
   'openshift-machine-api||secrets|get|other',

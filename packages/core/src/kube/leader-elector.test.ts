@@ -1,6 +1,7 @@
 import test from 'ava';
 import { systemClock } from './clock.js';
 import { FakeClock } from './fake-clock.js';
+import { silentLogger } from './logger.js';
 import { LeaderElector } from './leader-elector.js';
 import { runLeadership } from './leadership.js';
 import { InMemoryLeaseStore, LeaseConflictError } from './lease-store.js';
@@ -132,4 +133,47 @@ test('runLeadership: a leader that cannot renew steps down within the renew dead
   clearInterval(failing);
   t.true(lostSignal);
   t.true(stoppedAt - started < fast.leaseDurationMs + 100, 'stepped down before another could take over');
+});
+
+test('a Lease write the server refuses is an error in the log and reported once per reason; contention is not', async (t) => {
+  const store = new InMemoryLeaseStore();
+  const refusals: string[] = [];
+  const errors: string[] = [];
+  const logger = { ...silentLogger, error: (o: Record<string, unknown>) => errors.push(String(o['err'])) };
+  const a = new LeaderElector(
+    store,
+    new FakeClock(),
+    { identity: 'a', ...timing },
+    {
+      logger,
+      onWriteRefused: (reason) => refusals.push(reason),
+    },
+  );
+  const refuse = new Error(
+    'HTTP-Code: 400 Lease in version "v1" cannot be handled: spec.renewTime: parsing time',
+  );
+  const create = store.create.bind(store);
+  let failing = true;
+  store.create = (r) => (failing ? Promise.reject(refuse) : create(r));
+  t.false(await a.tryAcquireOrRenew());
+  t.false(await a.tryAcquireOrRenew());
+  t.deepEqual(refusals, [refuse.message], 'reported once, not on every retry');
+  t.deepEqual(errors, [refuse.message]);
+  failing = false;
+  t.true(await a.tryAcquireOrRenew());
+  const b = new LeaderElector(
+    store,
+    new FakeClock(),
+    { identity: 'b', ...timing },
+    {
+      onWriteRefused: (reason) => refusals.push(reason),
+    },
+  );
+  store.failNext = undefined;
+  await a.release();
+  const update = store.update.bind(store);
+  store.update = () => Promise.reject(new LeaseConflictError());
+  t.false(await b.tryAcquireOrRenew());
+  store.update = update;
+  t.is(refusals.length, 1, 'a 409 from another writer is contention, not a refusal');
 });

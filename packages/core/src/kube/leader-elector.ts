@@ -1,5 +1,5 @@
 import type { Clock } from './clock.js';
-import type { LeaseRecord, LeaseStore } from './lease-store.js';
+import { LeaseConflictError, type LeaseRecord, type LeaseStore } from './lease-store.js';
 import { errorMessage, silentLogger, type Logger } from './logger.js';
 
 export interface LeaderElectionConfig {
@@ -11,6 +11,16 @@ export interface LeaderElectionConfig {
   readonly renewDeadlineMs: number;
   /** Pause between attempts (client-go default 2 s). */
   readonly retryPeriodMs: number;
+}
+
+/** Who hears about an elector that cannot lead. */
+export interface LeaderElectionObserver {
+  readonly logger?: Logger;
+  /**
+   * The API server refused a Lease write for a reason other than another writer (a 409 is ordinary
+   * contention): this process cannot lead until that changes. Called once per distinct reason.
+   */
+  readonly onWriteRefused?: (reason: string) => void;
 }
 
 export const DEFAULT_LEADER_ELECTION: Omit<LeaderElectionConfig, 'identity'> = {
@@ -26,13 +36,16 @@ export const DEFAULT_LEADER_ELECTION: Omit<LeaderElectionConfig, 'identity'> = {
  */
 export class LeaderElector {
   private observed: { record: LeaseRecord | undefined; at: number } = { record: undefined, at: 0 };
+  private lastRefusal: string | undefined;
+  private readonly logger: Logger;
 
   constructor(
     private readonly store: LeaseStore,
     private readonly clock: Clock,
     private readonly config: LeaderElectionConfig,
-    private readonly logger: Logger = silentLogger,
+    private readonly observer: LeaderElectionObserver = {},
   ) {
+    this.logger = observer.logger ?? silentLogger;
     if (!(config.leaseDurationMs > config.renewDeadlineMs && config.renewDeadlineMs > config.retryPeriodMs)) {
       throw new Error('leader election needs leaseDuration > renewDeadline > retryPeriod');
     }
@@ -110,10 +123,24 @@ export class LeaderElector {
     try {
       const written = current ? await this.store.update(next) : await this.store.create(next);
       this.observed = { record: written, at: now };
+      this.lastRefusal = undefined;
       return true;
     } catch (err) {
-      this.logger.debug({ err: errorMessage(err) }, 'leader lease write failed');
+      if (err instanceof LeaseConflictError) this.logger.debug({ err: err.message }, 'leader lease taken');
+      else this.refused(errorMessage(err));
       return false;
     }
+  }
+
+  /** A refused write (400, 403, 422...) is an error someone must see, not contention: log it, report it. */
+  private refused(reason: string): void {
+    if (reason === this.lastRefusal)
+      return this.logger.debug({ err: reason }, 'leader lease write refused again');
+    this.lastRefusal = reason;
+    this.logger.error(
+      { err: reason },
+      'cannot write the leader Lease: this operator cannot lead until it can',
+    );
+    this.observer.onWriteRefused?.(reason);
   }
 }

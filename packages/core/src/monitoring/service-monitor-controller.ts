@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { Clock } from '../kube/clock.js';
 import { describeApiError, isNotFound } from '../kube/client/api-errors.js';
@@ -127,7 +128,8 @@ export class ServiceMonitorController {
       );
       return;
     }
-    if (JSON.stringify(current['spec']) === JSON.stringify(desired['spec'])) return;
+    // Key order is not compared: the API server returns a custom resource's keys sorted.
+    if (isDeepStrictEqual(current['spec'], desired['spec'])) return;
     const metadata = {
       ...(current['metadata'] as Record<string, unknown>),
       labels: { name: SERVICE_MONITOR_NAME },

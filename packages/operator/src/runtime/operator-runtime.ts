@@ -1,19 +1,11 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import {
-  CertificatesV1Api,
-  CoordinationV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  VersionApi,
-} from '@kubernetes/client-node';
+import { CertificatesV1Api, CoreV1Api, CustomObjectsApi, VersionApi } from '@kubernetes/client-node';
 import {
   ByohControllers,
   ClusterAddresses,
   ConfigMapHostKeyStore,
   ConfigMapStatusStore,
   KubeEventRecorder,
-  KubeLeaseStore,
-  LeaderElector,
   Registrations,
   kubeWatch,
   kubernetesVersionProblem,
@@ -24,6 +16,7 @@ import {
   systemIpv4Resolver,
   type ClusterFacts,
   type DependencyContainer,
+  type EventRecorder,
   type JoinDeps,
   type Logger,
   type WmcoProvider,
@@ -46,6 +39,7 @@ import { loadKubeConfig } from './load-kubeconfig.js';
 import { bootstrapIdentity } from './bootstrap-identity.js';
 import { servicesLogRotation } from './services-log-rotation.js';
 import { factProblems } from './fact-problems.js';
+import { operatorElector } from './operator-elector.js';
 export type { RuntimeHooks } from './runtime-hooks.js';
 
 export interface RuntimeParts {
@@ -155,7 +149,7 @@ export class OperatorRuntime {
     // One lifecycle for both sources: Machines share the BYOH source's budget and flows (ADR 0020).
     const machines = await machineSource({ deps, custom, watch: kubeWatch(this.kc), hostKeys, parts: this.machineParts, privateKeySecret, parallelJoins, retry: this.p.hooks?.machineRetry, maintenance: byoh.maintenance, driftRepairIntervalMs, driftMetric: (result) => this.p.metrics.driftChecks.inc({ result }) }); // prettier-ignore
     this.controllers = new NodeSources(byoh, machines, serviceMonitor(deps, custom, kubeWatch(this.kc)));
-    this.leadership = this.p.config.leaderElection ? this.elect() : this.runUnelected();
+    this.leadership = this.p.config.leaderElection ? this.elect(deps.events) : this.runUnelected();
   }
 
   /** Checks the cluster once at start and returns the facts read for it. */
@@ -189,7 +183,6 @@ export class OperatorRuntime {
     const logRotation = servicesLogRotation(config);
     const hooks = this.p.hooks ?? {};
     const events = new KubeEventRecorder(core, {
-      namespace: config.namespace,
       component: 'windows-machine-config-operator',
       scrub: (t) => this.p.redactor.scrubText(t),
       logger,
@@ -254,21 +247,18 @@ export class OperatorRuntime {
     return 'stopped';
   }
 
-  private elect(): Promise<'lost' | 'stopped'> {
+  private elect(events: EventRecorder): Promise<'lost' | 'stopped'> {
     const timing = this.p.hooks?.leaderTiming ?? DEFAULT_LEADER_ELECTION;
-    const store = new KubeLeaseStore(
-      this.kc.makeApiClient(CoordinationV1Api),
-      this.p.config.namespace,
-      'windows-machine-config-operator-lock',
-    );
+    const { namespace, identity } = this.p.config;
+    const elector = operatorElector(this.kc, {
+      namespace,
+      config: { identity, ...timing },
+      logger: this.p.logger,
+      events,
+    });
     let running: Promise<void> = Promise.resolve();
     return runLeadership({
-      elector: new LeaderElector(
-        store,
-        systemClock,
-        { identity: this.p.config.identity, ...timing },
-        this.p.logger,
-      ),
+      elector,
       clock: systemClock,
       timing,
       stop: this.stopping.signal,

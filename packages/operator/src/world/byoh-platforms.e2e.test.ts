@@ -9,7 +9,7 @@ import { cloudCapabilities } from '../clouds/cloud-capabilities.test-helper.js';
 import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
 import { loadBuiltinProviders } from '../providers/baked-providers.js';
 import type { SimWorld } from './sim-world.js';
-import { apis, NS, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
+import { eventsAbout, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
 import type { SimHostSpec } from './world-hosts.js';
 
 interface PlatformCase {
@@ -214,9 +214,9 @@ for (const c of CASES) {
           'the remaining instance keeps its ownership tag',
         );
       }
-      const events = (await apis(world).core.listNamespacedEvent({ namespace: NS })).items;
+      const events = await eventsAbout(world);
       t.deepEqual(
-        events.filter((e) => e.type === 'Warning').map((e) => `${e.reason ?? ''}: ${e.message ?? ''}`),
+        events.filter((e) => e.type === 'Warning').map((e) => `${e.reason}: ${e.message}`),
         [],
         'no warning on the way',
       );

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { CoordinationV1Api, KubeConfig } from '@kubernetes/client-node';
+import { CoordinationV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import type { OperatorRuntime } from '../runtime/operator-runtime.js';
 import type { SimWorld } from './sim-world.js';
 import { NS, phaseIs, testWorld, until } from './world-fixture.js';
@@ -96,5 +96,40 @@ test.serial(
     t.is(follower.controllerStarts, 1);
     t.is(leader.controllerStarts, 1, 'the killed operator never came back');
     t.false(leader.leading);
+  },
+);
+
+test.serial(
+  'a Lease write the API server refuses: no leading, a LeaderElectionFailed event says why; once accepted it leads',
+  async (t) => {
+    const { world } = await testWorld([], {});
+    t.teardown(() => world.stop());
+    const refused = 4;
+    world.cluster.server.faults.failNext(400, {
+      times: refused,
+      match: (method, path) => method !== 'GET' && path.includes('/leases'),
+    });
+    const op = await world.startOperator('wmco-refused');
+    const kc = new KubeConfig();
+    kc.loadFromFile(world.adminKubeconfig);
+    const core = kc.makeApiClient(CoreV1Api);
+    const event = await until(
+      'a LeaderElectionFailed event',
+      async () =>
+        (await core.listNamespacedEvent({ namespace: NS })).items.find(
+          (e) => e.reason === 'LeaderElectionFailed',
+        ),
+      30_000,
+    );
+    t.is(event.type, 'Warning');
+    t.is(event.involvedObject.kind, 'Lease');
+    t.is(event.involvedObject.name, LEASE);
+    t.regex(event.message ?? '', /wmco-refused cannot write the leader Lease.*injected fault: 400/);
+    await until(
+      'the operator leads once its writes are accepted',
+      () => Promise.resolve(op.leading || undefined),
+      30_000,
+    );
+    t.is(event.count ?? 1, 1, 'the same refusal is one event, not one per retry');
   },
 );

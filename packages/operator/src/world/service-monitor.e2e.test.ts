@@ -64,8 +64,9 @@ test.serial(
     await custom(world).deleteNamespacedCustomObject({ ...SM, name: 'windows-exporter' });
     await until('ServiceMonitor put back', () => monitor(world), 30_000);
     // A repeated event is one Event with a count (as client-go's recorder aggregates them).
+    // Events about the Namespace (cluster-scoped) are in `default`, as the API server requires.
     const times = async (reason: string): Promise<number> =>
-      (await apis(world).core.listNamespacedEvent({ namespace: NS })).items
+      (await apis(world).core.listNamespacedEvent({ namespace: 'default' })).items
         .filter((e) => e.reason === reason && e.involvedObject.kind === 'Namespace')
         .reduce((n, e) => n + (e.count ?? 1), 0);
     await until(
@@ -74,7 +75,7 @@ test.serial(
       10_000,
     );
     t.is(await times('ServiceMonitorDeleted'), 1);
-    const ev = (await apis(world).core.listNamespacedEvent({ namespace: NS })).items.find(
+    const ev = (await apis(world).core.listNamespacedEvent({ namespace: 'default' })).items.find(
       (e) => e.reason === 'ServiceMonitorDeleted',
     );
     t.is(ev?.involvedObject.name, NS);

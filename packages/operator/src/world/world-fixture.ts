@@ -66,8 +66,13 @@ export async function windowsNodes(world: SimWorld): Promise<V1Node[]> {
 export async function eventsAbout(
   world: SimWorld,
 ): Promise<{ reason: string; message: string; type: string }[]> {
-  const list = await apis(world).core.listNamespacedEvent({ namespace: NS });
-  return list.items.map((e) => ({ reason: e.reason ?? '', message: e.message ?? '', type: e.type ?? '' }));
+  // Events about the operator's objects are in its namespace; those about Nodes and CSRs in `default`.
+  const lists = await Promise.all(
+    [NS, 'default'].map((namespace) => apis(world).core.listNamespacedEvent({ namespace })),
+  );
+  return lists
+    .flatMap((l) => l.items)
+    .map((e) => ({ reason: e.reason ?? '', message: e.message ?? '', type: e.type ?? '' }));
 }
 
 /** The key Secret, every host of the world listed in windows-instances, one operator; resolves when all are Ready. */

@@ -18,6 +18,8 @@ interface ServerControls {
 }
 
 const REASONS: Readonly<Record<number, string>> = {
+  400: 'BadRequest',
+  422: 'Invalid',
   429: 'TooManyRequests',
   500: 'InternalError',
   503: 'ServiceUnavailable',
@@ -25,7 +27,7 @@ const REASONS: Readonly<Record<number, string>> = {
 };
 
 /**
- * Fault hooks for tests: answer with 5xx or 429 (+Retry-After), slow every response, force 409s on writes,
+ * Fault hooks for tests: answer with 5xx, 429 (+Retry-After) or a refusal (400, 422), slow every response, force 409s on writes,
  * drop every watch, restart (close all watches and connections, refuse new ones for N ms), compact.
  */
 export class Faults {

@@ -5,6 +5,8 @@ export interface LoggedRequest {
   /** A watch (`?watch=true`): one long request, not one per event. */
   readonly watch: boolean;
   readonly user: string;
+  /** The HTTP status sent, once the response finished (a watch's when it ends). */
+  status?: number;
 }
 
 /**
@@ -18,10 +20,11 @@ export class RequestLog {
 
   constructor(private readonly limit = 100_000) {}
 
-  record(r: LoggedRequest): void {
+  record(r: LoggedRequest): LoggedRequest {
     this.total++;
     this.entries.push(r);
     if (this.entries.length > this.limit) this.entries.splice(0, this.entries.length - this.limit);
+    return r;
   }
 
   /** The requests after the first `since` of all time (`total` read earlier), still kept. */

@@ -5,9 +5,15 @@ import { printableText } from '../printable-text.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { lookUpUid } from './object-uid.js';
 
+/**
+ * Events about cluster-scoped objects (Nodes, Namespaces, CSRs) live in `default`: the API server refuses
+ * (422, `involvedObject.namespace: does not match event.namespace`) a core/v1 Event whose involved object
+ * has no namespace unless the event is in `default` (Kubernetes' event validation), and `kubectl describe
+ * node` looks there.
+ */
+export const CLUSTER_SCOPED_EVENT_NAMESPACE = 'default';
+
 export interface KubeEventRecorderOptions {
-  /** Where events of cluster-scoped objects go (the operator namespace). */
-  readonly namespace: string;
   readonly component: string;
   /** Removes secrets from messages (the operator's redactor). */
   readonly scrub: (text: string) => string;
@@ -38,7 +44,7 @@ export class KubeEventRecorder implements EventRecorder {
     const object = uid === undefined ? ref : { ...ref, uid };
     // Messages quote hosts and errors: redacted, one line, no control or ANSI characters, bounded.
     const text = printableText(this.options.scrub(message), 1024);
-    const namespace = object.namespace ?? this.options.namespace;
+    const namespace = object.namespace ?? CLUSTER_SCOPED_EVENT_NAMESPACE;
     const key = `${object.kind}/${namespace}/${object.name}/${object.uid ?? ''}/${type}/${reason}/${text}`;
     const now = (this.options.now ?? (() => new Date()))();
     try {
