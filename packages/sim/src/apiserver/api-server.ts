@@ -4,10 +4,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Authenticator, serviceAccountUser } from './authn.js';
-import { configMapHooks, namespaceHooks, podHooks, secretHooks } from './core-admission.js';
-import { CrdController, crdHooks } from './crd-serving.js';
-import { csrHooks } from './csr-admission.js';
-import { coreEventHooks, eventsApiEventHooks } from './event-admission.js';
+import { installBuiltinHooks } from './builtin-hooks.js';
 import { Faults } from './faults.js';
 import { RequestLog } from './request-log.js';
 import { handleRequest } from './http-handler.js';
@@ -70,7 +67,7 @@ export class SimApiServer {
       authorizer: rbac ? new RbacAuthorizer(this.store, this.registry) : undefined,
       lookupToken: (token) => this.authn.lookupToken(token),
     };
-    this.installHooks();
+    installBuiltinHooks(this.writer, this.registry);
     this.admin = this.addUser('admin', ['system:masters']);
     this.faults.attach({
       dropWatches: () => this.watches.dropAll(),
@@ -106,21 +103,6 @@ export class SimApiServer {
     const sim = new SimApiServer(ca, server, host, opts.rbac ?? false);
     await sim.listen(0);
     return sim;
-  }
-
-  private installHooks(): void {
-    const r = this.registry;
-    const w = this.writer;
-    w.addHooks(r.mustFind('', 'v1', 'configmaps'), configMapHooks);
-    w.addHooks(r.mustFind('', 'v1', 'secrets'), secretHooks);
-    w.addHooks(r.mustFind('', 'v1', 'namespaces'), namespaceHooks);
-    w.addHooks(r.mustFind('', 'v1', 'pods'), podHooks);
-    w.addHooks(r.mustFind('', 'v1', 'events'), coreEventHooks);
-    w.addHooks(r.mustFind('events.k8s.io', 'v1', 'events'), eventsApiEventHooks);
-    w.addHooks(r.mustFind('certificates.k8s.io', 'v1', 'certificatesigningrequests'), csrHooks);
-    w.addHooks(r.mustFind('apiextensions.k8s.io', 'v1', 'customresourcedefinitions'), crdHooks);
-    const crds = new CrdController(w);
-    this.store.subscribe((e) => crds.onEvent(e));
   }
 
   private async listen(port: number): Promise<void> {

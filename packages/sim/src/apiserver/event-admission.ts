@@ -1,4 +1,5 @@
 import { isObject, meta, str, type Json, type JsonObject } from './json.js';
+import { qualifiedNameProblems } from './qualified-name.js';
 import { errors, type StatusCause } from './status.js';
 import type { TypeHooks } from './type-hooks.js';
 
@@ -23,8 +24,6 @@ interface InternalEvent {
 }
 
 const LIMIT = { reportingInstance: 128, action: 128, reason: 128, message: 1024 } as const;
-const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 const s = (v: Json | undefined): string => str(v) ?? '';
 const set = (v: Json | undefined): boolean => v !== undefined && v !== null && v !== '' && v !== 0;
@@ -110,25 +109,6 @@ function reportingRules(e: InternalEvent): StatusCause[] {
   }
   if (e.message.length > LIMIT.message)
     out.push(invalid('message', '', `can have at most ${LIMIT.message} characters`));
-  return out;
-}
-
-const QUALIFIED_NAME_MESSAGE =
-  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-
-const SUBDOMAIN_MESSAGE =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-
-/** validation.IsQualifiedName (apimachinery pkg/util/validation): an optional DNS prefix and a name. */
-function qualifiedNameProblems(v: string): string[] {
-  const parts = v.split('/');
-  if (parts.length > 2) return [`a qualified name ${QUALIFIED_NAME_MESSAGE.slice('name part '.length)}`];
-  const name = parts[parts.length - 1] ?? '';
-  const out: string[] = [];
-  if (parts.length === 2 && !DNS_SUBDOMAIN.test(parts[0] ?? '')) out.push(`prefix part ${SUBDOMAIN_MESSAGE}`);
-  if (name === '') out.push('name part must be non-empty');
-  else if (name.length > 63) out.push('name part must be no more than 63 characters');
-  if (!QUALIFIED_NAME.test(name)) out.push(QUALIFIED_NAME_MESSAGE);
   return out;
 }
 
