@@ -1,4 +1,5 @@
 import test from 'ava';
+import { isDeepStrictEqual } from 'node:util';
 import { ApiextensionsV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { windowsExporterServiceMonitor } from '@wmco/core';
 import type { SimWorld } from './sim-world.js';
@@ -99,9 +100,8 @@ test.serial('an edited ServiceMonitor is put back to the operator definition', a
     'spec restored',
     async () => {
       const now = await monitor(world);
-      return JSON.stringify(now?.['spec']) === JSON.stringify(windowsExporterServiceMonitor(NS)['spec'])
-        ? true
-        : undefined;
+      // Compared as values: the API server returns a custom resource's keys sorted, as Go encodes maps.
+      return isDeepStrictEqual(now?.['spec'], windowsExporterServiceMonitor(NS)['spec']) ? true : undefined;
     },
     30_000,
   );
