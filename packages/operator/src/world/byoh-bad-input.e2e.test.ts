@@ -34,3 +34,28 @@ test.serial('the operator starts without the private key and waits for it with a
   await until('Ready once the key exists', phaseIs(world, world.hosts.hosts[0]!.address, 'Ready'), 90_000);
   t.pass();
 });
+
+test.serial(
+  'a public key in cloud-private-key: an event with the fix, the entry listed with why; the right key joins it',
+  async (t) => {
+    const { world } = await testWorld([{ hostname: 'WIN-PUB' }]);
+    t.teardown(() => world.stop());
+    const address = world.hosts.hosts[0]!.address;
+    await world.createPrivateKeySecret(`${world.publicKey}\n`);
+    await world.setInstances(Object.fromEntries([world.hosts.entry(0)]));
+    await world.startOperator();
+    const event = await until('the invalid-key event', async () =>
+      (await eventsAbout(world)).find((e) => e.reason === 'PrivateKeyInvalid'),
+    );
+    t.is(event.type, 'Warning');
+    t.regex(event.message, /cloud-private-key .* cannot be used: .*unencrypted private key/);
+    const status = await until('the entry in status, with why it waits', async () => {
+      const s = await world.status(address);
+      return s?.lastError?.includes('cannot be used') ? s : undefined;
+    });
+    t.is(status.phase, 'Pending');
+    await world.createPrivateKeySecret();
+    await until('Ready once the key is usable', phaseIs(world, address, 'Ready'), 90_000);
+    t.is((await world.status(address))?.lastError, undefined);
+  },
+);
