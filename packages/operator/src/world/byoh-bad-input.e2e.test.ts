@@ -59,3 +59,34 @@ test.serial(
     t.is((await world.status(address))?.lastError, undefined);
   },
 );
+
+test.serial(
+  'a host that keeps failing keeps its last error and a count of failed attempts while it retries',
+  async (t) => {
+    const { world } = await testWorld([{ hostname: 'WIN-REFUSING' }]);
+    t.teardown(() => world.stop());
+    const host = world.hosts.hosts[0]!;
+    host.sim.faults.refuseAuthentication = true;
+    await world.createPrivateKeySecret();
+    await world.setInstances(Object.fromEntries([world.hosts.entry(0)]));
+    await world.startOperator();
+    // A second failure counted means the count (and the error) survived the retry's own phases.
+    const failing = await until(
+      'two failed attempts counted',
+      async () => {
+        const s = await world.status(host.address);
+        return (s?.failedAttempts ?? 0) >= 2 ? s : undefined;
+      },
+      90_000,
+    );
+    t.regex(failing.lastError ?? '', /authentication/i);
+    delete host.sim.faults.refuseAuthentication;
+    const ready = await until(
+      'Ready once the host accepts the key',
+      phaseIs(world, host.address, 'Ready'),
+      120_000,
+    );
+    t.is(ready.lastError, undefined, 'success clears the error');
+    t.is(ready.failedAttempts, undefined);
+  },
+);
