@@ -90,3 +90,19 @@ test.serial(
     t.is(ready.failedAttempts, undefined);
   },
 );
+
+test.serial('a bad entry removed from windows-instances leaves wmco status at once', async (t) => {
+  const { world } = await testWorld([{ hostname: 'WIN-STAYS' }]);
+  t.teardown(() => world.stop());
+  await world.createPrivateKeySecret();
+  const good = Object.fromEntries([world.hosts.entry(0)]);
+  await world.setInstances({ ...good, '10.1.2.3': 'Administrator' });
+  await world.startOperator();
+  await until('the good host Ready', phaseIs(world, world.hosts.hosts[0]!.address, 'Ready'), 90_000);
+  await until('the bad entry Failed', phaseIs(world, '10.1.2.3', 'Failed'));
+  await world.setInstances(good);
+  await until('the bad entry gone from status', async () =>
+    (await world.status('10.1.2.3')) === undefined ? true : undefined,
+  );
+  t.is((await world.status(world.hosts.hosts[0]!.address))?.phase, 'Ready', 'the good host is untouched');
+});
