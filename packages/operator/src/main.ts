@@ -2,6 +2,7 @@
 // The composition root: the only file that touches tsyringe's global container (STYLE §3, §5).
 import 'reflect-metadata';
 import { container } from 'tsyringe';
+import { LeadershipLostError } from './cli/leadership-lost-error.js';
 import { buildProgram } from './cli/program.js';
 import { loadBakedProviders } from './providers/baked-providers.js';
 
@@ -19,4 +20,6 @@ try {
 } catch (err) {
   process.stderr.write(`wmco: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exitCode = 1;
+  // Nothing of a deposed leader may outlive it (a watch, a timer, a retry): exit now, not when idle.
+  if (err instanceof LeadershipLostError) process.exit(1);
 }

@@ -96,6 +96,8 @@ export class ByohControllers implements ByohView {
   private readonly trustedCa: TrustedCaConfigMap;
   private readonly nodeFeed = new NodeChangeFeed();
   private readonly recent = new RecentConvergence();
+  /** The entries of windows-instances as last seen, to reconcile those that disappear. */
+  private listedEntries = new Set<string>();
   private readonly o: ByohControllersOptions;
 
   constructor(options: ByohControllersOptions) {
@@ -278,7 +280,10 @@ export class ByohControllers implements ByohView {
     const entries = Object.keys(this.instances() ?? {});
     // An entry that is gone ends its registration: nothing is approved for it afterwards.
     if (this.informers.instances.synced) this.o.deps.names.retainOnly(entries);
-    entries.forEach((e) => this.instanceQueue.add(ENTRY_PREFIX + e));
+    // ... and is reconciled once more, so its status (a bad entry's Failed) goes at once.
+    const gone = [...this.listedEntries].filter((e) => !entries.includes(e));
+    this.listedEntries = new Set(entries);
+    [...entries, ...gone].forEach((e) => this.instanceQueue.add(ENTRY_PREFIX + e));
     for (const n of this.windowsNodes()) {
       if (n.metadata?.labels?.[Labels.byoh] === 'true')
         this.instanceQueue.add(NODE_PREFIX + (n.metadata.name ?? ''));

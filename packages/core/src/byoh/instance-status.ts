@@ -27,6 +27,8 @@ export interface InstanceStatus {
   /** Seconds spent in each finished phase of the current attempt. */
   readonly phaseSeconds: Readonly<Partial<Record<InstancePhase, number>>>;
   readonly lastError?: string;
+  /** Attempts that failed since the instance was last Ready (kept with `lastError` while it retries). */
+  readonly failedAttempts?: number;
   /** Seconds from the first phase to Ready, for the last successful join. */
   readonly joinSeconds?: number;
   readonly powershellStarts?: number;
@@ -61,8 +63,23 @@ export function enterPhase(
     phaseSeconds[previous.phase] = Math.round(((phaseSeconds[previous.phase] ?? 0) + spent) * 1000) / 1000;
   }
   const since = previous?.phase === phase ? previous.since : now.toISOString();
-  const { lastError: _dropped, ...rest } = previous ?? { address, phase, since, phaseSeconds };
-  return { ...rest, address, phase, since, phaseSeconds, ...extra };
+  const base = previous ?? { address, phase, since, phaseSeconds };
+  // The last error stays, with the count of failed attempts, while the instance retries (an admin reading
+  // `Connecting` must see why the attempt before failed); success or removal clears both.
+  const { lastError, failedAttempts, ...rest } = base;
+  const kept = FAILURE_CLEARED.has(phase) ? {} : { lastError, failedAttempts };
+  const failing = phase === 'Failed' && previous?.phase !== 'Failed';
+  const attempts = failing ? { failedAttempts: (failedAttempts ?? 0) + 1 } : {};
+  return withoutUndefined({ ...rest, ...kept, ...attempts, address, phase, since, phaseSeconds, ...extra });
+}
+
+/** Phases that end a run of failures. */
+const FAILURE_CLEARED: ReadonlySet<InstancePhase> = new Set(['Ready', 'Removed']);
+
+function withoutUndefined(s: Record<string, unknown>): InstanceStatus {
+  return Object.fromEntries(
+    Object.entries(s).filter(([, v]) => v !== undefined),
+  ) as unknown as InstanceStatus;
 }
 
 /**

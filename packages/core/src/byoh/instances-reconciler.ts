@@ -17,6 +17,7 @@ import { needsMaintenance, type NodeUpgrades } from '../lifecycle/node-upgrades.
 import { isNodeReady, nodeInternalIp } from './node-ops.js';
 import type { RemoveFlow, RemoveOptions } from './remove-flow.js';
 import { pruneInstanceStatuses } from './status-pruner.js';
+import { privateKeyProblem } from './private-key-problem.js';
 
 export interface InstanceFlows {
   readonly join: JoinFlow;
@@ -37,6 +38,7 @@ export interface InstanceFlows {
 export class InstancesReconciler implements Reconciler {
   readonly name = 'windows-instances';
   private readonly reported = new Map<string, string>();
+  private keyChecked: { readonly pem: string; readonly problem: string | undefined } | undefined;
   private readonly admission: EntryAdmission;
   private readonly resolve: Ipv4Resolver;
   private readonly drift: DriftChecks;
@@ -63,6 +65,8 @@ export class InstancesReconciler implements Reconciler {
       );
       return undefined;
     }
+    const unusable = this.keyProblem(privateKey);
+    if (unusable !== undefined) return this.keyUnusable(key, unusable);
     if (key.startsWith(NODE_PREFIX))
       return this.reconcileNode(key.slice(NODE_PREFIX.length), privateKey, signal);
     return this.reconcileEntry(key.slice(ENTRY_PREFIX.length), privateKey, signal);
@@ -129,6 +133,36 @@ export class InstancesReconciler implements Reconciler {
     // A node that has just joined needs no drift check before the interval passed: the events of its own
     // writes (the version annotation) find it recent, and the periodic checks start from here.
     return this.drift.converged(entry, began, undefined);
+  }
+
+  /** Why the key cannot be used (a public key, a passphrase, garbage), or undefined; one parse per key. */
+  private keyProblem(pem: string): string | undefined {
+    if (this.keyChecked?.pem !== pem) this.keyChecked = { pem, problem: privateKeyProblem(pem) };
+    return this.keyChecked.problem;
+  }
+
+  /**
+   * Nothing can be joined or removed with an unusable key: said once as an event (with the fix) and, for
+   * every entry not yet joined, in its status, so `wmco status` lists it and why it waits. Joined nodes
+   * keep running and keep their status.
+   */
+  private async keyUnusable(key: string, problem: string): Promise<undefined> {
+    const message = `Secret ${PRIVATE_KEY_SECRET} in ${this.deps.namespace} cannot be used: ${problem}. Put an unencrypted private key (RSA, ECDSA or Ed25519, PEM or OpenSSH format) in its private-key.pem; until then no instance is configured or removed`;
+    await this.reportOnce('private-key', 'Warning', 'PrivateKeyInvalid', message);
+    if (!key.startsWith(ENTRY_PREFIX)) return undefined;
+    const entry = key.slice(ENTRY_PREFIX.length);
+    const current = this.deps.status.get(entry);
+    if (this.view.instances()?.[entry] === undefined || current?.phase === 'Ready') return undefined;
+    if (current?.phase === 'Pending' && current.lastError === message) return undefined;
+    await this.deps.status.set(
+      enterPhase(current, {
+        address: entry,
+        phase: 'Pending',
+        now: new Date(),
+        extra: { lastError: message },
+      }),
+    );
+    return undefined;
   }
 
   private now(): number {

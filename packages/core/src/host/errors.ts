@@ -99,10 +99,35 @@ export class HostOutputLimitError extends WmcoError {
   constructor(
     readonly address: string,
     readonly limitBytes: number,
+    scope = 'one command',
   ) {
     super(
       'HostOutputLimit',
-      `host ${address} printed more than ${limitBytes} bytes for one command; stopped reading and closed it`,
+      `host ${address} printed more than ${limitBytes} bytes for ${scope}; stopped reading and closed it`,
     );
+  }
+}
+
+/** The host took a request (an SFTP request, the module session's start) and gave no answer in time. */
+export class HostRequestTimeoutError extends WmcoError {
+  constructor(
+    readonly address: string,
+    readonly what: string,
+    readonly timeoutMs: number,
+  ) {
+    super(
+      'HostRequestTimeout',
+      `${what} on ${address} got no answer within ${timeoutMs} ms; the connection was closed`,
+    );
+  }
+}
+
+/** The work a host request was for was stopped (the reconcile's abort): the request was abandoned. */
+export class HostWorkAbandonedError extends WmcoError {
+  constructor(
+    readonly address: string,
+    readonly what: string,
+  ) {
+    super('HostWorkAbandoned', `${what} on ${address} was abandoned: the work it was for was stopped`);
   }
 }

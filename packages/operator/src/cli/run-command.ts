@@ -8,7 +8,9 @@ import {
   type JoinConcurrency,
 } from '../runtime/join-concurrency.js';
 import { OperatorMetrics } from '../runtime/metrics.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { OperatorRuntime, StartupError } from '../runtime/operator-runtime.js';
+import { LeadershipLostError, LOST_LEADERSHIP_STOP_MS } from './leadership-lost-error.js';
 import { ProbeServer } from '../runtime/probes.js';
 import { kubeMetricsAccess } from '../runtime/metrics-access.js';
 import { serveMetricsWhenReady } from '../runtime/secure-metrics.js';
@@ -242,8 +244,13 @@ export function runCommand(ctx: CliContext): Command {
         process.once('SIGTERM', onSignal);
         process.once('SIGINT', onSignal);
         const outcome = await runtime.done;
-        if (outcome === 'lost')
-          throw new StartupError('lost the leader lease; exiting so that a fresh process campaigns again');
+        if (outcome === 'lost') {
+          // Every reconcile's signal aborts: host requests are abandoned at once, so work reaches a safe
+          // point quickly; whatever has not after the bound is cut off by the exit.
+          logger.error({}, 'lost the leader lease: stopping in-flight work, then exiting');
+          await Promise.race([runtime.stop(), sleep(LOST_LEADERSHIP_STOP_MS, undefined, { ref: false })]);
+          throw new LeadershipLostError();
+        }
       } finally {
         await Promise.all([probes.stop(), secure?.stop()]);
       }

@@ -63,7 +63,9 @@ export function rows(
           .map(([p, v]) => `${p}=${terminalSafe(v)}s`)
           .join(' ') || '-',
       );
-    r.push(terminalSafe(s.lastError));
+    const attempts =
+      s.failedAttempts === undefined ? '' : ` (failed attempts: ${terminalSafe(s.failedAttempts)})`;
+    r.push(s.lastError === undefined ? terminalSafe(undefined) : `${terminalSafe(s.lastError)}${attempts}`);
     return r;
   });
 }

@@ -106,7 +106,9 @@ test('removal takes back only the labels the operator added', async (t) => {
 });
 
 test('a request the compute API never answers is abandoned after the request timeout and retried; then a clear error', async (t) => {
-  const { gce, caps } = await world(t, 300);
+  // 1.5 s per attempt: long enough that a loaded machine's TLS handshake to the simulated cloud fits in
+  // it (at 300 ms an attempt could end before reaching the server, and fewer attempts were counted).
+  const { gce, caps } = await world(t, 1500);
   gce.addInstance({ privateIp: '127.0.0.7', name: 'win-a', zone: 'us-central1-a' });
   const list = 'instances.aggregatedList';
   gce.faults.inject('hang', { times: 1, operation: list });

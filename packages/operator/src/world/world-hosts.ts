@@ -54,6 +54,7 @@ function address(): string {
 export class WorldHostSet {
   private readonly renamed = new Map<string, string>();
   private readonly connectDeadlines = new Map<string, number>();
+  private readonly requestDeadlines = new Map<string, number>();
 
   private constructor(
     readonly hosts: readonly { spec: SimHostSpec; sim: SimulatedWindowsHost; address: string }[],
@@ -119,8 +120,12 @@ export class WorldHostSet {
     authRetryMs: number;
     commandTimeoutMs: number;
     rebootTimeoutMs: number;
+    sessionStartTimeoutMs?: number;
+    quickCommandTimeoutMs?: number;
+    sftpRequestTimeoutMs?: number;
   } {
     const sim = this.byAddress(address) ?? machine;
+    const quick = this.requestDeadlines.get(address);
     return {
       ...(sim && sim.port !== 22 ? { port: sim.port } : {}),
       retryInitialMs: 50,
@@ -129,7 +134,15 @@ export class WorldHostSet {
       authRetryMs: 0,
       commandTimeoutMs: 60_000,
       rebootTimeoutMs: 30_000,
+      ...(quick === undefined
+        ? {}
+        : { sessionStartTimeoutMs: quick, quickCommandTimeoutMs: quick, sftpRequestTimeoutMs: quick }),
     };
+  }
+
+  /** The deadline of every quick request to `address`: the module's start, observe, each SFTP request. */
+  setRequestDeadline(address: string, ms: number): void {
+    this.requestDeadlines.set(address, ms);
   }
 
   /** How long the operator keeps trying to connect to `address` (default 10 s in this world). */

@@ -1,13 +1,15 @@
 import type { ServerChannel } from 'ssh2';
 
-/** 64 KiB of printable noise, written again and again. */
+/** 64 KiB of printable noise, written again and again: one endless line, or short lines. */
 const CHUNK = Buffer.alloc(64 * 1024, 'A');
+const LINES = Buffer.from('x\r\n'.repeat(16 * 1024));
 
 /**
  * A host that prints without end: writes as fast as the SSH window allows (respecting back-pressure, so
  * the simulator itself stays bounded) until the client closes the channel or the connection drops.
  */
-export function streamEndlessOutput(channel: ServerChannel): void {
+export function streamEndlessOutput(channel: ServerChannel, shape: true | 'lines' = true): void {
+  const chunk = shape === 'lines' ? LINES : CHUNK;
   let open = true;
   const stop = (): void => {
     open = false;
@@ -17,7 +19,7 @@ export function streamEndlessOutput(channel: ServerChannel): void {
   channel.on('data', () => undefined);
   const pump = (): void => {
     for (let i = 0; open && i < 16; i++) {
-      if (!channel.write(CHUNK)) {
+      if (!channel.write(chunk)) {
         channel.once('drain', pump);
         return;
       }

@@ -40,8 +40,16 @@ export interface HostFaults {
   refuseAuthentication?: boolean;
   /** The next exec never answers. */
   hangNextCommand?: boolean;
-  /** The next exec prints without end (a hostile or broken host) until the client closes the channel. */
-  endlessOutput?: boolean;
+  /**
+   * The next exec prints without end (a hostile or broken host) until the client closes the channel: one
+   * endless line (true) or endless short lines (`'lines'`, each `x` and CRLF).
+   */
+  endlessOutput?: boolean | 'lines';
+  /**
+   * While set, the host accepts SSH connections and channels but answers nothing: every exec stays open
+   * and silent, every SFTP request unanswered (a hung sshd child, a frozen VM with a live TCP stack).
+   */
+  silent?: boolean;
 }
 
 /** Serialises bytes on a link of the given bandwidth: when would a write of `bytes` finish? */

@@ -64,11 +64,13 @@ async function answer(
     delete faults.hangNextCommand;
     return false;
   }
+  if (faults.silent) return false;
   if (faults.endlessOutput) {
+    const shape = faults.endlessOutput;
     delete faults.endlessOutput;
     host.stats.floodsOpen++;
     channel.once('close', () => host.stats.floodsOpen--);
-    streamEndlessOutput(channel);
+    streamEndlessOutput(channel, shape);
     return false;
   }
   const result = await runModule(shell, line);

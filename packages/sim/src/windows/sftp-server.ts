@@ -21,6 +21,8 @@ export interface SftpHooks {
   onWrite(bytes: number): void;
   /** Called when a RENAME put a complete file at `path` (how uploads end). */
   onRenamed?(path: string): void;
+  /** While true, requests are taken and never answered (a host gone silent). */
+  silent?(): boolean;
 }
 
 function attrs(fs: FileSystem, path: string): Attributes | undefined {
@@ -61,6 +63,7 @@ export function serveSftp(sftp: SFTPWrapper, fs: FileSystem, hooks: SftpHooks): 
     return b;
   };
   const later = (bytes: number, fn: () => void): void => {
+    if (hooks.silent?.() === true) return;
     const ms = hooks.delay(bytes);
     if (ms > 0) setTimeout(fn, ms);
     else fn();

@@ -233,6 +233,7 @@ export class SimulatedWindowsHost {
             },
             onWrite: (bytes) => this.onUploadBytes(bytes, conn),
             onRenamed: (path) => prefetchStagedArchive(this.model, path),
+            silent: () => this.faults.silent === true,
           });
         });
       });
@@ -255,12 +256,19 @@ export class SimulatedWindowsHost {
 
   private exec(channel: ServerChannel, command: string): void {
     this.commandLines.add(command);
+    if (this.faults.silent) {
+      // Taken, read and never answered: the client's deadline is all that ends it.
+      this.stats.execs++;
+      channel.on('data', () => undefined);
+      return;
+    }
     if (this.faults.endlessOutput) {
+      const shape = this.faults.endlessOutput;
       delete this.faults.endlessOutput;
       this.stats.execs++;
       this.stats.floodsOpen++;
       channel.once('close', () => this.stats.floodsOpen--);
-      streamEndlessOutput(channel);
+      streamEndlessOutput(channel, shape);
       return;
     }
     serveExec(channel, command, { shell: this.shell, stats: this.stats, costs: this.costs });

@@ -3,7 +3,9 @@ import {
   HostCommandTimeoutError,
   HostOutputLimitError,
   HostProtocolError,
+  HostRequestTimeoutError,
   HostUnreachableError,
+  HostWorkAbandonedError,
 } from '../errors.js';
 import {
   SESSION_READY_MARKER,
@@ -30,8 +32,11 @@ export interface ModuleSessionStart {
 
 /**
  * One powershell.exe on the host, running the host module, answering requests one at a time (ADR 0026).
- * Requests are serialised; each has `commandTimeoutMs`; a session that ends (the host rebooted, the link
- * dropped, the module check failed) fails what is pending and every later request.
+ * Requests are serialised, each under its own deadline; the start (the module's ready line) has
+ * `sessionStartTimeoutMs`. Output is bounded per request (`maxOutputBytes`, stdout and stderr, whatever
+ * the shape of the lines) and per session (`maxSessionOutputBytes`). An abort of the work's signal ends the
+ * session at once. A session that ends (the host rebooted, the link dropped, the module check failed, a
+ * deadline or a bound passed) fails what is pending and every later request.
  */
 export class ModuleSession {
   /** Resolves once the module is loaded (and, on first contact, the operator's folders are protected). */
@@ -40,12 +45,16 @@ export class ModuleSession {
   private pending: Pending | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private partial: Buffer[] = [];
-  private partialBytes = 0;
+  /** Bytes read since the current request was sent (or since the start, before the first). */
+  private requestBytes = 0;
+  private sessionBytes = 0;
   private stderrText = '';
   private lastOther = '';
   private code: number | undefined;
   private ended: Error | undefined;
   private markReady: () => void = () => undefined;
+  private markClosed: () => void = () => undefined;
+  private readonly closedPromise = new Promise<void>((resolve) => (this.markClosed = resolve));
   private failReady: (err: Error) => void = () => undefined;
 
   constructor(
@@ -59,6 +68,7 @@ export class ModuleSession {
     });
     // Awaited by requests; a session nobody uses must not leave an unhandled rejection behind.
     this.ready.catch(() => undefined);
+    this.guardStart();
     ssh.open(encodePowerShellCommand(hostSessionScript(start.module, start.install))).then(
       (channel) => this.attach(channel, start),
       (err: unknown) => this.end(err instanceof Error ? err : new Error(String(err))),
@@ -74,9 +84,12 @@ export class ModuleSession {
     return this.ended !== undefined;
   }
 
-  /** Sends one request (a JSON line) once the previous one is answered; resolves with the result's JSON. */
-  request(json: string): Promise<string> {
-    const next = this.queue.then(() => this.send(json));
+  /**
+   * Sends one request (a JSON line) once the previous one is answered; resolves with the result's JSON.
+   * `timeoutMs` (default `commandTimeoutMs`) counts from when it is sent.
+   */
+  request(json: string, timeoutMs = this.o.commandTimeoutMs): Promise<string> {
+    const next = this.queue.then(() => this.send(json, timeoutMs));
     this.queue = next.catch(() => undefined);
     return next;
   }
@@ -88,17 +101,54 @@ export class ModuleSession {
     this.channel?.end();
   }
 
-  private async send(json: string): Promise<string> {
+  private async send(json: string, timeoutMs: number): Promise<string> {
     await this.ready;
     if (this.ended) throw this.ended;
     return new Promise<string>((resolve, reject) => {
       const timer = setTimeout(
-        () => this.fail(new HostCommandTimeoutError(this.o.address, this.o.commandTimeoutMs)),
-        this.o.commandTimeoutMs,
+        () => this.fail(new HostCommandTimeoutError(this.o.address, timeoutMs)),
+        timeoutMs,
       );
       this.pending = { resolve, reject, timer };
+      this.requestBytes = 0;
       this.channel?.write(`${json}\n`);
     });
+  }
+
+  /** The start's deadline and the work's abort, for the session's whole life. */
+  private guardStart(): void {
+    const { address, sessionStartTimeoutMs, signal } = this.o;
+    const timer = setTimeout(
+      () =>
+        this.fail(new HostRequestTimeoutError(address, 'starting the host module', sessionStartTimeoutMs)),
+      sessionStartTimeoutMs,
+    );
+    const abandon = (): void => this.fail(new HostWorkAbandonedError(address, 'the host module session'));
+    if (signal?.aborted) return queueMicrotask(abandon);
+    signal?.addEventListener('abort', abandon, { once: true });
+    const settled = (): void => {
+      clearTimeout(timer);
+    };
+    this.ready.then(settled, settled);
+    void this.closedPromise.then(() => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', abandon);
+    });
+  }
+
+  /** Counts what the host printed; past either bound the session fails (and stops reading). */
+  private overBound(bytes: number): boolean {
+    this.requestBytes += bytes;
+    this.sessionBytes += bytes;
+    if (this.requestBytes > this.o.maxOutputBytes) {
+      this.fail(new HostOutputLimitError(this.o.address, this.o.maxOutputBytes));
+      return true;
+    }
+    if (this.sessionBytes > this.o.maxSessionOutputBytes) {
+      this.fail(new HostOutputLimitError(this.o.address, this.o.maxSessionOutputBytes, 'one session'));
+      return true;
+    }
+    return false;
   }
 
   private attach(channel: ClientChannel, start: ModuleSessionStart): void {
@@ -109,8 +159,9 @@ export class ModuleSession {
     }
     channel.on('data', (d: Buffer) => this.onStdout(d));
     channel.stderr.on('data', (d: Buffer) => {
+      if (this.ended || this.overBound(d.length)) return;
       // Kept for the error message only: the first 64 KiB are plenty.
-      if (!this.ended && this.stderrText.length < 64 * 1024) this.stderrText += d.toString('utf8');
+      if (this.stderrText.length < 64 * 1024) this.stderrText += d.toString('utf8');
     });
     channel.on('exit', (c: number | null) => {
       this.code = c ?? undefined;
@@ -119,24 +170,18 @@ export class ModuleSession {
     if (start.install) channel.write(sessionModuleLine(start.module.bytes));
   }
 
-  /** Splits stdout into lines without copying what came before; a line past the output bound fails the session. */
+  /** Splits stdout into lines without copying what came before; output past a bound fails the session. */
   private onStdout(d: Buffer): void {
-    if (this.ended) return;
+    if (this.ended || this.overBound(d.length)) return;
     let start = 0;
     for (let cut = d.indexOf(10); cut >= 0; cut = d.indexOf(10, start)) {
       const line = Buffer.concat([...this.partial, d.subarray(start, cut)]).toString('utf8');
       this.partial = [];
-      this.partialBytes = 0;
       start = cut + 1;
       this.onLine(line.replace(/\r$/, ''));
       if (this.ended) return;
     }
-    if (start >= d.length) return;
-    this.partial.push(d.subarray(start));
-    this.partialBytes += d.length - start;
-    if (this.partialBytes > this.o.maxOutputBytes) {
-      this.fail(new HostOutputLimitError(this.o.address, this.o.maxOutputBytes));
-    }
+    if (start < d.length) this.partial.push(d.subarray(start));
   }
 
   /** Stops reading (what still arrives is dropped) and closes the channel: powershell.exe ends with it. */
@@ -175,6 +220,7 @@ export class ModuleSession {
   private end(err: Error): void {
     if (this.ended) return;
     this.ended = err;
+    this.markClosed();
     this.failReady(err);
     const p = this.pending;
     this.pending = undefined;

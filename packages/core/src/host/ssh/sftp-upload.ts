@@ -14,11 +14,19 @@ export async function sftpUpload(
   sftp: SFTPWrapper,
   source: UploadSource,
   remotePath: string,
-  ctx: { readonly o: ResolvedSshOptions; readonly stats: { sftpRequests: number; bytesSent: number } },
+  ctx: {
+    readonly o: ResolvedSshOptions;
+    readonly stats: { sftpRequests: number; bytesSent: number };
+    /** Each request under its deadline (SshSession.timed). */
+    readonly timed: <T>(what: string, work: Promise<T>) => Promise<T>;
+  },
 ): Promise<void> {
-  const { o, stats } = ctx;
+  const { o, stats, timed } = ctx;
   const input = await chunkReader(source, o.sftpChunkSize);
-  const handle = await call<Buffer>((cb) => sftp.open(remotePath, 'w', cb));
+  const handle = await timed(
+    'open',
+    call<Buffer>((cb) => sftp.open(remotePath, 'w', cb)),
+  );
   stats.sftpRequests++;
   let failed = true;
   try {
@@ -29,8 +37,11 @@ export async function sftpUpload(
         next += o.sftpChunkSize;
         const chunk = await input.read(position, Math.min(o.sftpChunkSize, input.size - position));
         const { bytes } = chunk;
-        await call<void>((cb) =>
-          sftp.write(handle, bytes, 0, bytes.length, position, (err) => cb(err, undefined)),
+        await timed(
+          'write',
+          call<void>((cb) =>
+            sftp.write(handle, bytes, 0, bytes.length, position, (err) => cb(err, undefined)),
+          ),
         );
         // Acknowledged: ssh2 sent the bytes and holds no reference to them (a failed write may still).
         chunk.release();
@@ -43,7 +54,10 @@ export async function sftpUpload(
     failed = false;
   } finally {
     await input.close();
-    const closing = call<void>((cb) => sftp.close(handle, (err) => cb(err, undefined)));
+    const closing = timed(
+      'close',
+      call<void>((cb) => sftp.close(handle, (err) => cb(err, undefined))),
+    );
     stats.sftpRequests++;
     // After a failure the channel may be gone and never answer; do not wait for it then.
     if (failed) closing.catch(() => undefined);

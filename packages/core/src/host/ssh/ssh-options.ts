@@ -23,8 +23,20 @@ export interface SshHostOptions {
   readonly readyTimeoutMs?: number;
   /** Keepalive probe interval (default 10 s; 3 missed probes end the connection). */
   readonly keepaliveIntervalMs?: number;
-  /** Per-command timeout (default 15 min: installing the Containers feature is slow). */
+  /**
+   * Deadline of a request that changes the host, `apply` and `deconfigure` (default 15 min: installing
+   * the Containers feature is slow).
+   */
   readonly commandTimeoutMs?: number;
+  /** Deadline of a request a host answers in seconds: `observe` and `reboot` (default 60 s). */
+  readonly quickCommandTimeoutMs?: number;
+  /** Deadline for powershell.exe to load the host module and say it is ready (default 60 s). */
+  readonly sessionStartTimeoutMs?: number;
+  /**
+   * Deadline of each SFTP request: opening the channel, stat, mkdir, remove, rename, each write of an
+   * upload (default 60 s: a write of one 254 KiB chunk unanswered for a minute is a dead link).
+   */
+  readonly sftpRequestTimeoutMs?: number;
   /** Channels open at once per host (OpenSSH's MaxSessions is 10; default 4). */
   readonly maxChannels?: number;
   /**
@@ -46,6 +58,8 @@ export interface SshHostOptions {
    * well under 1 MiB). A host that prints more fails the call with HostOutputLimitError.
    */
   readonly maxOutputBytes?: number;
+  /** The most bytes read from one host module session, all its requests together (default 64 MiB). */
+  readonly maxSessionOutputBytes?: number;
   /**
    * The host module is expected on the host (an earlier join installed it): the first call of a connection
    * runs it without looking for it by SFTP first, so a drift check is one exec and nothing else. A missing
@@ -53,8 +67,8 @@ export interface SshHostOptions {
    */
   readonly assumeModule?: boolean;
   /**
-   * Abandons connecting, between attempts and during one, once aborted: the operator is stopping, or the
-   * work the connection is for is no longer wanted. A connection already made is not affected.
+   * Abandons connecting (between attempts and during one) and every request in flight, once aborted: the
+   * operator is stopping, or the work the connection is for is no longer wanted.
    */
   readonly signal?: AbortSignal;
 }
@@ -75,12 +89,16 @@ export function resolveSshOptions(o: SshHostOptions, logger: HostLogger): Resolv
     readyTimeoutMs: 20_000,
     keepaliveIntervalMs: 10_000,
     commandTimeoutMs: 15 * 60_000,
+    quickCommandTimeoutMs: 60_000,
+    sessionStartTimeoutMs: 60_000,
+    sftpRequestTimeoutMs: 60_000,
     maxChannels: 4,
     sftpConcurrency: 8,
     sftpChunkSize: 254 * 1024,
     rebootTimeoutMs: 15 * 60_000,
     transfers: (upload) => upload(),
     maxOutputBytes: 8 * 1024 * 1024,
+    maxSessionOutputBytes: 64 * 1024 * 1024,
     assumeModule: false,
     ...o,
     port,

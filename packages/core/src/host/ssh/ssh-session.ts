@@ -1,7 +1,8 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Client, ClientChannel, SFTPWrapper } from 'ssh2';
-import { HostUnreachableError } from '../errors.js';
+import { HostRequestTimeoutError, HostUnreachableError, HostWorkAbandonedError } from '../errors.js';
 import type { UploadSource } from './chunk-reader.js';
+import { withDeadline } from './host-deadline.js';
 import { sftpUpload } from './sftp-upload.js';
 import type { ResolvedSshOptions } from './ssh-options.js';
 
@@ -47,10 +48,27 @@ export class SshSession {
     });
   }
 
-  private sftp(): Promise<SFTPWrapper> {
-    this.sftpSession ??= new Promise((resolve, reject) => {
-      this.client.sftp((err, sftp) => (err ? reject(err) : resolve(sftp)));
+  /**
+   * One SFTP request under its deadline (`sftpRequestTimeoutMs`) and the work's abort: a request the host
+   * never answers, or abandoned, closes the connection (the SFTP channel may be wedged; the next call
+   * connects again) and rejects at once.
+   */
+  readonly timed = <T>(what: string, work: Promise<T>): Promise<T> =>
+    withDeadline(work, {
+      ms: this.o.sftpRequestTimeoutMs,
+      signal: this.o.signal,
+      timeout: () => new HostRequestTimeoutError(this.o.address, `SFTP ${what}`, this.o.sftpRequestTimeoutMs),
+      abandoned: () => new HostWorkAbandonedError(this.o.address, `SFTP ${what}`),
+      giveUp: () => this.close(),
     });
+
+  private sftp(): Promise<SFTPWrapper> {
+    this.sftpSession ??= this.timed(
+      'channel open',
+      new Promise((resolve, reject) => {
+        this.client.sftp((err, sftp) => (err ? reject(err) : resolve(sftp)));
+      }),
+    );
     return this.sftpSession;
   }
 
@@ -58,37 +76,44 @@ export class SshSession {
   async size(path: string): Promise<number | undefined> {
     const sftp = await this.sftp();
     this.stats.sftpRequests++;
-    return new Promise((resolve, reject) => {
-      sftp.stat(path, (err, stats) => {
-        if (!err) return resolve(stats.size);
-        if ((err as { code?: number }).code === 2) return resolve(undefined);
-        reject(err);
-      });
-    });
+    return this.timed(
+      'stat',
+      new Promise((resolve, reject) => {
+        sftp.stat(path, (err, stats) => {
+          if (!err) return resolve(stats.size);
+          if ((err as { code?: number }).code === 2) return resolve(undefined);
+          reject(err);
+        });
+      }),
+    );
   }
 
   /** Removes a file; a missing one is fine. */
   async remove(path: string): Promise<void> {
     const sftp = await this.sftp();
     this.stats.sftpRequests++;
-    await new Promise<void>((resolve) => sftp.unlink(path, () => resolve()));
+    await this.timed('remove', new Promise<void>((resolve) => sftp.unlink(path, () => resolve())));
   }
 
   /** Creates a directory; an existing one is fine (SFTP has no "mkdir -p"). */
   async mkdir(path: string): Promise<void> {
     const sftp = await this.sftp();
     this.stats.sftpRequests++;
-    await new Promise<void>((resolve) => sftp.mkdir(path, () => resolve()));
+    await this.timed('mkdir', new Promise<void>((resolve) => sftp.mkdir(path, () => resolve())));
   }
 
   /** Writes `source` to `tmpPath`, then renames it to `path`, so `path` is never partial. */
   async put(source: UploadSource, tmpPath: string, path: string): Promise<void> {
     const sftp = await this.sftp();
-    await this.limit(() => sftpUpload(sftp, source, tmpPath, { o: this.o, stats: this.stats }));
+    const ctx = { o: this.o, stats: this.stats, timed: this.timed };
+    await this.limit(() => sftpUpload(sftp, source, tmpPath, ctx));
     this.stats.sftpRequests++;
-    await new Promise<void>((resolve, reject) => {
-      sftp.rename(tmpPath, path, (err) => (err ? reject(err) : resolve()));
-    });
+    await this.timed(
+      'rename',
+      new Promise<void>((resolve, reject) => {
+        sftp.rename(tmpPath, path, (err) => (err ? reject(err) : resolve()));
+      }),
+    );
   }
 
   /** Ends the connection (and with it every channel). */

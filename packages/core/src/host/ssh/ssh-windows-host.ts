@@ -171,7 +171,7 @@ export class SshWindowsHost implements WindowsHost {
     const session = await this.moduleSession(ssh, retried);
     let line: string;
     try {
-      line = await session.request(JSON.stringify(checked.data));
+      line = await session.request(JSON.stringify(checked.data), this.deadlineOf(checked.data.op));
     } catch (err) {
       const module = await loadHostModule();
       if (!retried && session.stderr.includes(module.remotePath)) {
@@ -189,6 +189,11 @@ export class SshWindowsHost implements WindowsHost {
     const parsed = hostResultSchema.safeParse(json);
     if (!parsed.success) throw new HostProtocolError(this.address, parsed.error.message);
     return parsed.data;
+  }
+
+  /** Requests that change the host get `commandTimeoutMs`; those a host answers in seconds, less. */
+  private deadlineOf(op: HostRequest['op']): number {
+    return op === 'apply' || op === 'deconfigure' ? this.o.commandTimeoutMs : this.o.quickCommandTimeoutMs;
   }
 
   async observe(query: ObserveQuery): Promise<HostState> {
