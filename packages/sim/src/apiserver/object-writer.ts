@@ -8,13 +8,14 @@ import {
 } from './delete-rules.js';
 import { canonical, decodeForWrite } from './decode-request.js';
 import { dryRunResult } from './dry-run.js';
+import { checkNamespaceOpen, placeNamespace } from './namespace-placement.js';
 import type { EventType } from './event-log.js';
 import { clone, deepEqual, isObject, meta, str, type Json, type JsonObject } from './json.js';
 import type { ObjectStore } from './object-store.js';
 import { pruneCustomResource } from './prune.js';
 import { SYSTEM_USER, type RequestUser } from './request-user.js';
 import { hasStatus, typeKey, type ResourceType } from './resource-type.js';
-import { ApiError, errors, statusBody, type StatusBody } from './status.js';
+import { errors, statusBody, type StatusBody } from './status.js';
 import type { TypeHooks, WriteContext } from './type-hooks.js';
 import type { TypeRegistry } from './type-registry.js';
 import { checkKind, checkUpdatePreconditions, mergeForUpdate } from './update-rules.js';
@@ -85,37 +86,6 @@ export class ObjectWriter {
     return o;
   }
 
-  private checkNamespace(t: ResourceType, ns: string | undefined): void {
-    if (!t.namespaced) return;
-    if (ns === undefined || ns === '')
-      throw errors.badRequest('the server could not find the requested resource');
-    const n = this.store.get(this.registry.mustFind('', 'v1', 'namespaces'), undefined, ns);
-    if (!n) throw errors.notFound('namespaces', '', ns);
-    if (meta(n)['deletionTimestamp'] !== undefined) {
-      const what = `${t.plural}${t.group ? `.${t.group}` : ''}`;
-      throw new ApiError(
-        403,
-        'Forbidden',
-        `${what} is forbidden: unable to create new content in namespace ${ns} because it is being terminated`,
-      );
-    }
-  }
-
-  /** Namespace from the URL; a different one in the body is 400, as upstream. */
-  private placeNamespace(t: ResourceType, m: JsonObject, ns: string | undefined): void {
-    if (!t.namespaced) {
-      delete m['namespace'];
-      return;
-    }
-    const bodyNs = str(m['namespace']) ?? '';
-    if (bodyNs !== '' && ns !== undefined && bodyNs !== ns) {
-      throw errors.badRequest(
-        'the namespace of the provided object does not match the namespace sent on the request',
-      );
-    }
-    m['namespace'] = ns ?? bodyNs;
-  }
-
   /** The object a create stores before server-set fields: pruned, placed, named, validated. */
   private prepareCreate(t: ResourceType, ns: string | undefined, body: JsonObject): JsonObject {
     if (t.crdName !== undefined && this.shared.terminatingCrds.has(t.crdName)) {
@@ -125,10 +95,10 @@ export class ObjectWriter {
     const typed = decodeForWrite(t, body)?.object ?? body;
     const next = t.schema ? pruneCustomResource(clone(typed), t.schema) : clone(typed);
     const m = meta(next);
-    this.placeNamespace(t, m, ns);
+    placeNamespace(t, m, ns);
     prepareMeta(m);
     validateName(t, m);
-    this.checkNamespace(t, str(m['namespace']));
+    checkNamespaceOpen(this.store, this.registry, t, str(m['namespace']));
     if (hasStatus(t) && !t.keepStatusOnCreate) delete next['status'];
     return next;
   }
