@@ -1,4 +1,7 @@
 import type { CliContext } from './cli-context.js';
+import { cleanUp } from '../world/attach-cleanup.js';
+import { AttachLedger } from '../world/attach-ledger.js';
+import { OperatorLogFile } from '../world/attach-log.js';
 import { AttachWorld } from '../world/attach-world.js';
 import { summaryTable } from '../world/progress.js';
 import { follow } from '../world/run-demo.js';
@@ -11,15 +14,23 @@ export interface AttachOptions {
   readonly hosts: readonly SimHostSpec[];
   readonly platform: string;
   readonly timeoutMs: number;
+  /** `--cleanup`: when the run ends, delete what it created in the cluster. */
+  readonly cleanup?: boolean;
+  /** `--log-out`: the operator's log file (default: operator.log in a new temporary directory). */
+  readonly logOut?: string;
   /** Called once every host is Ready (or failed), with the hosts and the operator still running. */
   readonly whileRunning?: () => Promise<void>;
 }
 
-/**
- * `wmco sim --cluster KUBECONFIG`: simulated hosts and the operator against that cluster, progress per
- * host, then a summary; throws when a host did not become Ready.
- */
-export async function runAttached(ctx: CliContext, o: AttachOptions): Promise<void> {
+/** How many of the operator's last log lines a failed run prints. */
+const TAIL_LINES = 20;
+
+async function run(
+  ctx: CliContext,
+  o: AttachOptions,
+  log: OperatorLogFile,
+  ledger?: AttachLedger,
+): Promise<void> {
   const t0 = Date.now();
   const world = await AttachWorld.start({
     kubeconfig: o.cluster,
@@ -28,6 +39,8 @@ export async function runAttached(ctx: CliContext, o: AttachOptions): Promise<vo
     platform: o.platform,
     providers: ctx.builtinProviders,
     out: ctx.stdout,
+    logSink: log.write,
+    ...(ledger ? { ledger } : {}),
     ...(o.bootstrapGroup !== undefined ? { bootstrapGroup: o.bootstrapGroup } : {}),
   });
   try {
@@ -41,5 +54,43 @@ export async function runAttached(ctx: CliContext, o: AttachOptions): Promise<vo
   } finally {
     await world.stop();
   }
-  ctx.stdout('hosts and operator stopped; the Nodes and objects created in the cluster stay');
+}
+
+async function printTail(ctx: CliContext, log: OperatorLogFile): Promise<void> {
+  const tail = await log.tail(TAIL_LINES);
+  if (tail.length === 0) return;
+  ctx.stderr(`last ${tail.length} lines of the operator's log (${log.path}):`);
+  tail.forEach((l) => ctx.stderr(l));
+}
+
+/**
+ * `wmco sim --cluster KUBECONFIG`: simulated hosts and the operator against that cluster, progress per
+ * host, then a summary; throws when a host did not become Ready. The operator's log goes to a file named
+ * at the start and at the end (a failed run also prints its last lines); with `cleanup`, what the run
+ * created in the cluster is deleted when it ends, whether it succeeded or not.
+ */
+export async function runAttached(ctx: CliContext, o: AttachOptions): Promise<void> {
+  const log = await OperatorLogFile.open(o.logOut);
+  ctx.stdout(`operator log: ${log.path}`);
+  const ledger = o.cleanup === true ? new AttachLedger() : undefined;
+  let failure: Error | undefined;
+  try {
+    await run(ctx, o, log, ledger);
+  } catch (e) {
+    failure = e instanceof Error ? e : new Error(String(e));
+  }
+  await log.close();
+  if (failure !== undefined) await printTail(ctx, log);
+  const cleaned = ledger ? cleanUp(ledger, ctx.stdout) : Promise.resolve();
+  await cleaned.catch((e: unknown) => {
+    if (failure === undefined) failure = e instanceof Error ? e : new Error(String(e));
+    else ctx.stderr(String(e));
+  });
+  ctx.stdout(`operator log: ${log.path}`);
+  if (failure !== undefined) throw failure;
+  ctx.stdout(
+    ledger
+      ? 'hosts and operator stopped; what the run created in the cluster was deleted'
+      : 'hosts and operator stopped; the Nodes and objects created in the cluster stay',
+  );
 }

@@ -218,7 +218,7 @@ test.serial(
 test('attach-only options are refused without --cluster, and --keep with it', async (t) => {
   const seed = await wmcoSim(['--hosts', '1', '--seed']);
   t.not(seed.code, 0);
-  t.regex(seed.stderr, /--seed and --bootstrap-group apply only with --cluster/);
+  t.regex(seed.stderr, /--seed, --bootstrap-group, --cleanup and --log-out apply only with --cluster/);
   const keep = await wmcoSim(['--cluster', '/nonexistent', '--hosts', '1', '--keep']);
   t.not(keep.code, 0);
   t.regex(keep.stderr, /--cluster starts no API server: --keep and --kubeconfig-out do not apply/);
