@@ -114,10 +114,12 @@ export async function cleanUp(ledger: AttachLedger, out: (line: string) => void)
   if (ledger.started === undefined) return; // the run wrote nothing
   const { kc, baseline } = ledger.started;
   if (baseline.has(HOST_KEYS_KEY)) {
-    const pins = await stalePins(kc, ledger.hosts.keys);
-    await clearPins(kc, [...pins.own, ...pins.foreign]);
+    // The operator pins a DNS-listed host under its name and its address.
+    const pins = await stalePins(kc, [...new Set([...ledger.hosts.keys, ...ledger.hosts.addresses])]);
+    const keys = [...pins.own, ...pins.foreign];
+    await clearPins(kc, keys);
     out(
-      `cleanup: removed the host-key pins of ${pins.own.length + pins.foreign.length} hosts from ${HOST_KEYS_CONFIGMAP} (it existed before the run)`,
+      `cleanup: removed ${keys.length} host-key pins of the run's hosts from ${HOST_KEYS_CONFIGMAP} (it existed before the run)`,
     );
   }
   const byKey = new Map<string, ObjectRef>();

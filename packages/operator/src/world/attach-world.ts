@@ -115,8 +115,9 @@ export class AttachWorld {
    * then writes the SSH key Secret and windows-instances.
    */
   private async instances(privateKey: string, o: AttachWorldOptions): Promise<void> {
-    const keys = this.hosts.hosts.map((_, i) => this.hosts.key(i));
-    await clearOwnLeftovers(this.target.kc, keys, o.hosts.map(nodeNameOf), o.out);
+    // The operator pins a DNS-listed host under its name and its address.
+    const keys = this.hosts.hosts.flatMap((h, i) => [this.hosts.key(i), h.address]);
+    await clearOwnLeftovers(this.target.kc, [...new Set(keys)], o.hosts.map(nodeNameOf), o.out);
     const data = Object.fromEntries(this.hosts.hosts.map((_, i) => this.hosts.entry(i)));
     await writeInstances(this.target.kc, privateKey, data, o.ledger?.record);
   }
