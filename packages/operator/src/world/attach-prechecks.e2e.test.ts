@@ -31,7 +31,10 @@ test.serial('a node-bootstrapper token without ca.crt is refused before anything
     },
   });
   const group = 'system:bootstrappers:windows';
-  const r = await wmcoSim(['--cluster', o.kubeconfig, '--hosts', '1', '--seed', '--bootstrap-group', group]);
+  const r = await wmcoSim([
+    ...['--cluster', o.kubeconfig, '--hosts', '1', '--seed', '--bootstrap-group', group],
+    ...['--timeout', '30'],
+  ]);
   t.not(r.code, 0);
   t.regex(
     r.stderr,
