@@ -25,12 +25,15 @@ export interface AttachOptions {
 /** How many of the operator's last log lines a failed run prints. */
 const TAIL_LINES = 20;
 
-async function run(
-  ctx: CliContext,
-  o: AttachOptions,
-  log: OperatorLogFile,
-  ledger?: AttachLedger,
-): Promise<void> {
+/** What a run writes to besides the cluster, and what interrupts it. */
+interface RunParts {
+  readonly log: OperatorLogFile;
+  readonly ledger: AttachLedger | undefined;
+  /** Aborted by SIGINT or SIGTERM: the run stops following the hosts and ends (cleaning up if asked). */
+  readonly signal: AbortSignal;
+}
+
+async function run(ctx: CliContext, o: AttachOptions, p: RunParts): Promise<void> {
   const t0 = Date.now();
   const world = await AttachWorld.start({
     kubeconfig: o.cluster,
@@ -39,13 +42,14 @@ async function run(
     platform: o.platform,
     providers: ctx.builtinProviders,
     out: ctx.stdout,
-    logSink: log.write,
-    ...(ledger ? { ledger } : {}),
+    logSink: p.log.write,
+    ...(p.ledger ? { ledger: p.ledger } : {}),
     ...(o.bootstrapGroup !== undefined ? { bootstrapGroup: o.bootstrapGroup } : {}),
   });
   try {
     ctx.stdout(`windows-instances: ${world.hosts.hosts.map((_, i) => world.hosts.key(i)).join(', ')}`);
-    const statuses = await follow(world, { out: ctx.stdout, timeoutMs: o.timeoutMs }, t0);
+    const statuses = await follow(world, { out: ctx.stdout, timeoutMs: o.timeoutMs, signal: p.signal }, t0);
+    if (p.signal.aborted) throw new Error(`interrupted by ${String(p.signal.reason)}`);
     ctx.stdout('');
     ctx.stdout(summaryTable(statuses.map(([a, s]) => [world.hosts.label(a), s])));
     await o.whileRunning?.();
@@ -54,6 +58,27 @@ async function run(
   } finally {
     await world.stop();
   }
+}
+
+/**
+ * The first SIGINT or SIGTERM aborts the returned signal (the run then stops and cleans up); a second
+ * one ends the process as usual. `dispose` removes the handlers.
+ */
+function interruptible(ctx: CliContext): { signal: AbortSignal; dispose: () => void } {
+  const ac = new AbortController();
+  const on = (s: NodeJS.Signals): void => {
+    ctx.stderr(`received ${s}: stopping the hosts and the operator (again to quit at once)`);
+    ac.abort(s);
+  };
+  process.once('SIGINT', on);
+  process.once('SIGTERM', on);
+  return {
+    signal: ac.signal,
+    dispose: (): void => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+    },
+  };
 }
 
 async function printTail(ctx: CliContext, log: OperatorLogFile): Promise<void> {
@@ -73,9 +98,10 @@ export async function runAttached(ctx: CliContext, o: AttachOptions): Promise<vo
   const log = await OperatorLogFile.open(o.logOut);
   ctx.stdout(`operator log: ${log.path}`);
   const ledger = o.cleanup === true ? new AttachLedger() : undefined;
+  const stop = interruptible(ctx);
   let failure: Error | undefined;
   try {
-    await run(ctx, o, log, ledger);
+    await run(ctx, o, { log, ledger, signal: stop.signal });
   } catch (e) {
     failure = e instanceof Error ? e : new Error(String(e));
   }
@@ -86,6 +112,7 @@ export async function runAttached(ctx: CliContext, o: AttachOptions): Promise<vo
     if (failure === undefined) failure = e instanceof Error ? e : new Error(String(e));
     else ctx.stderr(String(e));
   });
+  stop.dispose();
   ctx.stdout(`operator log: ${log.path}`);
   if (failure !== undefined) throw failure;
   ctx.stdout(

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { snapshot, startOutside, stopOutside, wmcoSim } from './outside-cluster.test-helper.js';
+import { snapshot, startOutside, startWmcoSim, stopOutside, wmcoSim } from './outside-cluster.test-helper.js';
 
 // `wmco sim --cluster --cleanup` against a plain cluster in its own process: what the run created goes,
 // what the cluster had stays.
@@ -94,3 +94,31 @@ test.serial(
     t.deepEqual(await snapshot(o), before);
   },
 );
+
+test.serial('a run interrupted by SIGINT stops and, with --cleanup, deletes what it created', async (t) => {
+  const o = await startOutside();
+  t.teardown(() => stopOutside(o));
+  const before = await snapshot(o);
+  const run = startWmcoSim([
+    '--cluster',
+    o.kubeconfig,
+    '--hosts',
+    '2',
+    '--seed',
+    '--cleanup',
+    '--timeout',
+    '300',
+  ]);
+  t.teardown(() => {
+    if (run.proc.exitCode === null) run.proc.kill('SIGKILL');
+  });
+  // The operator runs once windows-instances is printed: interrupt it there.
+  await run.printed('windows-instances: ');
+  run.proc.kill('SIGINT');
+  const r = await run.done;
+  t.not(r.code, 0);
+  t.regex(r.stderr, /received SIGINT: stopping the hosts and the operator/);
+  t.regex(r.stderr, /interrupted by SIGINT/);
+  t.regex(r.stdout, /cleanup: deleted \d+ objects the run created/);
+  t.deepEqual(await snapshot(o), before);
+});

@@ -76,6 +76,35 @@ export function wmcoSim(args: string[]): Promise<{ code: number; stdout: string;
   });
 }
 
+/** A `wmco sim` run in progress: its process, its output so far, and its end. */
+export interface SimRun {
+  readonly proc: ChildProcess;
+  /** Resolves once stdout has printed `text`. */
+  printed(text: string): Promise<void>;
+  readonly done: Promise<{ code: number | null; stdout: string; stderr: string }>;
+}
+
+export function startWmcoSim(args: string[]): SimRun {
+  const proc = spawn(process.execPath, [main, 'sim', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const waiters: { text: string; resolve: () => void }[] = [];
+  proc.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    for (const w of waiters.filter((x) => stdout.includes(x.text))) w.resolve();
+  });
+  proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    proc.once('close', (code) => resolve({ code, stdout, stderr })),
+  );
+  return {
+    proc,
+    done,
+    printed: (text) =>
+      stdout.includes(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ text, resolve })),
+  };
+}
+
 export function auditLines(o: Outside): AuditLine[] {
   return readFileSync(o.audit, 'utf8')
     .split('\n')
