@@ -13,19 +13,24 @@ function namedKeys(hosts: readonly SimHostSpec[]): string[] {
 }
 
 /**
- * Before a run writes anything: refuses host-key pins and Nodes under the run's host names that are not
- * leftovers of earlier simulated hosts (a real host's pin, a real Node).
+ * Before a run writes anything: refuses host-key pins under the run's host names that are not leftovers
+ * of earlier simulated hosts (a real host's pin), and warns of Nodes under those names that are not
+ * (a real Node: the operator refuses the host reporting that name, which a hostile hosts file may intend).
  */
-export async function refuseForeignLeftovers(kc: KubeConfig, hosts: readonly SimHostSpec[]): Promise<void> {
+export async function refuseForeignLeftovers(
+  kc: KubeConfig,
+  hosts: readonly SimHostSpec[],
+  out: (line: string) => void,
+): Promise<void> {
   const pins = await stalePins(kc, namedKeys(hosts));
   if (pins.foreign.length > 0) throw new AttachPrecheckError(foreignPinsMessage(pins.foreign));
   const nodes = await staleNodes(kc, hosts.map(nodeNameOf));
-  if (nodes.foreign.length > 0) throw new AttachPrecheckError(foreignNodesMessage(nodes.foreign));
+  if (nodes.foreign.length > 0) out(foreignNodesMessage(nodes.foreign));
 }
 
 /**
  * Once the hosts' keys are known (their addresses included): clears the host-key pins and deletes the
- * Nodes earlier attach-mode runs left under the same names. Their hosts are gone; the new hosts have new
+ * Nodes earlier attach-mode runs left under the same names (refusing pins that are not theirs). Their hosts are gone; the new hosts have new
  * keys, so the operator would refuse them ("host key changed", "name taken by an existing Node").
  */
 export async function clearOwnLeftovers(
@@ -37,7 +42,6 @@ export async function clearOwnLeftovers(
   const pins = await stalePins(kc, keys);
   if (pins.foreign.length > 0) throw new AttachPrecheckError(foreignPinsMessage(pins.foreign));
   const nodes = await staleNodes(kc, nodeNames);
-  if (nodes.foreign.length > 0) throw new AttachPrecheckError(foreignNodesMessage(nodes.foreign));
   if (pins.own.length > 0) {
     await clearPins(kc, pins.own);
     out(`host-key pins: cleared those earlier attach-mode runs left for ${pins.own.join(', ')}`);

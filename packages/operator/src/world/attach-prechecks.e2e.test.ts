@@ -148,20 +148,26 @@ test.serial(
 );
 
 test.serial(
-  "a Node named as a host that is not a simulated host's is refused before anything is written",
+  "a Node named as a host that is not a simulated host's is kept, with a warning, and the host refused",
   async (t) => {
     const o = await startOutside();
     t.teardown(() => stopOutside(o));
     const core = o.kc.makeApiClient(CoreV1Api);
     const node = await core.createNode({ body: { metadata: { name: 'win-byoh-01' } } });
-    await core.replaceNodeStatus({
-      name: 'win-byoh-01',
-      body: { ...node, status: { addresses: [{ type: 'InternalIP', address: '10.0.0.7' }] } },
-    });
-    const r = await wmcoSim(['--cluster', o.kubeconfig, '--hosts', '1', '--seed', '--timeout', '30']);
+    const addresses = [{ type: 'InternalIP', address: '10.0.0.7' }];
+    await core.replaceNodeStatus({ name: 'win-byoh-01', body: { ...node, status: { addresses } } });
+    const r = await wmcoSim(['--cluster', o.kubeconfig, '--hosts', '1', '--seed', '--timeout', '120']);
     t.not(r.code, 0);
-    t.regex(r.stderr, /Nodes named as this run's hosts would register: win-byoh-01 \(10\.0\.0\.7\)/);
-    t.is(await crdCount(o.kc), 0, 'nothing seeded');
-    t.truthy(await core.readNode({ name: 'win-byoh-01' }));
+    t.regex(
+      r.stdout,
+      /warning: the cluster has Nodes named as this run's hosts would register: win-byoh-01 \(10\.0\.0\.7\)/,
+    );
+    t.regex(r.stdout, /Failed: .*win-byoh-01/);
+    t.notRegex(r.stdout, /Nodes: deleted/);
+    const kept = (await core.readNode({ name: 'win-byoh-01' })).status?.addresses ?? [];
+    t.deepEqual(
+      kept.map((a) => ({ type: a.type, address: a.address })),
+      addresses,
+    );
   },
 );

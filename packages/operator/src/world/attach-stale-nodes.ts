@@ -42,12 +42,12 @@ export async function staleNodes(kc: KubeConfig, names: readonly string[]): Prom
   };
 }
 
-/** The refusal for Nodes that are not attach mode's. */
+/** The warning for Nodes that are not attach mode's (it never deletes them). */
 export function foreignNodesMessage(nodes: readonly string[]): string {
   return (
-    `the cluster has Nodes named as this run's hosts would register: ${nodes.join(', ')}; they are not ` +
-    'Nodes of earlier simulated hosts (not every address is loopback), and the operator would refuse ' +
-    'a host reporting a taken name. Give the hosts other names (--hosts-file, hostname)'
+    `warning: the cluster has Nodes named as this run's hosts would register: ${nodes.join(', ')}; they ` +
+    'are not Nodes of earlier simulated hosts (not every address is loopback) and stay as they are: the ' +
+    'operator will refuse a host reporting a taken name (give the hosts other names with --hosts-file)'
   );
 }
 

@@ -42,12 +42,12 @@ export interface AttachWorldOptions {
 
 /**
  * Everything that would stop a run, checked before it writes anything: a windows-instances or SSH key
- * Secret that is the cluster's own, and host-key pins or Nodes under the run's host names that are not
- * leftovers of earlier simulated hosts (the node-bootstrapper token is checked by ensureOpenShift).
+ * Secret that is the cluster's own, and host-key pins under the run's host names that are not leftovers
+ * of earlier simulated hosts (the node-bootstrapper token is checked by ensureOpenShift).
  */
 async function precheck(target: AttachTarget, o: AttachWorldOptions): Promise<void> {
   await checkInstancesAreOurs(target.kc);
-  await refuseForeignLeftovers(target.kc, o.hosts);
+  await refuseForeignLeftovers(target.kc, o.hosts, o.out);
 }
 
 /**
