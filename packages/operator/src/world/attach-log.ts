@@ -19,14 +19,16 @@ export class OperatorLogFile {
       path !== undefined
         ? resolve(path)
         : join(await mkdtemp(join(tmpdir(), 'wmco-attach-log-')), 'operator.log');
-    await mkdir(dirname(file), { recursive: true });
+    const refused = (e: unknown): Error =>
+      new Error(`--log-out ${file}: cannot write the operator's log: ${(e as Error).message}`, { cause: e });
+    await mkdir(dirname(file), { recursive: true }).catch((e: unknown) => {
+      throw refused(e);
+    });
     const stream = createWriteStream(file, { flags: 'w', mode: 0o600 });
-    await Promise.race([
-      once(stream, 'open'),
-      once(stream, 'error').then(([e]: unknown[]) => {
-        throw new Error(`--log-out ${file}: cannot write the operator's log: ${(e as Error).message}`);
-      }),
-    ]);
+    // events.once rejects when 'error' comes first.
+    await once(stream, 'open').catch((e: unknown) => {
+      throw refused(e);
+    });
     return new OperatorLogFile(file, stream);
   }
 
