@@ -128,7 +128,11 @@ export async function cleanUp(ledger: AttachLedger, out: (line: string) => void)
   const refs = [...byKey.values()];
   const failed = await deleteAll(kc, refs);
   const still = await remaining(kc, refs, 120_000);
-  out(`cleanup: deleted ${refs.length - still.length} objects the run created (${summary(refs)})`);
+  out(
+    refs.length === 0
+      ? 'cleanup: the run created nothing in the cluster'
+      : `cleanup: deleted ${refs.length - still.length} objects the run created (${summary(refs)})`,
+  );
   const problems = [...failed, ...still.map((k) => `${k}: still there`)];
   if (problems.length > 0) throw new Error(`cleanup left objects behind: ${problems.join('; ')}`);
 }
