@@ -75,8 +75,11 @@ test.serial(
       'system:bootstrappers:new',
       '--timeout',
       '30',
+      '--cleanup',
     ]);
     t.not(other.code, 0);
+    // Refused before writing: --cleanup has nothing to delete (the first run's objects are not its own).
+    t.regex(other.stdout, /cleanup: the run created nothing in the cluster/);
     t.regex(
       other.stderr,
       /node-bootstrapper-token holds bootstrap token [a-z0-9]{6} .* system:bootstrappers:old/,
