@@ -42,12 +42,15 @@ async function isTheRuns(o: Found, hosts: Hosts, nodes: ReadonlySet<string>): Pr
   if (o.kind === 'CertificateSigningRequest') return isOurCsr(o, nodes);
   if (o.kind === 'Lease') return nodes.has(o.name);
   const involved = (o.object as CoreV1Event).involvedObject;
+  // Events about cluster-scoped objects are in `default`: the hosts' Nodes, and the operator's Namespace.
+  if (involved.kind === 'Namespace') return involved.name === OPERATOR_NAMESPACE;
   return involved.kind === 'Node' && nodes.has(involved.name ?? '');
 }
 
 /**
  * What the run's operator and kubelets created (absent from the baseline): the objects in the operator's
- * namespace, the hosts' Nodes, their CSRs and node Leases, and Events about those Nodes elsewhere.
+ * namespace, the hosts' Nodes, their CSRs and node Leases, and Events about those Nodes and about the
+ * operator's Namespace elsewhere.
  */
 async function leftByTheRun(
   kc: KubeConfig,
