@@ -39,3 +39,12 @@ export {
   type CaptureRecord,
   type HostCaptureScript,
 } from './capture/host-capture.js';
+export { captureHost } from './capture/capture-session.js';
+export {
+  runHostcheck,
+  hostcheckQuery,
+  REAL_HOSTCHECK_PORTS,
+  type HostcheckTarget,
+  type HostcheckPorts,
+  type HostcheckResult,
+} from './capture/hostcheck.js';

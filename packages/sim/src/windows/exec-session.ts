@@ -47,7 +47,7 @@ export function serveExec(channel: ServerChannel, command: string, host: ExecHos
       .then((reply) => answer(channel, reply, host.costs))
       .catch(() => channel.close());
   };
-  if (plan.kind !== 'module' && plan.kind !== 'install') {
+  if (plan.kind !== 'module' && plan.kind !== 'install' && plan.kind !== 'capture') {
     run('');
     return;
   }
