@@ -3,6 +3,7 @@ import { access, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { threadId } from 'node:worker_threads';
 import test from 'ava';
 import { findPwsh, newRootContainer, type FirewallRuleState } from '@wmco/core';
 import { FREE_HOST_COSTS, SimulatedWindowsHost, generateEd25519KeyPair } from '@wmco/sim';
@@ -11,9 +12,14 @@ import type { CliContext } from './cli-context.js';
 import { buildProgram } from './program.js';
 
 let nextOctet = 1;
+/**
+ * A loopback address of this worker alone: second octet from the process and worker thread, third in
+ * 150-199 (the sim's own test hosts use 100-149, the operator's world 200-249, other files 127.0.x.x).
+ */
 function loopback(): string {
   nextOctet = nextOctet >= 250 ? 1 : nextOctet + 1;
-  return `127.0.${100 + (process.pid % 40)}.${nextOctet}`;
+  const worker = process.pid * 64 + (threadId % 64);
+  return `127.${1 + (worker % 250)}.${150 + (Math.floor(worker / 250) % 50)}.${nextOctet + 1}`;
 }
 
 const RULES: FirewallRuleState[] = [
