@@ -73,6 +73,7 @@ const HINTS_ONLY = [
   'packages/core/src/preflight/connection-findings.ts',
   'packages/core/src/preflight/firewall-check.ts',
   'packages/core/src/preflight/hostname-check.ts',
+  'packages/operator/src/cli/hostcheck-command.ts',
 ];
 const CMDLET =
   /\b(Get|Set|New|Remove|Invoke|Start|Stop|Add|Test|Enable|Rename|Import|Install)-[A-Z][A-Za-z]+\b/;
