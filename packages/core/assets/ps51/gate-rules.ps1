@@ -72,6 +72,18 @@ function Test-GateSyntax($context, $node) {
     }
 }
 
+# Automatic variables PowerShell 6+ defines and 5.1 does not: there they read as $null, or throw under
+# Set-StrictMode (the module runs in strict mode).
+$script:Ps7Variables = @('IsWindows', 'IsLinux', 'IsMacOS', 'IsCoreCLR', 'PSStyle', 'EnabledExperimentalFeatures')
+
+function Test-GateVariable($context, $node) {
+    if ($node -isnot [VariableExpressionAst]) { return }
+    $name = $node.VariablePath.UserPath -replace '^(global|script|local):', ''
+    if ($script:Ps7Variables -notcontains $name) { return }
+    if ($node.Parent -is [AssignmentStatementAst] -and $node.Parent.Left -eq $node) { return }
+    Add-GateFinding $context $node.Extent 'ps7-variable' "`$$name is an automatic variable of PowerShell 6+; Windows PowerShell 5.1 does not define it (it reads as `$null, or fails under Set-StrictMode): test `$PSVersionTable.PSEdition or the OS another way"
+}
+
 function Test-GateTokens($context, $tokens) {
     foreach ($t in @($tokens)) {
         if ($t.Kind -in @([TokenKind]::StringExpandable, [TokenKind]::HereStringExpandable) -and $t.Text -match '`u\{') {
@@ -85,6 +97,7 @@ function Invoke-GateRules($context, $ast, $tokens) {
     Test-GateTokens $context $tokens
     foreach ($node in $ast.FindAll({ $true }, $true)) {
         Test-GateSyntax $context $node
+        Test-GateVariable $context $node
         if ($node -is [CommandAst]) { Test-GateCommand $context $node; Test-GateNativeStderr $context $node }
         elseif ($node -is [TypeExpressionAst]) { Test-GateTypeName $context $node.TypeName $node.Extent }
         elseif ($node -is [TypeConstraintAst]) { Test-GateTypeName $context $node.TypeName $node.Extent }

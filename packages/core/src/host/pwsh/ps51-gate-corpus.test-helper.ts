@@ -31,6 +31,7 @@ export const BROKEN_SCRIPTS: readonly BrokenScript[] = [
   broken('ps7-background', 1, ['Start-Sleep -Seconds 5 &']),
   broken('ps7-replace-scriptblock', 1, ["$b = 'a-b' -replace '-', { '+' }"]),
   broken('ps7-unicode-escape', 2, ['$a = 1', '$arrow = "`u{2195}"']),
+  broken('ps7-variable', 2, ["$sep = '\\'", "if ($IsWindows) { $sep = '\\' } else { $sep = '/' }"]),
   broken('command-unknown', 2, ['$e = $Error[0]', 'Get-Error -Newest 1']),
   broken('command-unknown', 1, ["Test-Json -Json '{}'"], 'command-unknown-test-json'),
   broken('parameter-unknown', 2, [
@@ -149,6 +150,8 @@ export const CLEAN_SCRIPT: GateScript = {
     '1..3 | ForEach-Object -Process { $_ * 2 } | Where-Object Length -gt 0 | Sort-Object -Unique',
     "Get-Item -LiteralPath 'C:\\k' -ea SilentlyContinue -WarningAction SilentlyContinue",
     '$arrow = [char]0x2195',
+    "$desktop = $PSVersionTable.PSEdition -eq 'Desktop'",
+    '$IsWindows = $true',
     "$r = [regex]::Replace('a-b', '-', { param($m) '+' })",
   ].join('\n'),
 };
