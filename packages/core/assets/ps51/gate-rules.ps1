@@ -98,6 +98,8 @@ function Invoke-GateRules($context, $ast, $tokens) {
     foreach ($node in $ast.FindAll({ $true }, $true)) {
         Test-GateSyntax $context $node
         Test-GateVariable $context $node
+        Test-GateConvertFromJsonPiped $context $node
+        Test-GateUtf16Output $context $node
         if ($node -is [CommandAst]) { Test-GateCommand $context $node; Test-GateNativeStderr $context $node }
         elseif ($node -is [TypeExpressionAst]) { Test-GateTypeName $context $node.TypeName $node.Extent }
         elseif ($node -is [TypeConstraintAst]) { Test-GateTypeName $context $node.TypeName $node.Extent }

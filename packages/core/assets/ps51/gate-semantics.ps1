@@ -92,3 +92,37 @@ function Test-GateArrayReturns($context, $ast) {
         }
     }
 }
+
+# ConvertFrom-Json of a JSON array: 5.1 writes the array as ONE object to the pipeline (PowerShell 6+
+# enumerates it), so a command after it sees one item, the whole array.
+function Test-GateConvertFromJsonPiped($context, $node) {
+    if ($node -isnot [PipelineAst] -or $node.PipelineElements.Count -lt 2) { return }
+    $elements = $node.PipelineElements
+    for ($i = 0; $i -lt $elements.Count - 1; $i++) {
+        $e = $elements[$i]
+        if ($e -isnot [CommandAst]) { continue }
+        $kind = Get-GateCommandKind $context.Profile ([string]$e.GetCommandName())
+        if ($null -ne $kind -and $kind.Name -eq 'ConvertFrom-Json') {
+            Add-GateFinding $context $e.Extent 'convertfrom-json-piped' 'ConvertFrom-Json piped on: Windows PowerShell 5.1 writes a JSON array as one object (PowerShell 6+ enumerates it); assign it to a variable first, then enumerate the variable (foreach, or pipe the variable)'
+        }
+    }
+}
+
+# Output written to a file with > or >>, or Out-File without -Encoding: Windows PowerShell 5.1 writes
+# UTF-16LE with a BOM there (PowerShell 6+ writes UTF-8), which Go programs and config parsers misread.
+function Test-GateUtf16Output($context, $node) {
+    if ($node -is [FileRedirectionAst] -and $node.FromStream -in @([RedirectionStream]::Output, [RedirectionStream]::All)) {
+        $target = $node.Location.Extent.Text
+        if ($target -ne '$null') {
+            Add-GateFinding $context $node.Extent 'utf16-output' "redirecting output to $target writes UTF-16LE in Windows PowerShell 5.1; use Set-Content -Encoding (ascii or utf8) or [System.IO.File]::WriteAllText"
+        }
+        return
+    }
+    if ($node -isnot [CommandAst]) { return }
+    $kind = Get-GateCommandKind $context.Profile ([string]$node.GetCommandName())
+    if ($null -eq $kind -or $kind.Name -ne 'Out-File') { return }
+    foreach ($e in $node.CommandElements) {
+        if ($e -is [CommandParameterAst] -and 'Encoding'.StartsWith($e.ParameterName, [StringComparison]::OrdinalIgnoreCase) -and $e.ParameterName.Length -ge 2) { return }
+    }
+    Add-GateFinding $context $node.Extent 'utf16-output' 'Out-File without -Encoding writes UTF-16LE in Windows PowerShell 5.1; give -Encoding (ascii or utf8)'
+}

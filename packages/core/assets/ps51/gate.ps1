@@ -9,6 +9,8 @@ param(
     [Parameter(Mandatory = $true)][string] $ProfileDir
 )
 $ErrorActionPreference = 'Stop'
+# Errors reach the caller's message as plain text (no terminal colours).
+$PSStyle.OutputRendering = 'PlainText'
 Set-StrictMode -Version Latest
 
 foreach ($part in @('gate-rules.ps1', 'gate-commands.ps1', 'gate-types.ps1', 'gate-semantics.ps1')) { . (Join-Path $PSScriptRoot $part) }

@@ -32,8 +32,15 @@ export const BROKEN_SCRIPTS: readonly BrokenScript[] = [
   broken('ps7-replace-scriptblock', 1, ["$b = 'a-b' -replace '-', { '+' }"]),
   broken('ps7-unicode-escape', 2, ['$a = 1', '$arrow = "`u{2195}"']),
   broken('ps7-variable', 2, ["$sep = '\\'", "if ($IsWindows) { $sep = '\\' } else { $sep = '/' }"]),
+  broken('convertfrom-json-piped', 2, [
+    '$json = \'[{"name":"a"},{"name":"b"}]\'',
+    '$names = $json | ConvertFrom-Json | ForEach-Object { $_.name }',
+  ]),
+  broken('utf16-output', 2, ["$config = 'a: 1'", '$config > C:\\k\\kubelet.conf']),
+  broken('utf16-output', 1, ["'a: 1' | Out-File -FilePath C:\\k\\kubelet.conf"], 'utf16-output-out-file'),
   broken('command-unknown', 2, ['$e = $Error[0]', 'Get-Error -Newest 1']),
-  broken('command-unknown', 1, ["Test-Json -Json '{}'"], 'command-unknown-test-json'),
+  // Piped on: the pipeline rules meet a command the profile does not know.
+  broken('command-unknown', 1, ["Test-Json -Json '{}' | Out-Null"], 'command-unknown-test-json'),
   broken('parameter-unknown', 2, [
     '$items = 1..3',
     '$items | ForEach-Object -Parallel { $_ * 2 } -ThrottleLimit 2',
@@ -152,6 +159,10 @@ export const CLEAN_SCRIPT: GateScript = {
     '$arrow = [char]0x2195',
     "$desktop = $PSVersionTable.PSEdition -eq 'Desktop'",
     '$IsWindows = $true',
+    "$parsed = ConvertFrom-Json -InputObject '[1,2]'",
+    'foreach ($i in $parsed) { $i }',
+    '$null = & icacls.exe C:\\k > $null',
+    "'a: 1' | Out-File -FilePath C:\\k\\a.conf -Encoding ascii",
     "$r = [regex]::Replace('a-b', '-', { param($m) '+' })",
   ].join('\n'),
 };
