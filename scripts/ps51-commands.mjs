@@ -46,23 +46,24 @@ function syntaxParameters(text) {
   return params;
 }
 
+/** The names in a yaml value: `a, b`, `[a, b]` or `[]` (then none). */
+function names(value) {
+  return value
+    .replace(/^\[|\]$/g, '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => /^[A-Za-z0-9]+$/.test(n));
+}
+
 /** Aliases, position and accepted values from the parameter's yaml blocks under `### -Name`. */
 function describeParameter(p, section) {
   const yaml = section.match(/```yaml\n([\s\S]*?)```/g)?.join('\n') ?? '';
-  const aliases = yaml.match(/^Aliases:\s*(.+)$/m)?.[1];
-  if (aliases)
-    p.aliases = aliases
-      .split(',')
-      .map((a) => a.trim())
-      .filter(Boolean);
-  for (const pos of yaml.matchAll(/^Position:\s*(\d+)/gm))
+  const aliases = yaml.match(/^Aliases:[ \t]*(.+)$/m)?.[1];
+  if (aliases) p.aliases = names(aliases);
+  for (const pos of yaml.matchAll(/^Position:[ \t]*(\d+)/gm))
     p.position = Math.max(p.position ?? -1, Number(pos[1]));
-  const accepted = yaml.match(/^Accepted values:\s*(.+)$/m)?.[1];
-  if (accepted)
-    p.values = accepted
-      .split(',')
-      .map((v) => v.trim())
-      .filter(Boolean);
+  const accepted = yaml.match(/^Accepted values:[ \t]*(.+)$/m)?.[1];
+  if (accepted) p.values = names(accepted);
 }
 
 /** Parameters of one documentation page: name -> {kind, position?, aliases, values?}. */
@@ -82,7 +83,9 @@ function entry(name) {
   const ps = find(psFiles, name);
   if (ps) {
     const text = git(psDocs, 'show', `HEAD:${ps}`);
-    return { text, params: parsePage(text), sources: [online(text) ?? ps], module: moduleName(text) };
+    // A page without its `online version:` line: the address learn.microsoft.com gives every 5.1 page.
+    const page = `https://learn.microsoft.com/powershell/module/${moduleName(text)?.toLowerCase()}/${name.toLowerCase()}?view=powershell-5.1`;
+    return { text, params: parsePage(text), sources: [online(text) ?? page], module: moduleName(text) };
   }
   const a = find(ws2019, name);
   const b = find(ws2022, name);

@@ -6,6 +6,9 @@
 # <GetType().FullName>}}; dates are ISO 8601 strings and enums their names, with their real type in "types".
 $ErrorActionPreference = 'Stop'
 $ProgressPreference = 'SilentlyContinue'
+# Windows PowerShell 5.1 gives System.Array an extended Count property, so an array that reaches
+# ConvertTo-Json wrapped in a PSObject is written as {"value":[...],"Count":n}. This session does not need it.
+Remove-TypeData -TypeName System.Array -ErrorAction SilentlyContinue
 
 function ConvertTo-WmcoCaptureValue($value) {
     if ($null -eq $value) { return $null }
