@@ -101,7 +101,8 @@ function Get-WmcoServiceEnvironment {
     if ($null -eq $key) { return $null }
     $value = $key.GetValue('Environment', $null)
     if ($null -eq $value) { return $null }
-    return [string[]]@($value)
+    # The unary comma keeps a one-entry environment an array: PowerShell unrolls a returned array.
+    return , ([string[]]@($value))
 }
 
 function Set-WmcoServiceEnvironment {
@@ -401,7 +402,8 @@ function Get-WmcoFirewallRules {
         $rules += [ordered]@{
             name      = $name
             protocol  = [string]$port.Protocol
-            localPort = [int]$port.LocalPort
+            # MSFT_NetProtocolPortFilter.LocalPort is string[]: an array does not convert to Int32.
+            localPort = [int](@($port.LocalPort)[0])
             direction = [string]$rule.Direction
         }
     }
@@ -659,7 +661,7 @@ function Get-WmcoHostState {
         $state['children'] = Get-WmcoChildFolders @($Request.listDirectories)
     }
     if ($Request.PSObject.Properties.Name -contains 'rootCertificates') {
-        $state['rootCertificates'] = Get-WmcoRootCertificates @($Request.rootCertificates)
+        $state['rootCertificates'] = @(Get-WmcoRootCertificates @($Request.rootCertificates))
     }
     return $state
 }

@@ -11,6 +11,7 @@ import {
   type HostResult,
   type ObserveRequest,
 } from '@wmco/core';
+import { answerCapture } from './capture-answer.js';
 import { deconfigure } from './deconfigure.js';
 import { prepareWorkingArea, protectOperatorRoots } from './protected-folders.js';
 import type { EvaluatorRegistry } from './evaluate/evaluator-registry.js';
@@ -118,6 +119,7 @@ export async function runCommand(ctx: HostShellContext, command: string, stdin: 
   }
   ctx.stats.powershellStarts++;
   if (ctx.costs.powershellStartMs > 0) await sleep(ctx.costs.powershellStartMs);
+  if (plan.kind === 'capture') return answerCapture(ctx, plan.sha256, stdin);
   if (plan.kind === 'prepare') {
     ctx.record({ op: 'prepare', scripts: [] });
     prepareWorkingArea(ctx.model);
