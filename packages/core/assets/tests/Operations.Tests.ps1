@@ -143,6 +143,29 @@ Describe 'WmcoHost operations' {
             $WmcoFake.Scm.Find('svc').Environment | Should -Be @('A=1')
             @($WmcoFake.Scm.Log) | Should -Be @('start svc', 'stop svc')
         }
+        It 'creates, configures and starts services, removes a pruned folder and a managed certificate' {
+            $null = New-Item -ItemType Directory -Path (Join-Path $prunable 'old.mirror') -Force
+            $WmcoFake.Certs.Add((New-FakeCertificate ('A' * 40) 'OpenShift managed'))
+            $steps = @(
+                @{ kind = 'createService'; name = 'a'; commandLine = 'C:\k\a.exe'; startType = 'auto'; description = 'OpenShift managed a'; dependencies = @() }
+                @{ kind = 'createService'; name = 'b'; commandLine = 'C:\k\b.exe'; startType = 'auto'; description = 'OpenShift managed b'; dependencies = @('a') }
+                @{ kind = 'configureService'; name = 'a'; commandLine = 'C:\k\a.exe --v=2'; startType = 'auto'; description = 'OpenShift managed a'; dependencies = @() }
+                @{ kind = 'startServices'; names = @('a', 'b') }
+                @{ kind = 'removeDirectory'; path = (Join-Path $prunable 'old.mirror') }
+                @{ kind = 'removeRootCertificate'; thumbprint = ('A' * 40) }
+            ) | ForEach-Object { $_ | ConvertTo-Json | ConvertFrom-Json }
+            InModuleScope WmcoHost -Parameters @{ s = $steps } { param($s) foreach ($step in $s) { $null = Invoke-WmcoStep $step } }
+            "$($WmcoFake.Scm.Find('a').PathName) $($WmcoFake.Scm.Find('a').State) $($WmcoFake.Scm.Find('b').State)" | Should -Be 'C:\k\a.exe --v=2 Running Running'
+            $WmcoFake.Scm.Find('b').DependOnService | Should -Be @('a')
+            Test-Path (Join-Path $prunable 'old.mirror') | Should -BeFalse
+            $WmcoFake.Certs | Should -HaveCount 0
+        }
+        It 'fails an importRootCertificates step whose bundle lacks a listed certificate' {
+            $bundle = Join-Path $root 'ca.pem'
+            [System.IO.File]::WriteAllText($bundle, '')
+            $step = @{ kind = 'importRootCertificates'; path = $bundle; thumbprints = @('B' * 40) } | ConvertTo-Json | ConvertFrom-Json
+            { InModuleScope WmcoHost -Parameters @{ s = $step } { param($s) Invoke-WmcoStep $s } } | Should -Throw "certificate(s) $('B' * 40) not found*"
+        }
         It 'refuses an unknown kind' {
             { InModuleScope WmcoHost { Invoke-WmcoStep ([pscustomobject]@{ kind = 'format' }) } } | Should -Throw "unknown plan step kind 'format'"
         }
