@@ -16,7 +16,8 @@
 #                before their service starts; services of one dependency level start together); stops at
 #                the first failing step; with
 #                "rebootWhenRequired" it schedules the restart a step asked for before answering
-#   deconfigure  delete services, env vars, HNS networks and directories (revert before joining)
+#   deconfigure  delete services, env vars, HNS networks and directories (revert before joining); removes
+#                at most one HNS network per call and then answers "reconnect" (the operator calls again)
 #   reboot       schedule a restart a few seconds out and report the current boot time
 
 Set-StrictMode -Version 3.0
