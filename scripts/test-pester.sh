@@ -13,13 +13,20 @@ if [ -z "${WMCO_PWSH:-}" ] || [ -z "${WMCO_PESTER:-}" ]; then
   echo "# PowerShell tests skipped: $reason" >"$out/pester.tap"
   exit 0
 fi
-"$WMCO_PWSH" -NoProfile -NonInteractive -File "$root/scripts/pester.ps1" "$WMCO_PESTER" \
-  >"$out/pester.tap" 2>"$out/pester.stderr"
+answers="$out/host-answers"
+rm -rf "$answers" && mkdir -p "$answers"
+WMCO_HOST_ANSWERS="$answers" "$WMCO_PWSH" -NoProfile -NonInteractive -File "$root/scripts/pester.ps1" \
+  "$WMCO_PESTER" >"$out/pester.tap" 2>"$out/pester.stderr"
 code=$?
 cat "$out/pester.tap"
 if [ $code -ne 0 ]; then
   cat "$out/pester.stderr" >&2
   # A run that broke before its summary still counts as a failure.
   grep -q '^# fail [1-9]' "$out/pester.tap" || echo "# fail 1" >>"$out/pester.tap"
-  exit 1
 fi
+# The module's JSON answers of that run, parsed with the operator's own schemas.
+node "$root/scripts/check-host-answers.js" "$answers" >"$out/host-answers.tap" 2>&1
+answers_code=$?
+cat "$out/host-answers.tap"
+grep -q '^# fail' "$out/host-answers.tap" || echo "# fail 1" >>"$out/host-answers.tap"
+[ $code -eq 0 ] && [ $answers_code -eq 0 ]

@@ -23,6 +23,8 @@ function Import-WmcoHostModule {
 # A fresh fake machine for the next test, and the module's folders as the module sets them.
 function Reset-FakeWindows {
     $global:WmcoFake = New-FakeWindows
+    # Windows always has it (observe's hostname); Linux does not.
+    $env:COMPUTERNAME = $global:WmcoFake.Hostname
     InModuleScope WmcoHost -Parameters @{ d = $global:WmcoModuleDefaults } {
         param($d)
         $script:StagingDir = $d.StagingDir
@@ -35,6 +37,8 @@ function Reset-FakeWindows {
 function Invoke-WmcoJson {
     param([hashtable] $Request)
     $line = Invoke-WmcoHost -RequestJson ($Request | ConvertTo-Json -Depth 12 -Compress)
+    # Kept for scripts/check-host-answers.js, which parses each with the operator's schemas.
+    if ($env:WMCO_HOST_ANSWERS) { [System.IO.File]::WriteAllText((Join-Path $env:WMCO_HOST_ANSWERS "$([guid]::NewGuid()).json"), $line) }
     return [pscustomobject]@{ Text = $line; Json = [System.Text.Json.JsonDocument]::Parse($line).RootElement }
 }
 
