@@ -123,7 +123,10 @@ export function stateMatching(spec: HostSpec): HostState {
     envVars: { ...spec.envVars },
     routes: [],
     hnsNetworks: [],
-    firewallRules: spec.firewallRules.map((r) => ({ ...r })),
+    firewallRules: spec.firewallRules.map(({ localPort, ...r }) => ({
+      ...r,
+      localPorts: [String(localPort)],
+    })),
     evaluated: {},
   };
 }

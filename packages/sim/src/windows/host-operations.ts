@@ -72,7 +72,9 @@ export function observe(
     envVars,
     routes: m.routes.map((r) => ({ ...r })),
     hnsNetworks: m.hnsNetworks.map((n) => ({ name: n.name, type: n.type, id: n.id })),
-    firewallRules: m.firewallRules.filter((r) => rules.has(r.name)).map((r) => ({ ...r })),
+    firewallRules: m.firewallRules
+      .filter((r) => rules.has(r.name))
+      .map(({ localPort, ...r }) => ({ ...r, localPorts: [String(localPort)] })),
     ...(req.firewallPorts ? { firewallPorts: firewallPorts(m, req.firewallPorts) } : {}),
     ...(children ? { children } : {}),
     ...(req.rootCertificates ? { rootCertificates: m.rootStore.observe(req.rootCertificates) } : {}),

@@ -1,5 +1,5 @@
 import type { ServiceListener } from './windows-exporter.js';
-import { HostPaths, type FirewallRuleState, type HnsNetwork, type RouteState } from '@wmco/core';
+import { HostPaths, type FirewallRuleSpec, type HnsNetwork, type RouteState } from '@wmco/core';
 import { FileSystem } from './file-system.js';
 import { defaultServiceBehaviours, type ServiceBehaviourRegistry } from './service-behaviour.js';
 import { ServiceControlManager } from './service-control-manager.js';
@@ -73,7 +73,8 @@ export class WindowsModel {
   readonly defenderExclusions: string[] = [];
   /** Whether Windows Defender (process MsMpEng) runs; some images have it uninstalled. */
   defenderRunning = true;
-  readonly firewallRules: FirewallRuleState[] = [];
+  /** Rules with one port each (what the operator creates); observe reports `LocalPort` as a list. */
+  readonly firewallRules: FirewallRuleSpec[] = [];
   /** What services serve on the network, by service name (windows_exporter's HTTPS endpoint). */
   readonly listeners = new Map<string, ServiceListener>();
   /** `Cert:\LocalMachine\Root`. */

@@ -46,10 +46,15 @@ export type RouteState = z.infer<typeof routeStateSchema>;
 export const hnsNetworkSchema = z.object({ name: z.string(), type: z.string(), id: z.string() });
 export type HnsNetwork = z.infer<typeof hnsNetworkSchema>;
 
+/**
+ * A firewall rule as `Get-NetFirewallPortFilter` reports it. `localPorts` is `MSFT_NetProtocolPortFilter.LocalPort`,
+ * a string array: one entry per port or range (`'10250'`, `'49152-65535'`), or `'Any'`. A rule someone edited
+ * by hand may have any protocol (`'Any'`, a number), so `protocol` is the text Windows reports.
+ */
 export const firewallRuleStateSchema = z.object({
   name: z.string(),
-  protocol: z.enum(['TCP', 'UDP']),
-  localPort: z.number().int().min(1).max(65535),
+  protocol: z.string(),
+  localPorts: z.array(z.string()),
   direction: z.enum(['Inbound', 'Outbound']),
 });
 export type FirewallRuleState = z.infer<typeof firewallRuleStateSchema>;

@@ -29,6 +29,11 @@ export const changeResultSchema = z.object({
   rebootRequired: z.boolean(),
   /** `apply` with `rebootWhenRequired`: the restart is scheduled; the host goes down a moment later. */
   rebootScheduled: z.boolean().optional(),
+  /**
+   * `deconfigure` removed one HNS network and stopped there: removing it re-plumbs the NIC and may drop the
+   * SSH connection, so the caller reconnects and sends the same request again for the rest.
+   */
+  reconnect: z.boolean().optional(),
   error: failure.optional(),
 });
 

@@ -20,6 +20,7 @@ import type {
   WindowsHost,
 } from '../windows-host.js';
 import { connectWithRetry, pause } from './connect.js';
+import { deconfigureInRounds } from './deconfigure-rounds.js';
 import { ModuleSession } from './module-session.js';
 import { stageFile } from './stage-file.js';
 import { loadPrivateKey, type LoadedPrivateKey } from './private-key.js';
@@ -233,8 +234,18 @@ export class SshWindowsHost implements WindowsHost {
     return outcome;
   }
 
+  /** Removing an HNS network can drop the connection: one network per call, reconnecting after each. */
   async deconfigure(options: DeconfigureOptions): Promise<ChangeOutcome> {
-    return this.change(await this.call({ v: HOST_PROTOCOL_VERSION, op: 'deconfigure', ...options }));
+    return deconfigureInRounds({
+      address: this.address,
+      rounds: options.hnsNetworks.length + 1,
+      call: async () => {
+        const result = await this.call({ v: HOST_PROTOCOL_VERSION, op: 'deconfigure', ...options });
+        return { ...this.change(result), reconnect: 'reconnect' in result && result.reconnect === true };
+      },
+      reconnect: () => this.close(),
+      stopped: () => this.o.signal?.aborted === true,
+    });
   }
 
   private change(result: HostResult): ChangeOutcome {
