@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
 import test from 'ava';
-import { findPwsh, newRootContainer, type FirewallRuleState } from '@wmco/core';
+import { findPwsh, newRootContainer, type FirewallRuleSpec } from '@wmco/core';
 import { FREE_HOST_COSTS, SimulatedWindowsHost, generateEd25519KeyPair } from '@wmco/sim';
 import { loadBuiltinProviders } from '../providers/baked-providers.js';
 import type { CliContext } from './cli-context.js';
@@ -22,7 +22,7 @@ function loopback(): string {
   return `127.${1 + (worker % 250)}.${150 + (Math.floor(worker / 250) % 50)}.${nextOctet + 1}`;
 }
 
-const RULES: FirewallRuleState[] = [
+const RULES: FirewallRuleSpec[] = [
   { name: 'ContainerLogsPort', protocol: 'TCP', localPort: 10250, direction: 'Inbound' },
   { name: 'WindowsExporter', protocol: 'TCP', localPort: 9182, direction: 'Inbound' },
 ];
