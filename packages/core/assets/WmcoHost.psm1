@@ -32,6 +32,8 @@ $script:SystemSid = 'S-1-5-18'
 $script:AdministratorsSid = 'S-1-5-32-544'
 $script:EnvKey = 'HKLM:\SYSTEM\CurrentControlSet\Control\Session Manager\Environment'
 $script:ServiceTimeout = [TimeSpan]::FromMinutes(2)
+# Volatile (in memory only): gone after every restart, see Get-WmcoBootId.
+$script:BootIdKey = 'SOFTWARE\wmco-boot'
 # The most characters one pre-script may return (EVALUATE_OUTPUT_MAX in host/protocol/evaluate.ts).
 $script:EvaluateOutputMax = 4096
 
@@ -601,6 +603,37 @@ function Remove-WmcoRootCertificate {
 # Operations.
 # ---------------------------------------------------------------------------------------------------
 
+# An id that changes at every boot and at no other time (ADR 0032). Win32_OperatingSystem.LastBootUpTime
+# is the clock minus the uptime, so it moves whenever the clock is corrected and cannot tell a reboot from a
+# time sync. The id is a GUID kept in a volatile registry key: a volatile key lives in memory only, so any
+# restart or power loss removes it, and the first read after a boot writes a new one. A named mutex makes
+# the read-or-write one step across concurrent sessions.
+function Get-WmcoBootId {
+    $mutex = New-Object System.Threading.Mutex -ArgumentList $false, 'Global\wmco-boot-id'
+    try {
+        $null = $mutex.WaitOne()
+    } catch [System.Threading.AbandonedMutexException] {
+        # A session that held it ended mid-read: the mutex is ours now.
+    }
+    try {
+        $key = [Microsoft.Win32.Registry]::LocalMachine.CreateSubKey($script:BootIdKey,
+            [Microsoft.Win32.RegistryKeyPermissionCheck]::ReadWriteSubTree, [Microsoft.Win32.RegistryOptions]::Volatile)
+        try {
+            $id = [string]$key.GetValue('BootId', '')
+            if ($id -eq '') {
+                $id = [guid]::NewGuid().ToString()
+                $key.SetValue('BootId', $id, [Microsoft.Win32.RegistryValueKind]::String)
+            }
+            return $id
+        } finally {
+            $key.Close()
+        }
+    } finally {
+        $mutex.ReleaseMutex()
+        $mutex.Dispose()
+    }
+}
+
 function Get-WmcoHostState {
     param(
         [object] $Request
@@ -640,6 +673,7 @@ function Get-WmcoHostState {
         os                = [ordered]@{ build = [int]$version.CurrentBuildNumber; ubr = [int]$version.UBR }
         containersFeature = ($null -ne $containers -and [string]$containers.State -eq 'Enabled')
         lastBootTime      = $os.LastBootUpTime.ToUniversalTime().ToString('o')
+        bootId            = (Get-WmcoBootId)
         freeDiskBytes     = [System.IO.DriveInfo]::new('C').AvailableFreeSpace
         defaultShell      = $(if ($shell -match 'powershell|pwsh') { 'powershell' } else { 'cmd' })
         directories       = $directories
@@ -846,9 +880,10 @@ function Invoke-WmcoDeconfigure {
 
 function Invoke-WmcoReboot {
     $boot = (Get-CimInstance -ClassName Win32_OperatingSystem).LastBootUpTime.ToUniversalTime().ToString('o')
+    $bootId = Get-WmcoBootId
     # A few seconds' grace so this answer reaches the operator before sshd goes down.
     $null = & shutdown.exe /r /t 3 /d p:4:1 /c 'wmco: reboot requested by the operator'
-    return [ordered]@{ v = $script:ProtocolVersion; op = 'reboot'; ok = $true; lastBootTime = $boot }
+    return [ordered]@{ v = $script:ProtocolVersion; op = 'reboot'; ok = $true; lastBootTime = $boot; bootId = $bootId }
 }
 
 # The entry point. Parses and checks the request, runs the operation, prints one line of JSON.

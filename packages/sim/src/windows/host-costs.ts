@@ -10,6 +10,11 @@ export interface HostCosts {
   serviceStartMs: number;
   /** From going down to accepting SSH again. */
   rebootMs: number;
+  /**
+   * From a reboot request to going down (`shutdown /r /t 3` gives 3 s; optional, 20 ms when unset): the host
+   * answers and keeps serving until then.
+   */
+  rebootGraceMs?: number;
 }
 
 /** Realistic defaults: a LAN link of 1 Gbit/s with 1 ms round trips, 0.5 s PowerShell starts. */

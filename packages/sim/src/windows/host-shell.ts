@@ -169,10 +169,11 @@ export async function runModule(ctx: HostShellContext, stdin: string): Promise<H
     case 'deconfigure':
       return deconfigure(ctx.model, request);
     case 'reboot': {
-      const lastBootTime = ctx.model.lastBootTime.toISOString();
+      const lastBootTime = ctx.model.readBootTime();
+      const bootId = ctx.model.bootId();
       // Like `shutdown /r /t 3`: answer first, go down a moment later.
-      setTimeout(() => void ctx.reboot(), 20);
-      return { v: request.v, op: 'reboot', ok: true, lastBootTime };
+      setTimeout(() => void ctx.reboot(), ctx.costs.rebootGraceMs ?? 20);
+      return { v: request.v, op: 'reboot', ok: true, lastBootTime, bootId };
     }
   }
 }
@@ -239,7 +240,7 @@ async function applyWithFaults(
     const done = [...protectedNow, ...result.done];
     if (!(result.ok && result.rebootRequired && rebootWhenRequired)) return { ...result, done };
     // Invoke-WmcoReboot at the end of the apply: answer first, go down a moment later.
-    setTimeout(() => void ctx.reboot(), 20);
+    setTimeout(() => void ctx.reboot(), ctx.costs.rebootGraceMs ?? 20);
     return { ...result, done, rebootScheduled: true };
   } catch {
     return undefined;

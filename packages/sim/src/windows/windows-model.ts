@@ -4,6 +4,12 @@ import { FileSystem } from './file-system.js';
 import { defaultServiceBehaviours, type ServiceBehaviourRegistry } from './service-behaviour.js';
 import { ServiceControlManager } from './service-control-manager.js';
 import { RootCertificateStore } from './root-certificate-store.js';
+import { randomUUID } from 'node:crypto';
+import { ReportedBootTime } from './reported-boot-time.js';
+import { VolatileRegistry } from './volatile-registry.js';
+
+/** Where WmcoHost.psm1's Get-WmcoBootId keeps the boot id (a volatile key under HKLM). */
+const BOOT_ID_KEY = 'SOFTWARE\\wmco-boot';
 
 export interface WindowsModelOptions {
   readonly hostname?: string;
@@ -88,7 +94,12 @@ export class WindowsModel {
   containersPending = false;
   defaultShell: 'cmd' | 'powershell';
   freeDiskBytes: number;
+  /** When the host really booted (stable; what tests compare). Windows reports it through `bootTime`. */
   lastBootTime = new Date();
+  /** `Win32_OperatingSystem.LastBootUpTime`: drifts between reads (`bootTime.correctClock`, `stepChance`). */
+  readonly bootTime = new ReportedBootTime();
+  /** Volatile registry keys: gone at every power-off. */
+  readonly volatileRegistry = new VolatileRegistry();
   readonly ipv4: string;
   dnsSuffix: string;
   readonly podSubnet: string;
@@ -123,9 +134,24 @@ export class WindowsModel {
     return this.fixedMetadataHostname ?? `${this.hostname.toLowerCase()}.${this.dnsSuffix || 'internal'}`;
   }
 
-  /** Power off: services stop; pending renames and features wait for `boot`. */
+  /** `LastBootUpTime.ToUniversalTime().ToString('o')` as the module reads it: seven decimals, drifting. */
+  readBootTime(): string {
+    return this.bootTime.read(this.lastBootTime);
+  }
+
+  /** Get-WmcoBootId: the volatile key's GUID, written by the first read after a boot. */
+  bootId(): string {
+    const current = this.volatileRegistry.get(BOOT_ID_KEY, 'BootId');
+    if (current !== undefined) return current;
+    const id = randomUUID();
+    this.volatileRegistry.set(BOOT_ID_KEY, 'BootId', id);
+    return id;
+  }
+
+  /** Power off: services stop, memory (volatile registry keys) is lost; renames and features wait for `boot`. */
   halt(): void {
     this.scm.halt();
+    this.volatileRegistry.clear();
   }
 
   /** Power on: apply pending changes, new boot time, auto-start services. */
@@ -135,6 +161,8 @@ export class WindowsModel {
     if (this.containersPending) this.containersFeature = true;
     this.containersPending = false;
     this.lastBootTime = new Date(Math.max(Date.now(), this.lastBootTime.getTime() + 1000));
+    this.volatileRegistry.clear();
+    this.bootTime.reset();
     const kept = this.routes.filter((r) => !this.volatileRoutes.has(r.destinationPrefix));
     this.routes.splice(0, this.routes.length, ...kept);
     await this.scm.boot();
