@@ -4,6 +4,7 @@ import {
   HOST_PROTOCOL_VERSION,
   MODULE_HASH_MISMATCH,
   PREPARED_MARKER,
+  SESSION_MODULE_MISSING_MARKER,
   type HostAction,
   loadHostModule,
   type Evaluated,
@@ -12,6 +13,7 @@ import {
   type ObserveRequest,
 } from '@wmco/core';
 import { deconfigure } from './deconfigure.js';
+import { cliXmlError } from './powershell-clixml.js';
 import { prepareWorkingArea, protectOperatorRoots } from './protected-folders.js';
 import type { EvaluatorRegistry } from './evaluate/evaluator-registry.js';
 import { classifyExec, parseRequest } from './exec-handler.js';
@@ -48,28 +50,71 @@ export interface HostInvocation {
   }[];
 }
 
-const moduleNotFound = (path: string): string =>
-  `Exception calling "ReadAllBytes" with "1" argument(s): "Could not find file '${path}'."\r\n`;
+/** An uncaught `throw` of the -EncodedCommand script: exit 1, the error record on stderr as CLIXML. */
+export function scriptThrew(message: string): { stderr: string; code: number } {
+  return {
+    stderr: cliXmlError({
+      message,
+      category: `OperationStopped: (${message.slice(0, 20)}...:String) [], RuntimeException`,
+      errorId: message,
+    }),
+    code: 1,
+  };
+}
 
-/**
- * The invocation's own check: the module file's SHA-256 must be the one the command line names (the
- * simulator runs only the module this build ships; an older or newer version is not modelled).
- */
+const moduleNotFound = (path: string): { stderr: string; code: number } => ({
+  stderr: cliXmlError({
+    message: `Exception calling "ReadAllBytes" with "1" argument(s): "Could not find file '${path}'."`,
+    category: 'NotSpecified: (:) [], MethodInvocationException',
+    errorId: 'FileNotFoundException',
+  }),
+  code: 1,
+});
+
+/** What the module file holds: undefined when it is this build's module, else why not. */
+async function moduleProblem(
+  ctx: HostShellContext,
+  modulePath: string,
+  sha256: string,
+): Promise<'missing' | { actual: string } | 'foreign' | undefined> {
+  const onDisk = ctx.model.files.read(modulePath);
+  if (onDisk === undefined) return 'missing';
+  const actual = createHash('sha256').update(onDisk).digest('hex');
+  if (actual !== sha256) return { actual };
+  // The simulator runs only the module this build ships; an older or newer version is not modelled.
+  return sha256 === (await loadHostModule()).sha256 ? undefined : 'foreign';
+}
+
+const FOREIGN = 'the simulated host runs only the host module of this build';
+
+/** The one-shot invocation's own check (hostInvocationScript): a problem is a thrown error. */
 export async function moduleCheck(
   ctx: HostShellContext,
   modulePath: string,
   sha256: string,
 ): Promise<ExecReply> {
-  const onDisk = ctx.model.files.read(modulePath);
-  if (onDisk === undefined) return { stderr: moduleNotFound(modulePath), code: 1 };
-  const actual = createHash('sha256').update(onDisk).digest('hex');
-  if (actual !== sha256) {
-    return { stderr: `${MODULE_HASH_MISMATCH}: ${modulePath} has SHA-256 ${actual}\r\n`, code: 1 };
-  }
-  if (sha256 !== (await loadHostModule()).sha256) {
-    return { stderr: 'the simulated host runs only the host module of this build\r\n', code: 1 };
-  }
-  return undefined;
+  const problem = await moduleProblem(ctx, modulePath, sha256);
+  if (problem === undefined) return undefined;
+  if (problem === 'missing') return moduleNotFound(modulePath);
+  if (problem === 'foreign') return scriptThrew(FOREIGN);
+  return scriptThrew(`${MODULE_HASH_MISMATCH}: ${modulePath} has SHA-256 ${problem.actual}`);
+}
+
+/**
+ * hostSessionScript's check: a missing module, or one with another hash, is said on stdout with
+ * SESSION_MODULE_MISSING_MARKER and exit 3.
+ */
+export async function sessionModuleCheck(
+  ctx: HostShellContext,
+  modulePath: string,
+  sha256: string,
+): Promise<ExecReply> {
+  const problem = await moduleProblem(ctx, modulePath, sha256);
+  if (problem === undefined) return undefined;
+  if (problem === 'missing') return { stdout: `${SESSION_MODULE_MISSING_MARKER}\r\n`, code: 3 };
+  if (problem === 'foreign') return scriptThrew(FOREIGN);
+  const why = `${MODULE_HASH_MISMATCH}: ${modulePath} has SHA-256 ${problem.actual}`;
+  return { stdout: `${SESSION_MODULE_MISSING_MARKER} ${why}\r\n`, code: 3 };
 }
 
 /** The module line of a first contact decoded, hash-checked and written to its path; an error reply otherwise. */
@@ -80,9 +125,8 @@ export function installModuleLine(
 ): { stderr: string; code: number } | undefined {
   const bytes = Buffer.from(line.trim(), 'base64');
   const actual = createHash('sha256').update(bytes).digest('hex');
-  if (actual !== plan.sha256) {
-    return { stderr: `${MODULE_HASH_MISMATCH}: the module sent has SHA-256 ${actual}\r\n`, code: 1 };
-  }
+  if (actual !== plan.sha256)
+    return scriptThrew(`${MODULE_HASH_MISMATCH}: the module sent has SHA-256 ${actual}`);
   ctx.model.files.write(plan.modulePath, bytes);
   return undefined;
 }
@@ -98,8 +142,16 @@ function installModule(
 ): { request: string } | { stderr: string; code: number } {
   prepareWorkingArea(ctx.model);
   const cut = stdin.indexOf('\n');
-  if (cut < 0)
-    return { stderr: 'Exception calling "Substring": Length cannot be less than zero.\r\n', code: 1 };
+  if (cut < 0) {
+    return {
+      stderr: cliXmlError({
+        message: 'Exception calling "Substring" with "2" argument(s): "Length cannot be less than zero."',
+        category: 'NotSpecified: (:) [], MethodInvocationException',
+        errorId: 'ArgumentOutOfRangeException',
+      }),
+      code: 1,
+    };
+  }
   const refused = installModuleLine(ctx, plan, stdin.slice(0, cut));
   return refused ?? { request: stdin.slice(cut + 1) };
 }

@@ -173,8 +173,8 @@ export class SshWindowsHost implements WindowsHost {
     try {
       line = await session.request(JSON.stringify(checked.data));
     } catch (err) {
-      const module = await loadHostModule();
-      if (!retried && session.stderr.includes(module.remotePath)) {
+      // The session's own stdout line, not stderr: that is CLIXML and may wrap the path.
+      if (!retried && session.moduleMissing) {
         this.moduleReady = undefined;
         return this.call(request, true);
       }
