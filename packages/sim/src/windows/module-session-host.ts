@@ -3,13 +3,8 @@ import type { ServerChannel } from 'ssh2';
 import { SESSION_READY_MARKER, SESSION_RESULT_PREFIX } from '@wmco/core';
 import type { ExecHost } from './exec-session.js';
 import { streamEndlessOutput } from './endless-output.js';
-import {
-  installModuleLine,
-  runModule,
-  scriptThrew,
-  sessionModuleCheck,
-  type ExecReply,
-} from './host-shell.js';
+import { runModule, type ExecReply } from './host-shell.js';
+import { installModuleLine, scriptThrew, sessionModuleCheck } from './module-check.js';
 import { prepareWorkingArea } from './protected-folders.js';
 
 /** Lines of a channel's stdin, handed out one at a time; undefined at EOF. */
