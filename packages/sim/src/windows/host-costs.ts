@@ -8,6 +8,12 @@ export interface HostCosts {
   powershellStartMs: number;
   /** From StartService to RUNNING. */
   serviceStartMs: number;
+  /** From a stop to STOPPED (STOP_PENDING meanwhile); optional, 0 when unset. */
+  serviceStopMs?: number;
+  /** From the last handle of a deleted service closing to the service being gone; optional, 0 when unset. */
+  serviceDeleteMs?: number;
+  /** How long the module waits for a service to reach RUNNING (two minutes on a real host); optional. */
+  serviceStartTimeoutMs?: number;
   /** From going down to accepting SSH again. */
   rebootMs: number;
   /**
@@ -23,6 +29,8 @@ export const DEFAULT_HOST_COSTS: HostCosts = {
   bandwidthBytesPerSec: 125_000_000,
   powershellStartMs: 500,
   serviceStartMs: 200,
+  serviceStopMs: 100,
+  serviceDeleteMs: 50,
   rebootMs: 20_000,
 };
 
@@ -32,6 +40,9 @@ export const FREE_HOST_COSTS: HostCosts = {
   bandwidthBytesPerSec: Infinity,
   powershellStartMs: 0,
   serviceStartMs: 0,
+  // Stops and deletions still pass through STOP_PENDING and "marked for deletion", briefly.
+  serviceStopMs: 1,
+  serviceDeleteMs: 0,
   rebootMs: 50,
 };
 

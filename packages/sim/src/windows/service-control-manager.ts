@@ -3,6 +3,10 @@ import type { ServiceRunState, ServiceStartType } from '@wmco/core';
 import { splitCommandLine } from './command-line.js';
 import type { ServiceBehaviourRegistry, ServiceRun } from './service-behaviour.js';
 import type { WindowsModel } from './windows-model.js';
+import { ServiceDeletion } from './service-deletion.js';
+
+/** ERROR_PROCESS_ABORTED: what Win32_Service.ExitCode shows for a process that ended on its own. */
+const PROCESS_ABORTED = 1067;
 
 export interface ServiceRecord {
   name: string;
@@ -17,6 +21,8 @@ export interface ServiceRecord {
   runEnvironment?: string[];
   run?: ServiceRun;
   abort?: AbortController;
+  /** `Win32_Service.ExitCode` of the last run: 0, or the code its process ended with (1067 by default). */
+  exitCode?: number;
 }
 
 /** One line of the SCM's history, for tests: what happened to which service, in order. */
@@ -35,7 +41,14 @@ export class ServiceControlManager {
   /** Starts under way, by lower-cased name. */
   private readonly starting = new Map<string, Promise<void>>();
   readonly events: ScmEvent[] = [];
+  /** START_PENDING to RUNNING. */
   serviceStartMs = 0;
+  /** STOP_PENDING to STOPPED. */
+  serviceStopMs = 0;
+  /** How long a start is waited for (the module's `$script:ServiceTimeout`, two minutes). */
+  startTimeoutMs = 120_000;
+  /** Deleted services: marked for deletion until the SCM removes them (deletion.ts). */
+  readonly deletion = new ServiceDeletion(this.services);
 
   constructor(
     private readonly host: WindowsModel,
@@ -52,6 +65,7 @@ export class ServiceControlManager {
 
   /** `sc.exe create` / `New-Service`: a new stopped service. */
   create(spec: Omit<ServiceRecord, 'state'>): void {
+    this.deletion.refuseMarked(spec.name, 'CreateService');
     if (this.get(spec.name))
       throw new Error(`[SC] CreateService FAILED 1073: The specified service already exists.`);
     this.services.set(spec.name.toLowerCase(), { ...spec, state: 'stopped' });
@@ -91,6 +105,7 @@ export class ServiceControlManager {
    */
   async start(name: string, chain: readonly string[] = []): Promise<void> {
     const svc = this.mustGet(name);
+    this.deletion.refuseMarked(svc.name, 'StartService');
     if (svc.state === 'running') return;
     const key = svc.name.toLowerCase();
     if (chain.includes(key)) throw new Error(`service '${svc.name}' has a circular dependency (error 1059)`);
@@ -120,45 +135,63 @@ export class ServiceControlManager {
     const pendingSince = performance.now();
     if (this.serviceStartMs > 0) await sleep(this.serviceStartMs);
     const abort = new AbortController();
-    const argv = splitCommandLine(svc.commandLine);
     const run = await this.behaviours.for(svc.name).start({
       name: svc.name,
       commandLine: svc.commandLine,
-      argv,
+      argv: splitCommandLine(svc.commandLine),
       host: this.host,
       files: this.host.files,
       signal: abort.signal,
     });
+    if (run.state === 'hung') return this.startTimedOut(svc);
     if (run.state === 'failed') {
+      // The process ended during its start: STOPPED, with the code it ended with.
       svc.state = 'stopped';
+      svc.exitCode = run.exitCode ?? PROCESS_ABORTED;
       this.note('fail', svc.name, pendingSince);
-      throw new Error(`service '${svc.name}' stopped right after starting: ${run.reason}`);
+      throw new Error(
+        `service '${svc.name}' stopped right after starting (exit code ${svc.exitCode}): ${run.reason}`,
+      );
     }
     // The SCM hands the process the service's Environment value as read at this start.
     Object.assign(svc, { state: 'running', run, abort, runEnvironment: [...(svc.environment ?? [])] });
+    svc.exitCode = 0;
     this.note('start', svc.name, pendingSince);
   }
 
-  /** Stops running dependents first, then the service. */
+  /** A service that never reports RUNNING stays START_PENDING; the wait for it gives up. */
+  private async startTimedOut(svc: ServiceRecord): Promise<void> {
+    await sleep(this.startTimeoutMs);
+    throw new Error(
+      `service '${svc.name}' did not reach Running: Time out has expired and the operation has not been completed.`,
+    );
+  }
+
+  /** Stops running dependents first, then the service: STOP_PENDING for `serviceStopMs`, then STOPPED. */
   async stop(name: string): Promise<void> {
     const svc = this.get(name);
     if (!svc) return;
     for (const dependent of this.dependents(svc.name)) await this.stop(dependent.name);
     if (svc.state === 'stopped') return;
+    svc.state = 'stop-pending';
     svc.abort?.abort();
     if (svc.run?.state === 'running') await svc.run.stop?.();
+    if (this.serviceStopMs > 0) await sleep(this.serviceStopMs);
     svc.state = 'stopped';
     delete svc.run;
     delete svc.abort;
     this.note('stop', svc.name);
   }
 
+  /**
+   * `sc.exe delete` after a stop: the service is marked for deletion and goes once the SCM is done with it
+   * (`deletion`: no handle open, then `deleteMs`). True when there was a service to delete.
+   */
   async delete(name: string): Promise<boolean> {
     const svc = this.get(name);
     if (!svc) return false;
     await this.stop(svc.name);
-    this.services.delete(svc.name.toLowerCase());
-    this.note('delete', svc.name);
+    if (this.deletion.mark(svc.name)) this.note('delete', svc.name);
     return true;
   }
 
