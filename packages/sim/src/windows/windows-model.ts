@@ -7,6 +7,7 @@ import { RootCertificateStore } from './root-certificate-store.js';
 import { randomUUID } from 'node:crypto';
 import { ReportedBootTime } from './reported-boot-time.js';
 import { VolatileRegistry } from './volatile-registry.js';
+import { NetworkInterfaces, type ModelInterface } from './network-interfaces.js';
 
 /** Where WmcoHost.psm1's Get-WmcoBootId keeps the boot id (a volatile key under HKLM). */
 const BOOT_ID_KEY = 'SOFTWARE\\wmco-boot';
@@ -68,6 +69,8 @@ export class WindowsModel {
   /** System environment variables, keyed case-insensitively. */
   readonly envVars = new Map<string, { name: string; value: string }>();
   readonly routes: RouteState[];
+  /** The interfaces behind the default routes (NODE_IP's choice); one NIC unless `addDefaultRoute` adds one. */
+  readonly interfaces: NetworkInterfaces;
   /**
    * Destination prefixes of routes that are not persistent, so a boot loses them (a `route add` without
    * `-p`; on AWS, the metadata routes when EC2Launch did not persist them). Empty by default: a test sets it.
@@ -118,6 +121,7 @@ export class WindowsModel {
     this.dnsSuffix = d.dnsSuffix;
     this.podSubnet = d.podSubnet;
     this.fixedMetadataHostname = o.metadataHostname;
+    this.interfaces = new NetworkInterfaces({ ifIndex: 6, ipv4: d.ipv4, metric: 15 });
     this.routes = [
       { destinationPrefix: '0.0.0.0/0', nextHop: d.gateway, interfaceIndex: 6 },
       { destinationPrefix: '127.0.0.0/8', nextHop: '0.0.0.0', interfaceIndex: 1 },
@@ -132,6 +136,13 @@ export class WindowsModel {
   /** What the cloud's metadata service reports as this instance's hostname. */
   get metadataHostname(): string {
     return this.fixedMetadataHostname ?? `${this.hostname.toLowerCase()}.${this.dnsSuffix || 'internal'}`;
+  }
+
+  /** A second NIC with its own default route (a scenario: two default routes, as on a multi-homed host). */
+  addDefaultRoute(iface: ModelInterface, o: { nextHop: string; routeMetric?: number }): void {
+    const route = { ifIndex: iface.ifIndex, nextHop: o.nextHop, routeMetric: o.routeMetric ?? 0 };
+    this.interfaces.add(iface, route);
+    this.routes.push({ destinationPrefix: '0.0.0.0/0', nextHop: o.nextHop, interfaceIndex: iface.ifIndex });
   }
 
   /** `LastBootUpTime.ToUniversalTime().ToString('o')` as the module reads it: seven decimals, drifting. */
