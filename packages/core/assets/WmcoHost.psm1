@@ -133,6 +133,12 @@ function Stop-WmcoService {
     }
     $controller.Refresh()
     if ($controller.Status -eq 'Stopped') { return }
+    # A service still starting refuses Stop() (1061, "cannot accept control messages"): let its start end.
+    if ($controller.Status -eq 'StartPending') {
+        try { $controller.WaitForStatus('Running', $script:ServiceTimeout) } catch { $null = $_ }
+        $controller.Refresh()
+        if ($controller.Status -eq 'Stopped') { return }
+    }
     $processId = (Get-WmcoCimServices | Where-Object { $_.Name -eq $Name }).ProcessId
     if ($controller.Status -ne 'StopPending') { $controller.Stop() }
     $controller.WaitForStatus('Stopped', $script:ServiceTimeout)

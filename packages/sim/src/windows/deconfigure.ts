@@ -4,6 +4,7 @@ import {
   type DeconfigureRequest,
   type HostAction,
 } from '@wmco/core';
+import { stopServiceLikeModule } from './module-service-stop.js';
 import type { WindowsModel } from './windows-model.js';
 
 async function removeServices(m: WindowsModel, req: DeconfigureRequest, done: HostAction[]): Promise<void> {
@@ -17,6 +18,8 @@ async function removeServices(m: WindowsModel, req: DeconfigureRequest, done: Ho
     );
   }
   for (const name of names) {
+    // Remove-WmcoService: Stop-WmcoService, then sc.exe delete.
+    await stopServiceLikeModule(m, name);
     if (!(await m.scm.delete(name))) continue;
     // Remove-WmcoService waits until the service is gone (sc.exe answers 1060), as upstream WMCO does, so a
     // service re-created right after does not meet 1072 (the wait comes with the module's service fixes).

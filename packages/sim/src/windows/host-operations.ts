@@ -11,6 +11,7 @@ import {
 } from '@wmco/core';
 import { splitCommandLine } from './command-line.js';
 import { stripLogRunner } from './kubelet/kubelet-flags.js';
+import { stopServiceLikeModule } from './module-service-stop.js';
 import { sha256Of } from './content-hash.js';
 import { firewallPorts } from './firewall-ports.js';
 import { childFolders, removePrunedFolder } from './pruned-folders.js';
@@ -164,7 +165,7 @@ export async function applyStep(m: WindowsModel, step: PlanStep): Promise<boolea
       m.files.mkdirp(step.path);
       return false;
     case 'stopService':
-      await m.scm.stop(step.name);
+      await stopServiceLikeModule(m, step.name);
       return false;
     case 'placeFile':
       await expandStagedArchive(m, step.path, step.sha256);

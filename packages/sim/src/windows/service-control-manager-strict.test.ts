@@ -5,6 +5,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import type { ServiceRun } from './service-behaviour.js';
 import { ServiceBehaviourRegistry } from './service-behaviour.js';
 import { WindowsModel } from './windows-model.js';
+import { apply } from './host-operations.js';
 
 function hostWith(run: ServiceRun = { state: 'running' }): WindowsModel {
   const behaviours = new ServiceBehaviourRegistry().register('svc', { start: () => run });
@@ -79,4 +80,17 @@ test('DeleteService returns before the service is gone, even with no handle open
   t.true(m.scm.deletion.isMarked('svc'));
   t.true(await m.scm.deletion.gone('svc', 5000));
   t.false(m.scm.deletion.isMarked('svc'));
+});
+
+test('a service still starting refuses a stop (1061); the module lets its start end, then stops it', async (t) => {
+  const m = hostWith();
+  m.scm.serviceStartMs = 50;
+  const starting = m.scm.start('svc');
+  await tick();
+  t.is(m.scm.get('svc')?.state, 'start-pending');
+  await t.throwsAsync(m.scm.stop('svc'), { message: /cannot accept control messages at this time \(1061\)/ });
+  const stopped = await apply(m, [{ kind: 'stopService', name: 'svc' }]);
+  t.true(stopped.ok, stopped.error?.message);
+  await starting;
+  t.is(m.scm.get('svc')?.state, 'stopped');
 });

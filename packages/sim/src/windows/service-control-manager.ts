@@ -40,6 +40,8 @@ export class ServiceControlManager {
   private readonly services = new Map<string, ServiceRecord>();
   /** Starts under way, by lower-cased name. */
   private readonly starting = new Map<string, Promise<void>>();
+  /** Stops under way, by lower-cased name. */
+  private readonly stopping = new Map<string, Promise<void>>();
   readonly events: ScmEvent[] = [];
   /** START_PENDING to RUNNING. */
   serviceStartMs = 0;
@@ -173,6 +175,23 @@ export class ServiceControlManager {
     if (!svc) return;
     for (const dependent of this.dependents(svc.name)) await this.stop(dependent.name);
     if (svc.state === 'stopped') return;
+    if (svc.state === 'start-pending') {
+      // A service still starting does not take controls yet (ServiceController.Stop() throws).
+      throw new Error(
+        `Cannot stop ${svc.name} service on computer '.': The service cannot accept control messages at this time (1061).`,
+      );
+    }
+    // A stop under way is joined: the service stops once.
+    const key = svc.name.toLowerCase();
+    let stopping = this.stopping.get(key);
+    if (!stopping) {
+      stopping = this.stopNow(svc).finally(() => this.stopping.delete(key));
+      this.stopping.set(key, stopping);
+    }
+    return stopping;
+  }
+
+  private async stopNow(svc: ServiceRecord): Promise<void> {
     svc.state = 'stop-pending';
     svc.abort?.abort();
     if (svc.run?.state === 'running') await svc.run.stop?.();
@@ -181,6 +200,19 @@ export class ServiceControlManager {
     delete svc.run;
     delete svc.abort;
     this.note('stop', svc.name);
+  }
+
+  /**
+   * Waits (at most `timeoutMs`) for a start under way to end, in RUNNING or STOPPED: what the module's
+   * Stop-WmcoService does before it stops a START_PENDING service.
+   */
+  async startSettled(name: string, timeoutMs: number): Promise<void> {
+    const run = this.starting.get(name.toLowerCase());
+    if (!run) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)));
+    await Promise.race([run.catch(() => undefined), timeout]);
+    clearTimeout(timer);
   }
 
   /**
