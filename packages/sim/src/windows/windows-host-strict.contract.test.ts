@@ -41,3 +41,16 @@ test('a service that dies right after starting fails the apply at once, with its
   t.regex(err.message, /kube-proxy' stopped right after starting \(exit code 255\)/);
   t.is(w.sim.model.scm.get('kube-proxy')?.exitCode, 255);
 });
+
+test('a service that never reports RUNNING fails the apply once the wait times out; the session goes on', async (t) => {
+  const behaviours = defaultServiceBehaviours().register('kube-proxy', { start: () => ({ state: 'hung' }) });
+  const w = await startHostWorld({ model: { behaviours }, costs: { serviceStartTimeoutMs: 200 } });
+  t.teardown(() => w.stop());
+  const payload = new Payload();
+  const spec = nodeSpec(payload);
+  const err = await t.throwsAsync(converge(w.host, spec, payload.content));
+  t.regex(err.message, /kube-proxy' did not reach Running: Time out has expired/);
+  const state = await w.host.observe(observeQueryFor(spec));
+  t.is(state.services.find((s) => s.name === 'kube-proxy')?.state, 'start-pending');
+  t.is(state.services.find((s) => s.name === 'kubelet')?.state, 'running');
+});
