@@ -94,3 +94,10 @@ test('a service still starting refuses a stop (1061); the module lets its start 
   await starting;
   t.is(m.scm.get('svc')?.state, 'stopped');
 });
+
+test('a service that hangs at boot stays START_PENDING without holding the boot up', async (t) => {
+  const m = hostWith({ state: 'hung' });
+  m.scm.startTimeoutMs = 60_000;
+  await m.boot();
+  t.is(m.scm.get('svc')?.state, 'start-pending');
+});

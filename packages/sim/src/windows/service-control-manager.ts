@@ -40,6 +40,8 @@ export class ServiceControlManager {
   private readonly services = new Map<string, ServiceRecord>();
   /** Starts under way, by lower-cased name. */
   private readonly starting = new Map<string, Promise<void>>();
+  /** Set while the host boots: the auto-start of a service that hangs is not waited for. */
+  private booting = false;
   /** Stops under way, by lower-cased name. */
   private readonly stopping = new Map<string, Promise<void>>();
   readonly events: ScmEvent[] = [];
@@ -145,7 +147,8 @@ export class ServiceControlManager {
       files: this.host.files,
       signal: abort.signal,
     });
-    if (run.state === 'hung') return this.startTimedOut(svc);
+    // At boot nobody waits for it: it just stays START_PENDING.
+    if (run.state === 'hung') return this.booting ? undefined : this.startTimedOut(svc);
     if (run.state === 'failed') {
       // The process ended during its start: STOPPED, with the code it ended with.
       svc.state = 'stopped';
@@ -239,8 +242,13 @@ export class ServiceControlManager {
 
   /** Boot: start every auto-start service; failures are left stopped (as the SCM logs and moves on). */
   async boot(): Promise<void> {
-    for (const svc of this.all().filter((s) => s.startType === 'auto')) {
-      await this.start(svc.name).catch(() => undefined);
+    this.booting = true;
+    try {
+      for (const svc of this.all().filter((s) => s.startType === 'auto')) {
+        await this.start(svc.name).catch(() => undefined);
+      }
+    } finally {
+      this.booting = false;
     }
   }
 }
