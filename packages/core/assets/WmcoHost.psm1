@@ -41,6 +41,8 @@ $script:ServiceTimeout = [TimeSpan]::FromMinutes(2)
 $script:ServicePollInterval = [TimeSpan]::FromMilliseconds(500)
 $script:ServicePolls = 240
 $script:DeletePolls = 60
+# Volatile (in memory only): gone after every restart, see Get-WmcoBootId.
+$script:BootIdKey = 'SOFTWARE\wmco-boot'
 # The most characters one pre-script may return (EVALUATE_OUTPUT_MAX in host/protocol/evaluate.ts).
 $script:EvaluateOutputMax = 4096
 
@@ -154,6 +156,12 @@ function Stop-WmcoService {
     }
     $controller.Refresh()
     if ($controller.Status -eq 'Stopped') { return }
+    # A service still starting refuses Stop() (1061, "cannot accept control messages"): let its start end.
+    if ($controller.Status -eq 'StartPending') {
+        try { $controller.WaitForStatus('Running', $script:ServiceTimeout) } catch { $null = $_ }
+        $controller.Refresh()
+        if ($controller.Status -eq 'Stopped') { return }
+    }
     $processId = (Get-WmcoCimServices | Where-Object { $_.Name -eq $Name }).ProcessId
     if ($controller.Status -ne 'StopPending') { $controller.Stop() }
     try {
@@ -702,6 +710,37 @@ function Remove-WmcoRootCertificate {
 # Operations.
 # ---------------------------------------------------------------------------------------------------
 
+# An id that changes at every boot and at no other time (ADR 0032). Win32_OperatingSystem.LastBootUpTime
+# is the clock minus the uptime, so it moves whenever the clock is corrected and cannot tell a reboot from a
+# time sync. The id is a GUID kept in a volatile registry key: a volatile key lives in memory only, so any
+# restart or power loss removes it, and the first read after a boot writes a new one. A named mutex makes
+# the read-or-write one step across concurrent sessions.
+function Get-WmcoBootId {
+    $mutex = New-Object System.Threading.Mutex -ArgumentList $false, 'Global\wmco-boot-id'
+    try {
+        $null = $mutex.WaitOne()
+    } catch [System.Threading.AbandonedMutexException] {
+        # A session that held it ended mid-read: the mutex is ours now.
+    }
+    try {
+        $key = [Microsoft.Win32.Registry]::LocalMachine.CreateSubKey($script:BootIdKey,
+            [Microsoft.Win32.RegistryKeyPermissionCheck]::ReadWriteSubTree, [Microsoft.Win32.RegistryOptions]::Volatile)
+        try {
+            $id = [string]$key.GetValue('BootId', '')
+            if ($id -eq '') {
+                $id = [guid]::NewGuid().ToString()
+                $key.SetValue('BootId', $id, [Microsoft.Win32.RegistryValueKind]::String)
+            }
+            return $id
+        } finally {
+            $key.Close()
+        }
+    } finally {
+        $mutex.ReleaseMutex()
+        $mutex.Dispose()
+    }
+}
+
 function Get-WmcoHostState {
     param(
         [object] $Request
@@ -741,6 +780,7 @@ function Get-WmcoHostState {
         os                = [ordered]@{ build = [int]$version.CurrentBuildNumber; ubr = [int]$version.UBR }
         containersFeature = ($null -ne $containers -and [string]$containers.State -eq 'Enabled')
         lastBootTime      = $os.LastBootUpTime.ToUniversalTime().ToString('o')
+        bootId            = (Get-WmcoBootId)
         freeDiskBytes     = [System.IO.DriveInfo]::new('C').AvailableFreeSpace
         defaultShell      = $(if ($shell -match 'powershell|pwsh') { 'powershell' } else { 'cmd' })
         directories       = $directories
@@ -953,9 +993,10 @@ function Invoke-WmcoDeconfigure {
 
 function Invoke-WmcoReboot {
     $boot = (Get-CimInstance -ClassName Win32_OperatingSystem).LastBootUpTime.ToUniversalTime().ToString('o')
+    $bootId = Get-WmcoBootId
     # A few seconds' grace so this answer reaches the operator before sshd goes down.
     $null = & shutdown.exe /r /t 3 /d p:4:1 /c 'wmco: reboot requested by the operator'
-    return [ordered]@{ v = $script:ProtocolVersion; op = 'reboot'; ok = $true; lastBootTime = $boot }
+    return [ordered]@{ v = $script:ProtocolVersion; op = 'reboot'; ok = $true; lastBootTime = $boot; bootId = $bootId }
 }
 
 # The entry point. Parses and checks the request, runs the operation, prints one line of JSON.

@@ -72,6 +72,8 @@ function New-FakeWindows {
         CurrentVersion  = [pscustomobject]@{ CurrentBuildNumber = '20348'; UBR = [int]2700 }
         SshDefaultShell = $null
         BootTime        = [datetime]::new(2026, 11, 27, 8, 0, 0, [System.DateTimeKind]::Local)
+        # Get-WmcoBootId's GUID (a volatile registry key on Windows, which no Linux registry can hold).
+        BootId          = '3f2504e0-4f89-41d3-9a0c-0305e82c3301'
         Containers      = 'Disabled'
         Routes          = [System.Collections.Generic.List[object]]::new()
         Firewall        = [System.Collections.Generic.List[object]]::new()

@@ -27,6 +27,9 @@ function Use-FakeWindows {
     Mock @m Get-CimInstance -ParameterFilter { $ClassName -eq 'Win32_OperatingSystem' } {
         [pscustomobject]@{ LastBootUpTime = $global:WmcoFake.BootTime }
     }
+    # The boot id lives in a volatile HKLM key through Microsoft.Win32.Registry (Windows only): mocked here,
+    # tested on Windows alone (Operations.Tests.ps1, Get-WmcoBootId).
+    Mock @m Get-WmcoBootId { $global:WmcoFake.BootId }
     Mock @m Invoke-CimMethod {
         $service = $global:WmcoFake.Scm.Find($InputObject.Name)
         $global:WmcoFake.Calls.Add("Change $($InputObject.Name) $(@($Arguments.Keys | Sort-Object) -join ',')")

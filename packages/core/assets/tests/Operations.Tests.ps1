@@ -78,6 +78,7 @@ Describe 'WmcoHost operations' {
             $state.GetProperty('containersFeature').GetBoolean() | Should -BeTrue
             $state.GetProperty('defaultShell').GetString() | Should -Be 'powershell'
             $state.GetProperty('lastBootTime').GetString() | Should -Be $WmcoFake.BootTime.ToUniversalTime().ToString('o')
+            $state.GetProperty('bootId').GetString() | Should -Be $WmcoFake.BootId
             (Get-JsonAt $state 'envVars.HTTP_PROXY').GetString() | Should -Be 'http://proxy:3128'
             @($state.GetProperty('envVars').EnumerateObject()).Count | Should -Be 1
             $state.GetProperty('evaluated').ValueKind | Should -Be 'Object'
@@ -258,6 +259,7 @@ Describe 'WmcoHost operations' {
         It 'schedules a restart a few seconds out and reports the boot time before it' {
             $out = Invoke-WmcoJson @{ v = 1; op = 'reboot' }
             $out.Json.GetProperty('lastBootTime').GetString() | Should -Be $WmcoFake.BootTime.ToUniversalTime().ToString('o')
+            $out.Json.GetProperty('bootId').GetString() | Should -Be $WmcoFake.BootId
             $WmcoFake.Calls | Should -Contain "shutdown.exe /r /t 3 /d p:4:1 /c wmco: reboot requested by the operator"
         }
     }
@@ -273,6 +275,19 @@ Describe 'WmcoHost operations' {
             $answer = [System.Text.Json.JsonDocument]::Parse($line).RootElement
             $answer.GetProperty('ok').GetBoolean() | Should -BeFalse
             (Get-JsonAt $answer 'error.message').GetString() | Should -BeLike $message
+        }
+    }
+}
+
+Describe 'Get-WmcoBootId' {
+    BeforeAll { Import-WmcoHostModule }
+    # Volatile registry keys exist only in the Windows registry: this runs on Windows alone (a skip elsewhere,
+    # counted as such); the rest of the suite mocks it.
+    It 'keeps one GUID per boot in a volatile key, the same on every read' -Skip:(-not $IsWindows) {
+        InModuleScope WmcoHost {
+            $first = Get-WmcoBootId
+            $first | Should -Be (Get-WmcoBootId)
+            [guid]::Parse($first) | Should -Not -BeNullOrEmpty
         }
     }
 }

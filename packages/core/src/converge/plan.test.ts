@@ -88,6 +88,19 @@ test('a changed binary stops its running dependents first, then starts in depend
   ]);
 });
 
+test('a changed binary of a service still starting or stopping is stopped first too (Windows locks its image)', (t) => {
+  for (const pending of ['start-pending', 'stop-pending'] as const) {
+    const s = {
+      ...matching,
+      files: [{ path: 'C:\\k\\a.exe', sha256: B }, matching.files[1]!],
+      services: [svc('a', { state: pending }), svc('b', { state: 'stopped', dependencies: ['a'] })],
+    };
+    const steps = kinds(s);
+    t.true(steps.indexOf('stopService a') >= 0, pending);
+    t.true(steps.indexOf('stopService a') < steps.indexOf('placeFile C:\\k\\a.exe'), pending);
+  }
+});
+
 test('a drifted command line is reconfigured and restarted; description and deps count as drift', (t) => {
   const s = {
     ...matching,

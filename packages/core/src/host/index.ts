@@ -16,6 +16,7 @@ export type { SshHostOptions } from './ssh/ssh-options.js';
 export { sharedTransfers } from './ssh/ssh-options.js';
 export { loadPrivateKey, type LoadedPrivateKey } from './ssh/private-key.js';
 export { hostKeyFingerprint } from './ssh/host-key-verifier.js';
+export { readableStderr } from './ssh/cli-xml.js';
 export { findPwsh, type PwshLocation } from './pwsh/find-pwsh.js';
 export {
   runPs51Gate,

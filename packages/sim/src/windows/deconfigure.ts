@@ -4,6 +4,7 @@ import {
   type DeconfigureRequest,
   type HostAction,
 } from '@wmco/core';
+import { stopServiceLikeModule } from './module-service-stop.js';
 import type { WindowsModel } from './windows-model.js';
 
 async function removeServices(m: WindowsModel, req: DeconfigureRequest, done: HostAction[]): Promise<void> {
@@ -17,9 +18,19 @@ async function removeServices(m: WindowsModel, req: DeconfigureRequest, done: Ho
     );
   }
   for (const name of names) {
-    if (await m.scm.delete(name)) done.push({ kind: 'deleteService', target: name });
+    // Remove-WmcoService: Stop-WmcoService, then sc.exe delete.
+    await stopServiceLikeModule(m, name);
+    if (!(await m.scm.delete(name))) continue;
+    // Remove-WmcoService waits until the service is gone (sc.exe answers 1060), as upstream WMCO does, so a
+    // service re-created right after does not meet 1072 (the wait comes with the module's service fixes).
+    if (!(await m.scm.deletion.gone(name, DELETE_WAIT_MS)))
+      throw new Error(`service '${name}' is still marked for deletion after ${DELETE_WAIT_MS / 1000} s`);
+    done.push({ kind: 'deleteService', target: name });
   }
 }
+
+/** How long Remove-WmcoService waits for a deleted service to go. */
+const DELETE_WAIT_MS = 30_000;
 
 /** Removes the first requested network that exists (request order); true when one was removed. */
 function removeOneNetwork(m: WindowsModel, names: readonly string[], done: HostAction[]): boolean {
@@ -50,7 +61,19 @@ function removeDirectories(m: WindowsModel, req: DeconfigureRequest, done: HostA
  */
 export async function deconfigure(m: WindowsModel, req: DeconfigureRequest): Promise<ChangeResult> {
   const done: HostAction[] = [];
-  await removeServices(m, req, done);
+  try {
+    await removeServices(m, req, done);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return {
+      v: HOST_PROTOCOL_VERSION,
+      op: 'deconfigure',
+      ok: false,
+      done,
+      rebootRequired: false,
+      error: { message },
+    };
+  }
   const removedVars = req.envVars.filter((name) => m.envVars.delete(name.toLowerCase()));
   done.push(...removedVars.map((name) => ({ kind: 'removeEnvVar', target: name })));
   const rebootRequired = removedVars.length > 0;

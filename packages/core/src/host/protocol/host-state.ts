@@ -80,8 +80,13 @@ export const hostStateSchema = z.object({
   /** e.g. build 20348, UBR 2700 for Windows Server 2022. */
   os: z.object({ build: z.number().int(), ubr: z.number().int() }),
   containersFeature: z.boolean(),
-  /** ISO-8601, from `Win32_OperatingSystem.LastBootUpTime`. */
+  /**
+   * ISO-8601, from `Win32_OperatingSystem.LastBootUpTime`: for people only. It is the clock minus the uptime,
+   * so it moves between reads without a reboot; a reboot is told by `bootId` (ADR 0032).
+   */
   lastBootTime: z.string(),
+  /** Changes at every boot and at no other time (a GUID in a volatile registry key, ADR 0032). */
+  bootId: z.string().min(1),
   /** Free bytes on the system drive. */
   freeDiskBytes: z.number(),
   defaultShell: z.enum(['cmd', 'powershell']),

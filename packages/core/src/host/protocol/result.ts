@@ -41,8 +41,10 @@ export const rebootResultSchema = z.object({
   v,
   op: z.literal('reboot'),
   ok: z.literal(true),
-  /** Boot time before the restart; the caller waits for a different one. */
+  /** Boot time before the restart (for logs). */
   lastBootTime: z.string(),
+  /** Boot id before the restart; the caller waits for a different one (ADR 0032). */
+  bootId: z.string().min(1),
 });
 
 /** Any operation can fail before it starts (bad request, wrong version). */
