@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs ava (TAP reporter) in every package that has tests, one package at a time, writing each package's
-# TAP to <out>/<package>.tap. Assumes the workspace is built (tsc -b). Usage: scripts/test.sh <out-dir>
+# TAP to <out>/<package>.tap, then the host module's Pester suite into <out>/pester.tap (PowerShell and
+# Pester from scripts/toolchain.sh: WMCO_PWSH, WMCO_PESTER; without them it says why and is skipped).
+# Assumes the workspace is built (tsc -b). Usage: scripts/test.sh <out-dir>
 set -uo pipefail
 out=${1:?usage: test.sh <out-dir>}
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,4 +22,5 @@ for dir in "$root"/packages/* "$root"/examples/*; do
     grep -q '^# fail' "$out/$name.tap" || echo "# fail 1" >>"$out/$name.tap"
   fi
 done
+bash "$root/scripts/test-pester.sh" "$out" || status=1
 exit $status

@@ -16,10 +16,14 @@
 #                before their service starts; services of one dependency level start together); stops at
 #                the first failing step; with
 #                "rebootWhenRequired" it schedules the restart a step asked for before answering
-#   deconfigure  delete services, env vars, HNS networks and directories (revert before joining)
+#   deconfigure  delete services, env vars, HNS networks and directories (revert before joining); removes
+#                at most one HNS network per call and then answers "reconnect" (the operator calls again)
 #   reboot       schedule a restart a few seconds out and report the current boot time
 
 Set-StrictMode -Version 3.0
+# Windows PowerShell 5.1 resolves a type name only in loaded assemblies, and in a fresh session nothing has
+# loaded System.ServiceProcess before the first New-Object ServiceController (or the TimeoutException catch).
+Add-Type -AssemblyName System.ServiceProcess
 
 $script:ProtocolVersion = 1
 $script:ManagedTag = 'OpenShift managed'
@@ -32,6 +36,13 @@ $script:SystemSid = 'S-1-5-18'
 $script:AdministratorsSid = 'S-1-5-32-544'
 $script:EnvKey = 'HKLM:\SYSTEM\CurrentControlSet\Control\Session Manager\Environment'
 $script:ServiceTimeout = [TimeSpan]::FromMinutes(2)
+# A starting service is looked at every half second (240 looks: the two minutes), so one that stops again is
+# reported at once. A deleted service is looked for up to 60 times, 500 ms apart (30 s), until it is gone.
+$script:ServicePollInterval = [TimeSpan]::FromMilliseconds(500)
+$script:ServicePolls = 240
+$script:DeletePolls = 60
+# Volatile (in memory only): gone after every restart, see Get-WmcoBootId.
+$script:BootIdKey = 'SOFTWARE\wmco-boot'
 # The most characters one pre-script may return (EVALUATE_OUTPUT_MAX in host/protocol/evaluate.ts).
 $script:EvaluateOutputMax = 4096
 
@@ -74,8 +85,9 @@ function Get-WmcoServiceState {
     param(
         [object] $Service
     )
-    $controller = New-Object System.ServiceProcess.ServiceController -ArgumentList $Service.Name
-    $deps = @($controller.ServicesDependedOn | ForEach-Object { $_.ServiceName })
+    # DependOnService as written (ServicesDependedOn throws for a dependency that no longer exists).
+    $deps = Get-WmcoServiceMultiString $Service.Name 'DependOnService'
+    if ($null -eq $deps) { $deps = [string[]]@() }
     $description = ''
     if ($null -ne $Service.Description) { $description = $Service.Description }
     $state = [ordered]@{
@@ -91,17 +103,28 @@ function Get-WmcoServiceState {
     return $state
 }
 
+# A REG_MULTI_SZ value under the service's key as a string array (kept whole: `return ,`), $null when absent.
+function Get-WmcoServiceMultiString {
+    param(
+        [string] $Name,
+        [string] $ValueName
+    )
+    $key = Get-Item -LiteralPath "HKLM:\SYSTEM\CurrentControlSet\Services\$Name" -ErrorAction SilentlyContinue
+    if ($null -eq $key) { return $null }
+    $value = $key.GetValue($ValueName, $null)
+    if ($null -eq $value) { return $null }
+    return , ([string[]]@($value))
+}
+
 # The service's own environment: REG_MULTI_SZ `Environment` under its service key, read by the SCM each
 # time the service starts (so a restart, not a reboot, applies a change). $null when there is none.
 function Get-WmcoServiceEnvironment {
     param(
         [string] $Name
     )
-    $key = Get-Item -LiteralPath "HKLM:\SYSTEM\CurrentControlSet\Services\$Name" -ErrorAction SilentlyContinue
-    if ($null -eq $key) { return $null }
-    $value = $key.GetValue('Environment', $null)
+    $value = Get-WmcoServiceMultiString $Name 'Environment'
     if ($null -eq $value) { return $null }
-    return [string[]]@($value)
+    return , $value
 }
 
 function Set-WmcoServiceEnvironment {
@@ -119,7 +142,9 @@ function Set-WmcoServiceEnvironment {
 }
 
 # Stops a service after every running service that depends on it (dependents first), then waits for
-# its process to exit, killing it after two minutes, so its binary can be replaced.
+# its process to exit, killing it after two minutes, so its binary can be replaced. WaitForStatus throws
+# System.ServiceProcess.TimeoutException when the two minutes pass: then the process is killed (as upstream
+# does, OCPBUGS-6611) and the SCM, which sees it exit, reports Stopped.
 function Stop-WmcoService {
     param(
         [string] $Name
@@ -131,9 +156,21 @@ function Stop-WmcoService {
     }
     $controller.Refresh()
     if ($controller.Status -eq 'Stopped') { return }
+    # A service still starting refuses Stop() (1061, "cannot accept control messages"): let its start end.
+    if ($controller.Status -eq 'StartPending') {
+        try { $controller.WaitForStatus('Running', $script:ServiceTimeout) } catch { $null = $_ }
+        $controller.Refresh()
+        if ($controller.Status -eq 'Stopped') { return }
+    }
     $processId = (Get-WmcoCimServices | Where-Object { $_.Name -eq $Name }).ProcessId
     if ($controller.Status -ne 'StopPending') { $controller.Stop() }
-    $controller.WaitForStatus('Stopped', $script:ServiceTimeout)
+    try {
+        $controller.WaitForStatus('Stopped', $script:ServiceTimeout)
+    } catch [System.ServiceProcess.TimeoutException] {
+        if (-not ($processId -gt 0)) { throw "service '$Name' did not stop within $($script:ServiceTimeout.TotalSeconds) s" }
+        Stop-Process -Id $processId -Force -ErrorAction SilentlyContinue
+        $controller.WaitForStatus('Stopped', $script:ServiceTimeout)
+    }
     if ($processId -gt 0) {
         $process = Get-Process -Id $processId -ErrorAction SilentlyContinue
         if ($null -ne $process -and -not $process.WaitForExit(120000)) {
@@ -146,10 +183,54 @@ function Start-WmcoService {
     param(
         [string] $Name
     )
-    $controller = New-Object System.ServiceProcess.ServiceController -ArgumentList $Name
-    if ($controller.Status -eq 'Running') { return }
-    if ($controller.Status -ne 'StartPending') { $controller.Start() }
-    $controller.WaitForStatus('Running', $script:ServiceTimeout)
+    Start-WmcoServices @($Name)
+}
+
+# A message with the reason .NET wraps inside (ServiceController.Start: "Cannot start service x" around the
+# Win32 error text).
+function Get-WmcoErrorText {
+    param(
+        [System.Exception] $Exception
+    )
+    $text = $Exception.Message
+    $inner = $Exception.InnerException
+    while ($null -ne $inner) {
+        if (-not $text.Contains($inner.Message)) { $text = "${text}: $($inner.Message)" }
+        $inner = $inner.InnerException
+    }
+    return $text
+}
+
+# Why a service stopped: Win32_Service.ExitCode (a Win32 error; 1066 means the service's own code is in
+# ServiceSpecificExitCode) and the system's text for it.
+function Get-WmcoServiceExitReason {
+    param(
+        [string] $Name
+    )
+    $service = Get-WmcoCimServices | Where-Object { $_.Name -eq $Name } | Select-Object -First 1
+    if ($null -eq $service) { return 'it no longer exists' }
+    $code = [int]$service.ExitCode
+    $text = ([System.ComponentModel.Win32Exception]::new($code)).Message
+    if ($code -eq 1066) { return "exit code 1066, service-specific code $($service.ServiceSpecificExitCode): $text" }
+    return "exit code ${code}: $text"
+}
+
+# Waits until the service runs; one that stops again fails at once with its exit code, not after the timeout.
+function Wait-WmcoServiceRunning {
+    param(
+        [object] $Controller
+    )
+    $name = $Controller.ServiceName
+    for ($i = 0; $i -lt $script:ServicePolls; $i++) {
+        try {
+            $Controller.WaitForStatus('Running', $script:ServicePollInterval)
+            return
+        } catch [System.ServiceProcess.TimeoutException] {
+            $Controller.Refresh()
+            if ($Controller.Status -eq 'Stopped') { throw "service '$name' stopped while starting: $(Get-WmcoServiceExitReason $name)" }
+        }
+    }
+    throw "service '$name' did not reach Running within $($script:ServiceTimeout.TotalSeconds) s (status $($Controller.Status))"
 }
 
 # Starts services that do not depend on one another (one dependency level of the plan) together: Start()
@@ -166,17 +247,11 @@ function Start-WmcoServices {
         try {
             if ($controller.Status -ne 'StartPending') { $controller.Start() }
         } catch {
-            throw "service '$name' did not start: $($_.Exception.Message)"
+            throw "service '$name' did not start: $(Get-WmcoErrorText $_.Exception)"
         }
         $pending += $controller
     }
-    foreach ($controller in $pending) {
-        try {
-            $controller.WaitForStatus('Running', $script:ServiceTimeout)
-        } catch {
-            throw "service '$($controller.ServiceName)' did not reach Running: $($_.Exception.Message)"
-        }
-    }
+    foreach ($controller in $pending) { Wait-WmcoServiceRunning $controller }
 }
 
 function Set-WmcoServiceConfig {
@@ -199,15 +274,41 @@ function Set-WmcoServiceConfig {
     }
     # Win32_Service.Change takes the binary path and dependencies as values, like ChangeServiceConfig.
     $svc = Get-WmcoCimServices | Where-Object { $_.Name -eq $Step.name }
-    $change = Invoke-CimMethod -InputObject $svc -MethodName Change -Arguments @{
-        PathName           = $Step.commandLine
-        StartMode          = $startMode
-        ServiceDependencies = [string[]]@($Step.dependencies)
-    }
+    $arguments = @{ PathName = $Step.commandLine; StartMode = $startMode }
+    $dependencies = [string[]]@($Step.dependencies)
+    if ($dependencies.Count -gt 0) { $arguments.ServiceDependencies = $dependencies }
+    $change = Invoke-CimMethod -InputObject $svc -MethodName Change -Arguments $arguments
     if ($change.ReturnValue -ne 0) {
         throw "changing service '$($Step.name)' failed with Win32_Service.Change code $($change.ReturnValue)"
     }
+    # Change leaves a parameter it is not given (or given empty) as it was; `depend= /` clears the list.
+    if ($dependencies.Count -eq 0) { Clear-WmcoServiceDependencies $Step.name }
     Set-Service -Name $Step.name -Description $Step.description
+}
+
+function Clear-WmcoServiceDependencies {
+    param(
+        [string] $Name
+    )
+    $ErrorActionPreference = 'Continue'
+    $output = & sc.exe config $Name depend= / 2>&1 | Out-String
+    if ($LASTEXITCODE -ne 0) { throw "sc.exe config '$Name' depend= / failed ($LASTEXITCODE): $output" }
+}
+
+# sc.exe delete only marks a service for deletion; it goes once every handle to it is closed. Until then a
+# CreateService of the same name fails with 1072, so deleting waits (30 s at most) for `sc.exe query` to
+# answer 1060 (upstream waits the same way).
+function Wait-WmcoServiceDeleted {
+    param(
+        [string] $Name
+    )
+    $ErrorActionPreference = 'Continue'
+    for ($i = 0; $i -lt $script:DeletePolls; $i++) {
+        $null = & sc.exe query $Name 2>&1
+        if ($LASTEXITCODE -eq 1060) { return }
+        Start-Sleep -Milliseconds $script:ServicePollInterval.TotalMilliseconds
+    }
+    throw "service '$Name' is marked for deletion but still exists after $($script:DeletePolls) checks (a process holds a handle to it)"
 }
 
 function Remove-WmcoService {
@@ -221,6 +322,7 @@ function Remove-WmcoService {
     if ($LASTEXITCODE -ne 0 -and $LASTEXITCODE -ne 1060) {
         throw "sc.exe delete '$Name' failed ($LASTEXITCODE): $output"
     }
+    Wait-WmcoServiceDeleted $Name
     return $true
 }
 
@@ -382,11 +484,17 @@ function Get-WmcoEnvVars {
 
 function Get-WmcoHnsNetworks {
     # Windows Server 2019 has no HostNetworkingService module; upstream ships hns.psm1 to C:\Temp.
-    if (-not (Get-Command Get-HnsNetwork -ErrorAction SilentlyContinue)) {
-        if (Test-Path -LiteralPath 'C:\Temp\hns.psm1') { Import-Module 'C:\Temp\hns.psm1' -DisableNameChecking }
+    # Until the Containers feature is active there is no HNS (hns.psm1 calls into vmcompute.dll, absent
+    # then): no networks yet, rather than an observe that fails.
+    try {
+        if (-not (Get-Command Get-HnsNetwork -ErrorAction SilentlyContinue)) {
+            if (Test-Path -LiteralPath 'C:\Temp\hns.psm1') { Import-Module 'C:\Temp\hns.psm1' -DisableNameChecking }
+        }
+        if (-not (Get-Command Get-HnsNetwork -ErrorAction SilentlyContinue)) { return @() }
+        return @(Get-HnsNetwork | ForEach-Object { [ordered]@{ name = $_.Name; type = $_.Type; id = $_.Id } })
+    } catch {
+        return @()
     }
-    if (-not (Get-Command Get-HnsNetwork -ErrorAction SilentlyContinue)) { return @() }
-    return @(Get-HnsNetwork | ForEach-Object { [ordered]@{ name = $_.Name; type = $_.Type; id = $_.Id } })
 }
 
 function Get-WmcoFirewallRules {
@@ -401,7 +509,8 @@ function Get-WmcoFirewallRules {
         $rules += [ordered]@{
             name      = $name
             protocol  = [string]$port.Protocol
-            localPort = [int]$port.LocalPort
+            # MSFT_NetProtocolPortFilter.LocalPort is string[] ('10250', '49152-65535', 'Any'): every entry.
+            localPorts = [string[]]@($port.LocalPort)
             direction = [string]$rule.Direction
         }
     }
@@ -601,6 +710,37 @@ function Remove-WmcoRootCertificate {
 # Operations.
 # ---------------------------------------------------------------------------------------------------
 
+# An id that changes at every boot and at no other time (ADR 0032). Win32_OperatingSystem.LastBootUpTime
+# is the clock minus the uptime, so it moves whenever the clock is corrected and cannot tell a reboot from a
+# time sync. The id is a GUID kept in a volatile registry key: a volatile key lives in memory only, so any
+# restart or power loss removes it, and the first read after a boot writes a new one. A named mutex makes
+# the read-or-write one step across concurrent sessions.
+function Get-WmcoBootId {
+    $mutex = New-Object System.Threading.Mutex -ArgumentList $false, 'Global\wmco-boot-id'
+    try {
+        $null = $mutex.WaitOne()
+    } catch [System.Threading.AbandonedMutexException] {
+        # A session that held it ended mid-read: the mutex is ours now.
+    }
+    try {
+        $key = [Microsoft.Win32.Registry]::LocalMachine.CreateSubKey($script:BootIdKey,
+            [Microsoft.Win32.RegistryKeyPermissionCheck]::ReadWriteSubTree, [Microsoft.Win32.RegistryOptions]::Volatile)
+        try {
+            $id = [string]$key.GetValue('BootId', '')
+            if ($id -eq '') {
+                $id = [guid]::NewGuid().ToString()
+                $key.SetValue('BootId', $id, [Microsoft.Win32.RegistryValueKind]::String)
+            }
+            return $id
+        } finally {
+            $key.Close()
+        }
+    } finally {
+        $mutex.ReleaseMutex()
+        $mutex.Dispose()
+    }
+}
+
 function Get-WmcoHostState {
     param(
         [object] $Request
@@ -640,6 +780,7 @@ function Get-WmcoHostState {
         os                = [ordered]@{ build = [int]$version.CurrentBuildNumber; ubr = [int]$version.UBR }
         containersFeature = ($null -ne $containers -and [string]$containers.State -eq 'Enabled')
         lastBootTime      = $os.LastBootUpTime.ToUniversalTime().ToString('o')
+        bootId            = (Get-WmcoBootId)
         freeDiskBytes     = [System.IO.DriveInfo]::new('C').AvailableFreeSpace
         defaultShell      = $(if ($shell -match 'powershell|pwsh') { 'powershell' } else { 'cmd' })
         directories       = $directories
@@ -659,7 +800,7 @@ function Get-WmcoHostState {
         $state['children'] = Get-WmcoChildFolders @($Request.listDirectories)
     }
     if ($Request.PSObject.Properties.Name -contains 'rootCertificates') {
-        $state['rootCertificates'] = Get-WmcoRootCertificates @($Request.rootCertificates)
+        $state['rootCertificates'] = @(Get-WmcoRootCertificates @($Request.rootCertificates))
     }
     return $state
 }
@@ -796,7 +937,8 @@ function Remove-WmcoTree {
         foreach ($child in @($Item.EnumerateFileSystemInfos())) {
             try { Remove-WmcoTree $child $Keep } catch { $null = $_ }
         }
-        if ($Keep | Where-Object { $_.StartsWith("$path\") }) { return }
+        $prefix = $path + [System.IO.Path]::DirectorySeparatorChar
+        if ($Keep | Where-Object { $_.StartsWith($prefix, [System.StringComparison]::OrdinalIgnoreCase) }) { return }
     }
     if ($isDirectory) {
         [System.IO.Directory]::Delete($path, $false)
@@ -827,12 +969,17 @@ function Invoke-WmcoDeconfigure {
         $done += [ordered]@{ kind = 'removeEnvVar'; target = $name }
         $reboot = $true
     }
-    foreach ($network in (Get-WmcoHnsNetworks)) {
-        if (@($Request.hnsNetworks) -contains $network.name) {
-            # Assigned to $null: anything a cmdlet prints would end up in this function's result.
-            $null = Get-HnsNetwork | Where-Object { $_.Id -eq $network.id } | Remove-HnsNetwork
-            $done += [ordered]@{ kind = 'removeHnsNetwork'; target = $network.name }
-        }
+    # One network per call, in the request's order (upstream: the Base network first): removing one re-plumbs
+    # the NIC and may drop this SSH session, so the operator reconnects and calls again (`reconnect`).
+    $networks = @(Get-WmcoHnsNetworks)
+    foreach ($wanted in @($Request.hnsNetworks)) {
+        $network = $networks | Where-Object { $_.name -eq $wanted } | Select-Object -First 1
+        if ($null -eq $network) { continue }
+        # Assigned to $null: anything a cmdlet prints would end up in this function's result.
+        $null = Get-HnsNetwork | Where-Object { $_.Id -eq $network.id } | Remove-HnsNetwork
+        $done += [ordered]@{ kind = 'removeHnsNetwork'; target = $network.name }
+        return [ordered]@{ v = $script:ProtocolVersion; op = 'deconfigure'; ok = $true; done = $done
+            rebootRequired = $reboot; reconnect = $true }
     }
     Stop-Process -Name 'containerd-shim-runhcs-v1' -Force -ErrorAction SilentlyContinue
     $keep = @($Request.keep)
@@ -846,9 +993,10 @@ function Invoke-WmcoDeconfigure {
 
 function Invoke-WmcoReboot {
     $boot = (Get-CimInstance -ClassName Win32_OperatingSystem).LastBootUpTime.ToUniversalTime().ToString('o')
+    $bootId = Get-WmcoBootId
     # A few seconds' grace so this answer reaches the operator before sshd goes down.
     $null = & shutdown.exe /r /t 3 /d p:4:1 /c 'wmco: reboot requested by the operator'
-    return [ordered]@{ v = $script:ProtocolVersion; op = 'reboot'; ok = $true; lastBootTime = $boot }
+    return [ordered]@{ v = $script:ProtocolVersion; op = 'reboot'; ok = $true; lastBootTime = $boot; bootId = $bootId }
 }
 
 # The entry point. Parses and checks the request, runs the operation, prints one line of JSON.

@@ -37,8 +37,8 @@ test('the CSV grants what deploy/ grants, with only the other namespaces Roles m
   t.deepEqual(sorted(csv), sorted(foldForOlm(deployGrants())));
   // What the fold widens, spelled out (ADR 0003, ADR 0019): reading Secrets and one ConfigMap by name
   // (the cloud credentials the installer writes in kube-system, the cluster's trusted CA bundle), watching
-  // the pull secret, and for Windows Machines: creating any Secret and reading/replacing the ones named
-  // windows-user-data, Machines (list, watch, delete), MachineSets (get, list,
+  // the pull secret, and for Windows Machines: creating any Secret and reading/replacing/watching the ones
+  // named windows-user-data, Machines (list, watch, delete), MachineSets (get, list,
   // watch) and events in every namespace; and watching the node-bootstrapper token (the facts cache, ADR 0022).
   const widened = sorted(csv).filter((g) => !deployGrants().has(g));
   t.deepEqual(widened, [
@@ -60,9 +60,11 @@ test('the CSV grants what deploy/ grants, with only the other namespaces Roles m
     '*||secrets|get|windows-user-data',
     '*||secrets|list|node-bootstrapper-token',
     '*||secrets|list|pull-secret',
+    '*||secrets|list|windows-user-data',
     '*||secrets|update|windows-user-data',
     '*||secrets|watch|node-bootstrapper-token',
     '*||secrets|watch|pull-secret',
+    '*||secrets|watch|windows-user-data',
   ]);
 });
 

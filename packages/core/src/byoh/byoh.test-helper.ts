@@ -107,6 +107,7 @@ export function stateMatching(spec: HostSpec): HostState {
     os: { build: 20348, ubr: 2700 },
     containersFeature: true,
     lastBootTime: '2026-01-01T00:00:00Z',
+    bootId: '3f2c1e0a-0000-4000-8000-000000000001',
     freeDiskBytes: 1e11,
     defaultShell: 'cmd',
     directories: [...spec.directories],
@@ -123,7 +124,10 @@ export function stateMatching(spec: HostSpec): HostState {
     envVars: { ...spec.envVars },
     routes: [],
     hnsNetworks: [],
-    firewallRules: spec.firewallRules.map((r) => ({ ...r })),
+    firewallRules: spec.firewallRules.map(({ localPort, ...r }) => ({
+      ...r,
+      localPorts: [String(localPort)],
+    })),
     evaluated: {},
   };
 }

@@ -1,6 +1,7 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { CoreV1Api, V1ConfigMap } from '@kubernetes/client-node';
 import { PROXY_VARIABLES, withoutProxyCredentials } from '../desired/proxy-env.js';
-import { renderServicesData, servicesConfigMap } from '../desired/services-configmap.js';
+import { servicesConfigMap } from '../desired/services-configmap.js';
 import type { WindowsServiceSpec } from '../provider/types/windows-service-spec.js';
 import { isConflict, isNotFound } from '../kube/client/api-errors.js';
 
@@ -24,17 +25,11 @@ export async function publishServicesConfigMap(
     watchedEnvironmentVars: [...PROXY_VARIABLES],
   }) as V1ConfigMap;
   const name = body.metadata?.name ?? '';
-  const expected = JSON.stringify(
-    renderServicesData({
-      services: content.services,
-      files: [],
-      environmentVars,
-      watchedEnvironmentVars: [...PROXY_VARIABLES],
-    }),
-  );
   try {
     const existing = await api.readNamespacedConfigMap({ name, namespace });
-    if (JSON.stringify(existing.data ?? {}) === expected && existing.immutable === true) return;
+    // Compared as maps: the API server returns map keys sorted (Go's encoding), not in the order built
+    // here, so comparing serialised text never matched and the ConfigMap was re-created in a loop.
+    if (isDeepStrictEqual(existing.data ?? {}, body.data ?? {}) && existing.immutable === true) return;
     await api.deleteNamespacedConfigMap({ name, namespace });
   } catch (err) {
     if (!isNotFound(err)) throw err;

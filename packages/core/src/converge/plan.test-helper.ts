@@ -8,6 +8,7 @@ export function observedHost(over: Partial<HostState> = {}): HostState {
     os: { build: 20348, ubr: 1 },
     containersFeature: true,
     lastBootTime: '2026-01-01T00:00:00.000Z',
+    bootId: '3f2c1e0a-0000-4000-8000-000000000001',
     freeDiskBytes: 1e10,
     defaultShell: 'cmd',
     directories: [],

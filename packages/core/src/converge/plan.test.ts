@@ -47,7 +47,7 @@ const matching = state({
     { destinationPrefix: '0.0.0.0/0', nextHop: '10.0.0.1', interfaceIndex: 6 },
     { destinationPrefix: '169.254.169.254/32', nextHop: '10.0.0.1', interfaceIndex: 6 },
   ],
-  firewallRules: [{ name: 'vxlan', protocol: 'UDP', localPort: 4789, direction: 'Inbound' }],
+  firewallRules: [{ name: 'vxlan', protocol: 'UDP', localPorts: ['4789'], direction: 'Inbound' }],
 });
 
 const kinds = (s: HostState, h: HostSpec = spec): string[] =>
@@ -86,6 +86,19 @@ test('a changed binary stops its running dependents first, then starts in depend
     'startService a',
     'startService b',
   ]);
+});
+
+test('a changed binary of a service still starting or stopping is stopped first too (Windows locks its image)', (t) => {
+  for (const pending of ['start-pending', 'stop-pending'] as const) {
+    const s = {
+      ...matching,
+      files: [{ path: 'C:\\k\\a.exe', sha256: B }, matching.files[1]!],
+      services: [svc('a', { state: pending }), svc('b', { state: 'stopped', dependencies: ['a'] })],
+    };
+    const steps = kinds(s);
+    t.true(steps.indexOf('stopService a') >= 0, pending);
+    t.true(steps.indexOf('stopService a') < steps.indexOf('placeFile C:\\k\\a.exe'), pending);
+  }
 });
 
 test('a drifted command line is reconfigured and restarted; description and deps count as drift', (t) => {
@@ -149,8 +162,18 @@ test('managed env vars that are no longer wanted are removed; features and hostn
 });
 
 test('a firewall rule with other settings is replaced', (t) => {
-  const s = { ...matching, firewallRules: [{ ...matching.firewallRules[0]!, localPort: 4790 }] };
+  const s = { ...matching, firewallRules: [{ ...matching.firewallRules[0]!, localPorts: ['4790'] }] };
   t.deepEqual(kinds(s), ['addFirewallRule vxlan']);
+});
+
+test('every port of a firewall rule is compared, not only the first', (t) => {
+  const rule = matching.firewallRules[0]!;
+  for (const localPorts of [['4789', '4790'], ['4790', '4789'], ['4789-4790'], ['Any'], []]) {
+    t.deepEqual(kinds({ ...matching, firewallRules: [{ ...rule, localPorts }] }), ['addFirewallRule vxlan']);
+  }
+  t.deepEqual(kinds({ ...matching, firewallRules: [{ ...rule, protocol: 'Any' }] }), [
+    'addFirewallRule vxlan',
+  ]);
 });
 
 test('describe() numbers the steps in readable words', (t) => {

@@ -209,7 +209,9 @@ function firewallSteps(state: HostState, spec: HostSpec): PlanStep[] {
       return (
         !seen ||
         seen.protocol !== r.protocol ||
-        seen.localPort !== r.localPort ||
+        // Every port of the rule counts: one more port or range opens more than the spec asks for.
+        seen.localPorts.length !== 1 ||
+        seen.localPorts[0] !== String(r.localPort) ||
         seen.direction !== r.direction
       );
     })

@@ -31,8 +31,23 @@ export interface ServiceWithLog {
   readonly alwaysLogRunner: boolean;
 }
 
-export const NODE_IP_SCRIPT =
-  "(Get-NetRoute -DestinationPrefix '0.0.0.0/0' | Get-NetIpAddress -AddressFamily IPv4 -ifIndex {$_.ifIndex}[0]).IPAddress";
+/**
+ * NODE_IP: the IPv4 address of the interface Windows sends to the default gateway through. Upstream pipes
+ * every default route into Get-NetIPAddress, which yields one line per route: two NICs with a default route
+ * each, or a persistent route listed by both the active and the persistent store, gave a two-line NODE_IP.
+ * Windows picks the default route with the lowest route metric plus interface metric; so does this (active
+ * routes only, ties to the lower interface index), then the first address of that interface that may be a
+ * source.
+ */
+export const NODE_IP_SCRIPT = [
+  "$route = Get-NetRoute -DestinationPrefix '0.0.0.0/0' -AddressFamily IPv4 -PolicyStore ActiveStore |",
+  // One key: metric sum first, interface index second (an ifIndex is a 32-bit number).
+  'Sort-Object -Property { ([long]$_.RouteMetric + [long]$_.InterfaceMetric) * 4294967296 + [long]$_.ifIndex } |',
+  'Select-Object -First 1;',
+  "if ($null -eq $route) { throw 'no IPv4 default route' };",
+  '(Get-NetIPAddress -AddressFamily IPv4 -InterfaceIndex $route.ifIndex |',
+  'Where-Object { -not $_.SkipAsSource } | Select-Object -First 1).IPAddress',
+].join(' ');
 const log = (dir: string, file = dir): string => `C:\\var\\log\\${dir}\\${file}.log`;
 const level = (debug: boolean): string => (debug ? 'debug' : 'info');
 const verbosity = (debug: boolean): string => (debug ? '--v=4' : '--v=2');

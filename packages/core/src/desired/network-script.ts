@@ -38,6 +38,12 @@ function templates(serviceCidr: string, network: string): { cni: string; kubePro
  * `C:\Temp\network-conf.ps1`, run as kube-proxy's pre-script (reference §1.17): waits for the hybrid-overlay
  * HNS network, writes the CNI config if it changed (ignoring `\r`), ensures the `VIPEndpoint` HNS endpoint
  * on the host compartment, and writes kube-proxy's config (DSR on) if it changed.
+ *
+ * The source VIP is the IPv4 address of the interface whose MAC is the endpoint's, found as upstream's
+ * network-conf.ps1 finds it (`pkg/nodeconfig/payload/payload.go`): through `Get-NetIPConfiguration
+ * -AllCompartments -All -Detailed`. The endpoint's host vNIC is a hidden adapter, which `Get-NetAdapter`
+ * lists only with `-IncludeHidden`; the IP configuration of every compartment includes it. No match is
+ * a clear error rather than an index into nothing.
  */
 export function networkConfigScript(input: NetworkScriptInput): string {
   clusterDnsAddress(input.serviceCidr); // validates the CIDR (IPv4, with a prefix)
@@ -84,7 +90,9 @@ if (-not $endpoint) {
   Attach-HnsHostEndpoint -EndpointID $endpoint.ID -CompartmentID 1
 }
 $mac = $endpoint.MacAddress -replace ':', '-'
-$sourceVip = (Get-NetAdapter | Where-Object { $_.MacAddress -eq $mac } | Get-NetIPAddress -AddressFamily IPv4)[0].IPAddress
+$vipConfig = @(Get-NetIPConfiguration -AllCompartments -All -Detailed | Where-Object { $_.NetAdapter.LinkLayerAddress -eq $mac })
+if ($vipConfig.Count -eq 0) { throw "no network interface has the MAC $mac of the VIPEndpoint HNS endpoint" }
+$sourceVip = @($vipConfig[0].IPv4Address)[0].IPAddress.Trim()
 $kubeProxyConfig = @'
 ${kubeProxy}
 '@

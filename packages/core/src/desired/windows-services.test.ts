@@ -6,6 +6,7 @@ import { newRootContainer } from '../di.js';
 import { powershellSyntaxErrors } from '../testing/powershell-syntax.js';
 import { ServicesPlanner } from './services-planner.js';
 import { buildWindowsServices, type ServicesOptions } from './windows-services.js';
+import { NODE_IP_SCRIPT } from './core-services.js';
 
 const API = 'https://api-server.endpoint.local:6443';
 const base: ServicesOptions = { apiServerInternalUrl: API, debug: false };
@@ -66,8 +67,8 @@ test('services: the §1.4 table, no platform extras, no debug', (t) => {
   t.deepEqual(s.get('kubelet')!.preScripts, [
     {
       variableName: 'NODE_IP',
-      script:
-        "(Get-NetRoute -DestinationPrefix '0.0.0.0/0' | Get-NetIpAddress -AddressFamily IPv4 -ifIndex {$_.ifIndex}[0]).IPAddress",
+      // Not upstream's text: that one yields a line per default route (node-ip-script.test.ts).
+      script: NODE_IP_SCRIPT,
     },
   ]);
   t.is(

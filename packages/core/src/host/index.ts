@@ -16,4 +16,36 @@ export type { SshHostOptions } from './ssh/ssh-options.js';
 export { sharedTransfers } from './ssh/ssh-options.js';
 export { loadPrivateKey, type LoadedPrivateKey } from './ssh/private-key.js';
 export { hostKeyFingerprint } from './ssh/host-key-verifier.js';
+export { readableStderr } from './ssh/cli-xml.js';
 export { findPwsh, type PwshLocation } from './pwsh/find-pwsh.js';
+export {
+  runPs51Gate,
+  formatFindings,
+  PS51_GATE_DIR,
+  type GateScript,
+  type GateFinding,
+  type GateReport,
+} from './pwsh/ps51-gate.js';
+export { operatorScripts, userDataPowerShell, type ProviderScripts } from './pwsh/operator-scripts.js';
+export {
+  loadHostCaptureScript,
+  hostCaptureInvocationScript,
+  parseHostCaptureInvocation,
+  parseCaptureOutput,
+  CAPTURE_LINE_PREFIX,
+  CAPTURE_DONE_PREFIX,
+  CAPTURE_HASH_MISMATCH,
+  HOST_CAPTURE_FILE,
+  type CaptureItem,
+  type CaptureRecord,
+  type HostCaptureScript,
+} from './capture/host-capture.js';
+export { captureHost } from './capture/capture-session.js';
+export {
+  runHostcheck,
+  hostcheckQuery,
+  REAL_HOSTCHECK_PORTS,
+  type HostcheckTarget,
+  type HostcheckPorts,
+  type HostcheckResult,
+} from './capture/hostcheck.js';

@@ -18,9 +18,10 @@ const PHASES: ReadonlySet<string> = new Set<LifecyclePhase>([
 ]);
 
 /**
- * The host's last boot time when this maintenance pass first looked at it (set with the first converge
- * round, removed with the phase). A later look that finds another boot time knows the host has rebooted
- * since, so a successor leader resumes a reboot instead of rebooting the node a second time.
+ * The host's boot id when this maintenance pass first looked at it (set with the first converge round,
+ * removed with the phase). A later look that finds another boot id knows the host has rebooted since, so a
+ * successor leader resumes a reboot instead of rebooting the node a second time. Operators before ADR 0032
+ * wrote the boot time here; such a value is still understood (boot-record.ts).
  */
 export const LIFECYCLE_BOOT_ANNOTATION = 'windowsmachineconfig.openshift.io/lifecycle-boot-time';
 

@@ -15,19 +15,34 @@ import { LIFECYCLE_BOOT_ANNOTATION, LIFECYCLE_PHASE_ANNOTATION } from './lifecyc
 import { NodeReconfigure } from './node-reconfigure.js';
 
 const OUTPUTS = { 'kubelet.0': '10.0.0.5\r\n' };
-const BOOT = '2026-01-01T00:00:00Z';
+const BOOT = '3f2c1e0a-0000-4000-8000-000000000001';
 const live = new AbortController().signal;
 const target = { address: '10.0.0.5', ipv4: '10.0.0.5', username: 'Administrator', privateKeyPem: 'k' };
 
-/** A host that matches its spec, counts reboots (each a new boot time) and may ask for one after an apply. */
+/**
+ * A host that matches its spec, counts reboots (each a new boot id and boot time) and may ask for one after an
+ * apply. Like Windows, its boot time moves by a fraction of a millisecond at every read, without a reboot.
+ */
 class RebootingHost extends StateHost {
   reboots = 0;
   applyNeedsReboot = false;
+  private reads = 0;
 
   override reboot(): Promise<void> {
     this.reboots++;
-    this.state = { ...this.state, lastBootTime: `2026-02-0${this.reboots}T00:00:00Z` };
+    this.state = {
+      ...this.state,
+      lastBootTime: `2026-02-0${this.reboots}T00:00:00.0000000Z`,
+      bootId: `3f2c1e0a-0000-4000-8000-00000000010${this.reboots}`,
+    };
     return Promise.resolve();
+  }
+
+  override async observe(query: Parameters<StateHost['observe']>[0]): ReturnType<StateHost['observe']> {
+    const state = await super.observe(query);
+    this.reads++;
+    const drifted = state.lastBootTime.replace(/(\.\d*)?Z$/, `.000${String(this.reads).padStart(4, '0')}Z`);
+    return { ...state, lastBootTime: drifted };
   }
 
   override async apply(plan: Plan): Promise<{ done: []; rebootRequired: boolean }> {
@@ -49,6 +64,8 @@ function matchingHost(): RebootingHost {
   const design = designNode(testDeps(new StateHost(stateMatching(blank))), FACTS);
   return new RebootingHost(stateMatching(nodeHostSpec(design, { NODE_IP: '10.0.0.5' }, testNode())), OUTPUTS);
 }
+
+type AnnotationPatch = { body: { metadata?: { annotations?: Record<string, string | null> } } };
 
 /** A CoreV1Api holding one Node that merge patches change, and a log of the phases entered. */
 function nodeCore(annotations: Record<string, string> = {}): {
@@ -85,13 +102,13 @@ test('a requested reboot: the boot time is recorded first, one reboot, then a ro
   t.deepEqual(out, { bytesSent: 0, rebooted: true });
   t.is(host.reboots, 1);
   t.deepEqual(phases, ['Configuring', 'Rebooting', 'Configuring']);
-  t.is(node.metadata?.annotations?.[LIFECYCLE_BOOT_ANNOTATION], BOOT, 'the boot time before the reboot');
+  t.is(node.metadata?.annotations?.[LIFECYCLE_BOOT_ANNOTATION], BOOT, 'the boot id before the reboot');
   t.is(host.queries.length, 2, 'one observe per round');
 });
 
 test('a successor resuming a reboot that already happened does not reboot the node again', async (t) => {
   const host = matchingHost();
-  host.state = { ...host.state, lastBootTime: '2026-01-02T00:00:00Z' };
+  host.state = { ...host.state, lastBootTime: '2026-01-02T00:00:00Z', bootId: 'another-boot' };
   const { core, node, phases } = nodeCore({
     [LIFECYCLE_BOOT_ANNOTATION]: BOOT,
     [LIFECYCLE_PHASE_ANNOTATION]: 'Rebooting',
@@ -145,4 +162,23 @@ test("the pass's connection is abandoned with the pass: openHost gets its signal
   const { deps: opening, signals } = recordingSignals(testDeps(host, { core }), host);
   await new NodeReconfigure(opening).run(node, target, false, live);
   t.deepEqual(signals, [live]);
+});
+
+test('a boot time that moved between two reads is not a reboot: a successor still reboots the node once', async (t) => {
+  const host = matchingHost();
+  const { core, node } = nodeCore();
+  // The first leader stops right after recording the boot (before it could reboot).
+  const first = new AbortController();
+  const patch = core.patchNode.bind(core) as (r: AnnotationPatch) => Promise<V1Node>;
+  const patchThenStop = (r: AnnotationPatch): Promise<V1Node> => {
+    const out = patch(r);
+    if (r.body.metadata?.annotations?.[LIFECYCLE_BOOT_ANNOTATION]) first.abort();
+    return out;
+  };
+  core.patchNode = patchThenStop;
+  await t.throwsAsync(new NodeReconfigure(testDeps(host, { core })).run(node, target, true, first.signal));
+  t.is(host.reboots, 0);
+  const out = await new NodeReconfigure(testDeps(host, { core })).run(node, target, true, live);
+  t.true(out.rebooted);
+  t.is(host.reboots, 1, 'the boot time read differently, but the host never restarted');
 });

@@ -5,6 +5,7 @@ import { designContent, designNode, nodeHostSpec, nodeScripts, type NodeDesign }
 import { readNode } from '../byoh/node-ops.js';
 import { publishServicesConfigMap } from '../byoh/services-configmap-publisher.js';
 import type { WindowsHost } from '../host/windows-host.js';
+import { bootRecord, hostBootedSince } from './boot-record.js';
 import { LIFECYCLE_BOOT_ANNOTATION } from './lifecycle-annotations.js';
 import { enterLifecyclePhase } from './node-patch.js';
 
@@ -23,8 +24,8 @@ export interface ReconfigureResult {
  * variable); then, when a reboot was asked and the host has not booted since the pass began, the reboot;
  * after any reboot a second round puts back what a boot loses (routes such as AWS's metadata route).
  *
- * The host's boot time is recorded on the Node at the first round, so a successor leader that finds a
- * newer boot time does not reboot the node again (ADR 0020).
+ * The host's boot id is recorded on the Node at the first round, so a successor leader that finds another
+ * boot id does not reboot the node again (ADR 0020, ADR 0032).
  */
 export class NodeReconfigure {
   constructor(private readonly deps: JoinDeps) {}
@@ -80,8 +81,9 @@ export class NodeReconfigure {
       scripts: nodeScripts(design, node),
       content: designContent(design, this.deps.payloadDir),
       beforeApply: async (_values, state) => {
-        if (recorded !== undefined) bootedSince = recorded !== state.lastBootTime;
-        else await this.recordBoot(name, state.lastBootTime);
+        // The boot id, never the boot time: that one moves without a reboot (ADR 0032).
+        if (recorded !== undefined) bootedSince = hostBootedSince(recorded, state);
+        else await this.recordBoot(name, bootRecord(state));
       },
     });
     this.deps.logger.info(
@@ -91,9 +93,9 @@ export class NodeReconfigure {
     return { bytesSent: round.bytesSent, rebooted: bootedSince || round.outcome.rebootRequired };
   }
 
-  private async recordBoot(name: string, lastBootTime: string): Promise<void> {
+  private async recordBoot(name: string, boot: string): Promise<void> {
     await this.deps.core.patchNode(
-      { name, body: { metadata: { annotations: { [LIFECYCLE_BOOT_ANNOTATION]: lastBootTime } } } },
+      { name, body: { metadata: { annotations: { [LIFECYCLE_BOOT_ANNOTATION]: boot } } } },
       mergePatch,
     );
   }

@@ -15,6 +15,7 @@ export function healthyState(over: Partial<HostState> = {}): HostState {
     os: { build: 20348, ubr: 2700 },
     containersFeature: true,
     lastBootTime: '2026-01-01T00:00:00.000Z',
+    bootId: '3f2c1e0a-0000-4000-8000-000000000001',
     freeDiskBytes: 100 * 2 ** 30,
     defaultShell: 'cmd',
     directories: [],

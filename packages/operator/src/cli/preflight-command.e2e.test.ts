@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { newRootContainer, type FirewallRuleState, type PreflightReport } from '@wmco/core';
+import { newRootContainer, type FirewallRuleSpec, type PreflightReport } from '@wmco/core';
 import {
   FREE_HOST_COSTS,
   SimulatedWindowsHost,
@@ -21,7 +21,7 @@ function loopback(): string {
   return `127.0.${60 + (process.pid % 40)}.${nextOctet}`;
 }
 
-const NODE_RULES: FirewallRuleState[] = [
+const NODE_RULES: FirewallRuleSpec[] = [
   { name: 'ContainerLogsPort', protocol: 'TCP', localPort: 10250, direction: 'Inbound' },
   { name: 'WindowsExporter', protocol: 'TCP', localPort: 9182, direction: 'Inbound' },
   { name: 'HybridOverlayVXLAN', protocol: 'UDP', localPort: 4789, direction: 'Inbound' },
@@ -35,7 +35,7 @@ interface Outcome {
 
 interface HostSetup {
   readonly model?: WindowsModelOptions;
-  readonly rules?: readonly FirewallRuleState[];
+  readonly rules?: readonly FirewallRuleSpec[];
   readonly faults?: HostFaults;
   /** Connect with a key the host does not know. */
   readonly wrongKey?: boolean;

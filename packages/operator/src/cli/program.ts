@@ -8,6 +8,7 @@ import { runCommand } from './run-command.js';
 import { statusCommand } from './status-command.js';
 import { rebootCommand } from './reboot-command.js';
 import { preflightCommand } from './preflight-command.js';
+import { hostcheckCommand } from './hostcheck-command.js';
 import { planCommand } from './plan/plan-command.js';
 
 /** The `wmco` command tree. */
@@ -24,6 +25,7 @@ export function buildProgram(ctx: CliContext): Command {
   program.addCommand(statusCommand(ctx));
   program.addCommand(rebootCommand(ctx));
   program.addCommand(preflightCommand(ctx));
+  program.addCommand(hostcheckCommand(ctx));
   program.addCommand(planCommand(ctx));
   return program;
 }

@@ -68,6 +68,14 @@ export function simCommand(ctx: CliContext, load?: () => Promise<{ runSim: RunSi
       'with --cluster: kubelet client CSRs come from bootstrap tokens in this group (non-OpenShift)',
     )
     .option(
+      '--cleanup',
+      'with --cluster: when the run ends, delete what it created in the cluster (never what was there before)',
+    )
+    .option(
+      '--log-out <file>',
+      "with --cluster: write the operator's log to this file (default: operator.log in a new temporary directory)",
+    )
+    .option(
       '--upgrade-after <seconds>',
       'with --hosts: this long after every host is Ready, replace the operator with a next version whose payload differs in one binary',
     )

@@ -25,6 +25,8 @@ export interface SimOptions {
   readonly cluster?: string;
   readonly seed?: boolean;
   readonly bootstrapGroup?: string;
+  readonly cleanup?: boolean;
+  readonly logOut?: string;
   readonly upgradeAfter?: string;
   readonly maxUnavailable?: string;
   readonly machinesets?: string;
@@ -197,6 +199,8 @@ async function attach(ctx: CliContext, platform: string, opts: SimOptions): Prom
     hosts,
     platform,
     timeoutMs: timeoutMs(opts.timeout),
+    cleanup: opts.cleanup === true,
+    ...(opts.logOut !== undefined ? { logOut: opts.logOut } : {}),
     ...(opts.bootstrapGroup !== undefined ? { bootstrapGroup: opts.bootstrapGroup } : {}),
   });
 }
@@ -208,8 +212,8 @@ async function attach(ctx: CliContext, platform: string, opts: SimOptions): Prom
  */
 export async function runSim(ctx: CliContext, platform: string, opts: SimOptions): Promise<void> {
   if (opts.cluster !== undefined) return attach(ctx, platform, opts);
-  if (opts.seed === true || opts.bootstrapGroup !== undefined)
-    throw new Error('--seed and --bootstrap-group apply only with --cluster');
+  if ([opts.seed, opts.bootstrapGroup, opts.cleanup, opts.logOut].some((x) => x !== undefined))
+    throw new Error('--seed, --bootstrap-group, --cleanup and --log-out apply only with --cluster');
   if (wantsWorld(opts)) return runWorld(ctx, platform, opts);
   const cluster = await startSimCluster({ platform });
   let cloud: SimCloud | undefined;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { CoreV1Api, KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import { OPERATOR_NAMESPACE, OPERATOR_SERVICE_ACCOUNT } from '@wmco/sim';
 import { parseAllDocuments } from 'yaml';
-import { createIfAbsent, waitFor, type CreateReport } from './attach-objects.js';
+import { createIfAbsent, waitFor, type CreateReport, type CreatedSink } from './attach-objects.js';
 import type { AttachTarget } from './attach-target.js';
 
 /** The repository's deploy/ (next to packages/ in a checkout). */
@@ -59,12 +59,17 @@ async function namespaceExists(kc: KubeConfig, name: string): Promise<boolean> {
  * the objects in openshift-cluster-api are left out on a cluster without that namespace, as
  * deploy/README.md tells a user to.
  */
-export async function applyDeployRbac(target: AttachTarget, dir = DEPLOY_DIR): Promise<CreateReport> {
+export async function applyDeployRbac(
+  target: AttachTarget,
+  onCreated?: CreatedSink,
+  dir = DEPLOY_DIR,
+): Promise<CreateReport> {
   const objects = await deployObjects(dir);
   const capi = await namespaceExists(target.kc, CLUSTER_API_NAMESPACE);
   return createIfAbsent(
     target.kc,
     objects.filter((o) => capi || o.metadata?.namespace !== CLUSTER_API_NAMESPACE),
+    onCreated,
   );
 }
 
@@ -74,7 +79,7 @@ async function hasTokenRequest(core: CoreV1Api): Promise<boolean> {
 }
 
 /** A bearer token of a service-account-token Secret, once the cluster's token controller filled it. */
-async function secretToken(core: CoreV1Api): Promise<string> {
+async function secretToken(core: CoreV1Api, onCreated?: CreatedSink): Promise<string> {
   const namespace = OPERATOR_NAMESPACE;
   const body = {
     metadata: {
@@ -84,9 +89,12 @@ async function secretToken(core: CoreV1Api): Promise<string> {
     },
     type: 'kubernetes.io/service-account-token',
   };
-  await core.createNamespacedSecret({ namespace, body }).catch((e: unknown) => {
-    if ((e as { code?: unknown }).code !== 409) throw e;
-  });
+  await core.createNamespacedSecret({ namespace, body }).then(
+    () => onCreated?.({ apiVersion: 'v1', kind: 'Secret', namespace, name: TOKEN_SECRET }),
+    (e: unknown) => {
+      if ((e as { code?: unknown }).code !== 409) throw e;
+    },
+  );
   const token = await waitFor(
     `the cluster's token controller to fill secret ${namespace}/${TOKEN_SECRET}`,
     async () => (await core.readNamespacedSecret({ name: TOKEN_SECRET, namespace })).data?.['token'],
@@ -99,10 +107,13 @@ async function secretToken(core: CoreV1Api): Promise<string> {
  * A token for the operator's ServiceAccount: a TokenRequest where the server serves
  * `serviceaccounts/token`, else a `kubernetes.io/service-account-token` Secret. Says which it used.
  */
-export async function operatorToken(target: AttachTarget): Promise<{ token: string; how: string }> {
+export async function operatorToken(
+  target: AttachTarget,
+  onCreated?: CreatedSink,
+): Promise<{ token: string; how: string }> {
   const core = target.kc.makeApiClient(CoreV1Api);
   if (!(await hasTokenRequest(core)))
-    return { token: await secretToken(core), how: `secret ${TOKEN_SECRET}` };
+    return { token: await secretToken(core, onCreated), how: `secret ${TOKEN_SECRET}` };
   const tr = await core.createNamespacedServiceAccountToken({
     name: OPERATOR_SERVICE_ACCOUNT,
     namespace: OPERATOR_NAMESPACE,

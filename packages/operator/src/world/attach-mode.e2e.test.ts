@@ -1,74 +1,25 @@
 import test from 'ava';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { CertificatesV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { join } from 'node:path';
+import { CertificatesV1Api, CoreV1Api } from '@kubernetes/client-node';
+import { auditLines, main, startOutside, stopOutside, wmcoSim } from './outside-cluster.test-helper.js';
 
 // Attach mode against an outside cluster: a plain Kubernetes cluster (simulated API server, RBAC
 // enforced, no OpenShift) in its own process, known to `wmco sim --cluster` only by its kubeconfig.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const main = join(here, '..', 'main.js');
-const OPERATOR_SA =
-  'system:serviceaccount:openshift-windows-machine-config-operator:windows-machine-config-operator';
-
-interface Outside {
-  readonly kubeconfig: string;
-  readonly audit: string;
-  readonly kc: KubeConfig;
-  readonly proc: ChildProcess;
-}
-
-interface AuditLine {
-  user: string;
-  verb: string;
-  resource: string;
-  allowed: boolean;
-}
-
-/** Starts the outside cluster in a child process; resolves once it wrote its kubeconfig. */
-function startOutside(): Promise<Outside> {
-  const dir = mkdtempSync(join(tmpdir(), 'wmco-outside-'));
-  const kubeconfig = join(dir, 'admin.kubeconfig');
-  const audit = join(dir, 'audit.jsonl');
-  const proc = spawn(process.execPath, [join(here, 'outside-cluster-main.js'), kubeconfig, audit], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    proc.once('exit', (code) => reject(new Error(`outside cluster exited (${String(code)})`)));
-    proc.stdout?.on('data', (d: Buffer) => {
-      if (!d.toString().startsWith('ready ')) return;
-      const kc = new KubeConfig();
-      kc.loadFromFile(kubeconfig);
-      resolve({ kubeconfig, audit, kc, proc });
-    });
-  });
-}
-
-function stopOutside(o: Outside): Promise<void> {
-  return new Promise((resolve) => {
-    o.proc.once('exit', () => resolve());
-    o.proc.kill('SIGTERM');
-  });
-}
-
-function wmcoSim(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [main, 'sim', ...args], { timeout: 240_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-function auditLines(o: Outside): AuditLine[] {
-  return readFileSync(o.audit, 'utf8')
+/** The `msg` of each line of an operator log file (JSON lines). */
+function logMessages(file: string): string[] {
+  return readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as AuditLine);
+    .map((l) => (JSON.parse(l) as { msg?: string }).msg ?? '');
 }
+
+const OPERATOR_SA =
+  'system:serviceaccount:openshift-windows-machine-config-operator:windows-machine-config-operator';
 
 test.serial(
   'wmco sim --cluster --seed: hosts join a plain cluster through its signer, the operator as deploy/ grants',
@@ -95,6 +46,14 @@ test.serial(
     );
     t.regex(r.stdout, /hybrid-overlay: stand-in on/);
     t.regex(r.stdout, /token from secret windows-machine-config-operator-sim-token/);
+    // The operator's log is kept in a file, named at the start and at the end.
+    const named = [...r.stdout.matchAll(/^operator log: (\S+)$/gm)].map((m) => m[1] ?? '');
+    t.is(named.length, 2);
+    t.is(named[0], named[1]);
+    t.true(r.stdout.startsWith(`operator log: ${named[0] ?? ''}\n`));
+    const log = logMessages(named[0] ?? '');
+    t.true(log.includes('became leader'));
+    t.true(log.includes('approved kubelet CSR'));
 
     // Outside view: two Windows Nodes, Ready, each with a hybrid-overlay subnet.
     const nodes = (await core.listNode({ labelSelector: 'kubernetes.io/os=windows' })).items;
@@ -139,6 +98,7 @@ test.serial(
     const o = await startOutside();
     t.teardown(() => stopOutside(o));
     const group = 'system:bootstrappers:windows';
+    const logOut = join(o.dir, 'logs', 'wmco-operator.log');
     const r = await wmcoSim([
       '--cluster',
       o.kubeconfig,
@@ -147,8 +107,12 @@ test.serial(
       '--seed',
       '--bootstrap-group',
       group,
+      '--log-out',
+      logOut,
     ]);
     t.is(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    t.regex(r.stdout, new RegExp(`^operator log: ${logOut}$`, 'm'));
+    t.true(logMessages(logOut).includes('approved kubelet CSR'));
     t.regex(r.stdout, /Secret\/kube-system\/bootstrap-token-[a-z0-9]{6}/);
     t.notRegex(r.stdout, /ServiceAccount\/openshift-machine-config-operator\/node-bootstrapper/);
     const csrs = (await o.kc.makeApiClient(CertificatesV1Api).listCertificateSigningRequest()).items;
@@ -218,7 +182,7 @@ test.serial(
 test('attach-only options are refused without --cluster, and --keep with it', async (t) => {
   const seed = await wmcoSim(['--hosts', '1', '--seed']);
   t.not(seed.code, 0);
-  t.regex(seed.stderr, /--seed and --bootstrap-group apply only with --cluster/);
+  t.regex(seed.stderr, /--seed, --bootstrap-group, --cleanup and --log-out apply only with --cluster/);
   const keep = await wmcoSim(['--cluster', '/nonexistent', '--hosts', '1', '--keep']);
   t.not(keep.code, 0);
   t.regex(keep.stderr, /--cluster starts no API server: --keep and --kubeconfig-out do not apply/);

@@ -6,10 +6,32 @@ import {
   type KubernetesObject,
 } from '@kubernetes/client-node';
 
+/** An object attach mode created, as much as deleting it needs. */
+export interface ObjectRef {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+}
+
 /** What a create-if-absent pass did: `kind/name` of each object created and of each left as it was. */
 export interface CreateReport {
   readonly created: string[];
   readonly kept: string[];
+}
+
+/** Told of each object attach mode creates, as soon as it exists (what `--cleanup` may delete). */
+export type CreatedSink = (ref: ObjectRef) => void;
+
+/** The reference of an object (its kind, namespace and name). */
+export function refOf(o: KubernetesObject): ObjectRef {
+  const ns = o.metadata?.namespace;
+  return {
+    apiVersion: o.apiVersion ?? '',
+    kind: o.kind ?? '',
+    name: o.metadata?.name ?? '',
+    ...(ns !== undefined ? { namespace: ns } : {}),
+  };
 }
 
 type Obj = KubernetesObject & { status?: unknown };
@@ -41,11 +63,12 @@ async function writeStatus(kc: KubeConfig, o: Obj, created: Obj): Promise<void> 
 
 /**
  * Creates each object that does not exist yet, in order, as the kubeconfig's user; an object that exists
- * is never changed (attach mode never overwrites what a cluster has).
+ * is never changed (attach mode never overwrites what a cluster has). `onCreated` hears of each creation.
  */
 export async function createIfAbsent(
   kc: KubeConfig,
   objects: readonly KubernetesObject[],
+  onCreated?: CreatedSink,
 ): Promise<CreateReport> {
   const api = KubernetesObjectApi.makeApiClient(kc);
   const report: CreateReport = { created: [], kept: [] };
@@ -54,6 +77,7 @@ export async function createIfAbsent(
       // Wire JSON to the client's model first: its serializer keeps only model fields (a CRD's
       // `x-kubernetes-preserve-unknown-fields` would be dropped otherwise). JSON is YAML.
       const created = (await api.create(loadYaml<KubernetesObject>(JSON.stringify(o)))) as Obj;
+      onCreated?.(refOf(o));
       await writeStatus(kc, o, created);
       report.created.push(label(o));
     } catch (e) {

@@ -44,6 +44,10 @@ async function missingOne(kc: KubeConfig, n: Needed): Promise<string | undefined
   return (await absent(get)) ? `${crd}/${n.name}` : undefined;
 }
 
+/**
+ * A missing node-bootstrapper token (or one not filled yet). What a filled one must hold besides the
+ * token (`ca.crt`, a bootstrap identity the operator approves) is checked by bootstrapSecretProblem.
+ */
 async function bootstrapperToken(kc: KubeConfig): Promise<string | undefined> {
   const name = 'node-bootstrapper-token';
   const namespace = 'openshift-machine-config-operator';

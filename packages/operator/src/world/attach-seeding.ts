@@ -1,9 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { ApiextensionsV1Api, type KubernetesObject } from '@kubernetes/client-node';
 import { attachSeed } from '@wmco/sim';
-import { createIfAbsent, waitFor } from './attach-objects.js';
+import type { BootstrapIdentity } from '@wmco/core';
+import { bootstrapIdentity } from '../runtime/bootstrap-identity.js';
+import { bootstrapSecretProblem } from './attach-bootstrap-check.js';
+import { createIfAbsent, waitFor, type CreatedSink } from './attach-objects.js';
 import { missingOpenShift } from './attach-prereqs.js';
 import type { AttachTarget } from './attach-target.js';
+
+/** Raised by a check before attach mode starts: what is wrong and what to do; nothing was written. */
+export class AttachPrecheckError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AttachPrecheckError';
+  }
+}
 
 /** Raised when the cluster lacks what the operator reads from OpenShift and `--seed` was not given. */
 export class MissingOpenShiftError extends Error {
@@ -40,6 +51,7 @@ export async function seedOpenShift(
   target: AttachTarget,
   platform: string,
   bootstrapGroup?: string,
+  onCreated?: CreatedSink,
 ): Promise<string[]> {
   const seed = attachSeed({
     platform,
@@ -49,9 +61,9 @@ export async function seedOpenShift(
     ...(bootstrapGroup !== undefined ? { bootstrapGroup } : {}),
   });
   const crds = seed.crds as readonly KubernetesObject[];
-  const crdReport = await createIfAbsent(target.kc, crds);
+  const crdReport = await createIfAbsent(target.kc, crds, onCreated);
   await established(target, crds);
-  const objReport = await createIfAbsent(target.kc, seed.objects);
+  const objReport = await createIfAbsent(target.kc, seed.objects, onCreated);
   const created = [...crdReport.created, ...objReport.created];
   const kept = [...crdReport.kept, ...objReport.kept];
   return [
@@ -60,17 +72,29 @@ export async function seedOpenShift(
   ];
 }
 
+async function checkBootstrapSecret(target: AttachTarget, expected: BootstrapIdentity): Promise<void> {
+  const problem = await bootstrapSecretProblem(target.kc, expected);
+  if (problem !== undefined) throw new AttachPrecheckError(problem);
+}
+
+/** What `ensureOpenShift` needs to know of the run. */
+export interface EnsureOptions {
+  readonly seed: boolean;
+  readonly platform: string;
+  readonly bootstrapGroup?: string | undefined;
+  readonly onCreated?: CreatedSink | undefined;
+}
+
 /**
  * Checks what the operator needs from OpenShift; with `seed` it first creates what is missing, and waits
- * for the cluster's token controller to fill the node-bootstrapper token.
+ * for the cluster's token controller to fill the node-bootstrapper token. An existing node-bootstrapper
+ * token the operator could not use (no CA, another bootstrap identity) stops it before anything is written.
  */
-export async function ensureOpenShift(
-  target: AttachTarget,
-  o: { readonly seed: boolean; readonly platform: string; readonly bootstrapGroup?: string | undefined },
-): Promise<string[]> {
-  const seed = o.seed;
-  const report = seed ? await seedOpenShift(target, o.platform, o.bootstrapGroup) : [];
-  if (seed) {
+export async function ensureOpenShift(target: AttachTarget, o: EnsureOptions): Promise<string[]> {
+  const expected = bootstrapIdentity(o.bootstrapGroup);
+  await checkBootstrapSecret(target, expected);
+  const report = o.seed ? await seedOpenShift(target, o.platform, o.bootstrapGroup, o.onCreated) : [];
+  if (o.seed) {
     await waitFor(
       'the node-bootstrapper token to be filled',
       async () => {
@@ -82,5 +106,6 @@ export async function ensureOpenShift(
   }
   const missing = await missingOpenShift(target.kc);
   if (missing.length > 0) throw new MissingOpenShiftError(missing);
+  await checkBootstrapSecret(target, expected);
   return report;
 }

@@ -9,14 +9,17 @@ import { createLogger } from '../runtime/logger.js';
 import { OperatorRuntime } from '../runtime/operator-runtime.js';
 import { Redactor } from '../runtime/redactor.js';
 import { applyDeployRbac, operatorToken, writeOperatorKubeconfig } from './attach-identity.js';
+import { checkInstancesAreOurs, writeInstances } from './attach-instances.js';
+import type { AttachLedger } from './attach-ledger.js';
+import { clearOwnLeftovers, nodeNameOf, refuseForeignLeftovers } from './attach-leftovers.js';
+import { ATTACH_LABEL } from './attach-pins.js';
 import { ensureOpenShift } from './attach-seeding.js';
 import { loadAttachTarget, type AttachTarget } from './attach-target.js';
 import { HybridOverlayStandIn, realOvnKube } from './hybrid-overlay-standin.js';
 import { writeSimPayload } from './sim-payload.js';
 import { WorldHostSet, type SimHostSpec } from './world-hosts.js';
 
-/** Marks the Secret and ConfigMap attach mode wrote, so a later run may replace them (and only them). */
-export const ATTACH_LABEL = 'wmco.openshift.io/sim-attach';
+export { ATTACH_LABEL };
 
 export interface AttachWorldOptions {
   /** The kubeconfig of the cluster to attach to (`--cluster`); its user must be a cluster admin. */
@@ -31,7 +34,20 @@ export interface AttachWorldOptions {
   readonly costs?: Partial<HostCosts>;
   /** Progress and the stand-in report, one line each. */
   readonly out: (line: string) => void;
+  /** The operator's log, one JSON line per call (default: dropped). */
   readonly logSink?: (line: string) => void;
+  /** `--cleanup`: told what existed before the run and each object it creates, for `cleanUp`. */
+  readonly ledger?: AttachLedger;
+}
+
+/**
+ * Everything that would stop a run, checked before it writes anything: a windows-instances or SSH key
+ * Secret that is the cluster's own, and host-key pins under the run's host names that are not leftovers
+ * of earlier simulated hosts (the node-bootstrapper token is checked by ensureOpenShift).
+ */
+async function precheck(target: AttachTarget, o: AttachWorldOptions): Promise<void> {
+  await checkInstancesAreOurs(target.kc);
+  await refuseForeignLeftovers(target.kc, o.hosts, o.out);
 }
 
 /**
@@ -51,20 +67,29 @@ export class AttachWorld {
   static async start(o: AttachWorldOptions): Promise<AttachWorld> {
     const target = await loadAttachTarget(o.kubeconfig);
     o.out(`attached to ${target.server} (no API server started)`);
-    (await ensureOpenShift(target, o)).forEach((l) => o.out(l));
-    const rbac = await applyDeployRbac(target);
+    await precheck(target, o);
+    await o.ledger?.begin(target.kc);
+    const onCreated = o.ledger?.record;
+    (await ensureOpenShift(target, { ...o, onCreated })).forEach((l) => o.out(l));
+    const rbac = await applyDeployRbac(target, onCreated);
     o.out(`deploy/ RBAC: created ${rbac.created.length}, kept ${rbac.kept.length} existing`);
     const dir = await mkdtemp(join(tmpdir(), 'wmco-attach-'));
     const key = generateEd25519KeyPair();
     const hosts = await WorldHostSet.start(o.hosts, key.public, { ...DEFAULT_HOST_COSTS, ...o.costs });
     const world = new AttachWorld(target, hosts, dir);
+    if (o.ledger)
+      o.ledger.hosts = {
+        keys: hosts.hosts.map((_, i) => hosts.key(i)),
+        addresses: hosts.hosts.map((h) => h.address),
+        nodeNames: o.hosts.map(nodeNameOf),
+      };
     world.stops.push(
       () => hosts.stop(),
       () => rm(dir, { recursive: true, force: true }),
     );
     try {
       await world.standIns(o);
-      await world.instances(key.private);
+      await world.instances(key.private, o);
       await world.startOperator(o);
     } catch (e) {
       await world.stop();
@@ -86,42 +111,19 @@ export class AttachWorld {
   }
 
   /**
-   * The SSH key Secret and the windows-instances ConfigMap, as the cluster admin puts them, labelled as
-   * attach mode's; ones that exist without that label (a real cluster's own) are never replaced.
+   * Clears the pins and Nodes earlier attach-mode runs left for these hosts (precheck refused any other),
+   * then writes the SSH key Secret and windows-instances.
    */
-  private async instances(privateKey: string): Promise<void> {
-    const core = this.target.kc.makeApiClient(CoreV1Api);
-    const namespace = OPERATOR_NAMESPACE;
-    const metadata = (name: string): object => ({ name, namespace, labels: { [ATTACH_LABEL]: 'true' } });
-    const key = { 'private-key.pem': Buffer.from(privateKey).toString('base64') };
+  private async instances(privateKey: string, o: AttachWorldOptions): Promise<void> {
+    // The operator pins a DNS-listed host under its name and its address.
+    const keys = this.hosts.hosts.flatMap((h, i) => [this.hosts.key(i), h.address]);
+    await clearOwnLeftovers(this.target.kc, [...new Set(keys)], o.hosts.map(nodeNameOf), o.out);
     const data = Object.fromEntries(this.hosts.hosts.map((_, i) => this.hosts.entry(i)));
-    const secret = await core
-      .readNamespacedSecret({ name: 'cloud-private-key', namespace })
-      .catch(() => undefined);
-    const cm = await core
-      .readNamespacedConfigMap({ name: 'windows-instances', namespace })
-      .catch(() => undefined);
-    for (const o of [secret, cm]) {
-      if (o && o.metadata?.labels?.[ATTACH_LABEL] !== 'true')
-        throw new Error(
-          `${namespace}/${o.metadata?.name ?? ''} exists and is not attach mode's (no label ${ATTACH_LABEL}); ` +
-            "attach mode does not replace a cluster's own Windows instances or SSH key: delete it first, or use another cluster",
-        );
-    }
-    if (secret) await core.deleteNamespacedSecret({ name: 'cloud-private-key', namespace });
-    await core.createNamespacedSecret({
-      namespace,
-      body: { metadata: metadata('cloud-private-key'), data: key },
-    });
-    if (cm) await core.deleteNamespacedConfigMap({ name: 'windows-instances', namespace });
-    await core.createNamespacedConfigMap({
-      namespace,
-      body: { metadata: metadata('windows-instances'), data },
-    });
+    await writeInstances(this.target.kc, privateKey, data, o.ledger?.record);
   }
 
   private async startOperator(o: AttachWorldOptions): Promise<void> {
-    const { token, how } = await operatorToken(this.target);
+    const { token, how } = await operatorToken(this.target, o.ledger?.record);
     const kubeconfig = join(this.dir, 'operator.kubeconfig');
     await writeOperatorKubeconfig(this.target, token, kubeconfig);
     o.out(

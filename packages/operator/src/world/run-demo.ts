@@ -30,10 +30,13 @@ export interface FollowedWorld {
   status(address: string): Promise<InstanceStatus | undefined>;
 }
 
-/** Prints each host's phase changes until every host is Ready or Failed (or time is up). */
+const over = (deadline: number, signal: AbortSignal | undefined): boolean =>
+  Date.now() > deadline || signal?.aborted === true;
+
+/** Prints each host's phase changes until every host is Ready or Failed (or time is up, or `signal` aborts). */
 export async function follow(
   world: FollowedWorld,
-  o: Pick<DemoOptions, 'out' | 'timeoutMs'>,
+  o: Pick<DemoOptions, 'out' | 'timeoutMs'> & { readonly signal?: AbortSignal },
   t0: number,
 ): Promise<Statuses> {
   const addresses = world.hosts.hosts.map((h) => h.address);
@@ -48,7 +51,7 @@ export async function follow(
       last.set(a, s?.phase ?? '');
     }
     const settled = statuses.every(([, s]) => s?.phase === 'Ready' || s?.phase === 'Failed');
-    if (settled || Date.now() > deadline) return statuses;
+    if (settled || over(deadline, o.signal)) return statuses;
     await new Promise((r) => setTimeout(r, 200));
   }
 }

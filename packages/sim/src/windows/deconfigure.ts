@@ -4,6 +4,7 @@ import {
   type DeconfigureRequest,
   type HostAction,
 } from '@wmco/core';
+import { stopServiceLikeModule } from './module-service-stop.js';
 import type { WindowsModel } from './windows-model.js';
 
 async function removeServices(m: WindowsModel, req: DeconfigureRequest, done: HostAction[]): Promise<void> {
@@ -17,18 +18,30 @@ async function removeServices(m: WindowsModel, req: DeconfigureRequest, done: Ho
     );
   }
   for (const name of names) {
-    if (await m.scm.delete(name)) done.push({ kind: 'deleteService', target: name });
+    // Remove-WmcoService: Stop-WmcoService, then sc.exe delete.
+    await stopServiceLikeModule(m, name);
+    if (!(await m.scm.delete(name))) continue;
+    // Remove-WmcoService waits until the service is gone (sc.exe answers 1060), as upstream WMCO does, so a
+    // service re-created right after does not meet 1072 (the wait comes with the module's service fixes).
+    if (!(await m.scm.deletion.gone(name, DELETE_WAIT_MS)))
+      throw new Error(`service '${name}' is still marked for deletion after ${DELETE_WAIT_MS / 1000} s`);
+    done.push({ kind: 'deleteService', target: name });
   }
 }
 
-function removeNetworks(m: WindowsModel, names: readonly string[], done: HostAction[]): void {
-  for (const net of m.hnsNetworks.filter((n) => names.includes(n.name))) {
-    m.hnsNetworks.splice(m.hnsNetworks.indexOf(net), 1);
-    // Removing a network removes its endpoints with it.
-    for (const ep of m.hnsEndpoints.filter((e) => e.networkId === net.id))
-      m.hnsEndpoints.splice(m.hnsEndpoints.indexOf(ep), 1);
-    done.push({ kind: 'removeHnsNetwork', target: net.name });
-  }
+/** How long Remove-WmcoService waits for a deleted service to go. */
+const DELETE_WAIT_MS = 30_000;
+
+/** Removes the first requested network that exists (request order); true when one was removed. */
+function removeOneNetwork(m: WindowsModel, names: readonly string[], done: HostAction[]): boolean {
+  const net = names.map((name) => m.hnsNetworks.find((n) => n.name === name)).find((n) => n !== undefined);
+  if (!net) return false;
+  m.hnsNetworks.splice(m.hnsNetworks.indexOf(net), 1);
+  // Removing a network removes its endpoints with it.
+  for (const ep of m.hnsEndpoints.filter((e) => e.networkId === net.id))
+    m.hnsEndpoints.splice(m.hnsEndpoints.indexOf(ep), 1);
+  done.push({ kind: 'removeHnsNetwork', target: net.name });
+  return true;
 }
 
 function removeDirectories(m: WindowsModel, req: DeconfigureRequest, done: HostAction[]): void {
@@ -42,19 +55,30 @@ function removeDirectories(m: WindowsModel, req: DeconfigureRequest, done: HostA
   }
 }
 
-/** Invoke-WmcoDeconfigure on the model: services, env vars, HNS networks, directories (keeping `keep`). */
+/**
+ * Invoke-WmcoDeconfigure on the model: services, env vars, then at most one HNS network per call (the module
+ * answers `reconnect` after it, since removing one can drop the SSH session), then directories (keeping `keep`).
+ */
 export async function deconfigure(m: WindowsModel, req: DeconfigureRequest): Promise<ChangeResult> {
   const done: HostAction[] = [];
-  await removeServices(m, req, done);
+  try {
+    await removeServices(m, req, done);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return {
+      v: HOST_PROTOCOL_VERSION,
+      op: 'deconfigure',
+      ok: false,
+      done,
+      rebootRequired: false,
+      error: { message },
+    };
+  }
   const removedVars = req.envVars.filter((name) => m.envVars.delete(name.toLowerCase()));
   done.push(...removedVars.map((name) => ({ kind: 'removeEnvVar', target: name })));
-  removeNetworks(m, req.hnsNetworks, done);
+  const rebootRequired = removedVars.length > 0;
+  const result = { v: HOST_PROTOCOL_VERSION, op: 'deconfigure', ok: true, done, rebootRequired } as const;
+  if (removeOneNetwork(m, req.hnsNetworks, done)) return { ...result, reconnect: true };
   removeDirectories(m, req, done);
-  return {
-    v: HOST_PROTOCOL_VERSION,
-    op: 'deconfigure',
-    ok: true,
-    done,
-    rebootRequired: removedVars.length > 0,
-  };
+  return result;
 }

@@ -5,6 +5,7 @@ import {
   parseHostInstallInvocation,
   parseHostInvocation,
   parseHostSession,
+  parseHostCaptureInvocation,
   type HostResult,
   HOST_PROTOCOL_VERSION,
 } from '@wmco/core';
@@ -34,6 +35,8 @@ export type ExecPlan =
       readonly sha256: string;
       readonly install: boolean;
     }
+  /** `wmco hostcheck`'s read-only capture: the script arrives on stdin (answered by capture-answer.ts). */
+  | { readonly kind: 'capture'; readonly sha256: string }
   | { readonly kind: 'error'; readonly stderr: string; readonly code: number };
 
 /**
@@ -48,6 +51,8 @@ export function classifyExec(command: string, shell: 'cmd' | 'powershell'): Exec
   if (session !== undefined) return { kind: 'session', ...session };
   const install = parseHostInstallInvocation(script);
   if (install !== undefined) return { kind: 'install', ...install };
+  const capture = parseHostCaptureInvocation(script);
+  if (capture !== undefined) return { kind: 'capture', sha256: capture };
   const invocation = parseHostInvocation(script);
   if (invocation === undefined) {
     // powershell.exe started, but the script is not one the simulator models.

@@ -26,7 +26,7 @@ function answer(channel: ServerChannel, reply: ExecReply, costs: HostCosts): voi
 
 /**
  * One exec channel, as Windows OpenSSH runs a command: only the host module's invocations (plain, or with
- * the module on stdin) read stdin up to the client's EOF; anything else ends at once, as sshd closes the channel when the
+ * the module on stdin) and `wmco hostcheck`'s capture (its script on stdin) read stdin up to the client's EOF; anything else ends at once, as sshd closes the channel when the
  * process exits, whether or not the client's stdin is still open.
  */
 export function serveExec(channel: ServerChannel, command: string, host: ExecHost): void {
@@ -47,7 +47,7 @@ export function serveExec(channel: ServerChannel, command: string, host: ExecHos
       .then((reply) => answer(channel, reply, host.costs))
       .catch(() => channel.close());
   };
-  if (plan.kind !== 'module' && plan.kind !== 'install') {
+  if (plan.kind !== 'module' && plan.kind !== 'install' && plan.kind !== 'capture') {
     run('');
     return;
   }

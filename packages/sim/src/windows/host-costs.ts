@@ -8,8 +8,19 @@ export interface HostCosts {
   powershellStartMs: number;
   /** From StartService to RUNNING. */
   serviceStartMs: number;
+  /** From a stop to STOPPED (STOP_PENDING meanwhile); optional, 0 when unset. */
+  serviceStopMs?: number;
+  /** From the last handle of a deleted service closing to the service being gone; optional, 0 when unset. */
+  serviceDeleteMs?: number;
+  /** How long the module waits for a service to reach RUNNING (two minutes on a real host); optional. */
+  serviceStartTimeoutMs?: number;
   /** From going down to accepting SSH again. */
   rebootMs: number;
+  /**
+   * From a reboot request to going down (`shutdown /r /t 3` gives 3 s; optional, 20 ms when unset): the host
+   * answers and keeps serving until then.
+   */
+  rebootGraceMs?: number;
 }
 
 /** Realistic defaults: a LAN link of 1 Gbit/s with 1 ms round trips, 0.5 s PowerShell starts. */
@@ -18,6 +29,8 @@ export const DEFAULT_HOST_COSTS: HostCosts = {
   bandwidthBytesPerSec: 125_000_000,
   powershellStartMs: 500,
   serviceStartMs: 200,
+  serviceStopMs: 100,
+  serviceDeleteMs: 50,
   rebootMs: 20_000,
 };
 
@@ -27,6 +40,9 @@ export const FREE_HOST_COSTS: HostCosts = {
   bandwidthBytesPerSec: Infinity,
   powershellStartMs: 0,
   serviceStartMs: 0,
+  // Stops and deletions still pass through STOP_PENDING and "marked for deletion", briefly.
+  serviceStopMs: 1,
+  serviceDeleteMs: 0,
   rebootMs: 50,
 };
 

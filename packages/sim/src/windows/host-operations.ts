@@ -10,6 +10,8 @@ import {
   type PlanStep,
 } from '@wmco/core';
 import { splitCommandLine } from './command-line.js';
+import { stripLogRunner } from './kubelet/kubelet-flags.js';
+import { stopServiceLikeModule } from './module-service-stop.js';
 import { sha256Of } from './content-hash.js';
 import { firewallPorts } from './firewall-ports.js';
 import { childFolders, removePrunedFolder } from './pruned-folders.js';
@@ -62,7 +64,8 @@ export function observe(
     hostname: m.hostname,
     os: { build: m.osBuild, ubr: m.ubr },
     containersFeature: m.containersFeature,
-    lastBootTime: m.lastBootTime.toISOString(),
+    lastBootTime: m.readBootTime(),
+    bootId: m.bootId(),
     freeDiskBytes: m.freeDiskBytes,
     defaultShell: m.defaultShell,
     directories: req.directories.filter((d) => m.files.isDirectory(d)),
@@ -72,7 +75,9 @@ export function observe(
     envVars,
     routes: m.routes.map((r) => ({ ...r })),
     hnsNetworks: m.hnsNetworks.map((n) => ({ name: n.name, type: n.type, id: n.id })),
-    firewallRules: m.firewallRules.filter((r) => rules.has(r.name)).map((r) => ({ ...r })),
+    firewallRules: m.firewallRules
+      .filter((r) => rules.has(r.name))
+      .map(({ localPort, ...r }) => ({ ...r, localPorts: [String(localPort)] })),
     ...(req.firewallPorts ? { firewallPorts: firewallPorts(m, req.firewallPorts) } : {}),
     ...(children ? { children } : {}),
     ...(req.rootCertificates ? { rootCertificates: m.rootStore.observe(req.rootCertificates) } : {}),
@@ -106,6 +111,15 @@ function sameFile(m: WindowsModel, a: string | undefined, b: string): boolean {
   }
 }
 
+/**
+ * The executables a live service holds open: its image, and the binary a kube-log-runner image runs as its
+ * child process. Windows refuses to overwrite or delete an image while a process runs from it.
+ */
+function imagesOf(svc: { readonly commandLine: string }): (string | undefined)[] {
+  const argv = splitCommandLine(svc.commandLine);
+  return [argv[0], stripLogRunner(argv)[0]];
+}
+
 /** Install-WmcoStagedFile: copy next to the destination, verify the copy, then move it into place. */
 function placeFile(m: WindowsModel, path: string, sha: string): void {
   const temporary = `${path}.wmco-new`;
@@ -113,7 +127,7 @@ function placeFile(m: WindowsModel, path: string, sha: string): void {
   copyVerified(m, { source: stagedPathFor(sha), destination: temporary, sha, path });
   const busy = m.scm
     .all()
-    .find((svc) => svc.state !== 'stopped' && sameFile(m, splitCommandLine(svc.commandLine)[0], path));
+    .find((svc) => svc.state !== 'stopped' && imagesOf(svc).some((i) => sameFile(m, i, path)));
   if (busy) {
     // Windows locks a running service's image: replacing it fails until the service stops.
     m.files.remove(temporary);
@@ -153,7 +167,7 @@ export async function applyStep(m: WindowsModel, step: PlanStep): Promise<boolea
       m.files.mkdirp(step.path);
       return false;
     case 'stopService':
-      await m.scm.stop(step.name);
+      await stopServiceLikeModule(m, step.name);
       return false;
     case 'placeFile':
       await expandStagedArchive(m, step.path, step.sha256);

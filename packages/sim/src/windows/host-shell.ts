@@ -1,17 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createHash } from 'node:crypto';
 import {
   HOST_PROTOCOL_VERSION,
-  MODULE_HASH_MISMATCH,
   PREPARED_MARKER,
   type HostAction,
-  loadHostModule,
   type Evaluated,
   type HostRequest,
   type HostResult,
   type ObserveRequest,
 } from '@wmco/core';
+import { answerCapture } from './capture-answer.js';
 import { deconfigure } from './deconfigure.js';
+import { cliXmlError } from './powershell-clixml.js';
+import { installModuleLine, moduleCheck } from './module-check.js';
 import { prepareWorkingArea, protectOperatorRoots } from './protected-folders.js';
 import type { EvaluatorRegistry } from './evaluate/evaluator-registry.js';
 import { classifyExec, parseRequest } from './exec-handler.js';
@@ -48,45 +48,6 @@ export interface HostInvocation {
   }[];
 }
 
-const moduleNotFound = (path: string): string =>
-  `Exception calling "ReadAllBytes" with "1" argument(s): "Could not find file '${path}'."\r\n`;
-
-/**
- * The invocation's own check: the module file's SHA-256 must be the one the command line names (the
- * simulator runs only the module this build ships; an older or newer version is not modelled).
- */
-export async function moduleCheck(
-  ctx: HostShellContext,
-  modulePath: string,
-  sha256: string,
-): Promise<ExecReply> {
-  const onDisk = ctx.model.files.read(modulePath);
-  if (onDisk === undefined) return { stderr: moduleNotFound(modulePath), code: 1 };
-  const actual = createHash('sha256').update(onDisk).digest('hex');
-  if (actual !== sha256) {
-    return { stderr: `${MODULE_HASH_MISMATCH}: ${modulePath} has SHA-256 ${actual}\r\n`, code: 1 };
-  }
-  if (sha256 !== (await loadHostModule()).sha256) {
-    return { stderr: 'the simulated host runs only the host module of this build\r\n', code: 1 };
-  }
-  return undefined;
-}
-
-/** The module line of a first contact decoded, hash-checked and written to its path; an error reply otherwise. */
-export function installModuleLine(
-  ctx: HostShellContext,
-  plan: { readonly modulePath: string; readonly sha256: string },
-  line: string,
-): { stderr: string; code: number } | undefined {
-  const bytes = Buffer.from(line.trim(), 'base64');
-  const actual = createHash('sha256').update(bytes).digest('hex');
-  if (actual !== plan.sha256) {
-    return { stderr: `${MODULE_HASH_MISMATCH}: the module sent has SHA-256 ${actual}\r\n`, code: 1 };
-  }
-  ctx.model.files.write(plan.modulePath, bytes);
-  return undefined;
-}
-
 /**
  * hostInstallInvocationScript on the model: the working area protected, the module line of stdin decoded
  * and hash-checked, then written to its path; the rest of stdin is the request.
@@ -98,8 +59,16 @@ function installModule(
 ): { request: string } | { stderr: string; code: number } {
   prepareWorkingArea(ctx.model);
   const cut = stdin.indexOf('\n');
-  if (cut < 0)
-    return { stderr: 'Exception calling "Substring": Length cannot be less than zero.\r\n', code: 1 };
+  if (cut < 0) {
+    return {
+      stderr: cliXmlError({
+        message: 'Exception calling "Substring" with "2" argument(s): "Length cannot be less than zero."',
+        category: 'NotSpecified: (:) [], MethodInvocationException',
+        errorId: 'ArgumentOutOfRangeException',
+      }),
+      code: 1,
+    };
+  }
   const refused = installModuleLine(ctx, plan, stdin.slice(0, cut));
   return refused ?? { request: stdin.slice(cut + 1) };
 }
@@ -118,6 +87,7 @@ export async function runCommand(ctx: HostShellContext, command: string, stdin: 
   }
   ctx.stats.powershellStarts++;
   if (ctx.costs.powershellStartMs > 0) await sleep(ctx.costs.powershellStartMs);
+  if (plan.kind === 'capture') return answerCapture(ctx, plan.sha256, stdin);
   if (plan.kind === 'prepare') {
     ctx.record({ op: 'prepare', scripts: [] });
     prepareWorkingArea(ctx.model);
@@ -169,10 +139,11 @@ export async function runModule(ctx: HostShellContext, stdin: string): Promise<H
     case 'deconfigure':
       return deconfigure(ctx.model, request);
     case 'reboot': {
-      const lastBootTime = ctx.model.lastBootTime.toISOString();
+      const lastBootTime = ctx.model.readBootTime();
+      const bootId = ctx.model.bootId();
       // Like `shutdown /r /t 3`: answer first, go down a moment later.
-      setTimeout(() => void ctx.reboot(), 20);
-      return { v: request.v, op: 'reboot', ok: true, lastBootTime };
+      setTimeout(() => void ctx.reboot(), ctx.costs.rebootGraceMs ?? 20);
+      return { v: request.v, op: 'reboot', ok: true, lastBootTime, bootId };
     }
   }
 }
@@ -239,7 +210,7 @@ async function applyWithFaults(
     const done = [...protectedNow, ...result.done];
     if (!(result.ok && result.rebootRequired && rebootWhenRequired)) return { ...result, done };
     // Invoke-WmcoReboot at the end of the apply: answer first, go down a moment later.
-    setTimeout(() => void ctx.reboot(), 20);
+    setTimeout(() => void ctx.reboot(), ctx.costs.rebootGraceMs ?? 20);
     return { ...result, done, rebootScheduled: true };
   } catch {
     return undefined;

@@ -3,7 +3,8 @@ import type { ServerChannel } from 'ssh2';
 import { SESSION_READY_MARKER, SESSION_RESULT_PREFIX } from '@wmco/core';
 import type { ExecHost } from './exec-session.js';
 import { streamEndlessOutput } from './endless-output.js';
-import { installModuleLine, moduleCheck, runModule, type ExecReply } from './host-shell.js';
+import { runModule, type ExecReply } from './host-shell.js';
+import { installModuleLine, scriptThrew, sessionModuleCheck } from './module-check.js';
 import { prepareWorkingArea } from './protected-folders.js';
 
 /** Lines of a channel's stdin, handed out one at a time; undefined at EOF. */
@@ -44,11 +45,13 @@ async function loadModule(
   plan: { readonly modulePath: string; readonly sha256: string; readonly install: boolean },
   stdin: StdinLines,
 ): Promise<ExecReply> {
-  if (!plan.install) return moduleCheck(host.shell, plan.modulePath, plan.sha256);
+  if (!plan.install) return sessionModuleCheck(host.shell, plan.modulePath, plan.sha256);
   prepareWorkingArea(host.shell.model);
   const line = await stdin.next();
-  if (line === undefined) return { stderr: 'stdin closed before the module arrived\r\n', code: 1 };
-  return installModuleLine(host.shell, plan, line) ?? moduleCheck(host.shell, plan.modulePath, plan.sha256);
+  if (line === undefined) return scriptThrew('stdin closed before the module arrived');
+  return (
+    installModuleLine(host.shell, plan, line) ?? sessionModuleCheck(host.shell, plan.modulePath, plan.sha256)
+  );
 }
 
 /** One request of the session: true to go on reading, false when the host stopped answering (hung, down). */
@@ -99,6 +102,7 @@ export async function serveModuleSession(
   if (host.costs.powershellStartMs > 0) await sleep(host.costs.powershellStartMs);
   const refused = await loadModule(host, plan, stdin);
   if (refused) {
+    if (refused.stdout) channel.write(refused.stdout);
     if (refused.stderr) channel.stderr.write(refused.stderr);
     channel.exit(refused.code);
     channel.end();

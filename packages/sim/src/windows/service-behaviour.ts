@@ -19,10 +19,14 @@ export interface ServiceStartContext {
   readonly signal: AbortSignal;
 }
 
-/** The outcome of a start: running (with an optional stop hook) or failed with a reason. */
+/**
+ * The outcome of a start: running (with an optional stop hook); failed with a reason (the process ended
+ * during its start, with `exitCode`, 1067 when unset); or hung (it never reports RUNNING).
+ */
 export type ServiceRun =
   | { readonly state: 'running'; readonly stop?: () => Promise<void> }
-  | { readonly state: 'failed'; readonly reason: string };
+  | { readonly state: 'failed'; readonly reason: string; readonly exitCode?: number }
+  | { readonly state: 'hung' };
 
 /**
  * Decides what happens when a service starts. A kubelet behaviour plugs in here: it parses its flags,

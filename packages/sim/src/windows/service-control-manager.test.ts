@@ -54,7 +54,7 @@ test('a service whose dependency is starting waits for it to run before its own 
 test('a failing service fails the lot with its error; the others still start, its dependent never does', async (t) => {
   const m = host(['a']);
   await t.throwsAsync(m.scm.startTogether(['c', 'b', 'd']), {
-    message: "service 'a' stopped right after starting: exit 2",
+    message: "service 'a' stopped right after starting (exit code 1067): exit 2",
   });
   t.deepEqual(states(m, ['a', 'b', 'c', 'd']), ['stopped', 'stopped', 'running', 'running']);
   t.false(
@@ -97,6 +97,6 @@ test('apply: a startServices step starts its level together and reports it done 
   t.false(failed.ok);
   t.is(
     failed.error?.message,
-    "step 0 (startServices c, d): service 'd' stopped right after starting: exit 2",
+    "step 0 (startServices c, d): service 'd' stopped right after starting (exit code 1067): exit 2",
   );
 });

@@ -4,6 +4,7 @@ import {
   encodePowerShellCommand,
   hostInvocationScript,
   loadHostModule,
+  readableStderr,
 } from '@wmco/core';
 import ssh2 from 'ssh2';
 import { FREE_HOST_COSTS } from './host-costs.js';
@@ -84,8 +85,10 @@ test('the invocation refuses a missing module and a module whose SHA-256 differs
   );
   const missing = await rawExec(sim, key.private, line);
   t.is(missing.code, 1);
+  // stderr is CLIXML (not a console), the long line wrapped at 120 columns.
+  t.true(missing.stderr.startsWith('#< CLIXML\r\n<Objs '));
   t.regex(
-    missing.stderr,
+    readableStderr(missing.stderr).replace(/\n/g, ''),
     /^Exception calling "ReadAllBytes" .*Could not find file '.*WmcoHost-[0-9a-f]{16}\.psm1'/,
   );
   // Same size, other bytes: a size check would take it; the hash check does not.
@@ -95,7 +98,11 @@ test('the invocation refuses a missing module and a module whose SHA-256 differs
   sim.model.files.write(module.remotePath, tampered);
   const altered = await rawExec(sim, key.private, line);
   t.is(altered.code, 1);
-  t.true(altered.stderr.startsWith(`${MODULE_HASH_MISMATCH}: ${module.remotePath} has SHA-256 `));
+  t.true(
+    readableStderr(altered.stderr)
+      .replace(/\n/g, '')
+      .startsWith(`${MODULE_HASH_MISMATCH}: ${module.remotePath} has SHA-256 `),
+  );
   t.deepEqual(sim.invocations, [], 'the module never ran');
   sim.model.files.write(module.remotePath, module.bytes);
   const ok = await rawExec(sim, key.private, line, JSON.stringify({ v: 1, op: 'nope' }));

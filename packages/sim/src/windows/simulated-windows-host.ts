@@ -84,6 +84,9 @@ export class SimulatedWindowsHost {
     this.authorizedKeys = [parseKeyOrThrow(o.authorizedKey)];
     this.costs = { ...DEFAULT_HOST_COSTS, ...o.costs };
     this.model.scm.serviceStartMs = this.costs.serviceStartMs;
+    this.model.scm.serviceStopMs = this.costs.serviceStopMs ?? 0;
+    this.model.scm.deletion.deleteMs = this.costs.serviceDeleteMs ?? 0;
+    this.model.scm.startTimeoutMs = this.costs.serviceStartTimeoutMs ?? this.model.scm.startTimeoutMs;
     this.link = new LinkClock(this.costs);
     this.auth = {
       username: o.username ?? 'Administrator',

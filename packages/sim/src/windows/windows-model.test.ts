@@ -95,3 +95,26 @@ test('replacing the binary of a running service fails, as Windows locks it', asy
   t.true(ok.ok);
   t.true(m.files.read('C:\\k\\kubelet.exe')?.equals(data));
 });
+
+test('the binary a kube-log-runner service runs is locked too, while the service is not stopped', async (t) => {
+  const m = new WindowsModel();
+  const data = Buffer.from('new kubelet');
+  const sha = createHash('sha256').update(data).digest('hex');
+  m.files.mkdirp('C:\\ProgramData\\wmco\\staging');
+  m.files.mkdirp('C:\\k');
+  m.files.write('C:\\k\\kube-log-runner.exe', Buffer.from('runner'));
+  m.files.write('C:\\k\\kubelet.exe', Buffer.from('old'));
+  m.scm.create({
+    name: 'kubelet',
+    commandLine:
+      'C:\\k\\kube-log-runner.exe -log-file=C:\\var\\log\\kubelet\\kubelet.log C:\\k\\kubelet.exe --v=2',
+    startType: 'auto',
+    dependencies: [],
+    description: '',
+  });
+  await m.scm.start('kubelet');
+  m.files.write(`C:\\ProgramData\\wmco\\staging\\${sha}`, data);
+  const locked = await apply(m, [{ kind: 'placeFile', path: 'C:\\k\\kubelet.exe', sha256: sha }]);
+  t.regex(locked.error?.message ?? '', /being used by another process \(kubelet\)/);
+  t.true(m.files.read('C:\\k\\kubelet.exe')?.equals(Buffer.from('old')), 'the old binary stays');
+});

@@ -1,9 +1,16 @@
 import type { ServiceListener } from './windows-exporter.js';
-import { HostPaths, type FirewallRuleState, type HnsNetwork, type RouteState } from '@wmco/core';
+import { HostPaths, type FirewallRuleSpec, type HnsNetwork, type RouteState } from '@wmco/core';
 import { FileSystem } from './file-system.js';
 import { defaultServiceBehaviours, type ServiceBehaviourRegistry } from './service-behaviour.js';
 import { ServiceControlManager } from './service-control-manager.js';
 import { RootCertificateStore } from './root-certificate-store.js';
+import { randomUUID } from 'node:crypto';
+import { ReportedBootTime } from './reported-boot-time.js';
+import { VolatileRegistry } from './volatile-registry.js';
+import { NetworkInterfaces, type ModelInterface } from './network-interfaces.js';
+
+/** Where WmcoHost.psm1's Get-WmcoBootId keeps the boot id (a volatile key under HKLM). */
+const BOOT_ID_KEY = 'SOFTWARE\\wmco-boot';
 
 export interface WindowsModelOptions {
   readonly hostname?: string;
@@ -62,6 +69,8 @@ export class WindowsModel {
   /** System environment variables, keyed case-insensitively. */
   readonly envVars = new Map<string, { name: string; value: string }>();
   readonly routes: RouteState[];
+  /** The interfaces behind the default routes (NODE_IP's choice); one NIC unless `addDefaultRoute` adds one. */
+  readonly interfaces: NetworkInterfaces;
   /**
    * Destination prefixes of routes that are not persistent, so a boot loses them (a `route add` without
    * `-p`; on AWS, the metadata routes when EC2Launch did not persist them). Empty by default: a test sets it.
@@ -73,7 +82,8 @@ export class WindowsModel {
   readonly defenderExclusions: string[] = [];
   /** Whether Windows Defender (process MsMpEng) runs; some images have it uninstalled. */
   defenderRunning = true;
-  readonly firewallRules: FirewallRuleState[] = [];
+  /** Rules with one port each (what the operator creates); observe reports `LocalPort` as a list. */
+  readonly firewallRules: FirewallRuleSpec[] = [];
   /** What services serve on the network, by service name (windows_exporter's HTTPS endpoint). */
   readonly listeners = new Map<string, ServiceListener>();
   /** `Cert:\LocalMachine\Root`. */
@@ -88,7 +98,12 @@ export class WindowsModel {
   containersPending = false;
   defaultShell: 'cmd' | 'powershell';
   freeDiskBytes: number;
+  /** When the host really booted (stable; what tests compare). Windows reports it through `bootTime`. */
   lastBootTime = new Date();
+  /** `Win32_OperatingSystem.LastBootUpTime`: drifts between reads (`bootTime.correctClock`, `stepChance`). */
+  readonly bootTime = new ReportedBootTime();
+  /** Volatile registry keys: gone at every power-off. */
+  readonly volatileRegistry = new VolatileRegistry();
   readonly ipv4: string;
   dnsSuffix: string;
   readonly podSubnet: string;
@@ -107,6 +122,7 @@ export class WindowsModel {
     this.dnsSuffix = d.dnsSuffix;
     this.podSubnet = d.podSubnet;
     this.fixedMetadataHostname = o.metadataHostname;
+    this.interfaces = new NetworkInterfaces({ ifIndex: 6, ipv4: d.ipv4, metric: 15 });
     this.routes = [
       { destinationPrefix: '0.0.0.0/0', nextHop: d.gateway, interfaceIndex: 6 },
       { destinationPrefix: '127.0.0.0/8', nextHop: '0.0.0.0', interfaceIndex: 1 },
@@ -123,9 +139,31 @@ export class WindowsModel {
     return this.fixedMetadataHostname ?? `${this.hostname.toLowerCase()}.${this.dnsSuffix || 'internal'}`;
   }
 
-  /** Power off: services stop; pending renames and features wait for `boot`. */
+  /** A second NIC with its own default route (a scenario: two default routes, as on a multi-homed host). */
+  addDefaultRoute(iface: ModelInterface, o: { nextHop: string; routeMetric?: number }): void {
+    const route = { ifIndex: iface.ifIndex, nextHop: o.nextHop, routeMetric: o.routeMetric ?? 0 };
+    this.interfaces.add(iface, route);
+    this.routes.push({ destinationPrefix: '0.0.0.0/0', nextHop: o.nextHop, interfaceIndex: iface.ifIndex });
+  }
+
+  /** `LastBootUpTime.ToUniversalTime().ToString('o')` as the module reads it: seven decimals, drifting. */
+  readBootTime(): string {
+    return this.bootTime.read(this.lastBootTime);
+  }
+
+  /** Get-WmcoBootId: the volatile key's GUID, written by the first read after a boot. */
+  bootId(): string {
+    const current = this.volatileRegistry.get(BOOT_ID_KEY, 'BootId');
+    if (current !== undefined) return current;
+    const id = randomUUID();
+    this.volatileRegistry.set(BOOT_ID_KEY, 'BootId', id);
+    return id;
+  }
+
+  /** Power off: services stop, memory (volatile registry keys) is lost; renames and features wait for `boot`. */
   halt(): void {
     this.scm.halt();
+    this.volatileRegistry.clear();
   }
 
   /** Power on: apply pending changes, new boot time, auto-start services. */
@@ -135,6 +173,8 @@ export class WindowsModel {
     if (this.containersPending) this.containersFeature = true;
     this.containersPending = false;
     this.lastBootTime = new Date(Math.max(Date.now(), this.lastBootTime.getTime() + 1000));
+    this.volatileRegistry.clear();
+    this.bootTime.reset();
     const kept = this.routes.filter((r) => !this.volatileRoutes.has(r.destinationPrefix));
     this.routes.splice(0, this.routes.length, ...kept);
     await this.scm.boot();

@@ -46,10 +46,15 @@ export type RouteState = z.infer<typeof routeStateSchema>;
 export const hnsNetworkSchema = z.object({ name: z.string(), type: z.string(), id: z.string() });
 export type HnsNetwork = z.infer<typeof hnsNetworkSchema>;
 
+/**
+ * A firewall rule as `Get-NetFirewallPortFilter` reports it. `localPorts` is `MSFT_NetProtocolPortFilter.LocalPort`,
+ * a string array: one entry per port or range (`'10250'`, `'49152-65535'`), or `'Any'`. A rule someone edited
+ * by hand may have any protocol (`'Any'`, a number), so `protocol` is the text Windows reports.
+ */
 export const firewallRuleStateSchema = z.object({
   name: z.string(),
-  protocol: z.enum(['TCP', 'UDP']),
-  localPort: z.number().int().min(1).max(65535),
+  protocol: z.string(),
+  localPorts: z.array(z.string()),
   direction: z.enum(['Inbound', 'Outbound']),
 });
 export type FirewallRuleState = z.infer<typeof firewallRuleStateSchema>;
@@ -75,8 +80,13 @@ export const hostStateSchema = z.object({
   /** e.g. build 20348, UBR 2700 for Windows Server 2022. */
   os: z.object({ build: z.number().int(), ubr: z.number().int() }),
   containersFeature: z.boolean(),
-  /** ISO-8601, from `Win32_OperatingSystem.LastBootUpTime`. */
+  /**
+   * ISO-8601, from `Win32_OperatingSystem.LastBootUpTime`: for people only. It is the clock minus the uptime,
+   * so it moves between reads without a reboot; a reboot is told by `bootId` (ADR 0032).
+   */
   lastBootTime: z.string(),
+  /** Changes at every boot and at no other time (a GUID in a volatile registry key, ADR 0032). */
+  bootId: z.string().min(1),
   /** Free bytes on the system drive. */
   freeDiskBytes: z.number(),
   defaultShell: z.enum(['cmd', 'powershell']),

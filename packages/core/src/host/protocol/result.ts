@@ -29,6 +29,11 @@ export const changeResultSchema = z.object({
   rebootRequired: z.boolean(),
   /** `apply` with `rebootWhenRequired`: the restart is scheduled; the host goes down a moment later. */
   rebootScheduled: z.boolean().optional(),
+  /**
+   * `deconfigure` removed one HNS network and stopped there: removing it re-plumbs the NIC and may drop the
+   * SSH connection, so the caller reconnects and sends the same request again for the rest.
+   */
+  reconnect: z.boolean().optional(),
   error: failure.optional(),
 });
 
@@ -36,8 +41,10 @@ export const rebootResultSchema = z.object({
   v,
   op: z.literal('reboot'),
   ok: z.literal(true),
-  /** Boot time before the restart; the caller waits for a different one. */
+  /** Boot time before the restart (for logs). */
   lastBootTime: z.string(),
+  /** Boot id before the restart; the caller waits for a different one (ADR 0032). */
+  bootId: z.string().min(1),
 });
 
 /** Any operation can fail before it starts (bad request, wrong version). */

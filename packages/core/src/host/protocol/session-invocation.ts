@@ -12,16 +12,29 @@ import { protectFoldersScript } from './prepare.js';
 export const SESSION_READY_MARKER = 'wmco-session-ready';
 /** Prefix of the line that carries one request's JSON result; other lines on stdout are not results. */
 export const SESSION_RESULT_PREFIX = 'wmco-result ';
+/**
+ * Printed on stdout (then exit 3) when the session finds no module at its path, or one with another SHA-256:
+ * the operator sends the module and starts again. Not stderr: powershell.exe -EncodedCommand writes stderr as
+ * CLIXML when it is not a console, and may wrap a long line (the path) across two records.
+ */
+export const SESSION_MODULE_MISSING_MARKER = 'wmco-module-missing';
 
 const HASH_OF_BYTES =
   "$hash = -join ([System.Security.Cryptography.SHA256]::Create().ComputeHash($bytes) | ForEach-Object { $_.ToString('x2') }); ";
 
-/** The module's bytes from its file, checked against the hash this operator ships. */
+const MISSING = `[Console]::Out.WriteLine('${SESSION_MODULE_MISSING_MARKER}`;
+const EXIT_MISSING = '[Console]::Out.Flush(); exit 3';
+
+/**
+ * The module's bytes from its file, checked against the hash this operator ships; a missing file or another
+ * hash is said on stdout (`SESSION_MODULE_MISSING_MARKER`), never thrown.
+ */
 function moduleFromFile({ modulePath, sha256 }: ModuleRef): string {
   return (
+    `if (-not [System.IO.File]::Exists('${modulePath}')) { ${MISSING}'); ${EXIT_MISSING} }; ` +
     `$bytes = [System.IO.File]::ReadAllBytes('${modulePath}'); ` +
     HASH_OF_BYTES +
-    `if ($hash -ne '${sha256}') { throw "${MODULE_HASH_MISMATCH}: ${modulePath} has SHA-256 $hash" }; `
+    `if ($hash -ne '${sha256}') { ${MISSING} ${MODULE_HASH_MISMATCH}: ${modulePath} has SHA-256 ' + $hash); ${EXIT_MISSING} }; `
   );
 }
 

@@ -8,6 +8,7 @@ import {
   HostWorkAbandonedError,
 } from '../errors.js';
 import {
+  SESSION_MODULE_MISSING_MARKER,
   SESSION_READY_MARKER,
   SESSION_RESULT_PREFIX,
   encodePowerShellCommand,
@@ -15,6 +16,7 @@ import {
   sessionModuleLine,
   type ModuleRef,
 } from '../protocol/index.js';
+import { readableStderr } from './cli-xml.js';
 import type { ResolvedSshOptions } from './ssh-options.js';
 import type { SshSession } from './ssh-session.js';
 
@@ -50,6 +52,7 @@ export class ModuleSession {
   private sessionBytes = 0;
   private stderrText = '';
   private lastOther = '';
+  private missing = false;
   private code: number | undefined;
   private ended: Error | undefined;
   private markReady: () => void = () => undefined;
@@ -78,6 +81,11 @@ export class ModuleSession {
   /** What the host printed on stderr (bounded): where a failed module check says which file it read. */
   get stderr(): string {
     return this.stderrText;
+  }
+
+  /** The host said (on stdout) that the module is not at its path, or is not this operator's. */
+  get moduleMissing(): boolean {
+    return this.missing;
   }
 
   get isClosed(): boolean {
@@ -195,6 +203,7 @@ export class ModuleSession {
 
   private onLine(line: string): void {
     if (line === SESSION_READY_MARKER) return this.markReady();
+    if (line.startsWith(SESSION_MODULE_MISSING_MARKER)) this.missing = true;
     if (!line.startsWith(SESSION_RESULT_PREFIX)) {
       // Output of something the request ran that wrote straight to the console: not a result.
       this.lastOther = line;
@@ -213,7 +222,7 @@ export class ModuleSession {
       return new HostUnreachableError(this.o.address, 'the connection closed before the command finished');
     return new HostProtocolError(
       this.o.address,
-      `exit ${String(this.code)}; output '${this.lastOther.slice(0, 200)}'; ${this.stderrText.slice(0, 500)}`,
+      `exit ${String(this.code)}; output '${this.lastOther.slice(0, 200)}'; ${readableStderr(this.stderrText).slice(0, 500)}`,
     );
   }
 

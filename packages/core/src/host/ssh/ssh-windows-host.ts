@@ -20,6 +20,7 @@ import type {
   WindowsHost,
 } from '../windows-host.js';
 import { connectWithRetry, pause } from './connect.js';
+import { deconfigureInRounds } from './deconfigure-rounds.js';
 import { ModuleSession } from './module-session.js';
 import { stageFile } from './stage-file.js';
 import { loadPrivateKey, type LoadedPrivateKey } from './private-key.js';
@@ -173,8 +174,8 @@ export class SshWindowsHost implements WindowsHost {
     try {
       line = await session.request(JSON.stringify(checked.data), this.deadlineOf(checked.data.op));
     } catch (err) {
-      const module = await loadHostModule();
-      if (!retried && session.stderr.includes(module.remotePath)) {
+      // The session's own stdout line, not stderr: that is CLIXML and may wrap the path.
+      if (!retried && session.moduleMissing) {
         this.moduleReady = undefined;
         return this.call(request, true);
       }
@@ -233,8 +234,18 @@ export class SshWindowsHost implements WindowsHost {
     return outcome;
   }
 
+  /** Removing an HNS network can drop the connection: one network per call, reconnecting after each. */
   async deconfigure(options: DeconfigureOptions): Promise<ChangeOutcome> {
-    return this.change(await this.call({ v: HOST_PROTOCOL_VERSION, op: 'deconfigure', ...options }));
+    return deconfigureInRounds({
+      address: this.address,
+      rounds: options.hnsNetworks.length + 1,
+      call: async () => {
+        const result = await this.call({ v: HOST_PROTOCOL_VERSION, op: 'deconfigure', ...options });
+        return { ...this.change(result), reconnect: 'reconnect' in result && result.reconnect === true };
+      },
+      reconnect: () => this.close(),
+      stopped: () => this.o.signal?.aborted === true,
+    });
   }
 
   private change(result: HostResult): ChangeOutcome {
@@ -252,11 +263,11 @@ export class SshWindowsHost implements WindowsHost {
 
   /**
    * Asks the module to restart the host, then waits for the connection to drop (expected, not an error)
-   * and for a connection to a host with a new boot time; an abort of `signal` ends the wait.
+   * and for a connection to a host with a new boot id; an abort of `signal` ends the wait.
    */
   async reboot(): Promise<void> {
     const result = await this.call({ v: HOST_PROTOCOL_VERSION, op: 'reboot' });
-    if (result.op !== 'reboot' || !('lastBootTime' in result)) throw this.failure('reboot', result);
+    if (result.op !== 'reboot' || !('bootId' in result)) throw this.failure('reboot', result);
     // The host is going down: the next look at it starts a new powershell.exe after the restart.
     closeSession(this.module?.session);
     this.module = undefined;
@@ -265,7 +276,8 @@ export class SshWindowsHost implements WindowsHost {
     while (Date.now() < deadline) {
       try {
         const state = await this.observe(empty);
-        if (state.lastBootTime !== result.lastBootTime) return;
+        // The boot id, not the boot time: that one moves between reads without a reboot (ADR 0032).
+        if (state.bootId !== result.bootId) return;
       } catch (err) {
         // Stopping: connecting was abandoned, so waiting longer cannot see the host come back.
         if (this.o.signal?.aborted) throw err;
@@ -276,7 +288,7 @@ export class SshWindowsHost implements WindowsHost {
     throw new HostOperationError(
       this.address,
       'reboot',
-      `no new boot time within ${this.o.rebootTimeoutMs} ms`,
+      `no new boot id within ${this.o.rebootTimeoutMs} ms`,
     );
   }
 

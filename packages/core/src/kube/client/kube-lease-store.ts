@@ -1,4 +1,4 @@
-import type { CoordinationV1Api, V1Lease } from '@kubernetes/client-node';
+import { V1MicroTime, type CoordinationV1Api, type V1Lease } from '@kubernetes/client-node';
 import { isConflict, isNotFound } from './api-errors.js';
 import { LeaseConflictError, type LeaseRecord, type LeaseStore } from '../lease-store.js';
 
@@ -70,8 +70,10 @@ export class KubeLeaseStore implements LeaseStore {
         holderIdentity: r.holderIdentity,
         leaseDurationSeconds: r.leaseDurationSeconds,
         leaseTransitions: r.leaseTransitions,
-        ...(r.acquireTime ? { acquireTime: new Date(r.acquireTime) } : {}),
-        ...(r.renewTime ? { renewTime: new Date(r.renewTime) } : {}),
+        // MicroTime fields: the API server refuses anything but six fractional digits (a plain Date
+        // serialises with three and every write is answered 400).
+        ...(r.acquireTime ? { acquireTime: new V1MicroTime(r.acquireTime) } : {}),
+        ...(r.renewTime ? { renewTime: new V1MicroTime(r.renewTime) } : {}),
       },
     };
   }

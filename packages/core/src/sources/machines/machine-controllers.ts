@@ -228,6 +228,8 @@ export class MachineControllers implements MachineView {
         this.queue.add(USER_DATA_KEY);
         machines();
       });
+      // Deleted or edited by someone: put back (a write of ours comes back equal and changes nothing).
+      this.informers.userData.on(ev, () => this.queue.add(USER_DATA_KEY));
     }
   }
 

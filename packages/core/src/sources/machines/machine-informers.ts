@@ -12,6 +12,7 @@ import {
   WINDOWS_MACHINE_SELECTOR,
   type MachineResource,
 } from './machine-object.js';
+import { USER_DATA_SECRET } from './user-data-secret.js';
 
 export interface MachineInformerSources {
   readonly core: CoreV1Api;
@@ -24,11 +25,16 @@ export interface MachineInformerSources {
   readonly onRestart?: (informer: string, reason: string) => void;
 }
 
-/** Windows Machines in openshift-machine-api, Windows Nodes and the private key. */
+/**
+ * Windows Machines in openshift-machine-api, Windows Nodes, the private key, and the `windows-user-data`
+ * Secret the operator keeps there (watched by name, so a deleted or edited one is put back at once, as
+ * upstream does).
+ */
 export function machineInformers(s: MachineInformerSources): {
   machines: SupervisedInformer<MachineResource & { metadata?: { name?: string } }>;
   nodes: SupervisedInformer<V1Node>;
   secret: SupervisedInformer<V1Secret>;
+  userData: SupervisedInformer<V1Secret>;
 } {
   const base = { watch: s.watch, clock: s.clock, logger: s.logger };
   const restart = (name: string) => (reason: string) => s.onRestart?.(name, reason);
@@ -64,6 +70,14 @@ export function machineInformers(s: MachineInformerSources): {
       fieldSelector: `metadata.name=${s.privateKeySecret ?? PRIVATE_KEY_SECRET}`,
       list: (sel) => s.core.listNamespacedSecret({ namespace: s.namespace, ...sel }),
       onRestart: restart('machine-private-key'),
+    }),
+    userData: new SupervisedInformer<V1Secret>({
+      ...base,
+      name: 'windows-user-data',
+      path: `/api/v1/namespaces/${MACHINE_API_NAMESPACE}/secrets`,
+      fieldSelector: `metadata.name=${USER_DATA_SECRET}`,
+      list: (sel) => s.core.listNamespacedSecret({ namespace: MACHINE_API_NAMESPACE, ...sel }),
+      onRestart: restart('windows-user-data'),
     }),
   };
 }

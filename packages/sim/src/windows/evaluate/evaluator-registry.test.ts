@@ -57,3 +57,15 @@ test('unmodelled lines are refused with PowerShell wording and logged', (t) => {
   t.like(run(m, '$x = 1', log), { ok: false });
   t.deepEqual(log, ['hostname', 'Invoke-RestMethod -Uri http://example.com/', '$x = 1']);
 });
+
+test('NODE_IP with two default routes (a second NIC): the one with the lower route plus interface metric', (t) => {
+  const m = new WindowsModel({ ipv4: '10.1.2.3' });
+  m.addDefaultRoute({ ifIndex: 12, ipv4: '192.168.5.20', metric: 5 }, { nextHop: '192.168.5.1' });
+  t.deepEqual(run(m, NODE_IP_SCRIPT), { ok: true, output: '192.168.5.20' }, '0 + 5 beats 0 + 15');
+  const other = new WindowsModel({ ipv4: '10.1.2.3' });
+  other.addDefaultRoute(
+    { ifIndex: 12, ipv4: '192.168.5.20', metric: 5 },
+    { nextHop: '192.168.5.1', routeMetric: 256 },
+  );
+  t.deepEqual(run(other, NODE_IP_SCRIPT), { ok: true, output: '10.1.2.3' }, '256 + 5 loses to 0 + 15');
+});

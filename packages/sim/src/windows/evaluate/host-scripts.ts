@@ -3,18 +3,21 @@ import type { WindowsModel } from '../windows-model.js';
 import type { Cmdlet, ExactScript, ScriptFile } from './evaluator-registry.js';
 import { PowerShellError, UnsupportedScriptError } from './script-errors.js';
 
-/** NODE_IP: the IPv4 address of the interface that holds the default route (the model has one). */
+/**
+ * NODE_IP: the IPv4 address of the interface of the default route with the lowest route plus interface
+ * metric (one NIC by default; `WindowsModel.addDefaultRoute` adds another).
+ */
 export const nodeIpScript: ExactScript = {
   text: NODE_IP_SCRIPT,
   run(m) {
-    const route = m.routes.find((r) => r.destinationPrefix === '0.0.0.0/0');
-    if (!route) {
+    const best = m.interfaces.best(m.routes.filter((r) => r.destinationPrefix === '0.0.0.0/0'));
+    if (!best) {
       throw new PowerShellError(
         "No MSFT_NetRoute objects found with property 'DestinationPrefix' equal to '0.0.0.0/0'.  Verify the " +
           'value of the property and retry.',
       );
     }
-    return m.ipv4;
+    return best.ipv4;
   },
 };
 
