@@ -7,7 +7,11 @@ import {
   type SshHostOptions,
   type UploadFile,
 } from '@wmco/core';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { FREE_HOST_COSTS, type HostCosts } from './host-costs.js';
+import type { PowerShellEngineOptions } from './pwsh/powershell-engine.js';
 import { SimulatedWindowsHost } from './simulated-windows-host.js';
 import type { WindowsModelOptions } from './windows-model.js';
 import { generateEd25519KeyPair } from './ssh-auth.js';
@@ -44,6 +48,13 @@ export interface HostWorldOptions {
   readonly costs?: Partial<HostCosts>;
   /** More of the modelled machine (DNS suffix, metadata hostname, ...). */
   readonly model?: WindowsModelOptions;
+  /** Run module sessions in this PowerShell (the PowerShell engine, in a fresh folder); default: the model. */
+  readonly pwsh?: string;
+}
+
+function engineOf(pwsh: string | undefined): { powershell?: PowerShellEngineOptions } {
+  if (pwsh === undefined) return {};
+  return { powershell: { pwsh, dir: mkdtempSync(join(tmpdir(), 'wmco-host-')) } };
 }
 
 /** A simulated host with free costs and an adapter tuned for tests (short retries and timeouts). */
@@ -55,6 +66,7 @@ export async function startHostWorld(o: HostWorldOptions = {}): Promise<HostWorl
     authorizedKey: key.public,
     costs: { ...FREE_HOST_COSTS, ...o.costs },
     ...(o.defaultShell ? { defaultShell: o.defaultShell } : {}),
+    ...engineOf(o.pwsh),
   });
   const keys = new InMemoryHostKeyStore();
   const adapters: SshWindowsHost[] = [];
@@ -69,7 +81,7 @@ export async function startHostWorld(o: HostWorldOptions = {}): Promise<HostWorl
       retryMaxMs: 200,
       connectDeadlineMs: 5000,
       authRetryMs: 0,
-      commandTimeoutMs: 5000,
+      commandTimeoutMs: o.pwsh === undefined ? 5000 : 60_000,
       rebootTimeoutMs: 10_000,
       ...overrides,
     });
