@@ -87,3 +87,15 @@ function global:Split-Path {
         }
     }
 }
+
+# Windows path semantics for Join-Path on drive paths (pwsh on Linux joins C:\k and x as C:/k/x).
+function global:Join-Path {
+    [CmdletBinding()]
+    param([Parameter(Mandatory = $true, Position = 0, ValueFromPipeline = $true)] [string[]] $Path, [Parameter(Mandatory = $true, Position = 1)] [string] $ChildPath)
+    process {
+        foreach ($p in $Path) {
+            if ($p -notmatch '^[A-Za-z]:\\') { Microsoft.PowerShell.Management\Join-Path -Path $p -ChildPath $ChildPath; continue }
+            $p.TrimEnd('\') + '\' + $ChildPath.TrimStart('\')
+        }
+    }
+}

@@ -86,7 +86,7 @@ export class SimulatedWindowsHost {
   private readonly engine: PowerShellEngine | undefined;
 
   private constructor(private readonly o: SimulatedWindowsHostOptions) {
-    this.engine = o.powershell ? new PowerShellEngine(o.powershell) : undefined;
+    this.engine = o.powershell ? new PowerShellEngine(o.powershell, o.address) : undefined;
     // The host's address on the (loopback) network is its primary IPv4 unless told otherwise.
     this.model = new WindowsModel({
       ipv4: o.address,

@@ -54,7 +54,7 @@ export interface HostWorldOptions {
 
 function engineOf(pwsh: string | undefined): { powershell?: PowerShellEngineOptions } {
   if (pwsh === undefined) return {};
-  return { powershell: { pwsh, dir: mkdtempSync(join(tmpdir(), 'wmco-host-')) } };
+  return { powershell: { pwsh, dir: mkdtempSync(join(tmpdir(), 'wmco-hosts-')) } };
 }
 
 /** A simulated host with free costs and an adapter tuned for tests (short retries and timeouts). */

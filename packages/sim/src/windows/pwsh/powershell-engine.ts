@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServerChannel } from 'ssh2';
@@ -15,7 +15,7 @@ import { ShimRpcServer } from './shim-rpc.js';
 export interface PowerShellEngineOptions {
   /** PowerShell 7's executable (`findPwsh(process.env).path`). */
   readonly pwsh: string;
-  /** The host's own folder; `C:\` is `<dir>/C`. */
+  /** Where hosts' folders are made: each host gets its own fresh `<dir>/<address>-XXXXXX`, `C:\` is its `C`. */
   readonly dir: string;
 }
 
@@ -31,7 +31,7 @@ const TAR_EXE = String.raw`#!/bin/sh
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 for a in "$@"; do
   case "$a" in
-    [Cc]:\\*) a="$root$(printf '%s' "$a" | sed 's|^..||; s|\\|/|g')" ;;
+    [Cc]:[\\/]*) a="$root$(printf '%s' "$a" | sed 's|^..||; s|\\|/|g')" ;;
   esac
   set -- "$@" "$a"
   shift
@@ -53,8 +53,12 @@ export class PowerShellEngine {
   private rpc: ShimRpcServer | undefined;
   private rebootSoon: (() => void) | undefined;
 
-  constructor(private readonly o: PowerShellEngineOptions) {
-    this.files = new DiskFileSystem(join(o.dir, 'C'));
+  constructor(
+    private readonly o: PowerShellEngineOptions,
+    address: string,
+  ) {
+    mkdirSync(o.dir, { recursive: true });
+    this.files = new DiskFileSystem(join(mkdtempSync(join(o.dir, `${address}-`)), 'C'));
   }
 
   /** Serves the shims from `model`; `reboot` restarts the host. */
