@@ -158,7 +158,7 @@ function global:Set-Service {
 function global:Get-WmcoSimQc {
     param([object] $Service)
     $start = @{ Auto = '2   AUTO_START'; Manual = '3   DEMAND_START'; Disabled = '4   DISABLED' }[[string]$Service.StartMode]
-    $deps = @(Invoke-WmcoSimCall 'service.dependsOn' @{ name = $Service.Name } | ForEach-Object { $_ })
+    $deps = @(Invoke-WmcoSimCall 'service.dependencyNames' @{ name = $Service.Name } | ForEach-Object { $_ })
     return @('[SC] QueryServiceConfig SUCCESS', '', "SERVICE_NAME: $($Service.Name)",
         '        TYPE               : 10  WIN32_OWN_PROCESS', "        START_TYPE         : $start",
         '        ERROR_CONTROL      : 1   NORMAL', "        BINARY_PATH_NAME   : $($Service.PathName)",

@@ -120,6 +120,8 @@ export class PowerShellEngine {
         cwd: this.files.root,
         env: {
           ...process.env,
+          POWERSHELL_TELEMETRY_OPTOUT: '1',
+          POWERSHELL_UPDATECHECK: 'Off',
           WMCO_SIM_TOKEN: rpc.token,
           WMCO_SIM_SCRIPT: Buffer.from(mapped).toString('base64'),
         },

@@ -131,6 +131,8 @@ function controllerCalls(m: WindowsModel, procs: ProcessTable): [string, RpcHand
       'service.dependsOn',
       (p) => mustGet(m, str(p, 'name')).dependencies.map((d) => mustGet(m, d).name),
     ],
+    // The configured names, as sc.exe qc prints them (the registry's DependOnService; no existence check).
+    ['service.dependencyNames', (p) => [...mustGet(m, str(p, 'name')).dependencies]],
     ['service.dependents', (p) => m.scm.dependents(mustGet(m, str(p, 'name')).name).map((s) => s.name)],
   ];
 }

@@ -1,0 +1,37 @@
+import test, { type ExecutionContext } from 'ava';
+import { findPwsh } from '@wmco/core';
+import type { HostEngine } from './sim-world-options.js';
+
+/**
+ * Bugs of WmcoHost.psm1 (issue 25's review list) that the real module hits on the PowerShell engine, so
+ * its variants fail until their fixes are merged. Empty: every powershell variant must pass.
+ */
+export const KNOWN_MODULE_BUGS: readonly string[] = [
+  'B1 [int]$port.LocalPort on MSFT_NetProtocolPortFilter.LocalPort (string[]): every observe after the firewall rules exist throws',
+  'B3 rootCertificates is null for 0 certificates: the schema refuses every observe of a join',
+];
+
+/**
+ * One e2e scenario on both host engines: the TypeScript model, and the PowerShell engine (the delivered
+ * WmcoHost.psm1 in a real pwsh). Without PowerShell 7 the second is skipped, naming why.
+ */
+export function engineTest(
+  title: string,
+  body: (t: ExecutionContext, engine: HostEngine) => Promise<void>,
+): void {
+  test.serial(title, (t) => body(t, 'model'));
+  const pwsh = findPwsh(process.env);
+  if ('missing' in pwsh) {
+    test.serial.skip(`${title} [powershell engine skipped: ${pwsh.missing}]`, (t) => body(t, 'powershell'));
+    return;
+  }
+  if (KNOWN_MODULE_BUGS.length > 0) {
+    const bugs = KNOWN_MODULE_BUGS.map((b) => b.split(' ')[0]).join(', ');
+    test.serial.failing(
+      `${title} [powershell engine: fails until the module fixes of ${bugs} are merged]`,
+      (t) => body(t, 'powershell'),
+    );
+    return;
+  }
+  test.serial(`${title} [powershell engine]`, (t) => body(t, 'powershell'));
+}
