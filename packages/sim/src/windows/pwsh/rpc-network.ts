@@ -15,9 +15,15 @@ function macOf(ip: string): string {
   return ['00', '15', '5D', ...octets.slice(1)].join('-');
 }
 
-function endpoint(e: ModelHnsEndpoint, i: number): Record<string, unknown> {
+/** An endpoint's id: its network's GUID with the last group made of its address (unique in the network). */
+function endpoint(e: ModelHnsEndpoint): Record<string, unknown> {
+  const last = e.ipAddress
+    .split('.')
+    .map((o) => Number(o).toString(16).padStart(2, '0'))
+    .join('')
+    .padStart(12, '0');
   return {
-    id: `${e.networkId.slice(0, 28)}${String(1000 + i).padStart(8, '0')}`,
+    id: `${e.networkId.slice(0, 24)}${last}`,
     name: e.name,
     networkId: e.networkId,
     ipAddress: e.ipAddress,
@@ -46,7 +52,7 @@ function adapters(m: WindowsModel, attached: ReadonlySet<string>): Record<string
     { name: 'Ethernet', ifIndex: PRIMARY_IF, macAddress: macOf(m.ipv4), ipv4: m.ipv4, prefixLength: 24 },
   ];
   m.hnsEndpoints.forEach((e, i) => {
-    const ep = endpoint(e, i);
+    const ep = endpoint(e);
     if (attached.has(String(ep.id)))
       list.push({
         name: `vEthernet (${e.name})`,
@@ -137,7 +143,7 @@ function hnsCalls(m: WindowsModel, attached: Set<string>): [string, RpcHandler][
           m.hnsEndpoints.splice(m.hnsEndpoints.indexOf(ep), 1);
       },
     ],
-    ['hns.endpoints', () => m.hnsEndpoints.map(endpoint)],
+    ['hns.endpoints', () => m.hnsEndpoints.map((e) => endpoint(e))],
     [
       'hns.newEndpoint',
       (p) => {
@@ -149,7 +155,7 @@ function hnsCalls(m: WindowsModel, attached: Set<string>): [string, RpcHandler][
           ipAddress: allocate(m, net.subnet ?? m.podSubnet),
         };
         m.hnsEndpoints.push(e);
-        return endpoint(e, m.hnsEndpoints.length - 1);
+        return endpoint(e);
       },
     ],
     ['hns.attach', (p) => void attached.add(str(p, 'id'))],
