@@ -166,7 +166,8 @@ function global:Get-WmcoSimQc {
         "        DEPENDENCIES       : $($deps -join "`r`n                           : ")", '        SERVICE_START_NAME : LocalSystem')
 }
 
-# sc.exe as the module runs it: qc and delete; exit code in $LASTEXITCODE, text on stdout.
+# sc.exe as the module runs it: qc, query, config <name> depend= <a/b or />, delete; exit code in
+# $LASTEXITCODE, text on stdout (sc.exe prints its errors on stdout too).
 function global:sc.exe {
     $verb = [string]$args[0]
     $name = [string]$args[1]
@@ -176,8 +177,11 @@ function global:sc.exe {
         $global:LASTEXITCODE = 1060
         return $missing
     }
+    $global:LASTEXITCODE = 0
     switch ($verb) {
-        'qc' { $global:LASTEXITCODE = 0; return Get-WmcoSimQc $service[0] }
+        'qc' { return Get-WmcoSimQc $service[0] }
+        'query' { return @('', "SERVICE_NAME: $name", '        TYPE               : 10  WIN32_OWN_PROCESS', "        STATE              : $($service[0].State.ToUpperInvariant() -replace ' ', '_')") }
+        'config' { return Set-WmcoSimScConfig $name @($args | Select-Object -Skip 2) }
         'delete' {
             $global:LASTEXITCODE = [int](Invoke-WmcoSimCall 'service.delete' @{ name = $name })
             if ($global:LASTEXITCODE -eq 0) { return '[SC] DeleteService SUCCESS' }
@@ -185,6 +189,15 @@ function global:sc.exe {
         }
         default { throw "sc.exe $verb is not modelled by the simulated host" }
     }
+}
+
+# sc.exe config <name> depend= <names separated by />; "/" alone clears the list.
+function global:Set-WmcoSimScConfig {
+    param([string] $Name, [object[]] $Options)
+    if ($Options.Count -ne 2 -or [string]$Options[0] -ne 'depend=') { throw "sc.exe config $($Options -join ' ') is not modelled by the simulated host" }
+    $names = [string[]]@(([string]$Options[1]).Split('/') | Where-Object { $_ -ne '' })
+    $null = Invoke-WmcoSimCall 'service.change' @{ name = $Name; dependencies = $names }
+    return '[SC] ChangeServiceConfig SUCCESS'
 }
 
 # A service's process (Id, ProcessName, WaitForExit); the shims never reach a real process of this machine.

@@ -23,6 +23,8 @@ function serviceKey(m: WindowsModel, path: string): Record<string, RegistryValue
   const values: Record<string, RegistryValue> = { ImagePath: svc.commandLine, DisplayName: svc.name };
   if (svc.description !== '') values.Description = svc.description;
   if (svc.environment) values.Environment = [...svc.environment];
+  // REG_MULTI_SZ, present only when the service has dependencies (sc.exe qc prints the same list).
+  if (svc.dependencies.length > 0) values.DependOnService = [...svc.dependencies];
   return values;
 }
 
