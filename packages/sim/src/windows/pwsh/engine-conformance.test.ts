@@ -3,6 +3,7 @@
 // must agree. Differences that remain are listed in FIDELITY.md ("PowerShell engine").
 import test, { type ExecutionContext } from 'ava';
 import {
+  NODE_IP_SCRIPT,
   converge,
   findPwsh,
   observeQueryFor,
@@ -12,6 +13,7 @@ import {
   type PlanStep,
 } from '@wmco/core';
 import { Payload, nodeSpec, startHostWorld, type HostWorld } from '../windows-host-fixture.js';
+import { VSPHERE_FQDN_SCRIPT } from '../evaluate/host-scripts.js';
 
 const pwsh = findPwsh(process.env);
 
@@ -215,6 +217,35 @@ conformance('removal: deconfigure after a join', async (w, payload, spec) => {
     keep: ['C:\\k\\kubeconfig'],
   });
 });
+
+/**
+ * The model answers only the pre-scripts it knows (FIDELITY: evaluate); an arbitrary script, like this one
+ * printing more than a pre-script may return, fails on both engines with their own words.
+ */
+function evaluatedOutcome(result: unknown): unknown {
+  const evaluated = (result as { evaluated: Record<string, { ok: boolean; output?: string }> }).evaluated;
+  const big = evaluated.big;
+  return { ...evaluated, big: { ok: big?.ok } };
+}
+
+conformance(
+  'evaluate: NODE_IP, the vSphere FQDN command, and an oversized output',
+  async (w, _p, spec) => {
+    const state = await w.host.observe({
+      ...observeQueryFor(spec),
+      evaluate: [
+        { name: 'ip', script: NODE_IP_SCRIPT },
+        { name: 'fqdn', script: VSPHERE_FQDN_SCRIPT },
+        { name: 'big', script: "'x' * 5000" },
+      ],
+    });
+    // Each host has its own loopback address: compared as "the host's own IPv4".
+    return JSON.parse(
+      JSON.stringify({ evaluated: state.evaluated }).replaceAll(w.sim.model.ipv4, '<ipv4>'),
+    ) as unknown;
+  },
+  { normalise: evaluatedOutcome },
+);
 
 conformance(
   'firewall rule observed after the apply that adds it',
