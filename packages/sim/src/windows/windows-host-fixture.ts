@@ -7,7 +7,7 @@ import {
   type SshHostOptions,
   type UploadFile,
 } from '@wmco/core';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FREE_HOST_COSTS, type HostCosts } from './host-costs.js';
@@ -57,16 +57,22 @@ function engineOf(pwsh: string | undefined): { powershell?: PowerShellEngineOpti
   return { powershell: { pwsh, dir: mkdtempSync(join(tmpdir(), 'wmco-hosts-')) } };
 }
 
+/** The host's folder goes with the host (the PowerShell engine's files are on disk). */
+function removeFolder(engine: { powershell?: PowerShellEngineOptions }): void {
+  if (engine.powershell) rmSync(engine.powershell.dir, { recursive: true, force: true });
+}
+
 /** A simulated host with free costs and an adapter tuned for tests (short retries and timeouts). */
 export async function startHostWorld(o: HostWorldOptions = {}): Promise<HostWorld> {
   const key = generateEd25519KeyPair();
+  const engine = engineOf(o.pwsh);
   const sim = await SimulatedWindowsHost.start({
     ...o.model,
     address: nextLoopbackAddress(),
     authorizedKey: key.public,
     costs: { ...FREE_HOST_COSTS, ...o.costs },
     ...(o.defaultShell ? { defaultShell: o.defaultShell } : {}),
-    ...engineOf(o.pwsh),
+    ...engine,
   });
   const keys = new InMemoryHostKeyStore();
   const adapters: SshWindowsHost[] = [];
@@ -98,6 +104,7 @@ export async function startHostWorld(o: HostWorldOptions = {}): Promise<HostWorl
     stop: async () => {
       for (const a of adapters) await a.close();
       await sim.stop();
+      removeFolder(engine);
     },
   };
 }

@@ -1,15 +1,17 @@
-import test from 'ava';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import test, { type ExecutionContext } from 'ava';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DiskFileSystem } from './disk-file-system.js';
 
-function fresh(): DiskFileSystem {
-  return new DiskFileSystem(join(mkdtempSync(join(tmpdir(), 'wmco-disk-')), 'C'));
+function fresh(t: ExecutionContext): DiskFileSystem {
+  const dir = mkdtempSync(join(tmpdir(), 'wmco-disk-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return new DiskFileSystem(join(dir, 'C'));
 }
 
 test('a write lands in the host folder, and a file written there is read back', (t) => {
-  const fs = fresh();
+  const fs = fresh(t);
   fs.mkdirp('C:\\k\\cni');
   fs.write('C:\\k\\cni\\cni.conf', Buffer.from('a'));
   t.is(readFileSync(join(fs.root, 'k', 'cni', 'cni.conf'), 'utf8'), 'a');
@@ -28,7 +30,7 @@ test('a write lands in the host folder, and a file written there is read back', 
 });
 
 test('paths are case-insensitive and keep the spelling they were created with', (t) => {
-  const fs = fresh();
+  const fs = fresh(t);
   fs.mkdirp('C:\\ProgramData\\wmco');
   fs.write('c:\\programdata\\WMCO\\Module.psm1', Buffer.from('m'));
   t.true(existsSync(join(fs.root, 'ProgramData', 'wmco', 'Module.psm1')));
@@ -38,7 +40,7 @@ test('paths are case-insensitive and keep the spelling they were created with', 
 });
 
 test('rename refuses an existing target unless replacing; remove takes a tree', (t) => {
-  const fs = fresh();
+  const fs = fresh(t);
   fs.mkdirp('C:\\k\\a');
   fs.write('C:\\k\\x', Buffer.from('1'));
   fs.write('C:\\k\\y', Buffer.from('2'));
@@ -53,7 +55,7 @@ test('rename refuses an existing target unless replacing; remove takes a tree', 
 });
 
 test('a link is a real symbolic link, removed as a link; the ACL bit is kept here and inherited', (t) => {
-  const fs = fresh();
+  const fs = fresh(t);
   fs.mkdirp('C:\\outside');
   fs.write('C:\\outside\\keep.txt', Buffer.from('k'));
   fs.mkdirp('C:\\k');
@@ -70,5 +72,5 @@ test('a link is a real symbolic link, removed as a link; the ACL bit is kept her
 });
 
 test('only drive C: exists', (t) => {
-  t.throws(() => fresh().nativePath('D:\\x'), { message: /drive with the name 'D'/ });
+  t.throws(() => fresh(t).nativePath('D:\\x'), { message: /drive with the name 'D'/ });
 });
