@@ -46,6 +46,16 @@ $script:BootIdKey = 'SOFTWARE\wmco-boot'
 # The most characters one pre-script may return (EVALUATE_OUTPUT_MAX in host/protocol/evaluate.ts).
 $script:EvaluateOutputMax = 4096
 
+# The path .NET sees for a PowerShell path. On Windows the same path; where the module runs under a
+# simulated host's engine (pwsh with drive C: mapped to the host's folder), the file behind drive C:.
+# Every .NET file call of the module takes its path from here.
+function Get-WmcoNativePath {
+    param(
+        [string] $Path
+    )
+    return $ExecutionContext.SessionState.Path.GetUnresolvedProviderPathFromPSPath($Path)
+}
+
 # ---------------------------------------------------------------------------------------------------
 # Services. Existence is decided by sc.exe error 1060 (ERROR_SERVICE_DOES_NOT_EXIST), which is the same
 # number in every display language; output text is never matched (OCPBUGS-54224).
@@ -405,7 +415,7 @@ function Expand-WmcoStagedArchive {
     $archive = "$staged.tar.gz"
     if ((Test-Path -LiteralPath $staged -PathType Leaf) -or -not (Test-Path -LiteralPath $archive -PathType Leaf)) { return }
     $folder = "$staged.extract"
-    $name = [System.IO.Path]::GetFileName($Path)
+    $name = Split-Path -Leaf $Path
     try {
         if (Test-Path -LiteralPath $folder) { Remove-Item -LiteralPath $folder -Recurse -Force }
         $null = New-Item -ItemType Directory -Force -Path $folder
@@ -454,7 +464,7 @@ function Install-WmcoStagedFile {
     )
     Expand-WmcoStagedArchive $Path $Sha256
     $staged = Join-Path $script:StagingDir $Sha256
-    $null = New-Item -ItemType Directory -Force -Path ([System.IO.Path]::GetDirectoryName($Path))
+    $null = New-Item -ItemType Directory -Force -Path (Split-Path -Parent $Path)
     $temporary = "$Path.wmco-new"
     try {
         Copy-WmcoVerifiedFile $staged $temporary $Sha256
@@ -616,7 +626,7 @@ function Get-WmcoChildFolders {
     foreach ($dir in $Directories) {
         if (-not ($script:PrunableRoots | Where-Object { $_ -eq $dir })) { throw "'$dir' is not a prunable root" }
         if (-not (Test-Path -LiteralPath $dir -PathType Container)) { continue }
-        $names = @([System.IO.DirectoryInfo]::new($dir).EnumerateDirectories() | ForEach-Object { $_.Name } |
+        $names = @([System.IO.DirectoryInfo]::new((Get-WmcoNativePath $dir)).EnumerateDirectories() | ForEach-Object { $_.Name } |
                 Sort-Object)
         $children[$dir] = [string[]]$names
     }
@@ -664,7 +674,7 @@ function Import-WmcoRootCertificates {
         [string] $Path,
         [string[]] $Thumbprints
     )
-    $text = [System.IO.File]::ReadAllText($Path)
+    $text = [System.IO.File]::ReadAllText((Get-WmcoNativePath $Path))
     $found = @{}
     $blocks = [regex]::Matches($text, '-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\s]+?)-----END CERTIFICATE-----')
     foreach ($block in $blocks) {
@@ -781,7 +791,7 @@ function Get-WmcoHostState {
         containersFeature = ($null -ne $containers -and [string]$containers.State -eq 'Enabled')
         lastBootTime      = $os.LastBootUpTime.ToUniversalTime().ToString('o')
         bootId            = (Get-WmcoBootId)
-        freeDiskBytes     = [System.IO.DriveInfo]::new('C').AvailableFreeSpace
+        freeDiskBytes     = [System.IO.DriveInfo]::new((Get-WmcoNativePath 'C:\')).AvailableFreeSpace
         defaultShell      = $(if ($shell -match 'powershell|pwsh') { 'powershell' } else { 'cmd' })
         directories       = $directories
         files             = $files
@@ -982,7 +992,7 @@ function Invoke-WmcoDeconfigure {
             rebootRequired = $reboot; reconnect = $true }
     }
     Stop-Process -Name 'containerd-shim-runhcs-v1' -Force -ErrorAction SilentlyContinue
-    $keep = @($Request.keep)
+    $keep = @($Request.keep | ForEach-Object { Get-WmcoNativePath $_ })
     foreach ($dir in $Request.directories) {
         if (-not (Test-Path -LiteralPath $dir)) { continue }
         Remove-WmcoTree (Get-Item -LiteralPath $dir -Force) $keep

@@ -80,6 +80,11 @@ export function simCommand(ctx: CliContext, load?: () => Promise<{ runSim: RunSi
       'with --hosts: this long after every host is Ready, replace the operator with a next version whose payload differs in one binary',
     )
     .option('--max-unavailable <n|percent>', "with --upgrade-after: the next operator's disruption budget")
+    .option(
+      '--host-engine <engine>',
+      'what answers the host module on the simulated hosts: model (the TypeScript model, for scale) or powershell (each session runs the delivered WmcoHost.psm1 in a real pwsh, needs PowerShell 7)',
+      'model',
+    )
     .action(async (opts: SimOptions) => {
       const platform = checkPlatform(opts.platform);
       const run = await loadSimRun(load);

@@ -14,6 +14,7 @@ import { upgradePlan } from './sim-upgrade-plan.js';
 import { WMCO_VERSION } from './version-command.js';
 import { runAttached } from './sim-attach.js';
 import type { SimHostSpec } from '../world/world-hosts.js';
+import { parseHostEngine } from '../world/host-engine.js';
 
 export interface SimOptions {
   readonly keep?: boolean;
@@ -31,6 +32,7 @@ export interface SimOptions {
   readonly maxUnavailable?: string;
   readonly machinesets?: string;
   readonly replicas?: string;
+  readonly hostEngine?: string;
 }
 
 function summary(cluster: SimCluster, opts: SimOptions): string {
@@ -147,7 +149,9 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
     return metadataHostname ? { ...h, metadataHostname } : h;
   });
   const sets = demoMachineSetsFlags(opts);
+  const hostEngine = parseHostEngine(opts.hostEngine ?? 'model');
   const ok = await runDemo({
+    hostEngine,
     hosts,
     platform,
     ...(sets ? { machineSets: sets } : {}),

@@ -2,11 +2,17 @@
 // throttling, and a host whose reported name the cloud contradicts.
 import test from 'ava';
 import { eventsAbout, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
+import { engineTest } from './engine-test.test-helper.js';
 
 const HOSTS = [{ hostname: 'WIN-C1' }, { hostname: 'WIN-C2' }];
 
-test.serial('AWS without credentials: both hosts join, with one warning event', async (t) => {
-  const { world } = await testWorld(HOSTS, { platform: 'AWS', cloud: true, cloudTagging: 'apply' });
+engineTest('AWS without credentials: both hosts join, with one warning event', async (t, engine) => {
+  const { world } = await testWorld(HOSTS, {
+    platform: 'AWS',
+    cloud: true,
+    cloudTagging: 'apply',
+    hostEngine: engine,
+  });
   t.teardown(() => world.stop());
   await world.admin().deleteNamespacedSecret({ name: 'aws-creds', namespace: 'kube-system' });
   await world.createPrivateKeySecret();

@@ -2,16 +2,20 @@ import test from 'ava';
 import type { SimWorld } from './sim-world.js';
 import { apis, eventsAbout, NS, phaseIs, testWorld, until } from './world-fixture.js';
 import { wmcoPlan } from './wmco-plan.test-helper.js';
+import { engineTest } from './engine-test.test-helper.js';
 
 async function hostKeys(world: SimWorld): Promise<Record<string, string>> {
   const cm = await apis(world).core.readNamespacedConfigMap({ name: 'windows-ssh-host-keys', namespace: NS });
   return cm.data ?? {};
 }
 
-test.serial(
+engineTest(
   'wmco plan shows a hand-made change; drift repair puts it back; then plan shows nothing',
-  async (t) => {
-    const { world } = await testWorld([{ hostname: 'WIN-A' }], { driftRepairIntervalMs: 300 });
+  async (t, engine) => {
+    const { world } = await testWorld([{ hostname: 'WIN-A' }], {
+      driftRepairIntervalMs: 300,
+      hostEngine: engine,
+    });
     t.teardown(() => world.stop());
     await world.createPrivateKeySecret();
     await world.setInstances(Object.fromEntries([world.hosts.entry(0)]));

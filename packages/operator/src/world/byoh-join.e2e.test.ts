@@ -1,5 +1,5 @@
-import test from 'ava';
 import type { SimWorld } from './sim-world.js';
+import { engineTest } from './engine-test.test-helper.js';
 import { Kubectl, ensureKubectl } from '@wmco/sim';
 import { apis, eventsAbout, NS, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
 
@@ -18,8 +18,8 @@ const HOSTS = [
   { hostname: 'WIN-C', defaultShell: 'powershell' as const },
 ];
 
-test.serial('three BYOH hosts become Ready nodes, and one comes back out and in again', async (t) => {
-  const { world, logs } = await testWorld(HOSTS);
+engineTest('three BYOH hosts become Ready nodes, and one comes back out and in again', async (t, engine) => {
+  const { world, logs } = await testWorld(HOSTS, { hostEngine: engine });
   t.teardown(() => world.stop());
   await world.createPrivateKeySecret();
   await world.setInstances(Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i))));

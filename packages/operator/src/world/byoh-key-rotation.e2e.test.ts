@@ -1,14 +1,14 @@
-import test from 'ava';
 import { decryptUsername, publicKeyHash, publicKeyOf } from '@wmco/core';
 import { generateEd25519KeyPair } from '@wmco/sim';
 import { eventsAbout, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
+import { engineTest } from './engine-test.test-helper.js';
 
 const annotation = (name: string) => `windowsmachineconfig.openshift.io/${name}`;
 
-test.serial(
+engineTest(
   'a new private key re-keys BYOH nodes once the host accepts it, with a clear event before that',
-  async (t) => {
-    const { world } = await testWorld([{ hostname: 'WIN-KEY' }]);
+  async (t, engine) => {
+    const { world } = await testWorld([{ hostname: 'WIN-KEY' }], { hostEngine: engine });
     t.teardown(() => world.stop());
     await world.createPrivateKeySecret();
     await world.setInstances(Object.fromEntries([world.hosts.entry(0)]));

@@ -7,6 +7,8 @@ import { settled } from './machine-wait.js';
 import { MACHINE_PLATFORMS, expectedNodeName, hasCloud } from './machine-platforms.js';
 import type { SimWorld } from './sim-world.js';
 import { apis, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
+import type { HostEngine } from './sim-world-options.js';
+import { powershellTest } from './engine-test.test-helper.js';
 
 // Machines beyond scaling and re-keying (machines.e2e.test.ts): broken user data, the ignore label and
 // Linux Machines on every platform with a machine-api; BYOH hosts beside Machines in `wmco status`; the
@@ -108,9 +110,17 @@ for (const platform of MACHINE_PLATFORMS) {
   );
 }
 
-async function coexist(t: ExecutionContext, platform: string): Promise<void> {
+async function coexist(
+  t: ExecutionContext,
+  platform: string,
+  hostEngine: HostEngine = 'model',
+): Promise<void> {
   t.timeout(TEST_MS);
-  const { world, logs } = await testWorld([{ hostname: 'BYOH-A' }], { platform, cloud: hasCloud(platform) });
+  const { world, logs } = await testWorld([{ hostname: 'BYOH-A' }], {
+    platform,
+    cloud: hasCloud(platform),
+    hostEngine,
+  });
   t.teardown(() => world.stop());
   await logOnFailure(t, logs, () => coexistIn(t, world, platform));
 }
@@ -160,6 +170,11 @@ for (const platform of MACHINE_PLATFORMS) {
     (t) => coexist(t, platform),
   );
 }
+// The vSphere Machine's join renames the VM and reboots it: on the PowerShell engine through the module.
+powershellTest(
+  'VSphere: BYOH hosts and Machines coexist, and wmco status lists both with their source',
+  (t, engine) => coexist(t, 'VSphere', engine),
+);
 
 test.serial(
   'vSphere: a MachineSet name longer than 9 characters gets one event, before any Machine; its Machines are left alone',

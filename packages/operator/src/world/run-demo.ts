@@ -6,6 +6,7 @@ import { DemoDriver, type RowState } from './demo-driver.js';
 import { progressLine, summaryTable, worldLine } from './progress.js';
 import { SimWorld } from './sim-world.js';
 import type { SimHostSpec } from './world-hosts.js';
+import type { HostEngine } from './sim-world-options.js';
 
 export interface DemoOptions {
   /** The hosts to start (`demoHosts(n)` for `--hosts N`, or a hosts file's). */
@@ -20,6 +21,8 @@ export interface DemoOptions {
   readonly beforeOperator?: (world: SimWorld) => Promise<void>;
   /** Called once every host is Ready (or failed), with the world still running. */
   readonly whileRunning?: (world: SimWorld) => Promise<void>;
+  /** What answers the host module on the hosts (`--host-engine`; default the model). */
+  readonly hostEngine?: HostEngine;
 }
 
 type Statuses = [string, InstanceStatus | undefined][];
@@ -94,6 +97,7 @@ export async function runDemo(o: DemoOptions): Promise<boolean> {
     costs: DEFAULT_HOST_COSTS,
     // On AWS, Azure and GCP the hosts and the Machines are instances of the platform's simulated cloud.
     cloud: simCloudPlatforms().includes(o.platform),
+    ...(o.hostEngine ? { hostEngine: o.hostEngine } : {}),
   });
   try {
     o.out(

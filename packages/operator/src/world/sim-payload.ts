@@ -23,10 +23,28 @@ export const EXPORTER_WEB_CONFIG = [
   '',
 ].join('\n');
 
+/**
+ * The payload's PowerShell files as stand-ins that run (the PowerShell host engine executes them): the
+ * Defender exclusion with upstream's behaviour (reference wmco-upstream §1.4: when process MsMpEng runs,
+ * `Add-MpPreference -ExclusionProcess <BinPath>`), and an hns.psm1 that defines nothing (the simulated
+ * host's HNS commands answer).
+ */
+const POWERSHELL_STAND_INS: Record<string, string> = {
+  'windows-defender-exclusion.ps1': [
+    '# wmco-sim stand-in for upstream windows-defender-exclusion.ps1',
+    'param([Parameter(Mandatory = $true)][string] $BinPath)',
+    'if (Get-Process -Name MsMpEng -ErrorAction SilentlyContinue) { Add-MpPreference -ExclusionProcess $BinPath }',
+    '',
+  ].join('\r\n'),
+  'hns.psm1': '# wmco-sim stand-in for upstream hns.psm1: the simulated host answers the HNS commands\r\n',
+};
+
 /** The small stand-in content of one payload file (deterministic). */
 export function simPayloadContent(name: string, bytesPerFile: number, tag?: string): Buffer {
   if (name === 'windows-exporter-webconfig.yaml')
     return Buffer.from(`${EXPORTER_WEB_CONFIG}${tag === undefined ? '' : `# ${tag}\n`}`);
+  const script = POWERSHELL_STAND_INS[name];
+  if (script !== undefined) return Buffer.from(`${script}${tag === undefined ? '' : `# ${tag}\r\n`}`);
   const seed = createHash('sha256').update(name).digest();
   const content = Buffer.alloc(bytesPerFile);
   for (let i = 0; i < content.length; i += seed.length) seed.copy(content, i);

@@ -3,6 +3,9 @@ import type { WmcoProvider } from '@wmco/core';
 import type { PayloadLayout } from './sim-payload.js';
 import type { SimHostSpec } from './world-hosts.js';
 
+/** The engines of a simulated host (`wmco sim --host-engine`). */
+export type HostEngine = 'model' | 'powershell';
+
 /** What a simulated world is made of, and how its operators are set up. */
 export interface SimWorldOptions {
   readonly hosts: readonly SimHostSpec[];
@@ -34,6 +37,12 @@ export interface SimWorldOptions {
   readonly cloudTagging?: 'check' | 'apply';
   /** network.operator `cluster`'s hybrid cluster network (hostPrefix 23; default `10.132.0.0/14`: 512 nodes). */
   readonly hybridClusterNetwork?: string;
+  /**
+   * What answers the host module on the simulated hosts: `model` (default, the TypeScript model, for scale)
+   * or `powershell` (each module session runs the delivered WmcoHost.psm1 in a real pwsh, with the host's
+   * files on disk and shims backed by the model; needs PowerShell 7, `findPwsh`).
+   */
+  readonly hostEngine?: HostEngine;
   /** Failed joins before the operator deletes a Machine (default 2 here), and the delay between them. */
   readonly machineRetry?: { readonly budget: number; readonly retryMs: number };
 }

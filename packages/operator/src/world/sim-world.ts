@@ -28,6 +28,7 @@ import { createLogger } from '../runtime/logger.js';
 import { Redactor } from '../runtime/redactor.js';
 import { writeSimPayload } from './sim-payload.js';
 import { WorldHostSet } from './world-hosts.js';
+import { powershellEngineFor } from './host-engine.js';
 import { WorldMachines, worldLauncher } from './world-machines.js';
 import {
   attachWorldCloud,
@@ -93,7 +94,8 @@ export class SimWorld {
     const dir = await mkdtemp(join(tmpdir(), 'wmco-world-'));
     // The cloud starts first: the machine-api's launcher creates Machines' instances in it.
     const cloud = o.cloud ? await startSimCloud(o.platform ?? 'None') : undefined;
-    const launcher = worldLauncher({ ...FREE_HOST_COSTS, ...o.costs }, cloud?.machines);
+    const powershell = powershellEngineFor(o.hostEngine, dir);
+    const launcher = worldLauncher({ ...FREE_HOST_COSTS, ...o.costs }, cloud?.machines, powershell);
     const cluster = await startSimCluster({
       platform: o.platform ?? 'None',
       machineInstances: launcher,
@@ -107,7 +109,7 @@ export class SimWorld {
       const metadataHostname = o.cloud ? simCloudMetadataHostname(cluster.platform, h.hostname) : undefined;
       return metadataHostname && !h.metadataHostname ? { ...h, metadataHostname } : h;
     });
-    const hosts = await WorldHostSet.start(specs, key.public, { ...FREE_HOST_COSTS, ...o.costs });
+    const hosts = await WorldHostSet.start(specs, key.public, { ...FREE_HOST_COSTS, ...o.costs }, powershell);
     const payloadDir =
       o.payloadDir ??
       (await writeSimPayload(o.payloadBytesPerFile ?? 4096, join(dir, 'payload'), o.payloadLayout));

@@ -2,6 +2,7 @@ import {
   SimulatedWindowsHost,
   defaultServiceBehaviours,
   type HostCosts,
+  type PowerShellEngineOptions,
   type KubeletBehaviourOptions,
 } from '@wmco/sim';
 import type { HostScenario } from './host-scenario.js';
@@ -64,6 +65,8 @@ export class WorldHostSet {
     specs: readonly SimHostSpec[],
     authorizedKey: string,
     costs: HostCosts,
+    /** Run the hosts' module sessions in this PowerShell (the PowerShell engine); absent: the model. */
+    powershell?: PowerShellEngineOptions,
   ): Promise<WorldHostSet> {
     const hosts = [];
     for (const spec of specs) {
@@ -81,6 +84,7 @@ export class WorldHostSet {
         ...(spec.metadataHostname !== undefined ? { metadataHostname: spec.metadataHostname } : {}),
         ...(spec.dnsSuffix !== undefined ? { dnsSuffix: spec.dnsSuffix } : {}),
         ...(spec.kubelet ? { behaviours: defaultServiceBehaviours(spec.kubelet) } : {}),
+        ...(powershell ? { powershell } : {}),
       });
       hosts.push({ spec, sim, address: addr });
     }

@@ -1,6 +1,12 @@
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { providerSpecFor } from './machine-provider-specs.js';
-import { CLUSTER_ID_LABEL, SimInstanceLauncher, type HostCosts, type MachineCloud } from '@wmco/sim';
+import {
+  CLUSTER_ID_LABEL,
+  SimInstanceLauncher,
+  type HostCosts,
+  type MachineCloud,
+  type PowerShellEngineOptions,
+} from '@wmco/sim';
 
 const NS = 'openshift-machine-api';
 const GROUP = { group: 'machine.openshift.io', version: 'v1beta1', namespace: NS };
@@ -16,10 +22,14 @@ function machineAddress(): string {
  * The VMs behind the world's Machines: simulated Windows hosts that boot from their user data, created
  * as instances of the simulated cloud when there is one (AWS, Azure, GCP).
  */
-export function worldLauncher(costs: HostCosts, cloud?: MachineCloud): SimInstanceLauncher {
+export function worldLauncher(
+  costs: HostCosts,
+  cloud?: MachineCloud,
+  powershell?: PowerShellEngineOptions,
+): SimInstanceLauncher {
   return new SimInstanceLauncher({
     allocateAddress: machineAddress,
-    host: { costs },
+    host: { costs, ...(powershell ? { powershell } : {}) },
     ...(cloud ? { cloud } : {}),
   });
 }

@@ -1,4 +1,5 @@
 import type { ServerChannel } from 'ssh2';
+import { decodePowerShellCommand } from '@wmco/core';
 import { classifyExec } from './exec-handler.js';
 import type { HostCosts } from './host-costs.js';
 import { runCommand, type ExecReply, type HostShellContext } from './host-shell.js';
@@ -9,6 +10,8 @@ export interface ExecHost {
   readonly shell: HostShellContext;
   readonly stats: { execs: number; openExecs: number; maxOpenExecs: number; floodsOpen: number };
   readonly costs: HostCosts;
+  /** Runs module sessions in a real PowerShell (the PowerShell engine); absent: the model answers them. */
+  readonly sessions?: (channel: ServerChannel, script: string) => void;
 }
 
 /** Output, exit-status, EOF and CLOSE (ssh2 sends the last two on end()), after one latency. */
@@ -37,7 +40,8 @@ export function serveExec(channel: ServerChannel, command: string, host: ExecHos
   channel.once('close', () => stats.openExecs--);
   const plan = classifyExec(command, host.shell.model.defaultShell);
   if (plan.kind === 'session') {
-    serveModuleSession(channel, plan, host).catch(() => channel.close());
+    if (host.sessions) host.sessions(channel, decodePowerShellCommand(command) ?? '');
+    else serveModuleSession(channel, plan, host).catch(() => channel.close());
     return;
   }
   const input: Buffer[] = [];

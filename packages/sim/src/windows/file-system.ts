@@ -71,7 +71,8 @@ export class FileSystem {
     return n;
   }
 
-  private noteWrite(n: string): void {
+  /** Keeps the write in `unrestrictedWrites` when it lands in a watched folder that is not restricted. */
+  protected noteWrite(n: string): void {
     const root = this.watched.find((w) => pathKey(n).startsWith(`${pathKey(w)}\\`));
     if (root === undefined || this.isRestricted(root)) return;
     this.unrestrictedWrites.push(n);

@@ -75,6 +75,11 @@ export class RootCertificateStore {
     }
   }
 
+  /** `Remove-Item Cert:\LocalMachine\Root\<thumbprint>`: removes whatever it is; true when it was there. */
+  remove(thumbprint: string): boolean {
+    return this.certs.delete(thumbprint.toUpperCase());
+  }
+
   /** Remove-WmcoRootCertificate: only a certificate with the operator's mark; a missing one is fine. */
   removeManaged(thumbprint: string): void {
     const c = this.certs.get(thumbprint.toUpperCase());

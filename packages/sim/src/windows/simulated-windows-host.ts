@@ -13,6 +13,7 @@ import { serveSftp } from './sftp-server.js';
 import { prefetchStagedArchive } from './staged-archive.js';
 import { authenticate, generateEd25519KeyPair, parseKeyOrThrow, type AuthPolicy } from './ssh-auth.js';
 import { WindowsModel, type WindowsModelOptions } from './windows-model.js';
+import { PowerShellEngine, type PowerShellEngineOptions } from './pwsh/powershell-engine.js';
 
 export interface SimulatedWindowsHostOptions extends WindowsModelOptions {
   /** OpenSSH public key line (`ssh-ed25519 AAAA...`) of the operator's key. */
@@ -27,6 +28,11 @@ export interface SimulatedWindowsHostOptions extends WindowsModelOptions {
   readonly evaluators?: EvaluatorRegistry;
   /** Called for every command the host does not model (also kept in `unsupportedCommands`). */
   readonly log?: (message: string) => void;
+  /**
+   * Run every host module session as a real `pwsh` executing the module the operator delivered, with the
+   * host's files on disk (the PowerShell engine, pwsh/powershell-engine.ts); absent: the TypeScript model.
+   */
+  readonly powershell?: PowerShellEngineOptions;
 }
 
 /** The software version Windows Server 2022's OpenSSH server sends (`SSH-2.0-<this>`). */
@@ -77,10 +83,16 @@ export class SimulatedWindowsHost {
   /** administrators_authorized_keys: replaced by `authorizeKeys` (an admin installing a new key). */
   private authorizedKeys: ParsedKey[];
   private readonly shell: HostShellContext;
+  private readonly engine: PowerShellEngine | undefined;
 
   private constructor(private readonly o: SimulatedWindowsHostOptions) {
+    this.engine = o.powershell ? new PowerShellEngine(o.powershell, o.address) : undefined;
     // The host's address on the (loopback) network is its primary IPv4 unless told otherwise.
-    this.model = new WindowsModel({ ipv4: o.address, ...o });
+    this.model = new WindowsModel({
+      ipv4: o.address,
+      ...o,
+      ...(this.engine ? { files: this.engine.files } : {}),
+    });
     this.authorizedKeys = [parseKeyOrThrow(o.authorizedKey)];
     this.costs = { ...DEFAULT_HOST_COSTS, ...o.costs };
     this.model.scm.serviceStartMs = this.costs.serviceStartMs;
@@ -113,6 +125,7 @@ export class SimulatedWindowsHost {
 
   static async start(o: SimulatedWindowsHostOptions): Promise<SimulatedWindowsHost> {
     const host = new SimulatedWindowsHost(o);
+    await host.engine?.start(host.model, o.address, () => void host.reboot());
     await host.listen(true);
     return host;
   }
@@ -214,6 +227,7 @@ export class SimulatedWindowsHost {
     await this.rebooting?.catch(() => undefined);
     this.model.halt();
     await this.unlisten();
+    await this.engine?.stop();
   }
 
   private accept(conn: Connection): void {
@@ -274,6 +288,19 @@ export class SimulatedWindowsHost {
       streamEndlessOutput(channel, shape);
       return;
     }
-    serveExec(channel, command, { shell: this.shell, stats: this.stats, costs: this.costs });
+    const engine = this.engine;
+    serveExec(channel, command, {
+      shell: this.shell,
+      stats: this.stats,
+      costs: this.costs,
+      ...(engine
+        ? {
+            sessions: (ch: ServerChannel, script: string): void => {
+              this.stats.powershellStarts++;
+              engine.serve(ch, script, this.model.hostname);
+            },
+          }
+        : {}),
+    });
   }
 }

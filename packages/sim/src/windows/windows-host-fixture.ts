@@ -7,7 +7,11 @@ import {
   type SshHostOptions,
   type UploadFile,
 } from '@wmco/core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { FREE_HOST_COSTS, type HostCosts } from './host-costs.js';
+import type { PowerShellEngineOptions } from './pwsh/powershell-engine.js';
 import { SimulatedWindowsHost } from './simulated-windows-host.js';
 import type { WindowsModelOptions } from './windows-model.js';
 import { generateEd25519KeyPair } from './ssh-auth.js';
@@ -44,17 +48,31 @@ export interface HostWorldOptions {
   readonly costs?: Partial<HostCosts>;
   /** More of the modelled machine (DNS suffix, metadata hostname, ...). */
   readonly model?: WindowsModelOptions;
+  /** Run module sessions in this PowerShell (the PowerShell engine, in a fresh folder); default: the model. */
+  readonly pwsh?: string;
+}
+
+function engineOf(pwsh: string | undefined): { powershell?: PowerShellEngineOptions } {
+  if (pwsh === undefined) return {};
+  return { powershell: { pwsh, dir: mkdtempSync(join(tmpdir(), 'wmco-hosts-')) } };
+}
+
+/** The host's folder goes with the host (the PowerShell engine's files are on disk). */
+function removeFolder(engine: { powershell?: PowerShellEngineOptions }): void {
+  if (engine.powershell) rmSync(engine.powershell.dir, { recursive: true, force: true });
 }
 
 /** A simulated host with free costs and an adapter tuned for tests (short retries and timeouts). */
 export async function startHostWorld(o: HostWorldOptions = {}): Promise<HostWorld> {
   const key = generateEd25519KeyPair();
+  const engine = engineOf(o.pwsh);
   const sim = await SimulatedWindowsHost.start({
     ...o.model,
     address: nextLoopbackAddress(),
     authorizedKey: key.public,
     costs: { ...FREE_HOST_COSTS, ...o.costs },
     ...(o.defaultShell ? { defaultShell: o.defaultShell } : {}),
+    ...engine,
   });
   const keys = new InMemoryHostKeyStore();
   const adapters: SshWindowsHost[] = [];
@@ -69,7 +87,7 @@ export async function startHostWorld(o: HostWorldOptions = {}): Promise<HostWorl
       retryMaxMs: 200,
       connectDeadlineMs: 5000,
       authRetryMs: 0,
-      commandTimeoutMs: 5000,
+      commandTimeoutMs: o.pwsh === undefined ? 5000 : 60_000,
       rebootTimeoutMs: 10_000,
       ...overrides,
     });
@@ -86,6 +104,7 @@ export async function startHostWorld(o: HostWorldOptions = {}): Promise<HostWorl
     stop: async () => {
       for (const a of adapters) await a.close();
       await sim.stop();
+      removeFolder(engine);
     },
   };
 }

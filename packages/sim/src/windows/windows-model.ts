@@ -34,6 +34,8 @@ export interface WindowsModelOptions {
   readonly metadataHostname?: string;
   /** The pod subnet of HNS networks created without one (the hybrid-overlay node subnet). */
   readonly podSubnet?: string;
+  /** The host's files (default: in memory; the PowerShell engine passes a DiskFileSystem). */
+  readonly files?: FileSystem;
 }
 
 /** An HNS network; subnet and management IP default to the model's pod subnet and IPv4. */
@@ -64,7 +66,7 @@ const MODEL_DEFAULTS = {
 
 /** The parts of one Windows machine the operator touches. Survives reboots (it is the disk). */
 export class WindowsModel {
-  readonly files = new FileSystem();
+  readonly files: FileSystem;
   readonly scm: ServiceControlManager;
   /** System environment variables, keyed case-insensitively. */
   readonly envVars = new Map<string, { name: string; value: string }>();
@@ -111,6 +113,7 @@ export class WindowsModel {
 
   constructor(o: WindowsModelOptions = {}) {
     const d = { ...MODEL_DEFAULTS, ...o };
+    this.files = o.files ?? new FileSystem();
     this.scm = new ServiceControlManager(this, o.behaviours ?? defaultServiceBehaviours());
     this.hostname = d.hostname;
     this.osBuild = d.osBuild;
