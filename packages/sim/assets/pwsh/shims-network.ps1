@@ -14,7 +14,8 @@ function global:ConvertTo-WmcoSimRoute {
         NextHop           = [string]$Route.nextHop
         ifIndex           = [uint32]$Route.interfaceIndex
         InterfaceIndex    = [uint32]$Route.interfaceIndex
-        RouteMetric       = [uint16]0
+        RouteMetric       = [uint16]$Route.routeMetric
+        InterfaceMetric   = [uint32]$Route.interfaceMetric
         AddressFamily     = 'IPv4'
     }
 }
@@ -24,9 +25,14 @@ function global:Get-NetRoute {
     param(
         [string[]] $DestinationPrefix,
         [string[]] $AddressFamily,
-        [Alias('ifIndex')] [uint32[]] $InterfaceIndex
+        [Alias('ifIndex')] [uint32[]] $InterfaceIndex,
+        # ActiveStore (what the stack uses now) holds every route; PersistentStore only those kept across a
+        # restart (New-NetRoute without -PolicyStore writes both; a route added as ActiveStore only is not).
+        [ValidateSet('ActiveStore', 'PersistentStore')] [string] $PolicyStore
     )
-    $routes = @(Invoke-WmcoSimCall 'route.list' | ForEach-Object { $_ } | ForEach-Object { ConvertTo-WmcoSimRoute $_ })
+    $all = @(Invoke-WmcoSimCall 'route.list' | ForEach-Object { $_ })
+    if ($PolicyStore -eq 'PersistentStore') { $all = @($all | Where-Object { $_.persistent }) }
+    $routes = @($all | ForEach-Object { ConvertTo-WmcoSimRoute $_ })
     if ($null -ne $DestinationPrefix) { $routes = @($routes | Where-Object { $DestinationPrefix -contains $_.DestinationPrefix }) }
     if ($null -ne $InterfaceIndex) { $routes = @($routes | Where-Object { $InterfaceIndex -contains $_.ifIndex }) }
     if ($routes.Count -eq 0 -and $null -ne $DestinationPrefix) {
@@ -76,7 +82,7 @@ function global:Get-NetIPAddress {
             if ($null -ne $InterfaceAlias -and $InterfaceAlias -notcontains [string]$a.name) { continue }
             [pscustomobject]@{ PSTypeName = 'Microsoft.Management.Infrastructure.CimInstance#ROOT/StandardCimv2/MSFT_NetIPAddress'
                 IPAddress = [string]$a.ipv4; InterfaceIndex = [uint32]$a.ifIndex; ifIndex = [uint32]$a.ifIndex; InterfaceAlias = [string]$a.name
-                AddressFamily = 'IPv4'; PrefixLength = [byte]$a.prefixLength }
+                AddressFamily = 'IPv4'; PrefixLength = [byte]$a.prefixLength; SkipAsSource = $false }
         }
     }
 }

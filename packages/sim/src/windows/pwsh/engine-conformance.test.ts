@@ -28,10 +28,18 @@ function specWithoutFirewall(payload: Payload): HostSpec {
   return { ...nodeSpec(payload), firewallRules: [] };
 }
 
-/** The state without what cannot agree: boot time (each host booted when it started), free disk (a real disk). */
+/**
+ * The state without what cannot agree: boot time (each host booted when it started), free disk (a real
+ * disk), and the boot id (a random GUID each host draws at its first read after boot); that the id is a
+ * GUID on both engines is checked.
+ */
 function comparable(state: HostState): unknown {
-  const { lastBootTime: _boot, freeDiskBytes: _disk, ...rest } = state;
-  return { ...rest, services: [...rest.services].sort((a, b) => (a.name < b.name ? -1 : 1)) };
+  const { lastBootTime: _boot, freeDiskBytes: _disk, bootId, ...rest } = state;
+  return {
+    ...rest,
+    bootIdIsGuid: /^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$/.test(bootId),
+    services: [...rest.services].sort((a, b) => (a.name < b.name ? -1 : 1)),
+  };
 }
 
 /** The host's end state, read from its model (both engines keep it there; files are on disk for pwsh). */

@@ -67,7 +67,16 @@ function adapters(m: WindowsModel, attached: ReadonlySet<string>): Record<string
 
 function routeCalls(m: WindowsModel, attached: ReadonlySet<string>): [string, RpcHandler][] {
   return [
-    ['route.list', () => m.routes.map((r) => ({ ...r }))],
+    [
+      'route.list',
+      () =>
+        m.routes.map((r) => ({
+          ...r,
+          routeMetric: m.interfaces.routeMetric(r.interfaceIndex, r.nextHop),
+          interfaceMetric: m.interfaces.get(r.interfaceIndex)?.metric ?? 75,
+          persistent: !m.volatileRoutes.has(r.destinationPrefix),
+        })),
+    ],
     [
       'route.add',
       (p) => {
