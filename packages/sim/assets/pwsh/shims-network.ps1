@@ -69,6 +69,34 @@ function global:Get-NetAdapter {
     }
 }
 
+# Get-NetIPConfiguration (NetIPConfiguration objects, NetTCPIP module): one per interface, with its adapter
+# (MSFT_NetAdapter, LinkLayerAddress as 00-15-5D-..) and its IPv4 addresses (MSFT_NetIPAddress[]). -All also
+# lists interfaces that are down or hidden (an HNS host vNIC); -AllCompartments those of every compartment.
+#   https://learn.microsoft.com/en-us/powershell/module/nettcpip/get-netipconfiguration?view=windowsserver2022-ps
+function global:Get-NetIPConfiguration {
+    [CmdletBinding()]
+    param(
+        [Parameter(Position = 0)] [string] $InterfaceAlias,
+        [uint32] $InterfaceIndex,
+        [switch] $AllCompartments,
+        [switch] $All,
+        [switch] $Detailed
+    )
+    foreach ($a in (Get-WmcoSimAdapters)) {
+        if ($PSBoundParameters.ContainsKey('InterfaceAlias') -and $InterfaceAlias -ne [string]$a.name) { continue }
+        if ($PSBoundParameters.ContainsKey('InterfaceIndex') -and $InterfaceIndex -ne [uint32]$a.ifIndex) { continue }
+        $adapter = [pscustomobject]@{ PSTypeName = 'Microsoft.Management.Infrastructure.CimInstance#ROOT/StandardCimv2/MSFT_NetAdapter'
+            Name = [string]$a.name; InterfaceAlias = [string]$a.name; ifIndex = [uint32]$a.ifIndex
+            MacAddress = [string]$a.macAddress; LinkLayerAddress = [string]$a.macAddress; Status = 'Up' }
+        $address = [pscustomobject]@{ PSTypeName = 'Microsoft.Management.Infrastructure.CimInstance#ROOT/StandardCimv2/MSFT_NetIPAddress'
+            IPAddress = [string]$a.ipv4; InterfaceIndex = [uint32]$a.ifIndex; InterfaceAlias = [string]$a.name
+            AddressFamily = 'IPv4'; PrefixLength = [byte]$a.prefixLength; SkipAsSource = $false }
+        [pscustomobject]@{ PSTypeName = 'NetIPConfiguration'
+            InterfaceAlias = [string]$a.name; InterfaceIndex = [uint32]$a.ifIndex; NetAdapter = $adapter
+            IPv4Address = [object[]]@($address); CompartmentId = [uint32]1 }
+    }
+}
+
 function global:Get-NetIPAddress {
     [CmdletBinding()]
     param(
