@@ -5,6 +5,7 @@
 # gives each test a fresh one). Called once in a BeforeAll: the mocks are that block's.
 function Use-FakeWindows {
     $m = @{ ModuleName = 'WmcoHost' }
+    Use-FakeDriveC
     # Calls no filter below matches go to the real command (Pester 6 needs a default mock for that). A mock
     # sees only the parameters it was given, as variables: those the module passes are handed on.
     # $PesterBoundParameters holds what the call passed (a mock's $PSBoundParameters is empty); the aliases
@@ -168,4 +169,13 @@ function Use-FakeWindows {
         $acl
     }
     Mock @m Set-Acl { $global:WmcoFake.Acls[$LiteralPath[0]] = $AclObject; $global:WmcoFake.Calls.Add("Set-Acl $($LiteralPath[0])") }
+}
+
+# Drive C: exists on every Windows host; the module's .NET calls read it through Get-WmcoNativePath (the free
+# space of C:\ among them). Off Windows it is a folder of its own, mapped once for the whole run.
+function Use-FakeDriveC {
+    if ($null -ne (Get-PSDrive -Name C -ErrorAction SilentlyContinue)) { return }
+    $root = Join-Path ([System.IO.Path]::GetTempPath()) "wmco-pester-c-$PID"
+    $null = New-Item -ItemType Directory -Force -Path $root
+    $null = New-PSDrive -Name C -PSProvider FileSystem -Root $root -Scope Global
 }

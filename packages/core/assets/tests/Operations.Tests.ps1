@@ -279,6 +279,17 @@ Describe 'WmcoHost operations' {
     }
 }
 
+Describe 'Get-WmcoNativePath' {
+    BeforeAll {
+        Import-WmcoHostModule
+        Use-FakeDriveC
+    }
+    It 'gives .NET the file behind a drive-C: path (the same path on Windows)' {
+        $expected = Join-Path (Get-PSDrive -Name C).Root 'k' 'kubelet.exe'
+        InModuleScope WmcoHost { Get-WmcoNativePath 'C:\k\kubelet.exe' } | Should -Be $expected
+    }
+}
+
 Describe 'Get-WmcoBootId' {
     BeforeAll { Import-WmcoHostModule }
     # Volatile registry keys exist only in the Windows registry: this runs on Windows alone (a skip elsewhere,
