@@ -51,35 +51,59 @@ export interface InstanceStatusStore {
   remove(address: string): Promise<void>;
 }
 
+/** The seconds spent per phase, with the phase being left (if any) closed at `now`. */
+function closedTimings(
+  previous: InstanceStatus | undefined,
+  phase: InstancePhase,
+  now: Date,
+): Partial<Record<InstancePhase, number>> {
+  const phaseSeconds = { ...(previous?.phaseSeconds ?? {}) };
+  if (!previous || previous.phase === phase) return phaseSeconds;
+  const spent = (now.getTime() - Date.parse(previous.since)) / 1000;
+  phaseSeconds[previous.phase] = Math.round(((phaseSeconds[previous.phase] ?? 0) + spent) * 1000) / 1000;
+  return phaseSeconds;
+}
+
+/**
+ * The last error and the count of failed attempts carried into `phase`: they stay while the instance
+ * retries (an admin reading `Connecting` must see why the attempt before failed), a new failure counts
+ * one more, and success or removal clears both.
+ */
+function carriedFailure(
+  previous: InstanceStatus | undefined,
+  phase: InstancePhase,
+): Pick<InstanceStatus, 'lastError' | 'failedAttempts'> {
+  if (FAILURE_CLEARED.has(phase)) return {};
+  const attempts = previous?.failedAttempts ?? 0;
+  const failing = phase === 'Failed' && previous?.phase !== 'Failed';
+  return withoutUndefined({
+    lastError: previous?.lastError,
+    failedAttempts: failing ? attempts + 1 : previous?.failedAttempts,
+  });
+}
+
 /** Moves an instance to `phase`, closing the timing of the phase it leaves. */
 export function enterPhase(
   previous: InstanceStatus | undefined,
   change: { address: string; phase: InstancePhase; now: Date; extra?: Partial<InstanceStatus> },
 ): InstanceStatus {
   const { address, phase, now, extra = {} } = change;
-  const phaseSeconds = { ...(previous?.phaseSeconds ?? {}) };
-  if (previous && previous.phase !== phase) {
-    const spent = (now.getTime() - Date.parse(previous.since)) / 1000;
-    phaseSeconds[previous.phase] = Math.round(((phaseSeconds[previous.phase] ?? 0) + spent) * 1000) / 1000;
-  }
+  const phaseSeconds = closedTimings(previous, phase, now);
   const since = previous?.phase === phase ? previous.since : now.toISOString();
-  const base = previous ?? { address, phase, since, phaseSeconds };
-  // The last error stays, with the count of failed attempts, while the instance retries (an admin reading
-  // `Connecting` must see why the attempt before failed); success or removal clears both.
-  const { lastError, failedAttempts, ...rest } = base;
-  const kept = FAILURE_CLEARED.has(phase) ? {} : { lastError, failedAttempts };
-  const failing = phase === 'Failed' && previous?.phase !== 'Failed';
-  const attempts = failing ? { failedAttempts: (failedAttempts ?? 0) + 1 } : {};
-  return withoutUndefined({ ...rest, ...kept, ...attempts, address, phase, since, phaseSeconds, ...extra });
+  const {
+    lastError: _error,
+    failedAttempts: _attempts,
+    ...rest
+  } = previous ?? { address, phase, since, phaseSeconds };
+  const failure = carriedFailure(previous, phase);
+  return withoutUndefined({ ...rest, ...failure, address, phase, since, phaseSeconds, ...extra });
 }
 
 /** Phases that end a run of failures. */
 const FAILURE_CLEARED: ReadonlySet<InstancePhase> = new Set(['Ready', 'Removed']);
 
-function withoutUndefined(s: Record<string, unknown>): InstanceStatus {
-  return Object.fromEntries(
-    Object.entries(s).filter(([, v]) => v !== undefined),
-  ) as unknown as InstanceStatus;
+function withoutUndefined<T>(s: Record<string, unknown>): T {
+  return Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as unknown as T;
 }
 
 /**

@@ -6,6 +6,15 @@ import type { WindowsServiceSpec } from '../provider/types/windows-service-spec.
 import { isConflict, isNotFound } from '../kube/client/api-errors.js';
 
 /**
+ * Whether the ConfigMap in the cluster is the one to publish. Compared as maps: the API server returns map
+ * keys sorted (Go's encoding), not in the order built here, so comparing serialised text never matched
+ * and the ConfigMap was re-created in a loop.
+ */
+function isCurrent(existing: V1ConfigMap, body: V1ConfigMap): boolean {
+  return existing.immutable === true && isDeepStrictEqual(existing.data ?? {}, body.data ?? {});
+}
+
+/**
  * Publishes `windows-services-<version>`, the immutable record of what this version installs
  * (ARCHITECTURE §6). A ConfigMap of that name with other content (edited, or left by a broken run) is
  * deleted and created again, as upstream's configmap controller does.
@@ -27,9 +36,7 @@ export async function publishServicesConfigMap(
   const name = body.metadata?.name ?? '';
   try {
     const existing = await api.readNamespacedConfigMap({ name, namespace });
-    // Compared as maps: the API server returns map keys sorted (Go's encoding), not in the order built
-    // here, so comparing serialised text never matched and the ConfigMap was re-created in a loop.
-    if (isDeepStrictEqual(existing.data ?? {}, body.data ?? {}) && existing.immutable === true) return;
+    if (isCurrent(existing, body)) return;
     await api.deleteNamespacedConfigMap({ name, namespace });
   } catch (err) {
     if (!isNotFound(err)) throw err;

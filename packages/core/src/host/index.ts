@@ -11,7 +11,8 @@ export {
 export { NamePinnedHostKeyStore } from './name-pinned-host-key-store.js';
 export { silentHostLogger, type HostLogger } from './host-logger.js';
 export { loadHostModule, HOST_MODULE_FILE, type HostModule } from './host-module.js';
-export { SshWindowsHost, type SshHostStats } from './ssh/ssh-windows-host.js';
+export { SshWindowsHost } from './ssh/ssh-windows-host.js';
+export type { SshHostStats } from './ssh/ssh-host-stats.js';
 export type { SshHostOptions } from './ssh/ssh-options.js';
 export { sharedTransfers } from './ssh/ssh-options.js';
 export { loadPrivateKey, type LoadedPrivateKey } from './ssh/private-key.js';

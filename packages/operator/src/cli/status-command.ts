@@ -39,6 +39,14 @@ export function nodeFacts(nodes: readonly V1Node[]): Map<string, NodeFacts> {
   );
 }
 
+/** The last error, with the count of failed attempts while the instance retries. */
+function lastErrorCell(s: InstanceStatus): string {
+  if (s.lastError === undefined) return terminalSafe(undefined);
+  const attempts =
+    s.failedAttempts === undefined ? '' : ` (failed attempts: ${terminalSafe(s.failedAttempts)})`;
+  return `${terminalSafe(s.lastError)}${attempts}`;
+}
+
 export function rows(
   statuses: readonly InstanceStatus[],
   nodes: ReadonlyMap<string, NodeFacts>,
@@ -63,9 +71,7 @@ export function rows(
           .map(([p, v]) => `${p}=${terminalSafe(v)}s`)
           .join(' ') || '-',
       );
-    const attempts =
-      s.failedAttempts === undefined ? '' : ` (failed attempts: ${terminalSafe(s.failedAttempts)})`;
-    r.push(s.lastError === undefined ? terminalSafe(undefined) : `${terminalSafe(s.lastError)}${attempts}`);
+    r.push(lastErrorCell(s));
     return r;
   });
 }

@@ -8,7 +8,7 @@ import type { EvaluatorRegistry } from './evaluate/evaluator-registry.js';
 import { DEFAULT_HOST_COSTS, LinkClock, type HostCosts, type HostFaults } from './host-costs.js';
 import { serveExec } from './exec-session.js';
 import type { HostInvocation, HostShellContext } from './host-shell.js';
-import { streamEndlessOutput } from './endless-output.js';
+import { takenByFault } from './exec-faults.js';
 import { serveSftp } from './sftp-server.js';
 import { prefetchStagedArchive } from './staged-archive.js';
 import { authenticate, generateEd25519KeyPair, parseKeyOrThrow, type AuthPolicy } from './ssh-auth.js';
@@ -273,21 +273,7 @@ export class SimulatedWindowsHost {
 
   private exec(channel: ServerChannel, command: string): void {
     this.commandLines.add(command);
-    if (this.faults.silent) {
-      // Taken, read and never answered: the client's deadline is all that ends it.
-      this.stats.execs++;
-      channel.on('data', () => undefined);
-      return;
-    }
-    if (this.faults.endlessOutput) {
-      const shape = this.faults.endlessOutput;
-      delete this.faults.endlessOutput;
-      this.stats.execs++;
-      this.stats.floodsOpen++;
-      channel.once('close', () => this.stats.floodsOpen--);
-      streamEndlessOutput(channel, shape);
-      return;
-    }
+    if (takenByFault(channel, this.faults, this.stats)) return;
     const engine = this.engine;
     serveExec(channel, command, {
       shell: this.shell,

@@ -126,3 +126,11 @@ export function sharedTransfers(slots: number): Required<SshHostOptions>['transf
   const limit = pLimit(slots);
   return (upload) => limit(upload);
 }
+
+/** A request's deadline: those that change the host get `commandTimeoutMs`; those a host answers in seconds, less. */
+export function requestDeadline(
+  o: ResolvedSshOptions,
+  op: 'observe' | 'apply' | 'deconfigure' | 'reboot',
+): number {
+  return op === 'apply' || op === 'deconfigure' ? o.commandTimeoutMs : o.quickCommandTimeoutMs;
+}

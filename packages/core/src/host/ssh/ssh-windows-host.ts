@@ -24,18 +24,14 @@ import { deconfigureInRounds } from './deconfigure-rounds.js';
 import { ModuleSession } from './module-session.js';
 import { stageFile } from './stage-file.js';
 import { loadPrivateKey, type LoadedPrivateKey } from './private-key.js';
+import type { SshHostStats } from './ssh-host-stats.js';
 import { SshSession, type SessionStats } from './ssh-session.js';
-import { resolveSshOptions, type ResolvedSshOptions, type SshHostOptions } from './ssh-options.js';
-
-/** Counters across every connection this host made; `pnpm bench host` reports them. */
-export interface SshHostStats {
-  connects: number;
-  powershellStarts: number;
-  /** Calls that carried the host module on stdin (first contact, or a module that went missing). */
-  moduleInstalls: number;
-  sftpRequests: number;
-  bytesSent: number;
-}
+import {
+  requestDeadline,
+  resolveSshOptions,
+  type ResolvedSshOptions,
+  type SshHostOptions,
+} from './ssh-options.js';
 
 /** Ends a session that started (one that never started needs nothing). */
 function closeSession(session: Promise<ModuleSession> | undefined): void {
@@ -172,7 +168,7 @@ export class SshWindowsHost implements WindowsHost {
     const session = await this.moduleSession(ssh, retried);
     let line: string;
     try {
-      line = await session.request(JSON.stringify(checked.data), this.deadlineOf(checked.data.op));
+      line = await session.request(JSON.stringify(checked.data), requestDeadline(this.o, checked.data.op));
     } catch (err) {
       // The session's own stdout line, not stderr: that is CLIXML and may wrap the path.
       if (!retried && session.moduleMissing) {
@@ -190,11 +186,6 @@ export class SshWindowsHost implements WindowsHost {
     const parsed = hostResultSchema.safeParse(json);
     if (!parsed.success) throw new HostProtocolError(this.address, parsed.error.message);
     return parsed.data;
-  }
-
-  /** Requests that change the host get `commandTimeoutMs`; those a host answers in seconds, less. */
-  private deadlineOf(op: HostRequest['op']): number {
-    return op === 'apply' || op === 'deconfigure' ? this.o.commandTimeoutMs : this.o.quickCommandTimeoutMs;
   }
 
   async observe(query: ObserveQuery): Promise<HostState> {
