@@ -2,12 +2,6 @@ import test, { type ExecutionContext } from 'ava';
 import { findPwsh } from '@wmco/core';
 import type { HostEngine } from './sim-world-options.js';
 
-/**
- * Bugs of WmcoHost.psm1 (issue 25's review list) that the real module hits on the PowerShell engine, so
- * its variants fail until their fixes are merged. Empty: every powershell variant must pass.
- */
-export const KNOWN_MODULE_BUGS: readonly string[] = [];
-
 type Body = (t: ExecutionContext, engine: HostEngine) => Promise<void>;
 
 /**
@@ -24,14 +18,6 @@ export function powershellTest(title: string, body: Body): void {
   const pwsh = findPwsh(process.env);
   if ('missing' in pwsh) {
     test.serial.skip(`${title} [powershell engine skipped: ${pwsh.missing}]`, (t) => body(t, 'powershell'));
-    return;
-  }
-  if (KNOWN_MODULE_BUGS.length > 0) {
-    const bugs = KNOWN_MODULE_BUGS.map((b) => b.split(' ')[0]).join(', ');
-    test.serial.failing(
-      `${title} [powershell engine: fails until the module fixes of ${bugs} are merged]`,
-      (t) => body(t, 'powershell'),
-    );
     return;
   }
   test.serial(`${title} [powershell engine]`, (t) => body(t, 'powershell'));

@@ -85,21 +85,14 @@ function failedStep(result: unknown): unknown {
     : result;
 }
 
-function conformance(
-  title: string,
-  run: Case,
-  o: { normalise?: (result: unknown) => unknown; knownBug?: string } = {},
-): void {
+function conformance(title: string, run: Case, o: { normalise?: (result: unknown) => unknown } = {}): void {
   if ('missing' in pwsh) {
     test.skip(`${title} [skipped: ${pwsh.missing}]`, () => undefined);
     return;
   }
   const path = pwsh.path;
   const normalise = o.normalise ?? ((r: unknown): unknown => r);
-  // A module bug of issue 25's list shows here until its fix (branch pester) is merged: then flip it.
-  const register = o.knownBug === undefined ? test.serial : test.serial.failing;
-  const name = o.knownBug === undefined ? title : `${title} [fails until the module fix of ${o.knownBug}]`;
-  register(name, async (t: ExecutionContext) => {
+  test.serial(title, async (t: ExecutionContext) => {
     const model = await runOn(undefined, run);
     const real = await runOn(path, run);
     t.deepEqual(normalise(real.result), normalise(model.result), 'the same result');
