@@ -10,6 +10,7 @@ import { generateEd25519KeyPair } from '@wmco/sim';
 import {
   NODE_FIREWALL_RULES,
   runWmco,
+  sshFlags,
   startCheckedHost,
   writeKeyFile,
 } from './in-process-cli.test-helper.js';
@@ -60,16 +61,7 @@ async function hostcheck(t: { teardown: (f: () => Promise<void>) => void }, setu
   if (setup.stopped) await sim.stop();
   else t.teardown(() => sim.stop());
   const dir = join(tmp, 'fixtures');
-  const args = [
-    'hostcheck',
-    sim.host,
-    '--user',
-    'Administrator',
-    '--key',
-    keyFile,
-    '--port',
-    String(sim.port),
-  ];
+  const args = ['hostcheck', sim.host, ...sshFlags(sim, keyFile)];
   const run = await runWmco([...args, '--timeout', '3', '--out', dir]);
   return { ...run, dir, host: sim.host };
 }

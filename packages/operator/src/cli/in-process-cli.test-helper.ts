@@ -80,3 +80,8 @@ export async function writeKeyFile(dir: string, privateKey: string): Promise<str
   await writeFile(keyFile, privateKey, { mode: 0o600 });
   return keyFile;
 }
+
+/** The flags that reach a checked host: `--user Administrator --key <keyFile> --port <its SSH port>`. */
+export function sshFlags(sim: SimulatedWindowsHost, keyFile: string): string[] {
+  return ['--user', 'Administrator', '--key', keyFile, '--port', String(sim.port)];
+}

@@ -8,6 +8,7 @@ import {
   NODE_FIREWALL_RULES,
   capturingContext,
   runWmco,
+  sshFlags,
   startCheckedHost,
   writeKeyFile,
 } from './in-process-cli.test-helper.js';
@@ -49,10 +50,10 @@ async function preflight(setup: HostSetup = {}): Promise<{ table: Outcome; json:
   const keyFile = await writeKeyFile(dir, setup.wrongKey ? generateEd25519KeyPair().private : key.private);
   if (setup.stopped) await sim.stop();
   const run = async (output: string[]): Promise<Outcome> => {
-    const args = ['preflight', sim.host, '--user', 'Administrator', '--key', keyFile];
+    const args = ['preflight', sim.host, ...sshFlags(sim, keyFile)];
     const { out: text, error } = await runWmco([
       ...args,
-      ...['--port', String(sim.port), '--timeout', '3', ...output, ...(setup.args ?? [])],
+      ...['--timeout', '3', ...output, ...(setup.args ?? [])],
     ]);
     const report =
       output.length > 0 && text !== '' ? (JSON.parse(text) as PreflightReport) : ({} as PreflightReport);

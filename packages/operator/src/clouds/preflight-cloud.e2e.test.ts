@@ -8,6 +8,7 @@ import { startSimCluster } from '@wmco/sim';
 import {
   NODE_FIREWALL_RULES,
   runWmco,
+  sshFlags,
   startCheckedHost,
   writeKeyFile,
 } from '../cli/in-process-cli.test-helper.js';
@@ -48,16 +49,7 @@ async function preflightOnCloud(t: ExecutionContext, platform: string, publish: 
   const keyFile = await writeKeyFile(dir, key.private);
   const runs: Run[] = [];
   for (const output of [[], ['-o', 'json']]) {
-    const args = [
-      'preflight',
-      sim.host,
-      '--user',
-      'Administrator',
-      '--key',
-      keyFile,
-      '--port',
-      String(sim.port),
-    ];
+    const args = ['preflight', sim.host, ...sshFlags(sim, keyFile)];
     const { out: text } = await runWmco([
       ...args,
       ...['--platform', platform, '--kubeconfig', kubeconfig, ...output],
