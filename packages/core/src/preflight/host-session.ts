@@ -1,7 +1,7 @@
-import { InMemoryHostKeyStore } from '../host/host-key-store.js';
 import type { HostLogger } from '../host/host-logger.js';
 import type { HostState } from '../host/protocol/index.js';
 import { loadPrivateKey, type LoadedPrivateKey } from '../host/ssh/private-key.js';
+import { oneShotSshOptions } from '../host/ssh/one-shot-ssh-options.js';
 import type { SshHostOptions } from '../host/ssh/ssh-options.js';
 import type { ObserveQuery, WindowsHost } from '../host/windows-host.js';
 import { isConnectError, sshFinding } from './connection-findings.js';
@@ -43,19 +43,7 @@ function loadKey(privateKey: string | Buffer, warnings: string[]): LoadedPrivate
 }
 
 async function observe(t: SessionTarget, openHost: (o: SshHostOptions) => WindowsHost): Promise<HostState> {
-  const host = openHost({
-    host: t.ipv4,
-    port: t.port,
-    username: t.username,
-    privateKey: t.privateKey,
-    // Preflight pins nothing: the key it sees is forgotten when it exits.
-    hostKeys: new InMemoryHostKeyStore(),
-    connectDeadlineMs: t.timeoutMs,
-    readyTimeoutMs: t.timeoutMs,
-    authRetryMs: 0,
-    retryInitialMs: Math.min(500, t.timeoutMs),
-    commandTimeoutMs: Math.max(60_000, t.timeoutMs),
-  });
+  const host = openHost(oneShotSshOptions({ ...t, host: t.ipv4 }, 60_000));
   try {
     return await host.observe(preflightQuery(t.vxlanPort));
   } finally {

@@ -5,11 +5,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
 import test from 'ava';
-import { findPwsh, newRootContainer, type FirewallRuleSpec } from '@wmco/core';
-import { FREE_HOST_COSTS, SimulatedWindowsHost, generateEd25519KeyPair } from '@wmco/sim';
-import { loadBuiltinProviders } from '../providers/baked-providers.js';
-import type { CliContext } from './cli-context.js';
-import { buildProgram } from './program.js';
+import { findPwsh } from '@wmco/core';
+import { generateEd25519KeyPair } from '@wmco/sim';
+import {
+  NODE_FIREWALL_RULES,
+  runWmco,
+  sshFlags,
+  startCheckedHost,
+  writeKeyFile,
+} from './in-process-cli.test-helper.js';
 
 let nextOctet = 1;
 /**
@@ -21,11 +25,6 @@ function loopback(): string {
   const worker = process.pid * 64 + (threadId % 64);
   return `127.${1 + (worker % 250)}.${150 + (Math.floor(worker / 250) % 50)}.${nextOctet + 1}`;
 }
-
-const RULES: FirewallRuleSpec[] = [
-  { name: 'ContainerLogsPort', protocol: 'TCP', localPort: 10250, direction: 'Inbound' },
-  { name: 'WindowsExporter', protocol: 'TCP', localPort: 9182, direction: 'Inbound' },
-];
 
 interface Run {
   readonly out: string;
@@ -41,16 +40,13 @@ interface Setup {
 
 /** A simulated WS2022 host with the node's firewall rules and a kubelet service with one proxy variable. */
 async function hostcheck(t: { teardown: (f: () => Promise<void>) => void }, setup: Setup = {}): Promise<Run> {
-  const key = generateEd25519KeyPair();
-  const sim = await SimulatedWindowsHost.start({
+  const { sim, key } = await startCheckedHost({
     address: loopback(),
-    authorizedKey: key.public,
-    costs: FREE_HOST_COSTS,
     hostname: 'win-check',
-    containersFeature: true,
-    defaultShell: 'powershell',
+    // The node's two TCP rules.
+    rules: NODE_FIREWALL_RULES.slice(0, 2),
+    model: { defaultShell: 'powershell' },
   });
-  sim.model.firewallRules.push(...RULES.map((r) => ({ ...r })));
   sim.model.scm.create({
     name: 'kubelet',
     commandLine: 'C:\\k\\kubelet.exe --config=C:\\k\\kubelet.conf',
@@ -61,42 +57,13 @@ async function hostcheck(t: { teardown: (f: () => Promise<void>) => void }, setu
   });
   const tmp = await mkdtemp(join(tmpdir(), 'wmco-hostcheck-'));
   t.teardown(() => rm(tmp, { recursive: true, force: true }));
-  const keyFile = join(tmp, 'id');
-  await writeFile(keyFile, setup.wrongKey ? generateEd25519KeyPair().private : key.private, { mode: 0o600 });
+  const keyFile = await writeKeyFile(tmp, setup.wrongKey ? generateEd25519KeyPair().private : key.private);
   if (setup.stopped) await sim.stop();
   else t.teardown(() => sim.stop());
-  const out: string[] = [];
-  const ctx: CliContext = {
-    container: newRootContainer(),
-    builtinProviders: await loadBuiltinProviders(),
-    stdout: (s) => out.push(s),
-    stderr: (s) => out.push(s),
-    env: {},
-  };
-  const program = buildProgram(ctx).exitOverride();
-  for (const c of program.commands) c.exitOverride();
   const dir = join(tmp, 'fixtures');
-  const args = [
-    'hostcheck',
-    sim.host,
-    '--user',
-    'Administrator',
-    '--key',
-    keyFile,
-    '--port',
-    String(sim.port),
-  ];
-  try {
-    await program.parseAsync([...args, '--timeout', '3', '--out', dir], { from: 'user' });
-    return { out: out.join('\n'), dir, host: sim.host };
-  } catch (err) {
-    return {
-      out: out.join('\n'),
-      dir,
-      host: sim.host,
-      error: err instanceof Error ? err.message : String(err),
-    };
-  }
+  const args = ['hostcheck', sim.host, ...sshFlags(sim, keyFile)];
+  const run = await runWmco([...args, '--timeout', '3', '--out', dir]);
+  return { ...run, dir, host: sim.host };
 }
 
 const readJson = async (dir: string, file: string): Promise<Record<string, unknown>> =>

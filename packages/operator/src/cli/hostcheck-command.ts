@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import {
@@ -16,6 +15,7 @@ import {
 } from '@wmco/core';
 import { isPlatformName } from '@wmco/core/provider';
 import type { CliContext } from './cli-context.js';
+import { integerFlag, readKeyFlag } from './host-flags.js';
 import { writeHostcheckFiles } from './hostcheck-files.js';
 
 interface HostcheckFlags {
@@ -25,23 +25,6 @@ interface HostcheckFlags {
   readonly timeout: string;
   readonly out?: string;
   readonly platform?: string;
-}
-
-function whole(flag: string, raw: string, max: number): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > max)
-    throw new Error(`${flag}: "${raw}" is not a whole number from 1 to ${max}`);
-  return n;
-}
-
-async function readKey(path: string): Promise<Buffer> {
-  try {
-    return await readFile(path);
-  } catch (err) {
-    throw new Error(`--key: cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`, {
-      cause: err,
-    });
-  }
 }
 
 /** The platform's hostname command, when `--platform` names one whose provider has it. */
@@ -97,10 +80,10 @@ export function hostcheckCommand(ctx: CliContext, ports: HostcheckPorts = REAL_H
     .action(async (address: string, flags: HostcheckFlags) => {
       const target = {
         host: address,
-        port: whole('--port', flags.port, 65535),
+        port: integerFlag('--port', flags.port, 1, 65535),
         username: flags.user,
-        privateKey: await readKey(flags.key),
-        timeoutMs: whole('--timeout', flags.timeout, 600) * 1000,
+        privateKey: await readKeyFlag(flags.key),
+        timeoutMs: integerFlag('--timeout', flags.timeout, 1, 600) * 1000,
         hostnameCommand: hostnameCommand(ctx, flags.platform),
       };
       const dir = resolve(flags.out ?? `hostcheck-${address.replace(/[^A-Za-z0-9_.-]/g, '_')}`);

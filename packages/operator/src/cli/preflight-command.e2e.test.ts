@@ -1,31 +1,24 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { newRootContainer, type FirewallRuleSpec, type PreflightReport } from '@wmco/core';
+import type { FirewallRuleSpec, PreflightReport } from '@wmco/core';
+import { generateEd25519KeyPair, type HostFaults, type WindowsModelOptions } from '@wmco/sim';
 import {
-  FREE_HOST_COSTS,
-  SimulatedWindowsHost,
-  generateEd25519KeyPair,
-  type HostFaults,
-  type WindowsModelOptions,
-} from '@wmco/sim';
-import { loadBuiltinProviders } from '../providers/baked-providers.js';
-import type { CliContext } from './cli-context.js';
+  NODE_FIREWALL_RULES,
+  capturingContext,
+  runWmco,
+  sshFlags,
+  startCheckedHost,
+  writeKeyFile,
+} from './in-process-cli.test-helper.js';
 import { REAL_PREFLIGHT_PORTS, preflightCommand } from './preflight-command.js';
-import { buildProgram } from './program.js';
 
 let nextOctet = 1;
 function loopback(): string {
   nextOctet = nextOctet >= 250 ? 1 : nextOctet + 1;
   return `127.0.${60 + (process.pid % 40)}.${nextOctet}`;
 }
-
-const NODE_RULES: FirewallRuleSpec[] = [
-  { name: 'ContainerLogsPort', protocol: 'TCP', localPort: 10250, direction: 'Inbound' },
-  { name: 'WindowsExporter', protocol: 'TCP', localPort: 9182, direction: 'Inbound' },
-  { name: 'HybridOverlayVXLAN', protocol: 'UDP', localPort: 4789, direction: 'Inbound' },
-];
 
 interface Outcome {
   readonly out: string;
@@ -46,43 +39,22 @@ interface HostSetup {
 
 /** Starts a simulated host (healthy unless told otherwise), runs `wmco preflight` twice (table, json). */
 async function preflight(setup: HostSetup = {}): Promise<{ table: Outcome; json: Outcome }> {
-  const key = generateEd25519KeyPair();
-  const sim = await SimulatedWindowsHost.start({
+  const { sim, key } = await startCheckedHost({
     address: loopback(),
-    authorizedKey: key.public,
-    costs: FREE_HOST_COSTS,
     hostname: 'win-ready',
-    containersFeature: true,
-    ...setup.model,
+    rules: setup.rules ?? NODE_FIREWALL_RULES,
+    ...(setup.model ? { model: setup.model } : {}),
   });
-  sim.model.firewallRules.push(...(setup.rules ?? NODE_RULES).map((r) => ({ ...r })));
   sim.faults = { ...setup.faults };
   const dir = await mkdtemp(join(tmpdir(), 'wmco-preflight-'));
-  const keyFile = join(dir, 'id');
-  await writeFile(keyFile, setup.wrongKey ? generateEd25519KeyPair().private : key.private, { mode: 0o600 });
+  const keyFile = await writeKeyFile(dir, setup.wrongKey ? generateEd25519KeyPair().private : key.private);
   if (setup.stopped) await sim.stop();
   const run = async (output: string[]): Promise<Outcome> => {
-    const out: string[] = [];
-    const ctx: CliContext = {
-      container: newRootContainer(),
-      builtinProviders: await loadBuiltinProviders(),
-      stdout: (s) => out.push(s),
-      stderr: (s) => out.push(s),
-      env: {},
-    };
-    const program = buildProgram(ctx).exitOverride();
-    for (const c of program.commands) c.exitOverride();
-    const args = ['preflight', sim.host, '--user', 'Administrator', '--key', keyFile];
-    let error: string | undefined;
-    try {
-      await program.parseAsync(
-        [...args, '--port', String(sim.port), '--timeout', '3', ...output, ...(setup.args ?? [])],
-        { from: 'user' },
-      );
-    } catch (err) {
-      error = err instanceof Error ? err.message : String(err);
-    }
-    const text = out.join('\n');
+    const args = ['preflight', sim.host, ...sshFlags(sim, keyFile)];
+    const { out: text, error } = await runWmco([
+      ...args,
+      ...['--timeout', '3', ...output, ...(setup.args ?? [])],
+    ]);
     const report =
       output.length > 0 && text !== '' ? (JSON.parse(text) as PreflightReport) : ({} as PreflightReport);
     return { out: text, report, ...(error === undefined ? {} : { error }) };
@@ -205,12 +177,12 @@ test('5 GiB free on C: disk fails', async (t) => {
 });
 
 test('no VXLAN rule: firewall fails with the rule to add', async (t) => {
-  const rules = NODE_RULES.filter((r) => r.protocol === 'TCP');
+  const rules = NODE_FIREWALL_RULES.filter((r) => r.protocol === 'TCP');
   await brokenOne(t, { rules }, { check: 'firewall', status: 'fail', fix: /-Protocol UDP -LocalPort 4789/ });
 });
 
 test('no kubelet rule: firewall warns that the join adds ContainerLogsPort', async (t) => {
-  const rules = NODE_RULES.filter((r) => r.localPort !== 10250);
+  const rules = NODE_FIREWALL_RULES.filter((r) => r.localPort !== 10250);
   const { json } = await preflight({ rules });
   t.is(json.report.findings.find((f) => f.check === 'firewall')?.status, 'warn');
   t.regex(
@@ -220,7 +192,7 @@ test('no kubelet rule: firewall warns that the join adds ContainerLogsPort', asy
 });
 
 test('vSphere: an old 2022 update fails os-build and the custom VXLAN port is checked', async (t) => {
-  const rules = [...NODE_RULES.slice(0, 2), { ...NODE_RULES[2]!, localPort: 4800 }];
+  const rules = [...NODE_FIREWALL_RULES.slice(0, 2), { ...NODE_FIREWALL_RULES[2]!, localPort: 4800 }];
   const setup = { rules, model: { ubr: 500 }, args: ['--platform', 'VSphere', '--vxlan-port', '4800'] };
   await brokenOne(t, setup, { check: 'os-build', status: 'fail', fix: /cumulative update.*20348\.643/ });
   const { json } = await preflight({ rules, args: ['--platform', 'VSphere'] });
@@ -233,27 +205,16 @@ test('bad input is a clear error', async (t) => {
 });
 
 test('a DNS name is resolved to IPv4 and the host behind it is checked', async (t) => {
-  const key = generateEd25519KeyPair();
-  const sim = await SimulatedWindowsHost.start({
+  const { sim, key } = await startCheckedHost({
     address: loopback(),
-    authorizedKey: key.public,
-    costs: FREE_HOST_COSTS,
     hostname: 'win-dns',
-    containersFeature: true,
+    rules: NODE_FIREWALL_RULES,
   });
-  sim.model.firewallRules.push(...NODE_RULES.map((r) => ({ ...r })));
   const dir = await mkdtemp(join(tmpdir(), 'wmco-preflight-'));
   try {
-    const keyFile = join(dir, 'id');
-    await writeFile(keyFile, key.private, { mode: 0o600 });
+    const keyFile = await writeKeyFile(dir, key.private);
     const out: string[] = [];
-    const ctx: CliContext = {
-      container: newRootContainer(),
-      builtinProviders: await loadBuiltinProviders(),
-      stdout: (s) => out.push(s),
-      stderr: (s) => out.push(s),
-      env: {},
-    };
+    const ctx = await capturingContext(out);
     const resolve = (name: string): Promise<readonly string[]> =>
       name === 'win-dns.example.test' ? Promise.resolve([sim.host]) : Promise.reject(new Error('NXDOMAIN'));
     const command = preflightCommand(ctx, { ...REAL_PREFLIGHT_PORTS, resolve }).exitOverride();

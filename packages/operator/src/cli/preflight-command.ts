@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import {
   DEFAULT_VXLAN_PORT,
@@ -24,6 +23,7 @@ import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
 import { kubeConfigFrom } from './kube-flags.js';
 import { loadProviders } from '../providers/load-provider-package.js';
 import type { CliContext } from './cli-context.js';
+import { integerFlag, readKeyFlag } from './host-flags.js';
 import { parseOutputFormat, renderStructured } from './output-format.js';
 import { collect, providerPackages } from './provider-packages-option.js';
 
@@ -38,13 +38,6 @@ interface PreflightFlags {
   readonly providerPackage?: string[];
   readonly kubeconfig?: string;
   readonly context?: string;
-}
-
-function integer(flag: string, raw: string, min: number, max: number): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new Error(`${flag}: "${raw}" is not a whole number from ${min} to ${max}`);
-  return n;
 }
 
 /** One line per check (status, name, detail), the fix indented below it, then a summary line. */
@@ -69,16 +62,6 @@ export function renderPreflight(report: PreflightReport): string {
       `${count('fail')} failed, ${count('skip')} skipped: ${report.ok ? 'ready to add to windows-instances' : 'not ready'}`,
   );
   return lines.join('\n');
-}
-
-async function readKey(path: string): Promise<Buffer> {
-  try {
-    return await readFile(path);
-  } catch (err) {
-    throw new Error(`--key: cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`, {
-      cause: err,
-    });
-  }
 }
 
 /** The system resolver, a real TCP probe and the SSH adapter. */
@@ -137,10 +120,10 @@ export function preflightCommand(ctx: CliContext, ports: PreflightPorts = REAL_P
       const input = {
         address,
         username: flags.user,
-        port: integer('--port', flags.port, 1, 65535),
-        vxlanPort: integer('--vxlan-port', flags.vxlanPort, 1, 65535),
-        timeoutMs: integer('--timeout', flags.timeout, 1, 600) * 1000,
-        privateKey: await readKey(flags.key),
+        port: integerFlag('--port', flags.port, 1, 65535),
+        vxlanPort: integerFlag('--vxlan-port', flags.vxlanPort, 1, 65535),
+        timeoutMs: integerFlag('--timeout', flags.timeout, 1, 600) * 1000,
+        privateKey: await readKeyFlag(flags.key),
         platform: flags.platform,
       };
       const providers = await loadProviders(

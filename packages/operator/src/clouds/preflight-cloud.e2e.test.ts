@@ -3,11 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { KubeConfig } from '@kubernetes/client-node';
-import { newRootContainer, type PreflightReport } from '@wmco/core';
-import { FREE_HOST_COSTS, SimulatedWindowsHost, generateEd25519KeyPair, startSimCluster } from '@wmco/sim';
-import type { CliContext } from '../cli/cli-context.js';
-import { buildProgram } from '../cli/program.js';
-import { loadBuiltinProviders } from '../providers/baked-providers.js';
+import type { PreflightReport } from '@wmco/core';
+import { startSimCluster } from '@wmco/sim';
+import {
+  NODE_FIREWALL_RULES,
+  runWmco,
+  sshFlags,
+  startCheckedHost,
+  writeKeyFile,
+} from '../cli/in-process-cli.test-helper.js';
 import { publishSimCloud } from './publish-sim-cloud.js';
 import { startSimCloud } from './sim-clouds.js';
 
@@ -21,21 +25,9 @@ interface Run {
 
 /** A simulated cluster of `platform`, one Windows host that is an instance of its simulated cloud, and `wmco preflight --kubeconfig`. */
 async function preflightOnCloud(t: ExecutionContext, platform: string, publish: boolean): Promise<Run[]> {
-  const key = generateEd25519KeyPair();
   const octet = ['AWS', 'GCP', 'Azure'].indexOf(platform) * 2 + (publish ? 11 : 12);
   const address = `127.0.${100 + (process.pid % 40)}.${octet}`;
-  const sim = await SimulatedWindowsHost.start({
-    address,
-    authorizedKey: key.public,
-    costs: FREE_HOST_COSTS,
-    hostname: 'win-cloud',
-    containersFeature: true,
-  });
-  sim.model.firewallRules.push(
-    { name: 'ContainerLogsPort', protocol: 'TCP', localPort: 10250, direction: 'Inbound' },
-    { name: 'WindowsExporter', protocol: 'TCP', localPort: 9182, direction: 'Inbound' },
-    { name: 'HybridOverlayVXLAN', protocol: 'UDP', localPort: 4789, direction: 'Inbound' },
-  );
+  const { sim, key } = await startCheckedHost({ address, hostname: 'win-cloud', rules: NODE_FIREWALL_RULES });
   const cluster = await startSimCluster({ platform });
   const cloud = await startSimCloud(platform);
   if (!cloud) throw new Error(`no simulated cloud for ${platform}`);
@@ -54,34 +46,14 @@ async function preflightOnCloud(t: ExecutionContext, platform: string, publish: 
     kc.loadFromFile(kubeconfig);
     await publishSimCloud(kc, cloud);
   }
-  const keyFile = join(dir, 'id');
-  await writeFile(keyFile, key.private, { mode: 0o600 });
+  const keyFile = await writeKeyFile(dir, key.private);
   const runs: Run[] = [];
   for (const output of [[], ['-o', 'json']]) {
-    const out: string[] = [];
-    const ctx: CliContext = {
-      container: newRootContainer(),
-      builtinProviders: await loadBuiltinProviders(),
-      stdout: (s) => out.push(s),
-      stderr: (s) => out.push(s),
-      env: {},
-    };
-    const program = buildProgram(ctx).exitOverride();
-    for (const c of program.commands) c.exitOverride();
-    const args = [
-      'preflight',
-      sim.host,
-      '--user',
-      'Administrator',
-      '--key',
-      keyFile,
-      '--port',
-      String(sim.port),
-    ];
-    await program
-      .parseAsync([...args, '--platform', platform, '--kubeconfig', kubeconfig, ...output], { from: 'user' })
-      .catch(() => undefined);
-    const text = out.join('\n');
+    const args = ['preflight', sim.host, ...sshFlags(sim, keyFile)];
+    const { out: text } = await runWmco([
+      ...args,
+      ...['--platform', platform, '--kubeconfig', kubeconfig, ...output],
+    ]);
     runs.push({
       out: text,
       report: output.length > 0 ? (JSON.parse(text) as PreflightReport) : ({} as PreflightReport),

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { snapshot, startOutside, startWmcoSim, stopOutside, wmcoSim } from './outside-cluster.test-helper.js';
+import { createNamespacedConfigMap, createPullSecret } from './existing-objects.test-helper.js';
+import { outsideForTest, snapshot, startWmcoSim, wmcoSim } from './outside-cluster.test-helper.js';
 
 // `wmco sim --cluster --cleanup` against a plain cluster in its own process: what the run created goes,
 // what the cluster had stays.
@@ -11,22 +12,13 @@ const PIN = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBx';
 test.serial(
   '--cleanup deletes what the run created and nothing the cluster had; a second run works',
   async (t) => {
-    const o = await startOutside();
-    t.teardown(() => stopOutside(o));
+    const o = await outsideForTest(t);
     const core = o.kc.makeApiClient(CoreV1Api);
     // What the cluster already has, in namespaces and kinds the run writes to.
-    await core.createNamespace({ body: { metadata: { name: 'openshift-config' } } });
     const pull = { '.dockerconfigjson': Buffer.from('{"auths":{}}').toString('base64') };
-    await core.createNamespacedSecret({
-      namespace: 'openshift-config',
-      body: { metadata: { name: 'pull-secret' }, type: 'kubernetes.io/dockerconfigjson', data: pull },
-    });
-    await core.createNamespace({ body: { metadata: { name: OPERATOR_NS } } });
+    await createPullSecret(core, pull);
     const pins = { '10.0.0.5': PIN };
-    await core.createNamespacedConfigMap({
-      namespace: OPERATOR_NS,
-      body: { metadata: { name: 'windows-ssh-host-keys' }, data: pins },
-    });
+    await createNamespacedConfigMap(core, OPERATOR_NS, 'windows-ssh-host-keys', pins);
     await core.createNamespacedConfigMap({
       namespace: OPERATOR_NS,
       body: { metadata: { name: 'mine' }, data: { a: 'b' } },
@@ -71,8 +63,7 @@ test.serial(
 test.serial(
   'a failed run prints the end of the operator log, and --cleanup still deletes what it created',
   async (t) => {
-    const o = await startOutside();
-    t.teardown(() => stopOutside(o));
+    const o = await outsideForTest(t);
     const before = await snapshot(o);
     // Two hosts reporting the same computer name: the operator refuses one of them.
     const r = await wmcoSim([
@@ -96,8 +87,7 @@ test.serial(
 );
 
 test.serial('a run interrupted by SIGINT stops and, with --cleanup, deletes what it created', async (t) => {
-  const o = await startOutside();
-  t.teardown(() => stopOutside(o));
+  const o = await outsideForTest(t);
   const before = await snapshot(o);
   const run = startWmcoSim([
     '--cluster',

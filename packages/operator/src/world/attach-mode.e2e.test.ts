@@ -5,7 +5,15 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CertificatesV1Api, CoreV1Api } from '@kubernetes/client-node';
-import { auditLines, main, startOutside, stopOutside, wmcoSim } from './outside-cluster.test-helper.js';
+import { createNamespacedConfigMap, createPullSecret } from './existing-objects.test-helper.js';
+import {
+  auditLines,
+  main,
+  outsideForTest,
+  startOutside,
+  stopOutside,
+  wmcoSim,
+} from './outside-cluster.test-helper.js';
 
 // Attach mode against an outside cluster: a plain Kubernetes cluster (simulated API server, RBAC
 // enforced, no OpenShift) in its own process, known to `wmco sim --cluster` only by its kubeconfig.
@@ -24,18 +32,13 @@ const OPERATOR_SA =
 test.serial(
   'wmco sim --cluster --seed: hosts join a plain cluster through its signer, the operator as deploy/ grants',
   async (t) => {
-    const o = await startOutside();
-    t.teardown(() => stopOutside(o));
+    const o = await outsideForTest(t);
     const core = o.kc.makeApiClient(CoreV1Api);
     // Something the cluster already has: --seed must keep it as it is.
-    await core.createNamespace({ body: { metadata: { name: 'openshift-config' } } });
     const mine = {
       '.dockerconfigjson': Buffer.from('{"auths":{"mine.example":{"auth":"eDp5"}}}').toString('base64'),
     };
-    await core.createNamespacedSecret({
-      namespace: 'openshift-config',
-      body: { metadata: { name: 'pull-secret' }, type: 'kubernetes.io/dockerconfigjson', data: mine },
-    });
+    await createPullSecret(core, mine);
 
     const r = await wmcoSim(['--cluster', o.kubeconfig, '--hosts', '2', '--seed', '--timeout', '150']);
     t.is(r.code, 0, `${r.stdout}\n${r.stderr}`);
@@ -95,8 +98,7 @@ test.serial(
 test.serial(
   'wmco sim --cluster --seed --bootstrap-group: kubelets bootstrap with a token in that group',
   async (t) => {
-    const o = await startOutside();
-    t.teardown(() => stopOutside(o));
+    const o = await outsideForTest(t);
     const group = 'system:bootstrappers:windows';
     const logOut = join(o.dir, 'logs', 'wmco-operator.log');
     const r = await wmcoSim([
@@ -129,8 +131,7 @@ test.serial(
 test.serial(
   'wmco sim --cluster without --seed on a cluster lacking OpenShift says what is missing and changes nothing',
   async (t) => {
-    const o = await startOutside();
-    t.teardown(() => stopOutside(o));
+    const o = await outsideForTest(t);
     const r = await wmcoSim(['--cluster', o.kubeconfig, '--hosts', '1', '--timeout', '30']);
     t.not(r.code, 0);
     t.regex(
@@ -162,16 +163,11 @@ test.serial('wmco sim --cluster names an unreadable kubeconfig and an unreachabl
 test.serial(
   'wmco sim --cluster never replaces a windows-instances ConfigMap that is not its own',
   async (t) => {
-    const o = await startOutside();
-    t.teardown(() => stopOutside(o));
+    const o = await outsideForTest(t);
     const core = o.kc.makeApiClient(CoreV1Api);
     const namespace = 'openshift-windows-machine-config-operator';
-    await core.createNamespace({ body: { metadata: { name: namespace } } });
     const data = { '10.0.0.9': 'username=Administrator' };
-    await core.createNamespacedConfigMap({
-      namespace,
-      body: { metadata: { name: 'windows-instances' }, data },
-    });
+    await createNamespacedConfigMap(core, namespace, 'windows-instances', data);
     const r = await wmcoSim(['--cluster', o.kubeconfig, '--hosts', '1', '--seed']);
     t.not(r.code, 0);
     t.regex(r.stderr, /windows-instances exists and is not attach mode's .* delete it first/);

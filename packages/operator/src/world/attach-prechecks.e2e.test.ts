@@ -1,6 +1,7 @@
 import test from 'ava';
 import { ApiextensionsV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { startOutside, stopOutside, wmcoSim } from './outside-cluster.test-helper.js';
+import { createNamespacedConfigMap } from './existing-objects.test-helper.js';
+import { outsideForTest, wmcoSim } from './outside-cluster.test-helper.js';
 
 // The checks attach mode makes before it writes anything, against a plain cluster in its own process.
 
@@ -18,8 +19,7 @@ async function namespaceExists(kc: KubeConfig, name: string): Promise<boolean> {
 }
 
 test.serial('a node-bootstrapper token without ca.crt is refused before anything is written', async (t) => {
-  const o = await startOutside();
-  t.teardown(() => stopOutside(o));
+  const o = await outsideForTest(t);
   const core = o.kc.makeApiClient(CoreV1Api);
   await core.createNamespace({ body: { metadata: { name: MCO_NS } } });
   await core.createNamespacedSecret({
@@ -47,8 +47,7 @@ test.serial('a node-bootstrapper token without ca.crt is refused before anything
 test.serial(
   '--seed with a token Secret seeded for another --bootstrap-group is refused, naming both groups',
   async (t) => {
-    const o = await startOutside();
-    t.teardown(() => stopOutside(o));
+    const o = await outsideForTest(t);
     const first = await wmcoSim([
       '--cluster',
       o.kubeconfig,
@@ -102,8 +101,7 @@ test.serial(
 test.serial(
   'a second run clears the host-key pins and Nodes the first left behind, and joins its hosts',
   async (t) => {
-    const o = await startOutside();
-    t.teardown(() => stopOutside(o));
+    const o = await outsideForTest(t);
     const args = ['--cluster', o.kubeconfig, '--hosts', '2', '--seed', '--timeout', '60'];
     const first = await wmcoSim(args);
     t.is(first.code, 0, `${first.stdout}\n${first.stderr}`);
@@ -126,15 +124,10 @@ test.serial(
 test.serial(
   "a host-key pin that is not an earlier run's is refused, naming the ConfigMap and --cleanup",
   async (t) => {
-    const o = await startOutside();
-    t.teardown(() => stopOutside(o));
+    const o = await outsideForTest(t);
     const core = o.kc.makeApiClient(CoreV1Api);
-    await core.createNamespace({ body: { metadata: { name: OPERATOR_NS } } });
     const data = { 'win-byoh-02.sim.internal': 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBx' };
-    await core.createNamespacedConfigMap({
-      namespace: OPERATOR_NS,
-      body: { metadata: { name: 'windows-ssh-host-keys' }, data },
-    });
+    await createNamespacedConfigMap(core, OPERATOR_NS, 'windows-ssh-host-keys', data);
     const r = await wmcoSim(['--cluster', o.kubeconfig, '--hosts', '2', '--seed', '--timeout', '30']);
     t.not(r.code, 0);
     t.regex(
@@ -153,8 +146,7 @@ test.serial(
 test.serial(
   "a Node named as a host that is not a simulated host's is kept, with a warning, and the host refused",
   async (t) => {
-    const o = await startOutside();
-    t.teardown(() => stopOutside(o));
+    const o = await outsideForTest(t);
     const core = o.kc.makeApiClient(CoreV1Api);
     const node = await core.createNode({ body: { metadata: { name: 'win-byoh-01' } } });
     const addresses = [{ type: 'InternalIP', address: '10.0.0.7' }];

@@ -1,10 +1,8 @@
 import test, { type ExecutionContext } from 'ava';
-import { newRootContainer } from '@wmco/core';
-import type { CliContext } from '../cli/cli-context.js';
-import { buildProgram } from '../cli/program.js';
 import { logOnFailure } from './log-on-failure.test-helper.js';
 import { settled } from './machine-wait.js';
 import { MACHINE_PLATFORMS, expectedNodeName, hasCloud } from './machine-platforms.js';
+import { statusText } from './mixed-world.js';
 import type { SimWorld } from './sim-world.js';
 import { apis, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
 import type { HostEngine } from './sim-world-options.js';
@@ -143,21 +141,7 @@ async function coexistIn(t: ExecutionContext, world: SimWorld, platform: string)
   t.is(names.length, 2);
   const byohNode = names.find((n) => n !== machineNode) ?? '-';
   t.regex(byohNode, /^byoh-a/);
-  const out: string[] = [];
-  const ctx: CliContext = {
-    container: newRootContainer(),
-    builtinProviders: [],
-    stdout: (s) => out.push(s),
-    stderr: (s) => out.push(s),
-    env: {},
-  };
-  await buildProgram(ctx)
-    .exitOverride()
-    .parseAsync(
-      ['status', '--kubeconfig', world.adminKubeconfig, '-n', 'openshift-windows-machine-config-operator'],
-      { from: 'user' },
-    );
-  const text = out.join('\n');
+  const text = await statusText(world);
   const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   t.regex(text, /SOURCE/i);
   t.regex(text, new RegExp(`BYOH\\s+${esc(byoh)}\\s+${esc(byohNode)}\\s+Ready`));

@@ -46,6 +46,13 @@ export function startOutside(): Promise<Outside> {
   });
 }
 
+/** An outside cluster for one test: started now, stopped when the test ends. */
+export async function outsideForTest(t: { teardown: (fn: () => Promise<void>) => void }): Promise<Outside> {
+  const o = await startOutside();
+  t.teardown(() => stopOutside(o));
+  return o;
+}
+
 export function stopOutside(o: Outside): Promise<void> {
   if (o.proc.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {

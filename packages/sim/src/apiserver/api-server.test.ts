@@ -1,14 +1,12 @@
 import test from 'ava';
 import { request } from 'node:https';
 import { rawCall } from '../testing/raw-client.js';
-import { SimApiServer } from './api-server.js';
+import type { SimApiServer } from './api-server.js';
+import { startApiServerWith } from './started-api-server.test-helper.js';
 
 let sim: SimApiServer;
 test.before(async () => {
-  sim = await SimApiServer.start();
-  sim.writer.create(sim.registry.mustFind('', 'v1', 'namespaces'), undefined, {
-    metadata: { name: 'default' },
-  });
+  sim = await startApiServerWith(['default']);
 });
 test.after.always(async () => {
   await sim.stop();

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { rawCall } from '../testing/raw-client.js';
-import { SimApiServer } from './api-server.js';
+import type { SimApiServer } from './api-server.js';
+import { startApiServerWith } from './started-api-server.test-helper.js';
 import { createCsr } from './x509.js';
 
 // Enum, required and range rules of built-in kinds that their schemas do not state (builtin-validation.ts
@@ -8,10 +9,7 @@ import { createCsr } from './x509.js';
 
 let sim: SimApiServer;
 test.before(async () => {
-  sim = await SimApiServer.start();
-  sim.writer.create(sim.registry.mustFind('', 'v1', 'namespaces'), undefined, {
-    metadata: { name: 'default' },
-  });
+  sim = await startApiServerWith(['default']);
 });
 test.after.always(async () => {
   await sim.stop();

@@ -1,16 +1,14 @@
 import test from 'ava';
 import { rawCall } from '../testing/raw-client.js';
-import { SimApiServer } from './api-server.js';
+import type { SimApiServer } from './api-server.js';
+import { startApiServerWith } from './started-api-server.test-helper.js';
 
 // Event namespace rules (ValidateEventCreate, pkg/apis/core/validation/events.go): an event about a
 // cluster-scoped object lives in `default`, one about a namespaced object in that object's namespace.
 
 let sim: SimApiServer;
 test.before(async () => {
-  sim = await SimApiServer.start();
-  const ns = sim.registry.mustFind('', 'v1', 'namespaces');
-  for (const name of ['default', 'kube-system', 'wmco'])
-    sim.writer.create(ns, undefined, { metadata: { name } });
+  sim = await startApiServerWith(['default', 'kube-system', 'wmco']);
 });
 test.after.always(async () => {
   await sim.stop();

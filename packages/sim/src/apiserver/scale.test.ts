@@ -1,7 +1,8 @@
 import test from 'ava';
 import { MACHINE_API_CRDS } from '../cluster/machine-api-crds.js';
 import { rawCall } from '../testing/raw-client.js';
-import { SimApiServer } from './api-server.js';
+import type { SimApiServer } from './api-server.js';
+import { startApiServerWith } from './started-api-server.test-helper.js';
 
 // The scale subresource of a CRD with `subresources.scale` (MachineSet): autoscaling/v1 Scale, writes that
 // touch only spec.replicas, resourceVersion preconditions, validation and discovery.
@@ -11,8 +12,7 @@ const NS = 'openshift-machine-api';
 const MS = `/apis/machine.openshift.io/v1beta1/namespaces/${NS}/machinesets`;
 
 test.before(async () => {
-  sim = await SimApiServer.start();
-  sim.writer.create(sim.registry.mustFind('', 'v1', 'namespaces'), undefined, { metadata: { name: NS } });
+  sim = await startApiServerWith([NS]);
   const crdType = sim.registry.mustFind('apiextensions.k8s.io', 'v1', 'customresourcedefinitions');
   for (const crd of MACHINE_API_CRDS) sim.writer.create(crdType, undefined, crd);
   while (!sim.registry.find('machine.openshift.io', 'v1beta1', 'machinesets')) {

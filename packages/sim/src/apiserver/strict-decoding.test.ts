@@ -2,7 +2,8 @@ import test from 'ava';
 import * as k8s from '@kubernetes/client-node';
 import { request } from 'node:https';
 import { rawCall } from '../testing/raw-client.js';
-import { SimApiServer } from './api-server.js';
+import type { SimApiServer } from './api-server.js';
+import { startApiServerWith } from './started-api-server.test-helper.js';
 
 // The simulated server decodes built-ins as kube-apiserver does (issue 24): MicroTime/Time formats, Go's
 // type errors, sorted map keys in every response, fieldValidation on built-ins.
@@ -10,10 +11,7 @@ import { SimApiServer } from './api-server.js';
 let sim: SimApiServer;
 let kc: k8s.KubeConfig;
 test.before(async () => {
-  sim = await SimApiServer.start();
-  sim.writer.create(sim.registry.mustFind('', 'v1', 'namespaces'), undefined, {
-    metadata: { name: 'default' },
-  });
+  sim = await startApiServerWith(['default']);
   kc = new k8s.KubeConfig();
   kc.loadFromString(sim.kubeconfig(sim.admin));
 });

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { request } from 'node:https';
-import { SimApiServer } from './api-server.js';
+import type { SimApiServer } from './api-server.js';
+import { startApiServerWith } from './started-api-server.test-helper.js';
 import { WatchRegistry } from './watch-stream.js';
 
 // An idle watch is silent (issue 24): bookmarks only when asked for, every minute and 2 s before the
@@ -8,10 +9,7 @@ import { WatchRegistry } from './watch-stream.js';
 
 let sim: SimApiServer;
 test.before(async () => {
-  sim = await SimApiServer.start();
-  sim.writer.create(sim.registry.mustFind('', 'v1', 'namespaces'), undefined, {
-    metadata: { name: 'default' },
-  });
+  sim = await startApiServerWith(['default']);
 });
 test.after.always(async () => {
   await sim.stop();

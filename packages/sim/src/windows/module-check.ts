@@ -40,6 +40,11 @@ async function moduleProblem(
 
 const FOREIGN = 'the simulated host runs only the host module of this build';
 
+/** The module on disk is not the one asked for: the invocation scripts' message. */
+function hashMismatch(modulePath: string, actual: string): string {
+  return `${MODULE_HASH_MISMATCH}: ${modulePath} has SHA-256 ${actual}`;
+}
+
 /** The one-shot invocation's own check (hostInvocationScript): a problem is a thrown error. */
 export async function moduleCheck(
   ctx: HostShellContext,
@@ -50,7 +55,7 @@ export async function moduleCheck(
   if (problem === undefined) return undefined;
   if (problem === 'missing') return moduleNotFound(modulePath);
   if (problem === 'foreign') return scriptThrew(FOREIGN);
-  return scriptThrew(`${MODULE_HASH_MISMATCH}: ${modulePath} has SHA-256 ${problem.actual}`);
+  return scriptThrew(hashMismatch(modulePath, problem.actual));
 }
 
 /**
@@ -66,7 +71,7 @@ export async function sessionModuleCheck(
   if (problem === undefined) return undefined;
   if (problem === 'missing') return { stdout: `${SESSION_MODULE_MISSING_MARKER}\r\n`, code: 3 };
   if (problem === 'foreign') return scriptThrew(FOREIGN);
-  const why = `${MODULE_HASH_MISMATCH}: ${modulePath} has SHA-256 ${problem.actual}`;
+  const why = hashMismatch(modulePath, problem.actual);
   return { stdout: `${SESSION_MODULE_MISSING_MARKER} ${why}\r\n`, code: 3 };
 }
 

@@ -1,9 +1,9 @@
 import { NODE_IP_SCRIPT } from '../../desired/core-services.js';
 import { isConnectError } from '../../preflight/connection-findings.js';
 import { firewallPortsToCheck } from '../../preflight/firewall-check.js';
-import { InMemoryHostKeyStore } from '../host-key-store.js';
 import type { HostState } from '../protocol/index.js';
 import { SshWindowsHost } from '../ssh/ssh-windows-host.js';
+import { oneShotSshOptions } from '../ssh/one-shot-ssh-options.js';
 import type { SshHostOptions } from '../ssh/ssh-options.js';
 import type { ObserveQuery, WindowsHost } from '../windows-host.js';
 import { captureHost } from './capture-session.js';
@@ -69,19 +69,7 @@ export function hostcheckQuery(hostnameCommand?: string): ObserveQuery {
 }
 
 function sshOptions(t: HostcheckTarget): SshHostOptions {
-  return {
-    host: t.host,
-    port: t.port,
-    username: t.username,
-    privateKey: t.privateKey,
-    // Nothing is pinned: the key seen is forgotten when the command exits (as `wmco preflight`).
-    hostKeys: new InMemoryHostKeyStore(),
-    connectDeadlineMs: t.timeoutMs,
-    readyTimeoutMs: t.timeoutMs,
-    authRetryMs: 0,
-    retryInitialMs: Math.min(500, t.timeoutMs),
-    commandTimeoutMs: Math.max(120_000, t.timeoutMs),
-  };
+  return oneShotSshOptions(t, 120_000);
 }
 
 /**
