@@ -70,7 +70,7 @@ async function point(world: ScaleWorld, op: ScaleOperator): Promise<ScalePoint> 
 
 /**
  * Lists the hosts `batch` at a time, each batch once the ones before are Ready. (All 1,000 at once stalled:
- * after 3.5 minutes 45 were Ready and 45 kubelet CSRs waited for approval; see docs/architecture.md.)
+ * after 3.5 minutes 45 were Ready and 45 kubelet CSRs waited for approval; see docs/benchmarks.md.)
  */
 async function joinAll(world: ScaleWorld, op: ScaleOperator, nodes: number, batch: number): Promise<void> {
   const t0 = Date.now();
