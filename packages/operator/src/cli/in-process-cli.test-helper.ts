@@ -39,7 +39,7 @@ export interface InProcessRun {
 /** `wmco <args>` in-process: what it printed and, instead of exiting, the error it threw. */
 export async function runWmco(args: readonly string[]): Promise<InProcessRun> {
   const out: string[] = [];
-  const program = buildProgram(await capturingContext(out)).exitOverride();
+  const program = (await buildProgram(await capturingContext(out))).exitOverride();
   for (const c of program.commands) c.exitOverride();
   try {
     await program.parseAsync([...args], { from: 'user' });

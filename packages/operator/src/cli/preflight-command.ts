@@ -25,6 +25,7 @@ import { loadProviders } from '../providers/load-provider-package.js';
 import type { CliContext } from './cli-context.js';
 import { integerFlag, readKeyFlag } from './host-flags.js';
 import { parseOutputFormat, renderStructured } from './output-format.js';
+import { outputOption } from './output-option.js';
 import { collect, providerPackages } from './provider-packages-option.js';
 
 interface PreflightFlags {
@@ -104,7 +105,7 @@ export function preflightCommand(ctx: CliContext, ports: PreflightPorts = REAL_P
     .option('--port <n>', 'SSH port', '22')
     .option('--vxlan-port <n>', "the cluster's hybrid overlay VXLAN port", String(DEFAULT_VXLAN_PORT))
     .option('--timeout <seconds>', 'time limit for connecting', '10')
-    .option('-o, --output <format>', 'table, json or yaml')
+    .addOption(outputOption(['table', 'json', 'yaml']))
     .option('--provider-package <name>', 'also load a third-party provider package (repeatable)', collect)
     .option(
       '--kubeconfig <file>',

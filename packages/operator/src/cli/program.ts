@@ -1,31 +1,27 @@
 import { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
-import { providersCommand } from './providers-command.js';
-import { versionCommand } from './version-command.js';
-import { renderCommand } from './render/render-command.js';
-import { simCommand } from './sim-command.js';
-import { runCommand } from './run-command.js';
-import { statusCommand } from './status-command.js';
-import { rebootCommand } from './reboot-command.js';
-import { preflightCommand } from './preflight-command.js';
-import { hostcheckCommand } from './hostcheck-command.js';
-import { planCommand } from './plan/plan-command.js';
+import { COMMANDS, selectedCommand } from './command-table.js';
+import { WMCO_VERSION } from './wmco-version.js';
 
-/** The `wmco` command tree. */
-export function buildProgram(ctx: CliContext): Command {
-  const program = new Command('wmco')
+/**
+ * The `wmco` command tree. Without `args` every sub-command is loaded (tests, embedders). With the command
+ * line's `args` only the sub-command it names is; the others are listed by name and summary, so
+ * `wmco --help` and `wmco version` do not load the Kubernetes client or the providers.
+ */
+export async function buildProgram(
+  ctx: CliContext,
+  args?: readonly string[],
+  name = 'wmco',
+): Promise<Command> {
+  const program = new Command(name)
     .description('Windows Machine Config Operator: turns Windows Server hosts into Kubernetes worker nodes')
+    .version(WMCO_VERSION, '--version', 'print the wmco version')
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => ctx.stdout(s.trimEnd()), writeErr: (s) => ctx.stderr(s.trimEnd()) });
-  program.addCommand(providersCommand(ctx));
-  program.addCommand(versionCommand(ctx));
-  program.addCommand(renderCommand(ctx));
-  program.addCommand(simCommand(ctx));
-  program.addCommand(runCommand(ctx));
-  program.addCommand(statusCommand(ctx));
-  program.addCommand(rebootCommand(ctx));
-  program.addCommand(preflightCommand(ctx));
-  program.addCommand(hostcheckCommand(ctx));
-  program.addCommand(planCommand(ctx));
+  const selected = args === undefined ? undefined : selectedCommand(args);
+  for (const entry of COMMANDS) {
+    if (args === undefined || entry === selected) program.addCommand(await entry.load(ctx));
+    else program.addCommand(new Command(entry.name).description(entry.summary).allowUnknownOption());
+  }
   return program;
 }

@@ -29,7 +29,7 @@ async function run(
     stderr: (s) => err.push(s),
     env,
   };
-  const program = buildProgram(ctx).exitOverride();
+  const program = (await buildProgram(ctx)).exitOverride();
   for (const command of program.commands) command.exitOverride();
   await program.parseAsync([...args], { from: 'user' });
   return { out, err };

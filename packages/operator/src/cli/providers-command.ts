@@ -3,6 +3,7 @@ import { CONTRACT_VERSION, registerProvider, type WmcoProvider } from '@wmco/cor
 import { loadProviders } from '../providers/load-provider-package.js';
 import type { CliContext } from './cli-context.js';
 import { parseOutputFormat, renderStructured } from './output-format.js';
+import { outputOption } from './output-option.js';
 import { collect, providerPackages } from './provider-packages-option.js';
 import { renderTable } from './table.js';
 
@@ -31,7 +32,7 @@ function listing(ctx: CliContext, provider: WmcoProvider): ProviderListing {
 export function providersCommand(ctx: CliContext): Command {
   return new Command('providers')
     .description('List the platform providers this build knows and the capabilities each registers')
-    .option('-o, --output <format>', 'table, wide, json or yaml')
+    .addOption(outputOption(['table', 'wide', 'json', 'yaml']))
     .option('--provider-package <name>', 'also load a third-party provider package (repeatable)', collect)
     .action(async (opts: { output?: string; providerPackage?: string[] }) => {
       const format = parseOutputFormat(opts.output);

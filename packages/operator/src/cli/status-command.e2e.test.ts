@@ -42,7 +42,7 @@ test('wmco status escapes what someone wrote into the status ConfigMap', async (
     stderr: (s) => err.push(s),
     env: {},
   };
-  const program = buildProgram(ctx).exitOverride();
+  const program = (await buildProgram(ctx)).exitOverride();
   await program.parseAsync(['status', '--kubeconfig', files.admin, '-n', OPERATOR_NAMESPACE], {
     from: 'user',
   });

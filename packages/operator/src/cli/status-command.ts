@@ -12,6 +12,7 @@ import {
 import type { CliContext } from './cli-context.js';
 import { kubeConfigFrom, namespaceFrom, withKubeFlags, type KubeFlags } from './kube-flags.js';
 import { parseOutputFormat, renderStructured } from './output-format.js';
+import { outputOption } from './output-option.js';
 import { renderTable } from './table.js';
 import { terminalSafe } from './terminal-safe.js';
 
@@ -110,7 +111,7 @@ function parseStatuses(data: Record<string, string>, warn: (s: string) => void):
 export function statusCommand(ctx: CliContext): Command {
   return withKubeFlags(new Command('status'))
     .description('Show each Windows instance: phase, node, timings and last error')
-    .option('-o, --output <format>', 'table, wide, json or yaml')
+    .addOption(outputOption(['table', 'wide', 'json', 'yaml']))
     .action(async (flags: KubeFlags & { output?: string }) => {
       const format = parseOutputFormat(flags.output);
       const namespace = namespaceFrom(flags, ctx.env);

@@ -1,15 +1,17 @@
 import { Command } from 'commander';
-import { CONTRACT_VERSION } from '@wmco/core/provider';
+// The contract version alone (not the whole provider entry): `wmco version` starts without loading zod.
+import { CONTRACT_VERSION } from '@wmco/core/contract-version';
 import type { CliContext } from './cli-context.js';
 import { parseOutputFormat, renderStructured } from './output-format.js';
+import { outputOption } from './output-option.js';
+import { WMCO_VERSION } from './wmco-version.js';
 
-/** The operator version: the services ConfigMap name and the nodes' version annotation carry it. */
-export const WMCO_VERSION = '0.1.0';
+export { WMCO_VERSION };
 
 export function versionCommand(ctx: CliContext): Command {
   return new Command('version')
     .description('Print the wmco version, the provider contract version and the Node.js runtime')
-    .option('-o, --output <format>', 'json or yaml')
+    .addOption(outputOption(['json', 'yaml'], 'text'))
     .action((opts: { output?: string }) => {
       const info = { wmcoVersion: WMCO_VERSION, contractVersion: CONTRACT_VERSION, node: process.version };
       const format = opts.output === undefined ? undefined : parseOutputFormat(opts.output);

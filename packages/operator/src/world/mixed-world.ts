@@ -98,7 +98,7 @@ export async function statusText(world: SimWorld): Promise<string> {
     stderr: (s) => out.push(s),
     env: {},
   };
-  await buildProgram(ctx)
+  (await buildProgram(ctx))
     .exitOverride()
     .parseAsync(['status', '--kubeconfig', world.adminKubeconfig, '-n', NS], { from: 'user' });
   return out.join('\n');

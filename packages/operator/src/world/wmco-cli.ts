@@ -21,7 +21,7 @@ export async function wmcoCli(world: SimWorld, command: string, ...args: string[
     .filter((h) => h.sim.port !== 22)
     .map((h) => `${h.address}=${h.sim.port}`)
     .join(',');
-  const program = buildProgram({
+  const program = await buildProgram({
     container: newRootContainer().createChildContainer(),
     builtinProviders: await loadBuiltinProviders(),
     stdout: (s) => out.push(s),

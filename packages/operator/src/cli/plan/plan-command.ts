@@ -4,6 +4,7 @@ import { loadProviders } from '../../providers/load-provider-package.js';
 import type { CliContext } from '../cli-context.js';
 import { kubeConfigFrom, namespaceFrom, withKubeFlags, type KubeFlags } from '../kube-flags.js';
 import { parseOutputFormat, renderStructured } from '../output-format.js';
+import { outputOption } from '../output-option.js';
 import { collect, providerPackages } from '../provider-packages-option.js';
 import { planMachines, type MachinePlanReport } from './machine-planner.js';
 import { NodePlanner, type NodePlanReport } from './node-planner.js';
@@ -116,7 +117,7 @@ export function planCommand(ctx: CliContext): Command {
       'Show what the operator would do now: per BYOH node the changes of converging it, per Windows Machine its next action',
     )
     .argument('[node...]', 'nodes or Machines to plan (default: every BYOH node and every Windows Machine)')
-    .option('-o, --output <format>', 'json or yaml (default: text)')
+    .addOption(outputOption(['json', 'yaml'], 'text'))
     .option('--payload <dir>', 'the Windows payload directory the operator uses', '/payload')
     .option('--private-key-secret <name>', 'Secret with the operator key (default: cloud-private-key)')
     .option('--connect-timeout <seconds>', 'give up on a host after this long', '30')

@@ -64,7 +64,7 @@ async function wmco(
     stderr: (s) => err.push(s),
     env,
   };
-  const program = buildProgram(ctx).exitOverride();
+  const program = (await buildProgram(ctx)).exitOverride();
   try {
     await program.parseAsync(['node', 'wmco', 'render', ...args]);
     return { out: out.join('\n'), err: err.join('\n') };
