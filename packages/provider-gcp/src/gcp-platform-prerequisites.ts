@@ -3,8 +3,8 @@ import { WINDOWS_SERVER_2022, WINDOWS_SERVER_2025, type PlatformPrerequisites } 
 /** What GCP asks of a Windows image (reference §2). */
 export const gcpPlatformPrerequisites: PlatformPrerequisites = {
   supportedBuilds: [
-    // KB5012637 (April 2022) is OS build 20348.643.
-    { ...WINDOWS_SERVER_2022, minRevision: 643, note: 'needs KB5012637 (OS build 20348.643) or later' },
+    // OS build 20348.681 (KB5012637, April 2022), the minimum the OpenShift docs for Windows containers give here.
+    { ...WINDOWS_SERVER_2022, minRevision: 681, note: 'needs KB5012637 (OS build 20348.681) or later' },
     WINDOWS_SERVER_2025,
   ],
   customVxlanPortRequired: false,

@@ -14,7 +14,7 @@ export const nonePlatformPrerequisites: PlatformPrerequisites = {
   customVxlanPortRequired: false,
   notes: [
     'Only BYOH instances (the windows-instances ConfigMap) are supported: there is no Machine API on this platform.',
-    'Give each host a PTR record, or make sure its hostname is its node name: CSR approval matches the exact name.',
+    'No PTR record is needed: the operator decides each node name at join (the host name, lower-cased) and approves only the CSRs of that registration, without DNS.',
     'Windows Server 2019 cannot use a custom hybrid-overlay VXLAN port.',
   ],
 };

@@ -3,8 +3,8 @@ import { WINDOWS_SERVER_2022, WINDOWS_SERVER_2025, type PlatformPrerequisites } 
 /** What Nutanix asks of a Windows image and of Windows MachineSets (reference §2). */
 export const nutanixPlatformPrerequisites: PlatformPrerequisites = {
   supportedBuilds: [
-    // KB5012637 (April 2022) is OS build 20348.643; reference §2 lists it for GCP, vSphere and Nutanix.
-    { ...WINDOWS_SERVER_2022, minRevision: 643, note: 'needs KB5012637 (OS build 20348.643) or later' },
+    // OS build 20348.681 (KB5012637, April 2022), the minimum the OpenShift docs for Windows containers give for GCP, vSphere and Nutanix.
+    { ...WINDOWS_SERVER_2022, minRevision: 681, note: 'needs KB5012637 (OS build 20348.681) or later' },
     WINDOWS_SERVER_2025,
   ],
   customVxlanPortRequired: false,

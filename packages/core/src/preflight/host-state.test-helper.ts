@@ -43,7 +43,7 @@ export const ANY_BUILD: PlatformPrerequisites = {
   notes: [],
 };
 
-/** Like vSphere: WS2022 from UBR 643, 15-character names, a custom VXLAN port. */
+/** vSphere-like rules (a fixture: vSphere itself now requires UBR 681): WS2022 from UBR 643, 15-character names, a custom VXLAN port. */
 export const STRICT: PlatformPrerequisites = {
   supportedBuilds: [
     { ...WINDOWS_SERVER_2022, minRevision: 643, note: 'needs KB5012637' },

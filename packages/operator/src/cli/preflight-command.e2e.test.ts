@@ -194,7 +194,7 @@ test('no kubelet rule: firewall warns that the join adds ContainerLogsPort', asy
 test('vSphere: an old 2022 update fails os-build and the custom VXLAN port is checked', async (t) => {
   const rules = [...NODE_FIREWALL_RULES.slice(0, 2), { ...NODE_FIREWALL_RULES[2]!, localPort: 4800 }];
   const setup = { rules, model: { ubr: 500 }, args: ['--platform', 'VSphere', '--vxlan-port', '4800'] };
-  await brokenOne(t, setup, { check: 'os-build', status: 'fail', fix: /cumulative update.*20348\.643/ });
+  await brokenOne(t, setup, { check: 'os-build', status: 'fail', fix: /cumulative update.*20348\.681/ });
   const { json } = await preflight({ rules, args: ['--platform', 'VSphere'] });
   t.regex(json.report.findings.find((f) => f.check === 'firewall')?.fix ?? '', /--vxlan-port/);
 });
