@@ -6,7 +6,7 @@ import type {
   UploadReport,
   WindowsHost,
 } from '../host/windows-host.js';
-import type { HostSpec } from './host-spec.js';
+import type { HostSpec } from '../desired/host-spec.js';
 import { plan, type Plan } from './plan.js';
 
 /**

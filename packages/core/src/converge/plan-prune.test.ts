@@ -8,7 +8,7 @@ import {
 } from '../host/protocol/index.js';
 import { observeQueryFor } from './converge.js';
 import { describe } from './describe-plan.js';
-import type { HostSpec } from './host-spec.js';
+import type { HostSpec } from '../desired/host-spec.js';
 import { plan } from './plan.js';
 
 const REG = 'C:\\k\\containerd\\registries';

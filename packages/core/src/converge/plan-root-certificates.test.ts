@@ -3,7 +3,7 @@ import { observedHost } from './plan.test-helper.js';
 import { applyRequestSchema, observeRequestSchema, type HostState } from '../host/protocol/index.js';
 import { observeQueryFor } from './converge.js';
 import { describe } from './describe-plan.js';
-import type { HostSpec } from './host-spec.js';
+import type { HostSpec } from '../desired/host-spec.js';
 import { plan } from './plan.js';
 
 const A = 'A'.repeat(40);

@@ -3,7 +3,7 @@ import { managedService, observedHost } from './plan.test-helper.js';
 import type { HostState, ServiceState } from '../host/protocol/index.js';
 import { applyRequestSchema } from '../host/protocol/index.js';
 import { describe } from './describe-plan.js';
-import type { HostSpec } from './host-spec.js';
+import type { HostSpec } from '../desired/host-spec.js';
 import { plan } from './plan.js';
 
 function svc(name: string, environment?: string[]): ServiceState {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { managedService, observedHost } from './plan.test-helper.js';
 import type { HostState, ServiceState } from '../host/protocol/index.js';
-import type { HostSpec } from './host-spec.js';
+import type { HostSpec } from '../desired/host-spec.js';
 import { plan } from './plan.js';
 
 const CERT = 'C:\\k\\tls\\certs\\tls.crt';

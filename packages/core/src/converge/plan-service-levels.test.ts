@@ -1,7 +1,7 @@
 import test from 'ava';
 import { applyRequestSchema, type HostState, type PlanStep } from '../host/protocol/index.js';
 import { describe } from './describe-plan.js';
-import type { HostSpec } from './host-spec.js';
+import type { HostSpec } from '../desired/host-spec.js';
 import { plan } from './plan.js';
 import { managedService, observedHost } from './plan.test-helper.js';
 import { dependencyLevels } from './service-order.js';

@@ -2,7 +2,7 @@ import test from 'ava';
 import { managedService, observedHost } from './plan.test-helper.js';
 import type { HostState, ServiceState } from '../host/protocol/index.js';
 import { describe } from './describe-plan.js';
-import type { HostSpec } from './host-spec.js';
+import type { HostSpec } from '../desired/host-spec.js';
 import { plan } from './plan.js';
 
 const A = 'a'.repeat(64);

@@ -1,6 +1,6 @@
 import type { HostState, PlanStep, ServiceState } from '../host/protocol/index.js';
 import type { WindowsServiceSpec } from '../provider/index.js';
-import { managedDescription, type HostSpec } from './host-spec.js';
+import { managedDescription, type HostSpec } from '../desired/host-spec.js';
 import { rootCertificateSteps } from './root-certificate-steps.js';
 import { withServiceScripts } from './script-steps.js';
 import { dependencyLevels, dependencyOrder, runningDependents } from './service-order.js';

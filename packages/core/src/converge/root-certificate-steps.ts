@@ -1,5 +1,5 @@
 import type { HostState, PlanStep } from '../host/protocol/index.js';
-import type { HostSpec } from './host-spec.js';
+import type { HostSpec } from '../desired/host-spec.js';
 
 /**
  * The machine Root store against the spec's certificates (after the bundle file is in place): import

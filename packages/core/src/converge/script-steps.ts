@@ -1,5 +1,5 @@
 import type { PlanStep } from '../host/protocol/index.js';
-import type { HostSpec } from './host-spec.js';
+import type { HostSpec } from '../desired/host-spec.js';
 
 const lower = (s: string): string => s.toLowerCase();
 

@@ -31,3 +31,25 @@ export * from './mirror-entry-check.js';
 export * from './pull-secret.js';
 export * from './hosts-toml.js';
 export { logFileSizeMB } from './log-file-size.js';
+export {
+  designNode,
+  designContent,
+  hostSpecWith,
+  nodeHostSpec,
+  nodeScripts,
+  variableScripts,
+  type NodeDesign,
+  type NodeDesignDeps,
+} from './node-spec.js';
+export { generatedFiles, type GeneratedFile } from './generated-files.js';
+export { kubeletCloudFiles, type KubeletCloudFiles } from './kubelet-cloud-files.js';
+export { buildHostSpec, REQUIRED_DIRECTORIES } from './host-spec-builder.js';
+export { scriptsFor, resolveServices, type HostScript } from './service-scripts.js';
+export {
+  managedDescription,
+  type HostSpec,
+  type HostSpecFile,
+  type FirewallRuleSpec,
+  type ServiceScript,
+} from './host-spec.js';
+export { publicKeyOf } from './public-key.js';

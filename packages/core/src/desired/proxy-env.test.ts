@@ -1,6 +1,6 @@
 import test from 'ava';
-import { fakeConfigMaps } from '../byoh/byoh.test-helper.js';
-import { publishServicesConfigMap } from '../byoh/services-configmap-publisher.js';
+import { fakeConfigMaps } from '../lifecycle/lifecycle.test-helper.js';
+import { publishServicesConfigMap } from '../lifecycle/services-configmap-publisher.js';
 import { withoutProxyCredentials } from './proxy-env.js';
 
 test('credentials in proxy URLs are removed from what is published', (t) => {

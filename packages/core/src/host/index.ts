@@ -27,7 +27,6 @@ export {
   type GateFinding,
   type GateReport,
 } from './pwsh/ps51-gate.js';
-export { operatorScripts, userDataPowerShell, type ProviderScripts } from './pwsh/operator-scripts.js';
 export {
   loadHostCaptureScript,
   hostCaptureInvocationScript,
@@ -42,11 +41,3 @@ export {
   type HostCaptureScript,
 } from './capture/host-capture.js';
 export { captureHost } from './capture/capture-session.js';
-export {
-  runHostcheck,
-  hostcheckQuery,
-  REAL_HOSTCHECK_PORTS,
-  type HostcheckTarget,
-  type HostcheckPorts,
-  type HostcheckResult,
-} from './capture/hostcheck.js';

@@ -1,5 +1,5 @@
 import { PatchStrategy, setHeaderOptions, type CoreV1Api, type V1Node } from '@kubernetes/client-node';
-import { Annotations } from '../join/node-metadata.js';
+import { Annotations } from './node-metadata.js';
 import { NodeNotOwnedError, nodeOwner, ownedBy } from './node-ownership.js';
 import type { InstanceRef, Registrations } from './registrations.js';
 

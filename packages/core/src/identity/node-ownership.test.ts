@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { V1CertificateSigningRequest, V1Node } from '@kubernetes/client-node';
-import { approvalMessage, approvedClientCsr } from './approval-record.js';
+import { approvalMessage, approvedClientCsr } from '../admit/approval-record.js';
 import { assertOwned, NodeNotOwnedError, nodeOwner, ownedBy } from './node-ownership.js';
 
 const OWNER = 'windowsmachineconfig.openshift.io/instance-address';

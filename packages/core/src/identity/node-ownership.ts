@@ -1,5 +1,5 @@
 import type { V1Node } from '@kubernetes/client-node';
-import { Annotations } from '../join/node-metadata.js';
+import { Annotations } from './node-metadata.js';
 
 /**
  * The instance that owns a Node: the `windows-instances` key the operator wrote into the Node's

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { V1Node } from '@kubernetes/client-node';
-import type { ServiceDisruption } from '../byoh/service-disruption.js';
-import { isNodeReady } from '../byoh/node-ops.js';
+import type { ServiceDisruption } from './service-disruption.js';
+import { isNodeReady } from './node-ops.js';
 import { lifecyclePhase } from './lifecycle-annotations.js';
 import { resolveMaxUnavailable, type MaxUnavailable } from './max-unavailable.js';
 

@@ -38,3 +38,18 @@ export { KubeOperatorCondition } from '../kube/client/kube-operator-condition.js
 export { NodeMaintenance } from './maintenance.js';
 export { NodeReconfigure, type ReconfigureResult } from './node-reconfigure.js';
 export { byohSubject, assertSubjectOwns, type MaintenanceSubject } from './maintenance-subject.js';
+export { JoinFlow, type JoinRequest } from './join-flow.js';
+export { RemoveFlow, type RemoveOptions } from './remove-flow.js';
+export type { JoinDeps, HostTarget, JoinTimings } from './join-deps.js';
+export * from './instance-status.js';
+export { DriftRepair, type DriftCheck, type DriftOutcome } from './drift-repair.js';
+export { planNode } from './node-plan.js';
+export { nodeInternalIp, isNodeReady } from './node-ops.js';
+export {
+  CloudJoin,
+  CloudAnnotations,
+  appliedTagsOf,
+  type CloudJoinOptions,
+  type CloudFacts,
+} from './cloud-instance.js';
+export { ConcurrencyBudget, type ServiceDisruption } from './service-disruption.js';

@@ -1,8 +1,8 @@
 import type { V1Node } from '@kubernetes/client-node';
-import type { InstanceStatus } from '../byoh/instance-status.js';
-import type { HostTarget } from '../byoh/join-deps.js';
+import type { InstanceStatus } from './instance-status.js';
+import type { HostTarget } from './join-deps.js';
 import { NodeNotOwnedError, nodeOwner, ownedBy } from '../identity/node-ownership.js';
-import { Annotations } from '../join/node-metadata.js';
+import { Annotations } from '../identity/node-metadata.js';
 
 /**
  * Which source a node in the lifecycle comes from, as the shared flows (upgrade, reboot, drift repair)

@@ -1,7 +1,7 @@
 import type { V1Node } from '@kubernetes/client-node';
-import { DriftRepair } from '../byoh/drift-repair.js';
-import type { JoinDeps } from '../byoh/join-deps.js';
-import type { JoinFlow } from '../byoh/join-flow.js';
+import { DriftRepair } from './drift-repair.js';
+import type { JoinDeps } from './join-deps.js';
+import type { JoinFlow } from './join-flow.js';
 import type { HostKeyStore } from '../host/host-key-store.js';
 import { errorMessage } from '../kube/logger.js';
 import { DisruptionBudget } from './disruption-budget.js';

@@ -9,8 +9,8 @@ import {
   stateMatching,
   testDeps,
   testNode,
-} from '../byoh/byoh.test-helper.js';
-import { designNode, nodeHostSpec } from '../byoh/node-spec.js';
+} from './lifecycle.test-helper.js';
+import { designNode, nodeHostSpec } from '../desired/node-spec.js';
 import { LIFECYCLE_BOOT_ANNOTATION, LIFECYCLE_PHASE_ANNOTATION } from './lifecycle-annotations.js';
 import { NodeReconfigure } from './node-reconfigure.js';
 

@@ -1,9 +1,15 @@
 import { PatchStrategy, setHeaderOptions, type V1Node } from '@kubernetes/client-node';
-import { convergeRound, type RoundResult } from '../byoh/converge-round.js';
-import type { HostTarget, JoinDeps } from '../byoh/join-deps.js';
-import { designContent, designNode, nodeHostSpec, nodeScripts, type NodeDesign } from '../byoh/node-spec.js';
-import { readNode } from '../byoh/node-ops.js';
-import { publishServicesConfigMap } from '../byoh/services-configmap-publisher.js';
+import { convergeRound, type RoundResult } from '../converge/converge-round.js';
+import type { HostTarget, JoinDeps } from './join-deps.js';
+import {
+  designContent,
+  designNode,
+  nodeHostSpec,
+  nodeScripts,
+  type NodeDesign,
+} from '../desired/node-spec.js';
+import { readNode } from './node-ops.js';
+import { publishServicesConfigMap } from './services-configmap-publisher.js';
 import type { WindowsHost } from '../host/windows-host.js';
 import { bootRecord, hostBootedSince } from './boot-record.js';
 import { LIFECYCLE_BOOT_ANNOTATION } from './lifecycle-annotations.js';

@@ -1,9 +1,9 @@
 import type { V1Node } from '@kubernetes/client-node';
-import type { HostTarget } from '../byoh/join-deps.js';
-import { isNodeReady } from '../byoh/node-ops.js';
+import type { HostTarget } from './join-deps.js';
+import { isNodeReady } from './node-ops.js';
 import type { EventRecorder } from '../kube/event-recorder.js';
 import type { ReconcileOutcome } from '../kube/controller.js';
-import { Annotations } from '../join/node-metadata.js';
+import { Annotations } from '../identity/node-metadata.js';
 import { lifecyclePhase, rebootRequested } from './lifecycle-annotations.js';
 import type { MaintenanceSubject } from './maintenance-subject.js';
 import { nodeRef } from './node-patch.js';

@@ -1,12 +1,12 @@
 import type { V1Node } from '@kubernetes/client-node';
-import type { JoinDeps } from '../byoh/join-deps.js';
-import { instancesConfigMapRef } from '../byoh/join-deps.js';
-import { designNode } from '../byoh/node-spec.js';
-import { publishServicesConfigMap } from '../byoh/services-configmap-publisher.js';
+import type { JoinDeps } from './join-deps.js';
+import { instancesConfigMapRef } from './join-deps.js';
+import { designNode } from '../desired/node-spec.js';
+import { publishServicesConfigMap } from './services-configmap-publisher.js';
 import { SERVICES_CONFIGMAP_PREFIX } from '../desired/services-configmap.js';
 import { isNotFound } from '../kube/client/api-errors.js';
 import { errorMessage } from '../kube/logger.js';
-import { Annotations } from '../join/node-metadata.js';
+import { Annotations } from '../identity/node-metadata.js';
 
 /** The versions some Windows node still carries (`version` or `desired-version`). */
 export function carriedVersions(nodes: readonly V1Node[]): Set<string> {

@@ -1,6 +1,6 @@
 import type { HostKeyStore } from '../host/host-key-store.js';
-import type { JoinDeps } from '../byoh/join-deps.js';
-import { JoinFlow, type JoinRequest } from '../byoh/join-flow.js';
+import type { JoinDeps } from './join-deps.js';
+import { JoinFlow, type JoinRequest } from './join-flow.js';
 import type { ActiveWork } from './upgradeable.js';
 
 /** The join, counted as in-flight work while it runs (the OperatorCondition reports busy meanwhile). */

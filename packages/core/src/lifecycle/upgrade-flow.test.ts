@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { CoreV1Api, V1Node } from '@kubernetes/client-node';
-import { StateHost, stateMatching, testDeps, testNode } from '../byoh/byoh.test-helper.js';
+import { StateHost, stateMatching, testDeps, testNode } from './lifecycle.test-helper.js';
 import { NodeNotOwnedError } from '../identity/node-ownership.js';
 import { DisruptionBudget } from './disruption-budget.js';
 import { UpgradeFlow } from './upgrade-flow.js';

@@ -1,10 +1,10 @@
 import type { V1Node } from '@kubernetes/client-node';
-import { enterPhase } from '../byoh/instance-status.js';
-import type { HostTarget, JoinDeps } from '../byoh/join-deps.js';
-import { waitForNode } from '../byoh/node-changes.js';
-import { isNodeReady } from '../byoh/node-ops.js';
+import { enterPhase } from './instance-status.js';
+import type { HostTarget, JoinDeps } from './join-deps.js';
+import { waitForNode } from './node-changes.js';
+import { isNodeReady } from './node-ops.js';
 import { DrainError, drainNode } from '../kube/client/drain.js';
-import { Annotations } from '../join/node-metadata.js';
+import { Annotations } from '../identity/node-metadata.js';
 import type { DisruptionBudget } from './disruption-budget.js';
 import {
   REBOOT_REQUESTED_ANNOTATION,

@@ -1,7 +1,7 @@
 import type { V1Node } from '@kubernetes/client-node';
 import { joinedByOperator } from '../identity/node-ownership.js';
 import { errorMessage, type Logger } from '../kube/logger.js';
-import { Annotations } from '../join/node-metadata.js';
+import { Annotations } from '../identity/node-metadata.js';
 import { lifecyclePhase } from './lifecycle-annotations.js';
 
 /** The condition OLM reads before it replaces the operator (reference §4 OperatorCondition). */

@@ -1,5 +1,5 @@
 import type { FirewallPort, HostState } from '../host/protocol/index.js';
-import { NODE_FIREWALL_RULES } from '../join/host-spec-builder.js';
+import { NODE_FIREWALL_RULES } from '../desired/host-spec-builder.js';
 import type { PlatformPrerequisites } from '../provider/index.js';
 import { fail, pass, warn, type Finding } from './finding.js';
 import { DEFAULT_VXLAN_PORT, type HostCheckOptions } from './preflight-options.js';

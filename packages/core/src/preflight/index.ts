@@ -17,3 +17,11 @@ export {
   type PreflightReport,
 } from './run-preflight.js';
 export { checkCloud, type CloudCheckInput } from './cloud-check.js';
+export {
+  runHostcheck,
+  hostcheckQuery,
+  REAL_HOSTCHECK_PORTS,
+  type HostcheckTarget,
+  type HostcheckPorts,
+  type HostcheckResult,
+} from './hostcheck.js';

@@ -3,3 +3,4 @@ export { describeProviderContract } from './describe-provider-contract.js';
 export { powershellSyntaxErrors } from './powershell-syntax.js';
 export { authorizedKeyLine, sshPublicKeyFixtures, type SshPublicKeyFixture } from './ssh-key-fixtures.js';
 export { isAbsoluteWindowsPath } from './contract/assertions.js';
+export { operatorScripts, userDataPowerShell, type ProviderScripts } from './operator-scripts.js';

@@ -2,11 +2,10 @@ import {
   HostnameOverride,
   UserDataFormat,
   newRootContainer,
-  operatorScripts,
   registerProvider,
   type GateScript,
-  type ProviderScripts,
 } from '@wmco/core';
+import { operatorScripts, type ProviderScripts } from '@wmco/core/testing';
 import { loadBuiltinProviders } from '../providers/baked-providers.js';
 
 /** What each built-in provider contributes to the scripts a host runs, read from its registrations. */

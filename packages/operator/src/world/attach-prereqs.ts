@@ -7,7 +7,7 @@ interface Needed {
   readonly name?: string;
 }
 
-/** What the operator reads from OpenShift (core/src/join/read-cluster-facts.ts). */
+/** What the operator reads from OpenShift (core/src/cluster/read-cluster-facts.ts). */
 const NEEDED: readonly Needed[] = [
   { group: 'config.openshift.io', plural: 'infrastructures', name: 'cluster' },
   { group: 'config.openshift.io', plural: 'networks', name: 'cluster' },

@@ -3,8 +3,8 @@ import type { Clock } from '../../kube/clock.js';
 import type { Logger } from '../../kube/logger.js';
 import { SupervisedInformer } from '../../kube/supervised-informer.js';
 import type { KubeList, WatchPort } from '../../kube/watch-port.js';
-import { cachedNode } from '../../byoh/cached-node.js';
-import { PRIVATE_KEY_SECRET, WINDOWS_NODE_SELECTOR } from '../../join/node-metadata.js';
+import { cachedNode } from '../../kube/cached-node.js';
+import { PRIVATE_KEY_SECRET, WINDOWS_NODE_SELECTOR } from '../../identity/node-metadata.js';
 import {
   MACHINE_API_NAMESPACE,
   MACHINE_GROUP,

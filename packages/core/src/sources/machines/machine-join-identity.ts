@@ -1,10 +1,10 @@
 import { PatchStrategy, setHeaderOptions, type CoreV1Api, type V1Node } from '@kubernetes/client-node';
 import { kubeletNodeName } from '../../identity/node-name.js';
 import { NodeNotOwnedError, nodeOwner } from '../../identity/node-ownership.js';
-import { Annotations } from '../../join/node-metadata.js';
-import type { JoinIdentity } from '../../byoh/join-identity.js';
-import { MACHINE_STATUS_PREFIX } from '../../byoh/instance-status.js';
-import { nodeInternalIp, readNode } from '../../byoh/node-ops.js';
+import { Annotations } from '../../identity/node-metadata.js';
+import type { JoinIdentity } from '../../lifecycle/join-identity.js';
+import { MACHINE_STATUS_PREFIX } from '../../lifecycle/instance-status.js';
+import { nodeInternalIp, readNode } from '../../lifecycle/node-ops.js';
 import { machineRef, type WindowsMachine } from './machine-object.js';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);

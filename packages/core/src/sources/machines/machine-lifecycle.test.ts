@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { V1Node } from '@kubernetes/client-node';
-import { StateHost, stateMatching, testDeps } from '../../byoh/byoh.test-helper.js';
+import { StateHost, stateMatching, testDeps } from '../../lifecycle/lifecycle.test-helper.js';
 import { NodeNotOwnedError } from '../../identity/node-ownership.js';
 import { DisruptionBudget } from '../../lifecycle/disruption-budget.js';
 import { busyNodes } from '../../lifecycle/upgradeable.js';

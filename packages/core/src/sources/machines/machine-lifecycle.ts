@@ -1,8 +1,8 @@
 import type { V1Node } from '@kubernetes/client-node';
-import type { DriftOutcome, DriftRepair } from '../../byoh/drift-repair.js';
-import { MACHINE_STATUS_PREFIX } from '../../byoh/instance-status.js';
-import { MAINTAIN_CONNECT_DEADLINE_MS, type HostTarget } from '../../byoh/join-deps.js';
-import { isNodeReady } from '../../byoh/node-ops.js';
+import type { DriftOutcome, DriftRepair } from '../../lifecycle/drift-repair.js';
+import { MACHINE_STATUS_PREFIX } from '../../lifecycle/instance-status.js';
+import { MAINTAIN_CONNECT_DEADLINE_MS, type HostTarget } from '../../lifecycle/join-deps.js';
+import { isNodeReady } from '../../lifecycle/node-ops.js';
 import { nodeOwner } from '../../identity/node-ownership.js';
 import type { ReconcileOutcome } from '../../kube/controller.js';
 import { errorMessage, type Logger } from '../../kube/logger.js';

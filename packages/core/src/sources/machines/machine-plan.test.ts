@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { V1Node } from '@kubernetes/client-node';
-import { Annotations } from '../../join/node-metadata.js';
+import { Annotations } from '../../identity/node-metadata.js';
 import { machineNodeState, planMachine, type MachinePlanInput } from './machine-plan.js';
 import type { WindowsMachine } from './machine-object.js';
 

@@ -1,5 +1,5 @@
 import type { V1Node } from '@kubernetes/client-node';
-import { Annotations } from '../../join/node-metadata.js';
+import { Annotations } from '../../identity/node-metadata.js';
 import { errorMessage } from '../../kube/logger.js';
 import { notConfigurable, type WindowsMachine } from './machine-object.js';
 

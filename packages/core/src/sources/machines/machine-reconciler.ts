@@ -1,11 +1,11 @@
 import type { CoreV1Api, CustomObjectsApi, V1Node } from '@kubernetes/client-node';
 import { publicKeyHash } from '../../desired/authorized-key.js';
-import type { JoinFlow } from '../../byoh/join-flow.js';
-import { MACHINE_STATUS_PREFIX, type InstanceStatusStore } from '../../byoh/instance-status.js';
+import type { JoinFlow } from '../../lifecycle/join-flow.js';
+import { MACHINE_STATUS_PREFIX, type InstanceStatusStore } from '../../lifecycle/instance-status.js';
 import type { ReconcileOutcome, Reconciler } from '../../kube/controller.js';
 import type { EventRecorder } from '../../kube/event-recorder.js';
 import { errorMessage, type Logger } from '../../kube/logger.js';
-import { publicKeyOf } from '../../join/public-key.js';
+import { publicKeyOf } from '../../desired/public-key.js';
 import type { HostRename } from '../../provider/capabilities/host-rename.js';
 import { machineKey, nodeMachine } from './machine-join-identity.js';
 import { machineJoinIdentity } from './machine-join-identity.js';

@@ -1,9 +1,9 @@
 import type { CustomObjectsApi, V1Node } from '@kubernetes/client-node';
-import { isNodeReady } from '../../byoh/node-ops.js';
+import { isNodeReady } from '../../lifecycle/node-ops.js';
 import type { ReconcileOutcome } from '../../kube/controller.js';
 import type { EventRecorder } from '../../kube/event-recorder.js';
 import type { Logger } from '../../kube/logger.js';
-import { Annotations } from '../../join/node-metadata.js';
+import { Annotations } from '../../identity/node-metadata.js';
 import type { DisruptionBudget } from '../../lifecycle/disruption-budget.js';
 import { machineKey, nodeMachine } from './machine-join-identity.js';
 import {

@@ -2,7 +2,7 @@ import type { CoreV1Api, V1Secret } from '@kubernetes/client-node';
 import { buildUserData } from '../../desired/user-data.js';
 import { httpStatus } from '../../kube/watch-port.js';
 import type { UserDataFormat } from '../../provider/capabilities/user-data-format.js';
-import { publicKeyOf } from '../../join/public-key.js';
+import { publicKeyOf } from '../../desired/public-key.js';
 import { MACHINE_API_NAMESPACE } from './machine-object.js';
 
 export const USER_DATA_SECRET = 'windows-user-data';

@@ -1,0 +1,226 @@
+import type { CoreV1Api } from '@kubernetes/client-node';
+import { isConflict, isNotFound } from '../kube/client/api-errors.js';
+import { STATUS_CONFIGMAP } from '../identity/node-metadata.js';
+import { printableText } from '../kube/printable-text.js';
+
+export type InstancePhase =
+  | 'Pending'
+  | 'Connecting'
+  | 'Configuring'
+  | 'WaitingForNode'
+  | 'Ready'
+  | 'Failed'
+  | 'Removing'
+  | 'Removed'
+  /** A joined node being drained and reconfigured for another operator version (lifecycle/upgrade-flow.ts). */
+  | 'Upgrading'
+  /** A joined node being drained and rebooted on request (lifecycle/upgrade-flow.ts). */
+  | 'Rebooting';
+
+/** One instance's progress, as `wmco status` and `kubectl get cm windows-instances-status` show it. */
+export interface InstanceStatus {
+  readonly address: string;
+  readonly phase: InstancePhase;
+  readonly node?: string;
+  /** When the current phase began (ISO time). */
+  readonly since: string;
+  /** Seconds spent in each finished phase of the current attempt. */
+  readonly phaseSeconds: Readonly<Partial<Record<InstancePhase, number>>>;
+  readonly lastError?: string;
+  /** Attempts that failed since the instance was last Ready (kept with `lastError` while it retries). */
+  readonly failedAttempts?: number;
+  /** Seconds from the first phase to Ready, for the last successful join. */
+  readonly joinSeconds?: number;
+  readonly powershellStarts?: number;
+  readonly bytesSent?: number;
+  /** Where the instance comes from: a `windows-instances` entry or a Machine (absent: written before). */
+  readonly source?: 'byoh' | 'machine';
+  /** The Machine's name, for a Machine. */
+  readonly machine?: string;
+}
+
+/** Status keys of Machines: `machine.<name>` (BYOH statuses are keyed by IPv4 address). */
+export const MACHINE_STATUS_PREFIX = 'machine.';
+
+/** Where instance statuses are kept (ADR 0004: a ConfigMap next to windows-instances). */
+export interface InstanceStatusStore {
+  get(address: string): InstanceStatus | undefined;
+  set(status: InstanceStatus): Promise<void>;
+  /** Deletes every status `keep` refuses (also those written by earlier operator runs). */
+  retain(keep: (address: string, phase: InstancePhase | undefined) => boolean): Promise<void>;
+  remove(address: string): Promise<void>;
+}
+
+/** The seconds spent per phase, with the phase being left (if any) closed at `now`. */
+function closedTimings(
+  previous: InstanceStatus | undefined,
+  phase: InstancePhase,
+  now: Date,
+): Partial<Record<InstancePhase, number>> {
+  const phaseSeconds = { ...(previous?.phaseSeconds ?? {}) };
+  if (!previous || previous.phase === phase) return phaseSeconds;
+  const spent = (now.getTime() - Date.parse(previous.since)) / 1000;
+  phaseSeconds[previous.phase] = Math.round(((phaseSeconds[previous.phase] ?? 0) + spent) * 1000) / 1000;
+  return phaseSeconds;
+}
+
+/**
+ * The last error and the count of failed attempts carried into `phase`: they stay while the instance
+ * retries (an admin reading `Connecting` must see why the attempt before failed), a new failure counts
+ * one more, and success or removal clears both.
+ */
+function carriedFailure(
+  previous: InstanceStatus | undefined,
+  phase: InstancePhase,
+): Pick<InstanceStatus, 'lastError' | 'failedAttempts'> {
+  if (FAILURE_CLEARED.has(phase)) return {};
+  const attempts = previous?.failedAttempts ?? 0;
+  const failing = phase === 'Failed' && previous?.phase !== 'Failed';
+  return withoutUndefined({
+    lastError: previous?.lastError,
+    failedAttempts: failing ? attempts + 1 : previous?.failedAttempts,
+  });
+}
+
+/** Moves an instance to `phase`, closing the timing of the phase it leaves. */
+export function enterPhase(
+  previous: InstanceStatus | undefined,
+  change: { address: string; phase: InstancePhase; now: Date; extra?: Partial<InstanceStatus> },
+): InstanceStatus {
+  const { address, phase, now, extra = {} } = change;
+  const phaseSeconds = closedTimings(previous, phase, now);
+  const since = previous?.phase === phase ? previous.since : now.toISOString();
+  const {
+    lastError: _error,
+    failedAttempts: _attempts,
+    ...rest
+  } = previous ?? { address, phase, since, phaseSeconds };
+  const failure = carriedFailure(previous, phase);
+  return withoutUndefined({ ...rest, ...failure, address, phase, since, phaseSeconds, ...extra });
+}
+
+/** Phases that end a run of failures. */
+const FAILURE_CLEARED: ReadonlySet<InstancePhase> = new Set(['Ready', 'Removed']);
+
+function withoutUndefined<T>(s: Record<string, unknown>): T {
+  return Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as unknown as T;
+}
+
+/**
+ * Statuses in the ConfigMap `windows-instances-status` (one JSON value per address), written with
+ * resourceVersion checks and retried on conflict. Reads come from the in-memory copy this writer keeps.
+ */
+export class ConfigMapStatusStore implements InstanceStatusStore {
+  private readonly cache = new Map<string, InstanceStatus>();
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly api: CoreV1Api,
+    private readonly namespace: string,
+    /** Removes secrets from `lastError` (the operator's redactor); nothing is removed by default. */
+    private readonly scrub: (text: string) => string = (t) => t,
+  ) {}
+
+  get(address: string): InstanceStatus | undefined {
+    return this.cache.get(address);
+  }
+
+  set(given: InstanceStatus): Promise<void> {
+    // Errors quote hosts and the API: redacted, one line, no control characters, bounded.
+    const status =
+      given.lastError === undefined
+        ? given
+        : { ...given, lastError: printableText(this.scrub(given.lastError)) };
+    this.cache.set(status.address, status);
+    return this.write((data) => ({ ...data, [status.address]: JSON.stringify(status) }));
+  }
+
+  remove(address: string): Promise<void> {
+    this.cache.delete(address);
+    return this.write((data) => Object.fromEntries(Object.entries(data).filter(([k]) => k !== address)));
+  }
+
+  retain(keep: (address: string, phase: InstancePhase | undefined) => boolean): Promise<void> {
+    for (const [address, status] of this.cache) if (!keep(address, status.phase)) this.cache.delete(address);
+    return this.write((data) =>
+      Object.fromEntries(Object.entries(data).filter(([address, json]) => keep(address, phaseOf(json)))),
+    );
+  }
+
+  /** Writes are serialised so that concurrent joins never lose each other's updates. */
+  private write(change: (data: Record<string, string>) => Record<string, string>): Promise<void> {
+    const next = this.chain.then(() => this.writeWithRetry(change));
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  private async writeWithRetry(
+    change: (data: Record<string, string>) => Record<string, string>,
+  ): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.writeOnce(change);
+        return;
+      } catch (err) {
+        if (!isConflict(err) || attempt >= 5) throw err;
+      }
+    }
+  }
+
+  private async writeOnce(change: (data: Record<string, string>) => Record<string, string>): Promise<void> {
+    const name = STATUS_CONFIGMAP;
+    try {
+      const cm = await this.api.readNamespacedConfigMap({ name, namespace: this.namespace });
+      await this.api.replaceNamespacedConfigMap({
+        name,
+        namespace: this.namespace,
+        body: { ...cm, data: change(cm.data ?? {}) },
+      });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      await this.api.createNamespacedConfigMap({
+        namespace: this.namespace,
+        body: {
+          metadata: { name, namespace: this.namespace, labels: { 'app.kubernetes.io/managed-by': 'wmco' } },
+          data: change({}),
+        },
+      });
+    }
+  }
+}
+
+function phaseOf(json: string): InstancePhase | undefined {
+  try {
+    const parsed = JSON.parse(json) as { phase?: InstancePhase };
+    return parsed.phase;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps statuses in memory only; for tests and embedders. */
+export class MemoryStatusStore implements InstanceStatusStore {
+  readonly statuses = new Map<string, InstanceStatus>();
+  readonly history: InstanceStatus[] = [];
+
+  get(address: string): InstanceStatus | undefined {
+    return this.statuses.get(address);
+  }
+
+  set(status: InstanceStatus): Promise<void> {
+    this.statuses.set(status.address, status);
+    this.history.push(status);
+    return Promise.resolve();
+  }
+
+  remove(address: string): Promise<void> {
+    this.statuses.delete(address);
+    return Promise.resolve();
+  }
+
+  retain(keep: (address: string, phase: InstancePhase | undefined) => boolean): Promise<void> {
+    for (const [address, status] of this.statuses)
+      if (!keep(address, status.phase)) this.statuses.delete(address);
+    return Promise.resolve();
+  }
+}

@@ -1,0 +1,297 @@
+import type { CertificatesV1Api, CustomObjectsApi, V1Node } from '@kubernetes/client-node';
+import type { InstanceAddressPolicy } from '../../desired/instance-address.js';
+import type { Ipv4Resolver } from '../../desired/windows-instances.js';
+import type { HostKeyStore } from '../../host/host-key-store.js';
+import { approvedClientCsr } from '../../admit/approval-record.js';
+import { openShiftBootstrapIdentity, type BootstrapIdentity } from '../../identity/bootstrap-identity.js';
+import { systemClock } from '../../kube/clock.js';
+import { Controller, type ControllerMetrics } from '../../kube/controller.js';
+import { defaultControllerRateLimiter } from '../../kube/rate-limiter.js';
+import { WorkQueue, type WorkQueueMetrics } from '../../kube/work-queue.js';
+import type { WatchPort } from '../../kube/watch-port.js';
+import { Annotations, Labels, PRIVATE_KEY_FIELD } from '../../identity/node-metadata.js';
+import { byohInformers } from './byoh-informers.js';
+import {
+  CLUSTER_CONFIG_WATCHES,
+  ClusterConfigWatches,
+  SERVICES_CONFIGMAP_WATCH,
+  servicesConfigMapWatch,
+  exporterTlsWatch,
+  trustedCaWatch,
+} from '../../controllers/cluster-config-watches.js';
+import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
+import { CsrReconciler, csrDecided, type CsrMetrics } from '../../controllers/csr-reconciler.js';
+import type { EntryAddressing } from './entry-admission.js';
+import { InstancesReconciler } from './instances-reconciler.js';
+import { MAINTAIN_WORKERS, REMOVE_WORKERS, instanceLanes } from './instance-lanes.js';
+import type { JoinDeps } from '../../lifecycle/join-deps.js';
+import { KeyRotation } from '../../lifecycle/key-rotation.js';
+import { NodeChangeFeed } from '../../lifecycle/node-changes.js';
+import { RecentConvergence } from '../../lifecycle/recent-convergence.js';
+import { isNodeReady, nodeInternalIp, readNode } from '../../lifecycle/node-ops.js';
+import { RemoveFlow, type RemoveOptions } from '../../lifecycle/remove-flow.js';
+import type { LifecycleOptions } from '../../lifecycle/lifecycle-options.js';
+import { LIFECYCLE_PHASE_ANNOTATION, rebootRequested } from '../../lifecycle/lifecycle-annotations.js';
+import { NodeMaintenance } from '../../lifecycle/maintenance.js';
+import { TrustedCaConfigMap } from '../../controllers/trusted-ca-configmap.js';
+
+export interface ByohControllersOptions {
+  readonly deps: JoinDeps;
+  readonly certificates: CertificatesV1Api;
+  readonly watch: WatchPort;
+  readonly hostKeys: HostKeyStore;
+  readonly resolver: Ipv4Resolver;
+  /** Which addresses `windows-instances` keys may not reach (default: loopback and the other refused ranges). */
+  readonly addressPolicy?: () => Promise<InstanceAddressPolicy>;
+  /** Hosts joined at once (default 5; upstream one after another); drift checks and removals have their own workers. */
+  readonly parallelJoins: number;
+  readonly remove: RemoveOptions;
+  readonly privateKeySecret?: string;
+  /** Who may request kubelet client certificates (default: OpenShift's node-bootstrapper account). */
+  readonly bootstrap?: BootstrapIdentity;
+  /** Watches the cluster configuration nodes carry (mirror sets) when given; see ClusterConfigWatches. */
+  readonly custom?: CustomObjectsApi;
+  /** Drift repair of Ready, up-to-date nodes every `intervalMs` (0: off). Default: off. */
+  readonly driftRepairIntervalMs?: number;
+  /** The disruption budget and the upgrade flow's timings (defaults: maxUnavailable 1, lifecycle-options.ts). */
+  readonly lifecycle?: Partial<LifecycleOptions>;
+  readonly metrics?: {
+    drift?: (result: 'clean' | 'repaired' | 'skipped' | 'error') => void;
+    queue?: (name: string) => WorkQueueMetrics;
+    controller?: ControllerMetrics;
+    csr?: CsrMetrics;
+    informerRestart?: (informer: string, reason: string) => void;
+  };
+}
+
+/** What changed on a node that the instances controller cares about (not heartbeats). */
+function nodeSignature(n: V1Node): string {
+  const a = n.metadata?.annotations ?? {};
+  return JSON.stringify([
+    n.metadata?.labels?.[Labels.byoh],
+    a[Annotations.version],
+    a[Annotations.pubKeyHash],
+    isNodeReady(n),
+    nodeInternalIp(n),
+    a[LIFECYCLE_PHASE_ANNOTATION],
+    // A reboot request is acted on at once, not at the next drift interval.
+    rebootRequested(n),
+  ]);
+}
+
+/**
+ * The BYOH controllers: `windows-instances` entries and BYOH nodes on one work queue (never one host
+ * twice at once) whose lanes keep joins (N at once), drift checks and removals from starving each other;
+ * kubelet CSRs on another. `start` resolves once every informer synced.
+ */
+export class ByohControllers implements ByohView {
+  private readonly informers: ReturnType<typeof byohInformers>;
+  private readonly instanceQueue: WorkQueue;
+  private readonly csrQueue: WorkQueue;
+  private readonly controllers: Controller[];
+  private readonly csr: CsrReconciler;
+  private readonly clusterConfig: ClusterConfigWatches | undefined;
+  /** The budget, upgrade flow, services ConfigMaps and OperatorCondition (a Machine source shares it). */
+  readonly maintenance: NodeMaintenance;
+  private readonly trustedCa: TrustedCaConfigMap;
+  private readonly nodeFeed = new NodeChangeFeed();
+  private readonly recent = new RecentConvergence();
+  /** The entries of windows-instances as last seen, to reconcile those that disappear. */
+  private listedEntries = new Set<string>();
+  private readonly o: ByohControllersOptions;
+
+  constructor(options: ByohControllersOptions) {
+    // Waits for a Node (a join's, an upgrade's Ready) end on this informer's events, not on a poll.
+    const o = { ...options, deps: { ...options.deps, nodeChanges: this.nodeFeed } };
+    this.o = o;
+    this.maintenance = new NodeMaintenance(o.deps, () => this.windowsNodes(), o.lifecycle);
+    this.informers = this.makeInformers();
+    this.trustedCa = new TrustedCaConfigMap(o.deps.core, o.deps.namespace, o.deps.logger);
+    this.clusterConfig = this.makeClusterConfigWatches();
+    this.instanceQueue = new WorkQueue(
+      systemClock,
+      defaultControllerRateLimiter(systemClock),
+      o.metrics?.queue?.('windows-instances'),
+      instanceLanes(this, o.deps.version, o.parallelJoins),
+    );
+    this.csrQueue = new WorkQueue(
+      systemClock,
+      defaultControllerRateLimiter(systemClock),
+      o.metrics?.queue?.('csrs'),
+    );
+    this.csr = this.makeCsrReconciler();
+    this.controllers = this.makeControllers();
+    this.wire();
+  }
+
+  private makeInformers(): ReturnType<typeof byohInformers> {
+    const { deps } = this.o;
+    return byohInformers({
+      core: deps.core,
+      certificates: this.o.certificates,
+      watch: this.o.watch,
+      namespace: deps.namespace,
+      clock: systemClock,
+      logger: deps.logger,
+      ...(this.o.metrics?.informerRestart ? { onRestart: this.o.metrics.informerRestart } : {}),
+      ...(this.o.privateKeySecret ? { privateKeySecret: this.o.privateKeySecret } : {}),
+    });
+  }
+
+  /** A cluster configuration change puts every instance on the queue: Ready nodes get a drift check now. */
+  private makeClusterConfigWatches(): ClusterConfigWatches | undefined {
+    const { custom, deps, metrics } = this.o;
+    if (custom === undefined) return undefined;
+    const sources = { core: deps.core, custom, watch: this.o.watch, clock: systemClock, logger: deps.logger };
+    return new ClusterConfigWatches(
+      metrics?.informerRestart ? { ...sources, onRestart: metrics.informerRestart } : sources,
+      (what) => {
+        if (what.startsWith('trusted-ca/')) void this.trustedCa.ensure();
+        if (what.startsWith(`${SERVICES_CONFIGMAP_WATCH}/`)) this.maintenance.servicesConfigMapChanged();
+        this.recent.configChanged();
+        this.enqueueAll();
+      },
+      [
+        ...CLUSTER_CONFIG_WATCHES,
+        trustedCaWatch(deps.namespace),
+        servicesConfigMapWatch(deps.namespace, deps.version),
+        exporterTlsWatch(deps.namespace),
+      ],
+    );
+  }
+
+  private makeControllers(): Controller[] {
+    const { deps } = this.o;
+    const driftMetric = this.o.metrics?.drift;
+    const flows = {
+      join: this.maintenance.joinFlow(this.o.hostKeys),
+      remove: new RemoveFlow(deps),
+      removeOptions: this.o.remove,
+      rotation: new KeyRotation(deps),
+      upgrades: this.maintenance.upgrades(),
+      drift: {
+        // Service restarts on Ready nodes (a new proxy) draw from the same budget as upgrades and reboots.
+        repair: this.maintenance.driftRepair(),
+        intervalMs: this.o.driftRepairIntervalMs ?? 0,
+        recent: this.recent,
+        ...(driftMetric
+          ? { observed: (o: { result: Parameters<typeof driftMetric>[0] }) => driftMetric(o.result) }
+          : {}),
+      },
+    };
+    const metrics = this.o.metrics?.controller ? { metrics: this.o.metrics.controller } : {};
+    return [
+      new Controller(new InstancesReconciler(deps, this, flows, this.addressing()), this.instanceQueue, {
+        workers: this.o.parallelJoins + MAINTAIN_WORKERS + REMOVE_WORKERS,
+        logger: deps.logger,
+        ...metrics,
+      }),
+      new Controller(this.csr, this.csrQueue, {
+        workers: 2,
+        logger: deps.logger,
+        ...metrics,
+      }),
+    ];
+  }
+
+  private makeCsrReconciler(): CsrReconciler {
+    const { deps } = this.o;
+    return new CsrReconciler(this.o.certificates, deps.names, {
+      events: deps.events,
+      logger: deps.logger,
+      namespace: deps.namespace,
+      bootstrap: this.o.bootstrap ?? openShiftBootstrapIdentity,
+      nodeExists: async (name) => (await readNode(deps.core, name)) !== undefined,
+      ...(this.o.metrics?.csr ? { metrics: this.o.metrics.csr } : {}),
+    });
+  }
+
+  private addressing(): EntryAddressing {
+    const policy = this.o.addressPolicy;
+    return { resolve: this.o.resolver, ...(policy ? { policy } : {}) };
+  }
+
+  instances(): Readonly<Record<string, string>> | undefined {
+    return this.informers.instances.list()[0]?.data;
+  }
+
+  windowsNodes(): readonly V1Node[] {
+    return this.informers.nodes.list();
+  }
+
+  windowsNodesRevision(): number {
+    return this.informers.nodes.revision;
+  }
+
+  node(name: string): V1Node | undefined {
+    return this.informers.nodes.get(name);
+  }
+
+  privateKey(): string | undefined {
+    const data = this.informers.secret.list()[0]?.data?.[PRIVATE_KEY_FIELD];
+    return data === undefined ? undefined : Buffer.from(data, 'base64').toString('utf8');
+  }
+
+  get synced(): boolean {
+    return Object.values(this.informers).every((i) => i.synced);
+  }
+
+  async start(): Promise<void> {
+    await Promise.all(Object.values(this.informers).map((i) => i.start()));
+    // This version's services ConfigMap exists before any node is configured with it.
+    await this.maintenance.start();
+    this.controllers.forEach((c) => c.start());
+    this.clusterConfig?.start();
+    if (this.clusterConfig) void this.trustedCa.ensure();
+    this.enqueueAll();
+    this.enqueueCsrs();
+  }
+
+  async stop(): Promise<void> {
+    Object.values(this.informers).forEach((i) => i.stop());
+    this.clusterConfig?.stop();
+    await Promise.all([...this.controllers.map((c) => c.stop()), this.maintenance.stop()]);
+  }
+
+  private wire(): void {
+    const all = (): void => this.enqueueAll();
+    for (const ev of ['add', 'update', 'delete'] as const) {
+      this.informers.instances.on(ev, all);
+      this.informers.secret.on(ev, all);
+    }
+    for (const ev of ['add', 'update'] as const)
+      this.informers.csrs.on(ev, (csr) => {
+        if (!csrDecided(csr)) this.csrQueue.add(csr.metadata?.name ?? '');
+      });
+    this.informers.csrs.on('delete', (csr) => this.csr.forget(csr.metadata?.name ?? ''));
+    this.o.deps.names.useApprovals((node, address) =>
+      approvedClientCsr(this.informers.csrs.list(), node, address),
+    );
+    for (const ev of ['add', 'update'] as const) this.informers.nodes.on(ev, (n) => this.nodeFeed.publish(n));
+    this.informers.nodes.on('add', all);
+    this.informers.nodes.on('delete', all);
+    this.informers.nodes.on('update', (n, old) => {
+      if (!old || nodeSignature(n) !== nodeSignature(old)) all();
+    });
+    this.o.deps.names.onChange(() => this.enqueueCsrs());
+  }
+
+  private enqueueAll(): void {
+    const entries = Object.keys(this.instances() ?? {});
+    // An entry that is gone ends its registration: nothing is approved for it afterwards.
+    if (this.informers.instances.synced) this.o.deps.names.retainOnly(entries);
+    // ... and is reconciled once more, so its status (a bad entry's Failed) goes at once.
+    const gone = [...this.listedEntries].filter((e) => !entries.includes(e));
+    this.listedEntries = new Set(entries);
+    [...entries, ...gone].forEach((e) => this.instanceQueue.add(ENTRY_PREFIX + e));
+    for (const n of this.windowsNodes()) {
+      if (n.metadata?.labels?.[Labels.byoh] === 'true')
+        this.instanceQueue.add(NODE_PREFIX + (n.metadata.name ?? ''));
+    }
+  }
+
+  /** The undecided CSRs (a decided one needs no fresh read: with 1,000 nodes that was 1,000 GETs a registration). */
+  private enqueueCsrs(): void {
+    for (const c of this.informers.csrs.list()) if (!csrDecided(c)) this.csrQueue.add(c.metadata?.name ?? '');
+  }
+}

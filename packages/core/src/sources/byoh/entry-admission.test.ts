@@ -1,0 +1,55 @@
+import test from 'ava';
+import type { V1Node } from '@kubernetes/client-node';
+import type { Ipv4Resolver } from '../../desired/windows-instances.js';
+import type { ByohView } from './byoh-view.js';
+import { EntryAdmission } from './entry-admission.js';
+
+function view(instances: Record<string, string>, nodes: V1Node[] = []): ByohView {
+  return {
+    instances: () => instances,
+    windowsNodes: () => nodes,
+    windowsNodesRevision: () => 0,
+    node: (name) => nodes.find((n) => n.metadata?.name === name),
+    privateKey: () => 'key',
+  };
+}
+const resolve: Ipv4Resolver = (n) =>
+  n === 'win-a.example' ? Promise.resolve(['10.0.0.5']) : Promise.reject(new Error('NXDOMAIN'));
+const V = 'username=Administrator';
+
+test('the policy is applied (default: strict, loopback refused)', async (t) => {
+  const a = new EntryAdmission(view({ '127.0.0.9': V }), { resolve });
+  const r = await a.admit('127.0.0.9', V);
+  t.false(r.ok);
+  t.regex(!r.ok ? r.error : '', /loopback/);
+  const sim = new EntryAdmission(view({ '127.0.0.9': V }), {
+    resolve,
+    policy: () => Promise.resolve({ allowLoopback: true, reserved: new Map() }),
+  });
+  t.true((await sim.admit('127.0.0.9', V)).ok);
+});
+
+test('a second key for one host is refused; the status of an IP key that is the host itself is kept', async (t) => {
+  const entries = { '10.0.0.5': V, 'win-a.example': V };
+  const a = new EntryAdmission(view(entries), { resolve });
+  t.true((await a.admit('win-a.example', V)).ok);
+  const dup = await a.admit('10.0.0.5', V);
+  t.false(dup.ok);
+  t.regex(!dup.ok ? dup.error : '', /reaches the same host \(10\.0\.0\.5\) as entry "win-a\.example"/);
+  t.true('keepStatus' in dup, 'the owner’s join reports its status under 10.0.0.5');
+});
+
+test('the key recorded on the Node owns the host, even when asked second', async (t) => {
+  const node: V1Node = {
+    metadata: {
+      name: 'win-a',
+      annotations: { 'windowsmachineconfig.openshift.io/instance-address': '10.0.0.5' },
+    },
+    status: { addresses: [{ type: 'InternalIP', address: '10.0.0.5' }] },
+  };
+  const a = new EntryAdmission(view({ '10.0.0.5': V, 'win-a.example': V }, [node]), { resolve });
+  const byName = await a.admit('win-a.example', V);
+  t.false(byName.ok);
+  t.false('keepStatus' in byName);
+  t.true((await a.admit('10.0.0.5', V)).ok);
+});

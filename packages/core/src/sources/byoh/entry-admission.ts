@@ -1,0 +1,71 @@
+import type { V1Node } from '@kubernetes/client-node';
+import { STRICT_ADDRESS_POLICY, type InstanceAddressPolicy } from '../../desired/instance-address.js';
+import type { NodeRef } from '../../desired/node-ref.js';
+import {
+  parseWindowsInstances,
+  type Ipv4Resolver,
+  type WindowsInstanceResult,
+} from '../../desired/windows-instances.js';
+import { Annotations } from '../../identity/node-metadata.js';
+import { AddressClaims } from './address-claims.js';
+import type { ByohView } from './byoh-view.js';
+import { nodeInternalIp } from '../../lifecycle/node-ops.js';
+
+/** How `windows-instances` keys are turned into hosts, and which hosts are off limits. */
+export interface EntryAddressing {
+  readonly resolve: Ipv4Resolver;
+  /** The address policy now (loopback allowed?, the cluster's own addresses); default: strict, none. */
+  readonly policy?: () => Promise<InstanceAddressPolicy>;
+}
+
+/** A refused entry; `keepStatus` when its key is another entry's host, whose status must not be clobbered. */
+export type AdmissionResult = WindowsInstanceResult | (WindowsInstanceResult & { keepStatus: true });
+
+export function nodeRef(n: V1Node): NodeRef {
+  return {
+    name: n.metadata?.name ?? '',
+    addresses: (n.status?.addresses ?? []).map((a) => ({ type: a.type, address: a.address })),
+  };
+}
+
+/**
+ * Decides whether one `windows-instances` entry may be worked on: its key parses (canonical IPv4 or a DNS
+ * name), its address passes the policy, and no other entry already stands for the same host. Nothing
+ * here connects to the host, so a refused entry never costs an SSH connection.
+ */
+export class EntryAdmission {
+  private readonly claims = new AddressClaims();
+
+  constructor(
+    private readonly view: ByohView,
+    private readonly addressing: EntryAddressing,
+  ) {}
+
+  async admit(entry: string, value: string): Promise<AdmissionResult> {
+    const nodes = this.view.windowsNodes();
+    const policy = (await this.addressing.policy?.()) ?? STRICT_ADDRESS_POLICY;
+    const [result] = await parseWindowsInstances(
+      { [entry]: value },
+      nodes.map(nodeRef),
+      this.addressing.resolve,
+      policy,
+    );
+    if (!result) return { key: entry, ok: false, error: 'unparseable entry' };
+    if (!result.ok) return result;
+    const ipv4 = result.instance.ipv4Address;
+    const owner = this.otherOwner(entry, ipv4, nodes);
+    if (owner === undefined) return result;
+    const error =
+      `windows-instances entry "${entry}": reaches the same host (${ipv4}) as entry "${owner}"; ` +
+      'a host is listed once, so this entry is ignored';
+    return { key: entry, ok: false, error, ...(entry === ipv4 ? { keepStatus: true as const } : {}) };
+  }
+
+  /** The other entry that stands for the host at `ipv4`, if any (else `entry` now holds it). */
+  private otherOwner(entry: string, ipv4: string, nodes: readonly V1Node[]): string | undefined {
+    const joined = nodes.find((n) => nodeInternalIp(n) === ipv4);
+    const joinedAs = joined?.metadata?.annotations?.[Annotations.instanceAddress];
+    const live = new Set(Object.keys(this.view.instances() ?? {}));
+    return this.claims.claim(entry, ipv4, live, joinedAs);
+  }
+}

@@ -1,0 +1,4 @@
+export { ByohControllers, type ByohControllersOptions } from './byoh-controllers.js';
+export type { ByohView } from './byoh-view.js';
+export { ClusterAddresses, type ClusterAddressesOptions } from './cluster-addresses.js';
+export { InstancesReconciler } from './instances-reconciler.js';
