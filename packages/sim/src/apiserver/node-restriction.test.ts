@@ -151,8 +151,40 @@ test('pods: only mirror pods of its own, deletes and evictions of its own; its o
     (await refusal(a.core.deleteNamespacedPod({ namespace: 'ops', name: 'theirs' }))).message,
     'pods "theirs" is forbidden: node "win-a" can only delete pods with spec.nodeName set to itself',
   );
+  t.is(
+    (
+      await refusal(
+        a.core.createNamespacedPodEviction({
+          namespace: 'ops',
+          name: 'theirs',
+          body: { metadata: { name: 'theirs', namespace: 'ops' } },
+        }),
+      )
+    ).message,
+    'pods "theirs" is forbidden: node win-a can only evict pods with spec.nodeName set to itself',
+  );
   await a.core.deleteNamespacedPod({ namespace: 'ops', name: 'mine' });
   t.is(sim.store.get(pods, 'ops', 'mine'), undefined);
+  // A mirror pod of its own: annotated, bound to it, owned by its Node (uid checked).
+  const own = await a.core.createNode({ body: nodeBody('win-a') });
+  const owner = { apiVersion: 'v1', kind: 'Node', name: 'win-a', controller: true };
+  const mirror = (uid: string) => ({
+    metadata: {
+      name: `static-${uid.slice(0, 4)}`,
+      annotations: { 'kubernetes.io/config.mirror': 'hash' },
+      ownerReferences: [{ ...owner, uid }],
+    },
+    spec: body.spec,
+  });
+  t.regex(
+    (await refusal(a.core.createNamespacedPod({ namespace: 'ops', body: mirror('0000-wrong') }))).message,
+    /node win-a UID mismatch: expected 0000-wrong got /,
+  );
+  const created = await a.core.createNamespacedPod({
+    namespace: 'ops',
+    body: mirror(own.metadata?.uid ?? ''),
+  });
+  t.is(created.spec?.nodeName, 'win-a');
   await a.leases.createNamespacedLease({
     namespace: 'kube-node-lease',
     body: { metadata: { name: 'win-a' } },
