@@ -26,7 +26,7 @@ function snapshot(cluster: BareCluster, file: string): void {
 async function main(kubeconfigOut: string, auditOut: string): Promise<void> {
   const cluster = await startBareCluster({ rbac: true });
   const authorizer = cluster.server.ctx.authorizer;
-  if (!authorizer) throw new Error('RBAC is not enforced');
+  if (!authorizer.rbac) throw new Error('RBAC is not enforced');
   const allowed = authorizer.allowed.bind(authorizer);
   writeFileSync(auditOut, '');
   authorizer.allowed = (a) => {

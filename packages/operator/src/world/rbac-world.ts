@@ -58,7 +58,7 @@ export async function applyAsAdmin(world: SimWorld, objects: readonly Kubernetes
 export function recordRefusals(world: SimWorld): string[] & { used: Set<string> } {
   const refused = Object.assign([] as string[], { used: new Set<string>() });
   const authorizer = world.cluster.server.ctx.authorizer;
-  if (!authorizer) throw new Error('the simulated API server does not enforce RBAC');
+  if (!authorizer.rbac) throw new Error('the simulated API server does not enforce RBAC');
   const operator = world.cluster.operator.user.name;
   const allowed = authorizer.allowed.bind(authorizer);
   authorizer.allowed = (a) => {
@@ -104,7 +104,7 @@ export function roleGrants(objects: readonly KubernetesObject[], namespaces: rea
 export function recordAllowed(world: SimWorld): Set<string> {
   const used = new Set<string>();
   const authorizer = world.cluster.server.ctx.authorizer;
-  if (!authorizer) throw new Error('the simulated API server does not enforce RBAC');
+  if (!authorizer.rbac) throw new Error('the simulated API server does not enforce RBAC');
   const operator = world.cluster.operator.user.name;
   const allowed = authorizer.allowed.bind(authorizer);
   authorizer.allowed = (a) => {

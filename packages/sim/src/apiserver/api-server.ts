@@ -12,14 +12,14 @@ import { renderKubeconfig } from './kubeconfig.js';
 import { ObjectStore } from './object-store.js';
 import { ObjectWriter } from './object-writer.js';
 import { ClusterCa } from './pki.js';
-import { RbacAuthorizer } from './rbac.js';
+import { RequestAuthorizer } from './request-authorizer.js';
 import type { RequestUser } from './request-user.js';
 import type { ServerContext } from './server-context.js';
 import { TypeRegistry } from './type-registry.js';
 import { WatchRegistry } from './watch-stream.js';
 
 export interface SimApiServerOptions {
-  /** Evaluate RBAC (default off: every authenticated user may do everything). */
+  /** Evaluate RBAC (default off: every authenticated user that is not a node may do everything). */
   readonly rbac?: boolean;
   readonly ca?: ClusterCa;
   readonly host?: string;
@@ -64,7 +64,7 @@ export class SimApiServer {
       watches: this.watches,
       faults: this.faults,
       requests: this.requests,
-      authorizer: rbac ? new RbacAuthorizer(this.store, this.registry) : undefined,
+      authorizer: new RequestAuthorizer(this.store, this.registry, rbac),
       lookupToken: (token) => this.authn.lookupToken(token),
     };
     installBuiltinHooks(this.writer, this.registry);
@@ -130,7 +130,7 @@ export class SimApiServer {
   }
 
   set rbac(on: boolean) {
-    this.ctx.authorizer = on ? new RbacAuthorizer(this.store, this.registry) : undefined;
+    this.ctx.authorizer.rbac = on;
   }
 
   /** Registers a bearer-token user (random token unless given). */

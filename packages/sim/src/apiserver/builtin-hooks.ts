@@ -3,6 +3,12 @@ import { configMapHooks, namespaceHooks, podHooks, secretHooks } from './core-ad
 import { CrdController, crdHooks } from './crd-serving.js';
 import { csrHooks } from './csr-admission.js';
 import { coreEventHooks, eventsApiEventHooks } from './event-admission.js';
+import {
+  nodeRestrictionCsrHooks,
+  nodeRestrictionLeaseHooks,
+  nodeRestrictionNodeHooks,
+} from './node-restriction.js';
+import { nodeRestrictionPodHooks } from './node-restriction-pods.js';
 import type { ObjectWriter } from './object-writer.js';
 import type { TypeHooks } from './type-hooks.js';
 import type { TypeRegistry } from './type-registry.js';
@@ -11,6 +17,11 @@ import type { TypeRegistry } from './type-registry.js';
 export function installBuiltinHooks(w: ObjectWriter, r: TypeRegistry): void {
   const add = (group: string, plural: string, h: TypeHooks): void =>
     w.addHooks(r.mustFind(group, 'v1', plural), h);
+  // NodeRestriction is admission: it judges a node's write before the kind's own validation.
+  add('', 'nodes', nodeRestrictionNodeHooks);
+  add('', 'pods', nodeRestrictionPodHooks(w.store, r));
+  add('coordination.k8s.io', 'leases', nodeRestrictionLeaseHooks);
+  add('certificates.k8s.io', 'certificatesigningrequests', nodeRestrictionCsrHooks);
   add('', 'configmaps', configMapHooks);
   add('', 'secrets', secretHooks);
   add('', 'namespaces', namespaceHooks);

@@ -4,11 +4,13 @@ import { nameFromFieldSelector } from './selector-name.js';
 import type { Authenticator } from './authn.js';
 import { sendError } from './http-io.js';
 import { notFoundPath, serveNonResource } from './non-resource.js';
-import { RbacAuthorizer, type AuthzAttributes } from './rbac.js';
+import { authorizationForbidden } from './forbidden.js';
+import type { AuthzAttributes } from './rbac.js';
 import type { RequestUser } from './request-user.js';
 import { parseRequestPath, type ResourceRequest } from './request-info.js';
 import { handleResource } from './resource-handler.js';
 import { impersonate } from './impersonation.js';
+import { admitNodeDeletion } from './node-deletion.js';
 import type { ServerContext } from './server-context.js';
 import { errors } from './status.js';
 
@@ -39,8 +41,7 @@ function verbOf(method: string, info: ResourceRequest, query: URLSearchParams): 
 }
 
 function authorize(ctx: ServerContext, a: AuthzAttributes): void {
-  if (ctx.authorizer && !ctx.authorizer.allowed(a))
-    throw errors.forbidden(RbacAuthorizer.forbiddenMessage(a));
+  if (!ctx.authorizer.allowed(a)) throw authorizationForbidden(a, ctx.authorizer.decide(a).reason);
 }
 
 const SUBRESOURCE_VERBS: Readonly<Record<string, readonly string[]>> = {
@@ -66,6 +67,33 @@ function authorizedName(info: ResourceRequest, verb: string, query: URLSearchPar
   return nameFromFieldSelector(query.get('fieldSelector')) ?? '';
 }
 
+function fieldSelectorOf(verb: string, query: URLSearchParams): { fieldSelector?: string } {
+  const s = query.get('fieldSelector');
+  return s !== null && (verb === 'list' || verb === 'watch') ? { fieldSelector: s } : {};
+}
+
+/** What the authorizers are asked about a resource request. */
+function attributesOf(
+  info: ResourceRequest,
+  user: RequestUser,
+  verb: string,
+  req: { url: string; query: URLSearchParams },
+): AuthzAttributes {
+  return {
+    user,
+    verb,
+    path: req.url,
+    resource: {
+      group: info.group,
+      resource: info.plural,
+      subresource: info.subresource,
+      namespace: info.namespace ?? '',
+      name: authorizedName(info, verb, req.query),
+      ...fieldSelectorOf(verb, req.query),
+    },
+  };
+}
+
 async function serveResource(
   x: Exchange,
   info: ResourceRequest,
@@ -77,19 +105,11 @@ async function serveResource(
   if (!type || (!type.namespaced && info.namespace !== undefined)) throw notFoundPath();
   const verb = verbOf(req.method ?? 'GET', info, query);
   checkSubresource(info, type.subresources, verb);
-  authorize(ctx, {
-    user,
-    verb,
-    path: req.url ?? '',
-    resource: {
-      group: info.group,
-      resource: info.plural,
-      subresource: info.subresource,
-      namespace: info.namespace ?? '',
-      name: authorizedName(info, verb, query),
-    },
-  });
+  const attributes = attributesOf(info, user, verb, { url: req.url ?? '', query });
+  authorize(ctx, attributes);
   if (info.subresource === 'approval') authorizeApproval(ctx, user, info.name ?? '');
+  const r = { group: info.group, resource: info.plural, subresource: info.subresource };
+  admitNodeDeletion(ctx, { ...r, namespace: info.namespace ?? '', name: info.name ?? '', user, verb });
   await handleResource({ ctx, req, res, info, type, user, query, verb });
 }
 

@@ -47,7 +47,7 @@ export function impersonate(ctx: ServerContext, req: IncomingMessage, user: Requ
     impersonateAttrs(user, 'users', as),
     ...groups.map((g) => impersonateAttrs(user, 'groups', g)),
   ];
-  const denied = checks.find((a) => ctx.authorizer !== undefined && !ctx.authorizer.allowed(a));
+  const denied = checks.find((a) => !ctx.authorizer.allowed(a));
   if (denied) throw forbidden(user, denied);
   const sa = /^system:serviceaccount:([^:]+):/.exec(as);
   const implied = sa ? ['system:serviceaccounts', `system:serviceaccounts:${sa[1] ?? ''}`] : [];

@@ -112,12 +112,13 @@ export class ObjectWriter {
     const next = this.prepareCreate(t, ns, body);
     const m = meta(next);
     const name = str(m['name']) ?? '';
-    if (this.store.get(t, str(m['namespace']), name)) throw errors.alreadyExists(t.plural, t.group, name);
     m['uid'] = randomUUID();
     m['creationTimestamp'] = now();
     if (t.generation) m['generation'] = 1;
     const ctx: WriteContext = { type: t, user, subresource: '' };
+    // Admission and validation come before storage: a refused create is 403/422 even when the name exists.
     for (const h of this.hooksFor(t)) h.create?.(next, ctx);
+    if (this.store.get(t, str(m['namespace']), name)) throw errors.alreadyExists(t.plural, t.group, name);
     return this.commit(t, 'ADDED', next);
   }
 

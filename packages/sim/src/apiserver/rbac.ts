@@ -14,6 +14,8 @@ export interface AuthzAttributes {
     readonly subresource: string;
     readonly namespace: string;
     readonly name: string;
+    /** The list/watch field selector, for the Node authorizer's `spec.nodeName=<node>` pod lists. */
+    readonly fieldSelector?: string;
   };
   readonly path: string;
 }
@@ -97,15 +99,5 @@ export class RbacAuthorizer {
     const ns = a.resource?.namespace ?? '';
     if (ns === '') return false;
     return this.bindings('rolebindings', ns).some((b) => this.bindingAllows(b, a, ns));
-  }
-
-  /** The message kube-apiserver puts in a 403 Status. */
-  static forbiddenMessage(a: AuthzAttributes): string {
-    if (!a.resource) return `forbidden: User "${a.user.name}" cannot ${a.verb} path "${a.path}"`;
-    const r = a.resource;
-    const what = `${r.resource}${r.subresource ? `/${r.subresource}` : ''}`;
-    const named = r.name ? ` "${r.name}"` : '';
-    const scope = r.namespace ? ` in the namespace "${r.namespace}"` : ' at the cluster scope';
-    return `${r.resource}${named} is forbidden: User "${a.user.name}" cannot ${a.verb} resource "${what}" in API group "${r.group}"${scope}`;
   }
 }

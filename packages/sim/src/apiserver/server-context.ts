@@ -1,7 +1,7 @@
 import type { RequestLog } from './request-log.js';
 import type { Faults } from './faults.js';
 import type { ObjectStore } from './object-store.js';
-import type { RbacAuthorizer } from './rbac.js';
+import type { RequestAuthorizer } from './request-authorizer.js';
 import type { RequestUser } from './request-user.js';
 import type { TypeRegistry } from './type-registry.js';
 import type { ObjectWriter } from './object-writer.js';
@@ -16,8 +16,8 @@ export interface ServerContext {
   readonly faults: Faults;
   /** Hears every authenticated request (absent: not logged). */
   readonly requests?: RequestLog;
-  /** undefined when RBAC is switched off (every authenticated user may do anything). */
-  authorizer: RbacAuthorizer | undefined;
+  /** Node then RBAC; with RBAC off, users that are not nodes may do anything. */
+  readonly authorizer: RequestAuthorizer;
   /** The token authenticator, as TokenReview asks it (undefined: every token is unknown). */
   readonly lookupToken?: (token: string) => RequestUser | undefined;
 }

@@ -1,8 +1,10 @@
 import type { JsonObject } from '../apiserver/json.js';
+import { NODE_RULES } from '../apiserver/node-rules.js';
 
 /**
- * The bootstrap ClusterRoles and bindings of a fresh cluster that the simulated world depends on. The
- * Node authorizer is approximated by the `system:node` ClusterRole bound to the `system:nodes` group.
+ * The bootstrap ClusterRoles and bindings of a fresh cluster that the simulated world depends on. Nodes
+ * get their rights from the Node authorizer: the `system:node` ClusterRole holds its rules but, as in
+ * every cluster since v1.8, its binding has no subjects.
  */
 const RBAC = 'rbac.authorization.k8s.io/v1';
 const CERTS = 'certificates.k8s.io';
@@ -63,19 +65,7 @@ export const DEFAULT_CLUSTER_ROLES: readonly JsonObject[] = [
   role('system:node-bootstrapper', [
     { apiGroups: [CERTS], resources: ['certificatesigningrequests'], verbs: ['create', ...read] },
   ]),
-  role('system:node', [
-    { apiGroups: [''], resources: ['nodes'], verbs: ['create', 'update', 'patch', ...read] },
-    { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch', 'update'] },
-    {
-      apiGroups: ['coordination.k8s.io'],
-      resources: ['leases'],
-      verbs: ['create', 'update', 'patch', 'delete', ...read],
-    },
-    { apiGroups: [CERTS], resources: ['certificatesigningrequests'], verbs: ['create', ...read] },
-    { apiGroups: [''], resources: ['pods', 'services', 'endpoints', 'configmaps', 'secrets'], verbs: read },
-    { apiGroups: [''], resources: ['pods/status'], verbs: ['patch', 'update'] },
-    { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'patch', 'update'] },
-  ]),
+  role('system:node', NODE_RULES),
 ];
 
 export const DEFAULT_CLUSTER_ROLE_BINDINGS: readonly JsonObject[] = [
@@ -83,7 +73,7 @@ export const DEFAULT_CLUSTER_ROLE_BINDINGS: readonly JsonObject[] = [
   binding('system:discovery', 'system:discovery', [group('system:authenticated')]),
   binding('system:basic-user', 'system:basic-user', [group('system:authenticated')]),
   binding('system:node-bootstrapper', 'system:node-bootstrapper', [group('system:bootstrappers')]),
-  binding('system:node', 'system:node', [group('system:nodes')]),
+  binding('system:node', 'system:node', []),
   // OpenShift's machine-config-operator binds its node-bootstrapper service account the same way.
   binding('system-bootstrap-node-bootstrapper', 'system:node-bootstrapper', [
     {
