@@ -1,11 +1,14 @@
 import type { EC2Client, Instance } from '@aws-sdk/client-ec2';
-import type { CloudContext, CloudInstance, InstanceIdentity } from '@wmco/core/provider';
+import {
+  pickInClusterNetwork,
+  type CloudContext,
+  type CloudInstance,
+  type InstanceIdentity,
+} from '@wmco/core/provider';
 import { ec2ClientFor } from './aws-cloud-access.js';
+import { clusterVpc, LIVE_STATES } from './aws-cluster-vpc.js';
 import { awsCall } from './aws-errors.js';
 import { ec2Sdk } from './aws-sdk.js';
-
-/** EC2 states in which an instance still holds its private address. */
-const LIVE_STATES = ['pending', 'running', 'stopping', 'stopped'];
 
 export function toCloudInstance(i: Instance): CloudInstance {
   const zone = i.Placement?.AvailabilityZone ?? '';
@@ -19,6 +22,7 @@ export function toCloudInstance(i: Instance): CloudInstance {
     privateIp: i.PrivateIpAddress ?? '',
     privateDnsName: i.PrivateDnsName ?? '',
     tags: Object.fromEntries((i.Tags ?? []).map((t) => [t.Key ?? '', t.Value ?? ''])),
+    ...(i.VpcId ? { network: i.VpcId } : {}),
   };
 }
 
@@ -31,7 +35,11 @@ export async function describeInstance(ec2: EC2Client, instanceId: string): Prom
   return out.Reservations?.flatMap((r) => r.Instances ?? [])[0];
 }
 
-/** Finds the EC2 instance behind a BYOH address by its private IP (`private-ip-address` filter). */
+/**
+ * Finds the EC2 instance behind a BYOH address by its private IP (`private-ip-address` filter), in the
+ * cluster's VPC only: VPCs may use the same private ranges, so an instance with the address in another VPC
+ * (another cluster's, a peered network's) is refused, never taken for the host.
+ */
 export class AwsInstanceIdentity implements InstanceIdentity {
   constructor(private readonly ctx: CloudContext | undefined) {}
 
@@ -49,8 +57,10 @@ export class AwsInstanceIdentity implements InstanceIdentity {
           }),
         ),
       );
-      const found = out.Reservations?.flatMap((r) => r.Instances ?? []) ?? [];
-      return found[0] ? toCloudInstance(found[0]) : undefined;
+      const found = (out.Reservations?.flatMap((r) => r.Instances ?? []) ?? []).map(toCloudInstance);
+      if (found.length === 0) return undefined;
+      const vpc = await clusterVpc(ec2, this.ctx?.infrastructureName ?? '');
+      return pickInClusterNetwork('aws', address, found, vpc);
     } finally {
       ec2.destroy();
     }

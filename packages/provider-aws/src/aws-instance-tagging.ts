@@ -1,10 +1,11 @@
-import type {
-  CloudContext,
-  CloudInstance,
-  CloudTag,
-  InstanceTagging,
-  TagMode,
-  TagResult,
+import {
+  ownershipValue,
+  type CloudContext,
+  type CloudInstance,
+  type CloudTag,
+  type InstanceTagging,
+  type TagMode,
+  type TagResult,
 } from '@wmco/core/provider';
 import { ec2ClientFor } from './aws-cloud-access.js';
 import { awsCall } from './aws-errors.js';
@@ -12,12 +13,14 @@ import { describeInstance, toCloudInstance } from './aws-instance-identity.js';
 import { ec2Sdk } from './aws-sdk.js';
 
 /**
- * The AWS cluster ownership tag: `kubernetes.io/cluster/<infraID>` = `owned`, as the OpenShift installer
- * tags every instance it creates and the AWS cloud provider (k8s.io/cloud-provider-aws, `TagNameKubernetesClusterPrefix`)
- * reads it; `shared` also marks a resource as the cluster's, so either value counts as present.
+ * The AWS cluster ownership tag: `kubernetes.io/cluster/<infraID>`, the key the OpenShift installer tags
+ * every instance it creates with (value `owned`) and the AWS cloud provider (k8s.io/cloud-provider-aws,
+ * `TagNameKubernetesClusterPrefix`, `ResourceLifecycleOwned`/`ResourceLifecycleShared`) reads. Either value
+ * counts as present. `openshift-install destroy` deletes what is `owned` and only removes the tag from what
+ * is `shared`, so a BYOH instance the user owns is tagged `shared` unless the admin asks for `owned`.
  */
-export function awsOwnershipTag(infrastructureName: string): CloudTag {
-  return { key: `kubernetes.io/cluster/${infrastructureName}`, value: 'owned' };
+export function awsOwnershipTag(infrastructureName: string, mode: TagMode = 'apply'): CloudTag {
+  return { key: `kubernetes.io/cluster/${infrastructureName}`, value: ownershipValue(mode) };
 }
 
 const OWNING_VALUES = new Set(['owned', 'shared']);
@@ -26,14 +29,14 @@ const OWNING_VALUES = new Set(['owned', 'shared']);
 export class AwsInstanceTagging implements InstanceTagging {
   constructor(private readonly ctx: CloudContext | undefined) {}
 
-  ownershipTag(infrastructureName: string): CloudTag {
-    return awsOwnershipTag(infrastructureName);
+  ownershipTag(infrastructureName: string, mode?: TagMode): CloudTag {
+    return awsOwnershipTag(infrastructureName, mode);
   }
 
   async ensureTag(instance: CloudInstance, mode: TagMode): Promise<TagResult> {
     const ec2 = await ec2ClientFor(this.ctx);
     try {
-      const tag = awsOwnershipTag(this.ctx?.infrastructureName ?? '');
+      const tag = awsOwnershipTag(this.ctx?.infrastructureName ?? '', mode);
       const fresh = await describeInstance(ec2, instance.instanceId);
       const current = fresh ? toCloudInstance(fresh).tags[tag.key] : instance.tags[tag.key];
       if (current !== undefined && OWNING_VALUES.has(current))

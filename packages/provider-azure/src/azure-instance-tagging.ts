@@ -1,22 +1,26 @@
-import type {
-  CloudContext,
-  CloudInstance,
-  CloudTag,
-  InstanceTagging,
-  TagMode,
-  TagResult,
+import {
+  ownershipValue,
+  type CloudContext,
+  type CloudInstance,
+  type CloudTag,
+  type InstanceTagging,
+  type TagMode,
+  type TagResult,
 } from '@wmco/core/provider';
 import { azureClientsFor, type AzureClients } from './azure-cloud-access.js';
 import { azureCall } from './azure-errors.js';
 import { getVm } from './azure-instance-identity.js';
 
 /**
- * The Azure cluster ownership tag: `kubernetes.io_cluster.<infraID>` = `owned`. Azure tag names may not
- * contain `/`, so the OpenShift installer writes this form on the resource group and every resource it
- * creates (installer Azure: `tags[fmt.Sprintf("kubernetes.io_cluster.%s", infraID)] = "owned"`).
+ * The Azure cluster ownership tag: `kubernetes.io_cluster.<infraID>`. Azure tag names may not contain
+ * `/`, so the OpenShift installer writes this form, value `owned`, on the resource group and every
+ * resource it creates (installer Azure: `tags[fmt.Sprintf("kubernetes.io_cluster.%s", infraID)] = "owned"`).
+ * Its destroy removes the tag from resources tagged `shared`; a BYOH VM the user owns is tagged `shared`
+ * unless the admin asks for `owned`. (Destroy deletes the installer's resource group as a whole, whatever
+ * the tags of the VMs in it.)
  */
-export function azureOwnershipTag(infrastructureName: string): CloudTag {
-  return { key: `kubernetes.io_cluster.${infrastructureName}`, value: 'owned' };
+export function azureOwnershipTag(infrastructureName: string, mode: TagMode = 'apply'): CloudTag {
+  return { key: `kubernetes.io_cluster.${infrastructureName}`, value: ownershipValue(mode) };
 }
 
 /** ARM PATCH replaces the whole tag map; waits on the Azure-AsyncOperation until it succeeds. */
@@ -35,13 +39,13 @@ async function setTags(c: AzureClients, name: string, tags: Record<string, strin
 export class AzureInstanceTagging implements InstanceTagging {
   constructor(private readonly ctx: CloudContext | undefined) {}
 
-  ownershipTag(infrastructureName: string): CloudTag {
-    return azureOwnershipTag(infrastructureName);
+  ownershipTag(infrastructureName: string, mode?: TagMode): CloudTag {
+    return azureOwnershipTag(infrastructureName, mode);
   }
 
   async ensureTag(instance: CloudInstance, mode: TagMode): Promise<TagResult> {
     const c = await azureClientsFor(this.ctx);
-    const tag = azureOwnershipTag(this.ctx?.infrastructureName ?? '');
+    const tag = azureOwnershipTag(this.ctx?.infrastructureName ?? '', mode);
     const tags = { ...((await getVm(c, instance.name)).tags ?? {}) };
     const current = tags[tag.key];
     if (current === 'owned' || current === 'shared')

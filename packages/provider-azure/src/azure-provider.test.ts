@@ -20,8 +20,9 @@ test('registers only what Azure has', (t) => {
 test('the ownership tag is the installer form: Azure tag names allow no slash', (t) => {
   t.deepEqual(azureOwnershipTag('mycluster-x7k2p'), {
     key: 'kubernetes.io_cluster.mycluster-x7k2p',
-    value: 'owned',
+    value: 'shared',
   });
+  t.is(azureOwnershipTag('mycluster-x7k2p', 'apply-owned').value, 'owned');
 });
 
 test('logs in as capi and wraps user data in tags with no extra steps', (t) => {

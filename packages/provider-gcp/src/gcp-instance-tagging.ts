@@ -1,24 +1,27 @@
-import type {
-  CloudContext,
-  CloudInstance,
-  CloudTag,
-  InstanceTagging,
-  TagMode,
-  TagResult,
+import {
+  CloudApiError,
+  ownershipValue,
+  type CloudContext,
+  type CloudInstance,
+  type CloudTag,
+  type InstanceTagging,
+  type TagMode,
+  type TagResult,
 } from '@wmco/core/provider';
-import { CloudApiError } from '@wmco/core/provider';
 import { gcpClientsFor, type GcpClients } from './gcp-cloud-access.js';
 import { gcpCall } from './gcp-errors.js';
 import { getInstance } from './gcp-instance-identity.js';
 
 /**
- * The GCP cluster ownership label: `kubernetes-io-cluster-<infraID>` = `owned`. GCE labels allow no `/`
- * or `.`, so the OpenShift installer writes this form on every GCP resource it creates (installer GCP
- * labels: `userLabels[fmt.Sprintf("kubernetes-io-cluster-%s", infraID)] = "owned"`), and the machine
- * API's GCP provider adds the same label to machines.
+ * The GCP cluster ownership label: `kubernetes-io-cluster-<infraID>`. GCE labels allow no `/` or `.`, so
+ * the OpenShift installer writes this form on every GCP resource it creates (installer GCP labels:
+ * `userLabels[fmt.Sprintf("kubernetes-io-cluster-%s", infraID)] = "owned"`), and the machine API's GCP
+ * provider adds the same label to machines. The installer's destroy deletes instances by name prefix and
+ * other resources labelled `owned`, and treats `shared` as the cluster's but not its own; a BYOH instance
+ * the user owns is labelled `shared` unless the admin asks for `owned`.
  */
-export function gcpOwnershipLabel(infrastructureName: string): CloudTag {
-  return { key: `kubernetes-io-cluster-${infrastructureName}`, value: 'owned' };
+export function gcpOwnershipLabel(infrastructureName: string, mode: TagMode = 'apply'): CloudTag {
+  return { key: `kubernetes-io-cluster-${infrastructureName}`, value: ownershipValue(mode) };
 }
 
 type LabelChange = (labels: Record<string, string>) => Record<string, string> | undefined;
@@ -74,21 +77,26 @@ async function setLabels(
 export class GcpInstanceTagging implements InstanceTagging {
   constructor(private readonly ctx: CloudContext | undefined) {}
 
-  ownershipTag(infrastructureName: string): CloudTag {
-    return gcpOwnershipLabel(infrastructureName);
+  ownershipTag(infrastructureName: string, mode?: TagMode): CloudTag {
+    return gcpOwnershipLabel(infrastructureName, mode);
   }
 
   async ensureTag(instance: CloudInstance, mode: TagMode): Promise<TagResult> {
     const c = await gcpClientsFor(this.ctx);
     try {
-      const tag = gcpOwnershipLabel(this.ctx?.infrastructureName ?? '');
+      const tag = gcpOwnershipLabel(this.ctx?.infrastructureName ?? '', mode);
       let state: TagResult['state'] = 'present';
+      let value = tag.value;
       await updateLabels(c, instance, (labels) => {
-        if (labels[tag.key] === tag.value || labels[tag.key] === 'shared') return undefined;
+        // Decided anew on each read: a retried round may find the label another writer set meanwhile.
+        const current = labels[tag.key];
+        value = current === 'owned' || current === 'shared' ? current : tag.value;
+        state = 'present';
+        if (value === current) return undefined;
         state = mode === 'check' ? 'missing' : 'applied';
         return mode === 'check' ? undefined : { ...labels, [tag.key]: tag.value };
       });
-      return { instanceId: instance.instanceId, tag, state };
+      return { instanceId: instance.instanceId, tag: { key: tag.key, value }, state };
     } finally {
       await c.close();
     }

@@ -19,7 +19,8 @@ test('registers the cloud capabilities next to the platform ones', (t) => {
 test('the ownership label is the installer form, valid as a GCE label key', (t) => {
   const { key, value } = gcpOwnershipLabel('mycluster-x7k2p');
   t.is(key, 'kubernetes-io-cluster-mycluster-x7k2p');
-  t.is(value, 'owned');
+  t.is(value, 'shared', 'a BYOH instance is labelled shared unless owned is asked for');
+  t.is(gcpOwnershipLabel('mycluster-x7k2p', 'apply-owned').value, 'owned');
   t.regex(key, /^[a-z][a-z0-9_-]{0,62}$/);
 });
 

@@ -1,6 +1,7 @@
 import type { CloudInstance, InstanceIdentity } from '../provider/capabilities/instance-identity.js';
 import type { CloudTag, InstanceTagging, TagMode } from '../provider/capabilities/instance-tagging.js';
 import { CloudApiError, CloudNotConfiguredError } from '../provider/errors.js';
+import { InstanceOutsideClusterNetworkError } from '../provider/cloud-network-error.js';
 import { kubeletNodeName } from '../identity/node-name.js';
 import { NodeNameError } from '../identity/name-decision.js';
 import type { EventRecorder } from '../kube/event-recorder.js';
@@ -19,7 +20,10 @@ export const CloudAnnotations = {
 export interface CloudJoinOptions {
   readonly identity?: InstanceIdentity | undefined;
   readonly tagging?: InstanceTagging | undefined;
-  /** `check` (default: tagging a host `owned` lets `openshift-install destroy` delete it) or `apply`. */
+  /**
+   * `check` (default), `apply` (the tag is added as `shared`: `openshift-install destroy` leaves the host)
+   * or `apply-owned` (added as `owned`: destroy deletes the host with the cluster).
+   */
   readonly mode: TagMode;
   readonly events: EventRecorder;
   readonly logger: Logger;
@@ -68,14 +72,18 @@ export class CloudJoin {
   constructor(private readonly o: CloudJoinOptions) {}
 
   /**
-   * Finds the instance behind `address` and checks that the cloud names it `nodeName`. Resolves
-   * undefined when the platform has no cloud identity, it is not configured, or the cloud cannot say;
-   * rejects with `NodeNameError` when the cloud's name differs.
+   * Finds the instance behind `address` in the cluster's network and checks that the cloud names it
+   * `nodeName`. Resolves undefined when the platform has no cloud identity, it is not configured, or the
+   * cloud cannot say; rejects with `NodeNameError` when the cloud's name differs, or when the address
+   * belongs only to an instance outside the cluster's network (then with a `CloudInstanceOutsideNetwork`
+   * event naming both networks).
    */
   async verify(address: string, nodeName: string): Promise<CloudFacts | undefined> {
     const identity = this.o.identity;
     if (!identity) return undefined;
-    const instance = await this.guarded(address, 'find the cloud instance', () => identity.identify(address));
+    const instance = await this.guarded(address, 'find the cloud instance', () =>
+      identity.identify(address),
+    ).catch((err: unknown) => this.refuseOutside(address, err));
     if (instance === undefined) return undefined;
     if (instance === null) {
       await this.warn('CloudInstanceNotFound', `instance ${address}: no cloud instance has this private IP`);
@@ -110,7 +118,8 @@ export class CloudJoin {
       await this.warn(
         'CloudTagMissing',
         `instance ${address} (${facts.instance.instanceId}) lacks ${result.tag.key}=${result.tag.value} ` +
-          '(tagging mode check: the operator does not add it unless run with --cloud-tagging=apply)',
+          '(tagging mode check: the operator adds it only when run with --cloud-tagging=apply, as shared, ' +
+          'or --cloud-tagging=apply-owned, as owned)',
       );
     if (result.state !== 'applied') return out; // what an earlier join applied stays recorded
     const before = appliedTagsOf(recorded);
@@ -126,8 +135,29 @@ export class CloudJoin {
     const removed = await this.guarded(address, 'remove the operator’s cloud tags', async () => {
       const instance = await identity.identify(address);
       return instance ? tagging.removeTags(instance, tags) : [];
+    }).catch(async (err: unknown) => {
+      // Only an instance in the cluster's network ever has its tags touched.
+      if (!(err instanceof InstanceOutsideClusterNetworkError)) throw err;
+      await this.warn('CloudInstanceOutsideNetwork', `${err.message}; its tags are left alone`);
+      return [];
     });
     return removed ?? [];
+  }
+
+  /** An address matched only outside the cluster's network: one event, and the join is refused. */
+  private async refuseOutside(address: string, err: unknown): Promise<never> {
+    if (!(err instanceof InstanceOutsideClusterNetworkError)) throw err;
+    const { instanceId, network, clusterNetwork } = err.match;
+    await this.warn(
+      'CloudInstanceOutsideNetwork',
+      `instance ${address}: refused: the cloud instance with this private IP, ${instanceId}, is in network ` +
+        `${network}, not the cluster's network ${clusterNetwork}; it is not tagged and no node joins as it`,
+    );
+    throw new NodeNameError(
+      address,
+      `the cloud instance with this private IP (${instanceId}) is in network ${network}, not the ` +
+        `cluster's network ${clusterNetwork}`,
+    );
   }
 
   /**
@@ -146,6 +176,7 @@ export class CloudJoin {
         const v = await step();
         return v === undefined ? null : v;
       } catch (err) {
+        if (err instanceof InstanceOutsideClusterNetworkError) throw err;
         if (err instanceof CloudNotConfiguredError) return this.unconfigured(err);
         const transient = err instanceof CloudApiError && TRANSIENT.has(err.kind);
         if (!transient || i >= attempts) {

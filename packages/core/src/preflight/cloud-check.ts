@@ -2,7 +2,8 @@ import type { FirewallFacts } from '../provider/capabilities/firewall-facts.js';
 import type { CloudInstance, InstanceIdentity } from '../provider/capabilities/instance-identity.js';
 import type { InstanceTagging } from '../provider/capabilities/instance-tagging.js';
 import { CloudApiError, CloudNotConfiguredError } from '../provider/errors.js';
-import { CLOUD_PREFLIGHT_CHECKS, pass, skip, warn, type Finding } from './finding.js';
+import { InstanceOutsideClusterNetworkError } from '../provider/cloud-network-error.js';
+import { CLOUD_PREFLIGHT_CHECKS, fail, pass, skip, warn, type Finding } from './finding.js';
 
 /** The cloud capabilities the platform's provider registered (any may be absent). */
 export interface CloudCheckInput {
@@ -17,6 +18,15 @@ export interface CloudCheckInput {
 const CLOUD_CHECKS = CLOUD_PREFLIGHT_CHECKS;
 
 function unavailable(error: unknown): Finding[] | undefined {
+  if (error instanceof InstanceOutsideClusterNetworkError)
+    return [
+      fail(
+        'cloud-instance',
+        error.message,
+        "use the address of an instance in the cluster's network; the join refuses this one",
+      ),
+      ...CLOUD_CHECKS.slice(1).map((c) => skip(c, "the instance is outside the cluster's network")),
+    ];
   if (error instanceof CloudNotConfiguredError)
     return CLOUD_CHECKS.map((c) => skip(c, `cloud access not configured (${error.message})`));
   if (error instanceof CloudApiError)
@@ -29,13 +39,14 @@ function unavailable(error: unknown): Finding[] | undefined {
 
 async function tagFinding(instance: CloudInstance, input: CloudCheckInput): Promise<Finding> {
   if (!input.tagging) return skip('cloud-tag', 'the platform has no ownership tag');
-  const tag = input.tagging.ownershipTag(input.infrastructureName);
+  const tag = input.tagging.ownershipTag(input.infrastructureName, 'apply');
   const state = await input.tagging.ensureTag(instance, 'check');
   if (state.state === 'present') return pass('cloud-tag', `${state.tag.key}=${state.tag.value}`);
   return warn(
     'cloud-tag',
     `${tag.key}=${tag.value} is missing`,
-    `tag the instance with ${tag.key}=${tag.value}, or let the join apply it (tagging mode apply)`,
+    `tag the instance with ${tag.key}=${tag.value}, or let the join apply it (tagging mode apply; ` +
+      'apply-owned tags it owned, and openshift-install destroy then deletes it)',
   );
 }
 
@@ -56,8 +67,8 @@ async function firewallFindings(instance: CloudInstance, input: CloudCheckInput)
 
 /**
  * The cloud's view of a BYOH host: the instance behind the address (its ID and provider ID), the cluster
- * ownership tag, and the firewall. Cloud findings never fail a preflight (the join works without them);
- * they warn. Returns nothing on a platform without `InstanceIdentity`.
+ * ownership tag, and the firewall. Cloud findings warn (the join works without them), except an address
+ * that only an instance outside the cluster's network has: the join refuses that, so the preflight fails. Returns nothing on a platform without `InstanceIdentity`.
  */
 export async function checkCloud(input: CloudCheckInput): Promise<readonly Finding[]> {
   if (!input.identity) return [];

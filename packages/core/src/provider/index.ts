@@ -5,6 +5,11 @@ export { token, tokenId, type Token } from './token.js';
 export { FIRST_PARTY_PLATFORMS, isPlatformName, type PlatformType } from './platform.js';
 export { CONTRACT_VERSION, MIN_SUPPORTED_CONTRACT_VERSION } from './contract-version.js';
 export * from './errors.js';
+export {
+  InstanceOutsideClusterNetworkError,
+  pickInClusterNetwork,
+  type OutsideNetworkMatch,
+} from './cloud-network-error.js';
 export type { CapabilityResolver, Constructor, ProviderRegistrar } from './registrar.js';
 export {
   defineProvider,

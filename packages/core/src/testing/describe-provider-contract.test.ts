@@ -71,7 +71,10 @@ const rename: HostRename = {
 const notConfigured = (): Promise<never> =>
   Promise.reject(new CloudNotConfiguredError('example', 'no credentials Secret'));
 const tagging: InstanceTagging = {
-  ownershipTag: (infra) => ({ key: `example.com/cluster/${infra}`, value: 'owned' }),
+  ownershipTag: (infra, mode) => ({
+    key: `example.com/cluster/${infra}`,
+    value: mode === 'apply-owned' ? 'owned' : 'shared',
+  }),
   ensureTag: notConfigured,
   removeTags: notConfigured,
 };
@@ -195,7 +198,18 @@ broken(
   [
     'InstanceIdentity: without a CloudContext, identify rejects with CloudNotConfiguredError',
     'InstanceTagging: the ownership tag names the infrastructure and is non-empty',
+    'InstanceTagging: apply (the default) names the value shared, apply-owned names owned',
   ],
+);
+broken(
+  'tags-owned',
+  {
+    tagging: {
+      ...tagging,
+      ownershipTag: (infra: string) => ({ key: `example.com/cluster/${infra}`, value: 'owned' }),
+    },
+  },
+  ['InstanceTagging: apply (the default) names the value shared, apply-owned names owned'],
 );
 let counter = 0;
 broken(

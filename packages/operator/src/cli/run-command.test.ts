@@ -54,11 +54,12 @@ test('OPERATOR_CONDITION_NAME (set by OLM) turns on Upgradeable reporting; unset
   t.is(c.operatorConditionName, 'windows-machine-config-operator.v1.1.0');
 });
 
-test('cloud tagging defaults to check; apply is accepted; anything else is refused by name', (t) => {
+test('cloud tagging defaults to check; apply and apply-owned are accepted; anything else is refused by name', (t) => {
   t.is(operatorConfig(flags, env).cloudTagging, 'check');
   t.is(operatorConfig({ ...flags, cloudTagging: 'apply' }, env).cloudTagging, 'apply');
-  const err = t.throws(() => operatorConfig({ ...flags, cloudTagging: 'always' }, env));
-  t.regex(err.message, /cloudTagging: must be 'check' or 'apply'/);
+  t.is(operatorConfig({ ...flags, cloudTagging: 'apply-owned' }, env).cloudTagging, 'apply-owned');
+  const err = t.throws(() => operatorConfig({ ...flags, cloudTagging: 'owned' }, env));
+  t.regex(err.message, /cloudTagging: must be 'check', 'apply' or 'apply-owned'/);
 });
 
 test('--parallel-joins overrides the default that follows the memory; --parallel-uploads caps uploads', (t) => {

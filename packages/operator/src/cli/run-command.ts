@@ -205,7 +205,8 @@ export function runCommand(ctx: CliContext): Command {
     )
     .option(
       '--cloud-tagging <mode>',
-      'AWS/Azure/GCP: check the cluster ownership tag of BYOH instances, or apply it (and take it back on removal)',
+      'AWS/Azure/GCP: check the cluster ownership tag of BYOH instances; apply it as shared (destroy leaves ' +
+        'the instance), or apply-owned (destroy deletes it); applied tags are taken back on removal',
       'check',
     )
     .option('--provider-package <name>', 'load a third-party provider package (repeatable)', collect)

@@ -74,8 +74,8 @@ async function reportCloud(
 }
 
 /**
- * The cluster alone (no world): starts the platform's simulated cloud (AWS, Azure, GCP) with no
- * instances, points the cluster at it and, with --kubeconfig-out F, writes F.cloud.json.
+ * The cluster alone (no world): starts the platform's simulated cloud (AWS, Azure, GCP) with only the
+ * control plane's instances, points the cluster at it and, with --kubeconfig-out F, writes F.cloud.json.
  */
 async function attachCloud(
   ctx: CliContext,
@@ -88,7 +88,7 @@ async function attachCloud(
     const kc = new KubeConfig();
     kc.loadFromString(cluster.server.kubeconfig(cluster.admin));
     await publishSimCloud(kc, cloud);
-    ctx.stdout(`simulated ${cloud.platform} cloud: ${cloud.url} (0 instances)`);
+    ctx.stdout(`simulated ${cloud.platform} cloud: ${cloud.url} (the control plane's 3 instances)`);
     if (kubeconfigOut !== undefined)
       ctx.stdout(`  cloud file: ${await writeCloudFile(kubeconfigOut, cloud, cluster.infrastructureName)}`);
     return cloud;

@@ -17,6 +17,8 @@ const OWNER = `kubernetes.io/cluster/${INFRA}`;
     const ec2 = await SimEc2.start({ region: 'us-east-2' });
     t.teardown(() => ec2.close());
     const sim = ec2.addInstance({ privateIp: '127.0.0.21', name: 'win-cli', tags: { Name: 'win-cli' } });
+    // The control plane the cluster's VPC is read from.
+    ec2.addInstance({ privateIp: '10.0.0.10', name: 'master-0', tags: { [OWNER]: 'owned' } });
     const ctx = staticCloudContext({
       infrastructureName: INFRA,
       platformStatus: ec2.platformStatus(),
@@ -55,7 +57,7 @@ const OWNER = `kubernetes.io/cluster/${INFRA}`;
     t.is(instance?.PrivateDnsName, 'ip-127-0-0-21.us-east-2.compute.internal');
     t.deepEqual(
       instance?.Tags.find((x) => x.Key === OWNER),
-      { Key: OWNER, Value: 'owned' },
+      { Key: OWNER, Value: 'shared' },
     );
 
     const created = await runCli(

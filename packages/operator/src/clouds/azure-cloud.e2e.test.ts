@@ -1,6 +1,10 @@
 import test, { type ExecutionContext } from 'ava';
 import { azureProvider } from '@wmco/provider-azure';
-import { CloudApiError, CloudNotConfiguredError } from '@wmco/core/provider';
+import {
+  CloudApiError,
+  CloudNotConfiguredError,
+  InstanceOutsideClusterNetworkError,
+} from '@wmco/core/provider';
 import { SimArm } from '@wmco/sim';
 import { cloudCapabilities, type CloudCapabilities } from './cloud-capabilities.test-helper.js';
 import { staticCloudContext } from './static-cloud-context.js';
@@ -23,8 +27,13 @@ async function world(
     secrets: [{ ...s, data: { ...s.data, ...secret } }],
     ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
   });
+  // The control plane, tagged as the installer tags it: the cluster's virtual network is read from it.
+  arm.addInstance({ privateIp: '10.0.0.10', name: `${INFRA}-master-0`, tags: { [OWNER]: 'owned' } });
   return { arm, caps: cloudCapabilities(azureProvider, ctx) };
 }
+
+const vnetId = (arm: SimArm, name: string): string =>
+  `/subscriptions/${arm.state.subscriptionId}/resourceGroups/sim-az-rg/providers/Microsoft.Network/virtualNetworks/${name}`.toLowerCase();
 
 test('ARM finds the VM behind an address with its instance view, tags it, and reads the tag back', async (t) => {
   const { arm, caps } = await world(t);
@@ -38,20 +47,41 @@ test('ARM finds the VM behind an address with its instance view, tags it, and re
     privateIp: '127.0.0.7',
     privateDnsName: 'win-a',
     tags: { team: 'x' },
+    network: vnetId(arm, 'sim-az-vnet'),
   });
   if (!found) return;
   t.is((await caps.tagging.ensureTag(found, 'check')).state, 'missing');
   const applied = await caps.tagging.ensureTag(found, 'apply');
-  t.deepEqual(applied.tag, { key: OWNER, value: 'owned' });
+  t.deepEqual(applied.tag, { key: OWNER, value: 'shared' });
   t.is(applied.state, 'applied');
-  t.deepEqual(vm.tagRecord(), { [OWNER]: 'owned', team: 'x' });
+  t.deepEqual(vm.tagRecord(), { [OWNER]: 'shared', team: 'x' });
   t.true(
     arm.faults.count('Microsoft.Compute/locations/operations/read') >= 1,
     'the Azure-AsyncOperation was polled',
   );
-  t.is((await caps.identity.identify('127.0.0.7'))?.tags[OWNER], 'owned');
+  t.is((await caps.identity.identify('127.0.0.7'))?.tags[OWNER], 'shared');
   t.deepEqual(await caps.tagging.removeTags(found, [applied.tag]), [OWNER]);
   t.deepEqual(vm.tagRecord(), { team: 'x' });
+});
+
+test('the same private IP in another virtual network is refused and not tagged; apply-owned tags owned', async (t) => {
+  const { arm, caps } = await world(t);
+  const peer = arm.addInstance({ privateIp: '127.0.0.7', name: 'peer-a', network: 'peer-vnet' });
+  const error = await t.throwsAsync(caps.identity.identify('127.0.0.7'), {
+    instanceOf: InstanceOutsideClusterNetworkError,
+  });
+  t.like(error.match, {
+    instanceId: arm.state.vmId(peer),
+    network: vnetId(arm, 'peer-vnet'),
+    clusterNetwork: vnetId(arm, 'sim-az-vnet'),
+  });
+  const ours = arm.addInstance({ privateIp: '127.0.0.7', name: 'win-a' });
+  const found = await caps.identity.identify('127.0.0.7');
+  t.is(found?.name, 'win-a');
+  if (!found) return;
+  t.like(await caps.tagging.ensureTag(found, 'apply-owned'), { tag: { value: 'owned' }, state: 'applied' });
+  t.deepEqual(ours.tagRecord(), { [OWNER]: 'owned' });
+  t.deepEqual(peer.tagRecord(), {});
 });
 
 test('a request ARM never answers is abandoned after the request timeout and retried; then a clear error', async (t) => {

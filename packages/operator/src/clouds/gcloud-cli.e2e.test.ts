@@ -18,6 +18,13 @@ const OWNER = `kubernetes-io-cluster-${INFRA}`;
     const gce = await SimGce.start({ project: 'wmco-proj' });
     t.teardown(() => gce.close());
     const sim = gce.addInstance({ privateIp: '127.0.0.31', name: 'win-cli', zone: 'us-central1-a' });
+    // The control plane the cluster's network is read from.
+    gce.addInstance({
+      privateIp: '10.0.0.10',
+      name: 'master-0',
+      zone: 'us-central1-a',
+      tags: { [OWNER]: 'owned' },
+    });
     const ctx = staticCloudContext({
       infrastructureName: INFRA,
       platformStatus: gce.platformStatus(),
@@ -55,9 +62,10 @@ const OWNER = `kubernetes-io-cluster-${INFRA}`;
       labels?: Record<string, string>;
       networkInterfaces: { networkIP: string }[];
     }[];
-    t.is(instances.length, 1);
-    t.is(instances[0]?.networkInterfaces[0]?.networkIP, '127.0.0.31');
-    t.is(instances[0]?.labels?.[OWNER], 'owned');
+    const win = instances.find((i) => i.name === 'win-cli');
+    t.is(instances.length, 2);
+    t.is(win?.networkInterfaces[0]?.networkIP, '127.0.0.31');
+    t.is(win?.labels?.[OWNER], 'shared');
 
     const labelled = await runCli(
       bin,
@@ -65,7 +73,7 @@ const OWNER = `kubernetes-io-cluster-${INFRA}`;
       env,
     );
     t.is(labelled.code, 0, labelled.stderr);
-    t.deepEqual(sim.tagRecord(), { [OWNER]: 'owned', team: 'win' });
+    t.deepEqual(sim.tagRecord(), { [OWNER]: 'shared', team: 'win' });
     t.is((await caps.identity.identify('127.0.0.31'))?.tags['team'], 'win');
   },
 );

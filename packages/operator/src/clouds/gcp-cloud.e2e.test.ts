@@ -21,8 +21,12 @@ async function world(
     secrets: [gce.credentialsSecret()],
     ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
   });
+  // The control plane, labelled as the installer labels it: the cluster's network is read from it.
+  gce.addInstance({ privateIp: '10.0.0.10', name: `${INFRA}-master-0`, tags: { [OWNER]: 'owned' } });
   return { gce, caps: cloudCapabilities(gcpProvider, ctx) };
 }
+
+const CLUSTER_NETWORK = 'projects/wmco-proj/global/networks/wmco-proj-network';
 
 test('the compute SDK finds the instance by networkIP, labels it, and reads the label back', async (t) => {
   const { gce, caps } = await world(t);
@@ -43,15 +47,16 @@ test('the compute SDK finds the instance by networkIP, labels it, and reads the 
     privateIp: '127.0.0.7',
     privateDnsName: 'win-a.us-central1-c.c.wmco-proj.internal',
     tags: { team: 'x' },
+    network: CLUSTER_NETWORK,
   });
   if (!found) return;
   t.is((await caps.tagging.ensureTag(found, 'check')).state, 'missing');
   t.is(gce.faults.count('instances.setLabels'), 0, 'check mode writes nothing');
   const applied = await caps.tagging.ensureTag(found, 'apply');
-  t.deepEqual(applied, { instanceId: sim.id, tag: { key: OWNER, value: 'owned' }, state: 'applied' });
-  t.deepEqual(sim.tagRecord(), { [OWNER]: 'owned', team: 'x' }, 'other labels are kept');
+  t.deepEqual(applied, { instanceId: sim.id, tag: { key: OWNER, value: 'shared' }, state: 'applied' });
+  t.deepEqual(sim.tagRecord(), { [OWNER]: 'shared', team: 'x' }, 'other labels are kept');
   t.true(gce.faults.count('zoneOperations.wait') >= 1, 'the zonal operation was waited on');
-  t.is((await caps.identity.identify('127.0.0.7'))?.tags[OWNER], 'owned');
+  t.is((await caps.identity.identify('127.0.0.7'))?.tags[OWNER], 'shared');
   t.is((await caps.tagging.ensureTag(found, 'apply')).state, 'present');
 });
 
@@ -68,7 +73,7 @@ test('a label changed by someone else between read and write is re-read and merg
   };
   t.is((await caps.tagging.ensureTag(found, 'apply')).state, 'applied');
   t.is(gce.faults.count('instances.setLabels'), 2, 'the stale fingerprint was refused once');
-  t.deepEqual(sim.tagRecord(), { [OWNER]: 'owned', owner: 'someone-else' });
+  t.deepEqual(sim.tagRecord(), { [OWNER]: 'shared', owner: 'someone-else' });
 });
 
 test('the simulated API refuses a stale label fingerprint with 412 conditionNotMet', async (t) => {

@@ -70,9 +70,9 @@ const cloudRows = (r: PreflightReport): Record<string, string> =>
 const FIREWALL: Readonly<Record<string, string>> = { AWS: 'warn', GCP: 'warn', Azure: 'skip' };
 
 for (const [platform, tag] of [
-  ['AWS', /kubernetes\.io\/cluster\/sim-[0-9a-f]+=owned is missing/],
-  ['GCP', /kubernetes-io-cluster-sim-[0-9a-f]+=owned is missing/],
-  ['Azure', /kubernetes\.io_cluster\.sim-[0-9a-f]+=owned is missing/],
+  ['AWS', /kubernetes\.io\/cluster\/sim-[0-9a-f]+=shared is missing/],
+  ['GCP', /kubernetes-io-cluster-sim-[0-9a-f]+=shared is missing/],
+  ['Azure', /kubernetes\.io_cluster\.sim-[0-9a-f]+=shared is missing/],
 ] as const) {
   test(`preflight on ${platform} prints the cloud instance ID and the ownership tag state`, async (t) => {
     const [table, json] = await preflightOnCloud(t, platform, true);

@@ -13,8 +13,9 @@ type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v !== null && typeof v === 'object' ? (v as Obj) : {});
 
 /**
- * Points the cluster at a simulated cloud the way a real cluster with custom endpoints is configured:
- * the credentials Secret, `infrastructure/cluster .status.platformStatus.<platform>` (region, project,
+ * Points the cluster at a simulated cloud the way a real cluster with custom endpoints is configured, and
+ * gives the cloud the cluster's control-plane instances (tagged `owned`, in the cluster's network): the
+ * credentials Secret, `infrastructure/cluster .status.platformStatus.<platform>` (region, project,
  * service endpoints), and the endpoint's CA as the cluster's trusted CA (`proxy/cluster .spec.trustedCA`).
  */
 export async function publishSimCloud(kc: KubeConfig, cloud: SimCloud): Promise<void> {
@@ -36,6 +37,8 @@ export async function publishSimCloud(kc: KubeConfig, cloud: SimCloud): Promise<
     await custom.getClusterCustomObject({ ...CONFIG, plural: 'infrastructures', name: 'cluster' }),
   );
   const status = obj(infra['status']);
+  const infraId = status['infrastructureName'];
+  if (typeof infraId === 'string' && infraId !== '') cloud.addControlPlane(infraId);
   const platformStatus = {
     ...obj(status['platformStatus']),
     [cloud.platform.toLowerCase()]: cloud.platformStatus(),

@@ -120,7 +120,15 @@ test('wmco sim --platform AWS writes F.cloud.json that the SDK and the AWS CLI c
       },
     );
     t.is(r.code, 0, r.stderr);
-    t.deepEqual(JSON.parse(r.stdout), { Reservations: [] });
+    // Only the control plane, tagged as the installer tags it (the cluster's VPC is read from it).
+    const { Reservations } = JSON.parse(r.stdout) as {
+      Reservations: { Instances: { Tags: { Key: string; Value: string }[] }[] }[];
+    };
+    t.is(Reservations.length, 3);
+    const owner = `kubernetes.io/cluster/${cloud.infraID}`;
+    t.true(
+      Reservations.every((x) => x.Instances[0]?.Tags.some((g) => g.Key === owner && g.Value === 'owned')),
+    );
   });
 });
 

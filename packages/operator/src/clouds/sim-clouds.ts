@@ -9,6 +9,7 @@ import {
   type MachineCloud,
   type SimCloudInstance,
 } from '@wmco/sim';
+import { atAddress, CONTROL_PLANE_IPS, type SimNetwork } from './sim-cloud-network.js';
 
 /** One running simulated cloud, whatever the platform, as `wmco sim` and the world use it. */
 export interface SimCloud {
@@ -26,7 +27,15 @@ export interface SimCloud {
    * `metadataHostname` is what the host's simulated metadata service answers (EC2 `local-hostname`), so
    * the cloud's private DNS name and the host's own view agree as on EC2.
    */
-  addHost(address: string, hostname: string, metadataHostname?: string): string;
+  addHost(address: string, hostname: string, metadataHostname?: string, network?: SimNetwork): string;
+  /**
+   * The cluster's own control-plane instances, as the installer leaves them: in the cluster's network,
+   * tagged (labelled) `owned` for `infrastructureName`, at private IPs no host uses (10.0.0.10-12). The
+   * providers read the cluster's network from them.
+   */
+  addControlPlane(infrastructureName: string): void;
+  /** Every instance with this private IP, in any network: its id, network and tags (labels). */
+  instancesAt(address: string): { id: string; network: string; tags: Record<string, string> }[];
   /** The `region`/`zone` and `credentials` members of F.cloud.json (files it needs go into `files`). */
   cloudFileFields(files: { write(name: string, content: string): string }): Record<string, unknown>;
   /** The cloud as its machine-api provider uses it: Machines' instances are created in it. */
@@ -44,6 +53,8 @@ function view(
 
 async function awsCloud(): Promise<SimCloud> {
   const ec2 = await SimEc2.start({ region: 'us-east-2' });
+  let peer: string | undefined;
+  const peerVpc = (): string => (peer ??= ec2.state.addVpc());
   return {
     platform: 'AWS',
     url: ec2.url,
@@ -51,13 +62,23 @@ async function awsCloud(): Promise<SimCloud> {
     faults: ec2.faults,
     platformStatus: () => ec2.platformStatus(),
     credentialsSecret: () => ec2.credentialsSecret(),
-    addHost: (address, hostname, metadataHostname) =>
+    addHost: (address, hostname, metadataHostname, network) =>
       ec2.addInstance({
         privateIp: address,
         name: hostname,
         tags: { Name: hostname },
         ...(metadataHostname ? { privateDnsName: metadataHostname } : {}),
+        ...(network === 'peer' ? { network: peerVpc() } : {}),
       }).id,
+    addControlPlane: (infra) =>
+      CONTROL_PLANE_IPS.forEach((privateIp, n) =>
+        ec2.addInstance({
+          privateIp,
+          name: `${infra}-master-${n}`,
+          tags: { [`kubernetes.io/cluster/${infra}`]: 'owned', Name: `${infra}-master-${n}` },
+        }),
+      ),
+    instancesAt: (address) => atAddress(ec2.state.instances.values(), address, (i) => i.id),
     cloudFileFields: () => ({
       region: ec2.region,
       credentials: {
@@ -96,8 +117,23 @@ async function gcpCloud(): Promise<SimCloud> {
     faults: gce.faults,
     platformStatus: () => gce.platformStatus(),
     credentialsSecret: () => gce.credentialsSecret(),
-    addHost: (address, hostname) =>
-      gce.addInstance({ privateIp: address, name: hostname.toLowerCase(), zone: GCP_SIM.zone }).id,
+    addHost: (address, hostname, _metadataHostname, network) =>
+      gce.addInstance({
+        privateIp: address,
+        name: hostname.toLowerCase(),
+        zone: GCP_SIM.zone,
+        ...(network === 'peer' ? { network: 'peer-network' } : {}),
+      }).id,
+    addControlPlane: (infra) =>
+      CONTROL_PLANE_IPS.forEach((privateIp, n) =>
+        gce.addInstance({
+          privateIp,
+          name: `${infra}-master-${n}`,
+          zone: GCP_SIM.zone,
+          tags: { [`kubernetes-io-cluster-${infra}`]: 'owned' },
+        }),
+      ),
+    instancesAt: (address) => atAddress(gce.state.instances.values(), address, (i) => i.id),
     cloudFileFields: (files) => ({
       zone: GCP_SIM.zone,
       credentials: {
@@ -128,7 +164,23 @@ async function azureCloud(): Promise<SimCloud> {
     platformStatus: () => arm.platformStatus(),
     credentialsSecret: () => arm.credentialsSecret(),
     // The cloud's instance ID on Azure is the VM's resource ID.
-    addHost: (address, hostname) => arm.state.vmId(arm.addInstance({ privateIp: address, name: hostname })),
+    addHost: (address, hostname, _metadataHostname, network) =>
+      arm.state.vmId(
+        arm.addInstance({
+          privateIp: address,
+          name: hostname,
+          ...(network === 'peer' ? { network: 'peer-vnet' } : {}),
+        }),
+      ),
+    addControlPlane: (infra) =>
+      CONTROL_PLANE_IPS.forEach((privateIp, n) =>
+        arm.addInstance({
+          privateIp,
+          name: `${infra}-master-${n}`,
+          tags: { [`kubernetes.io_cluster.${infra}`]: 'owned' },
+        }),
+      ),
+    instancesAt: (address) => atAddress(arm.state.vms.values(), address, (i) => arm.state.vmId(i)),
     cloudFileFields: () => ({
       region: arm.state.location,
       credentials: {

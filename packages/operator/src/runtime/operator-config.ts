@@ -73,10 +73,13 @@ export const operatorConfigSchema = z.object({
     .optional(),
   /**
    * BYOH instances on AWS, Azure and GCP: `check` (default) only reports the cluster ownership tag;
-   * `apply` adds it when missing and takes back on removal exactly what it added. Not the default: an
-   * instance tagged `owned` is deleted by `openshift-install destroy cluster`.
+   * `apply` adds it as `shared` when missing (the cloud provider counts the instance as the cluster's,
+   * `openshift-install destroy cluster` leaves it) and takes back on removal exactly what it added;
+   * `apply-owned` adds it as `owned`, which destroy deletes with the cluster: only when asked.
    */
-  cloudTagging: z.enum(['check', 'apply'], { message: "must be 'check' or 'apply'" }).optional(),
+  cloudTagging: z
+    .enum(['check', 'apply', 'apply-owned'], { message: "must be 'check', 'apply' or 'apply-owned'" })
+    .optional(),
 });
 export type OperatorConfig = z.infer<typeof operatorConfigSchema>;
 

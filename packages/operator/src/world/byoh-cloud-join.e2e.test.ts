@@ -52,7 +52,7 @@ test.serial(
     const node = (await windowsNodes(world))[0];
     t.regex(
       node?.metadata?.annotations?.['windowsmachineconfig.openshift.io/cloud-applied-tags'] ?? '',
-      /owned/,
+      /shared/,
     );
     t.deepEqual(
       (await eventsAbout(world)).filter((e) => e.type === 'Warning'),

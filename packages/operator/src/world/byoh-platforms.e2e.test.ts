@@ -180,11 +180,11 @@ for (const c of CASES) {
           const added = Object.keys(joined[h.address] ?? {}).filter((k) => !(k in (before[h.address] ?? {})));
           t.is(added.length, 1, `${c.platform}: one ownership tag on ${h.address}`);
           t.true(added[0]?.includes(owned), added[0]);
-          t.is(joined[h.address]?.[added[0] ?? ''], 'owned');
+          t.is(joined[h.address]?.[added[0] ?? ''], 'shared', 'a BYOH instance is tagged shared by default');
         }
         const a = firstNode.metadata?.annotations ?? {};
         t.truthy(a['windowsmachineconfig.openshift.io/cloud-instance-id']);
-        t.regex(a['windowsmachineconfig.openshift.io/cloud-applied-tags'] ?? '', /owned/);
+        t.regex(a['windowsmachineconfig.openshift.io/cloud-applied-tags'] ?? '', /shared/);
       } else {
         t.is(
           firstNode.metadata?.annotations?.['windowsmachineconfig.openshift.io/cloud-instance-id'],

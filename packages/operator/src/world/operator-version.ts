@@ -15,7 +15,8 @@ export async function attachWorldCloud(
   cloud: SimCloud | undefined,
 ): Promise<SimCloud | undefined> {
   if (!cloud) return undefined;
-  for (const h of hosts.hosts) cloud.addHost(h.address, h.spec.hostname, h.sim.model.metadataHostname);
+  for (const h of hosts.hosts)
+    cloud.addHost(h.address, h.spec.hostname, h.sim.model.metadataHostname, h.spec.cloudNetwork);
   const kc = new KubeConfig();
   kc.loadFromString(cluster.server.kubeconfig(cluster.admin));
   await publishSimCloud(kc, cloud);

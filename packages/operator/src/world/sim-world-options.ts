@@ -34,7 +34,7 @@ export interface SimWorldOptions {
   /** `--cloud-provider` of the Linux workers' kubelet in the rendered worker MachineConfig (default none). */
   readonly cloudProvider?: string;
   /** The operators' `--cloud-tagging` (default check). */
-  readonly cloudTagging?: 'check' | 'apply';
+  readonly cloudTagging?: 'check' | 'apply' | 'apply-owned';
   /** network.operator `cluster`'s hybrid cluster network (hostPrefix 23; default `10.132.0.0/14`: 512 nodes). */
   readonly hybridClusterNetwork?: string;
   /**

@@ -29,6 +29,11 @@ export interface SimHostSpec {
   readonly dnsSuffix?: string;
   /** What the cloud's metadata service answers as the host name (default: the model's, from the hostname). */
   readonly metadataHostname?: string;
+  /**
+   * With a simulated cloud: the network the host's instance is in (default the cluster's; `peer`: a second
+   * network whose range overlaps, as another cluster's VPC reached through peering).
+   */
+  readonly cloudNetwork?: 'cluster' | 'peer';
   /** Tunes this host's simulated kubelet (e.g. a delay before it registers its Node). */
   readonly kubelet?: KubeletBehaviourOptions;
   /** What a staged host does besides joining (hosts files: literal keys, faults, hostile values). */

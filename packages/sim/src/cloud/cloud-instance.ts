@@ -10,6 +10,12 @@ export interface CloudInstanceSpec {
   /** Availability zone (AWS, GCP) or Azure zone number. */
   readonly zone?: string;
   readonly tags?: Readonly<Record<string, string>>;
+  /**
+   * The network the instance's interface is in: an EC2 VPC ID, an Azure virtual network name (in the
+   * resource group), a GCE network name. Each cloud defaults it to its cluster network; give another to
+   * model a second network whose private range overlaps (the same `privateIp` may be used there).
+   */
+  readonly network?: string;
   /** Security groups (AWS) or network tags (GCP) the instance carries. */
   readonly groups?: readonly string[];
   /**
@@ -28,16 +34,18 @@ export class SimCloudInstance {
   readonly name: string;
   readonly privateIp: string;
   readonly zone: string;
+  readonly network: string;
   readonly groups: readonly string[];
   readonly userData: string | undefined;
 
   constructor(
     readonly id: string,
-    spec: CloudInstanceSpec & { readonly zone: string },
+    spec: CloudInstanceSpec & { readonly zone: string; readonly network: string },
   ) {
     this.name = spec.name;
     this.privateIp = spec.privateIp;
     this.zone = spec.zone;
+    this.network = spec.network;
     this.groups = spec.groups ?? [];
     this.userData = spec.userData;
     for (const [k, v] of Object.entries(spec.tags ?? {})) this.tags.set(k, v);

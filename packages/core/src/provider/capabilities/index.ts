@@ -5,7 +5,13 @@ export { HostRename } from './host-rename.js';
 export { CloudNodeManager } from './cloud-node-manager.js';
 export { ImageCredentialProvider } from './image-credential-provider.js';
 export { MetadataRoutes } from './metadata-routes.js';
-export { InstanceTagging, type CloudTag, type TagMode, type TagResult } from './instance-tagging.js';
+export {
+  InstanceTagging,
+  ownershipValue,
+  type CloudTag,
+  type TagMode,
+  type TagResult,
+} from './instance-tagging.js';
 export { InstanceIdentity, type CloudInstance } from './instance-identity.js';
 export { FirewallFacts, type PortReach } from './firewall-facts.js';
 export { CloudContext, CLOUD_REQUEST_TIMEOUT_MS, cloudRequestTimeoutMs } from './cloud-context.js';

@@ -1,8 +1,17 @@
 import { token } from '../token.js';
 import type { CloudInstance } from './instance-identity.js';
 
-/** `check` only reports the ownership tag; `apply` adds it when missing. */
-export type TagMode = 'check' | 'apply';
+/**
+ * `check` only reports the ownership tag; `apply` adds it as `shared` when missing (the cluster uses the
+ * instance, `openshift-install destroy` leaves it); `apply-owned` adds it as `owned` (destroy deletes the
+ * instance with the cluster). Since contract v1: `apply` meant `owned` before `apply-owned` was added.
+ */
+export type TagMode = 'check' | 'apply' | 'apply-owned';
+
+/** The value `mode` applies: `owned` only when asked for by `apply-owned`. */
+export function ownershipValue(mode: TagMode): 'shared' | 'owned' {
+  return mode === 'apply-owned' ? 'owned' : 'shared';
+}
 
 /** One tag or label. */
 export interface CloudTag {
@@ -12,7 +21,10 @@ export interface CloudTag {
 
 export interface TagResult {
   readonly instanceId: string;
-  /** The cluster ownership tag for this cluster (`kubernetes.io/cluster/<infraID>=owned` or equivalent). */
+  /**
+   * The cluster ownership tag for this cluster (`kubernetes.io/cluster/<infraID>` or the platform's
+   * equivalent) with the value the instance carries (`present`), was given (`applied`) or would be given.
+   */
   readonly tag: CloudTag;
   /** `present`: the instance already carried it; `applied`: this call added it; `missing`: check mode, absent. */
   readonly state: 'present' | 'applied' | 'missing';
@@ -26,8 +38,16 @@ export interface TagResult {
  * `inspect`/`ensureTagged`.
  */
 export interface InstanceTagging {
-  /** The ownership tag this cluster uses on this platform (no I/O). */
-  ownershipTag(infrastructureName: string): CloudTag;
+  /**
+   * The ownership tag this cluster uses on this platform (no I/O), with the value `mode` applies (default
+   * `apply`: `shared`).
+   */
+  ownershipTag(infrastructureName: string, mode?: TagMode): CloudTag;
+  /**
+   * Reports the tag, and in an apply mode adds it with `ownershipValue(mode)` when the key is absent. A key
+   * already carrying `owned` or `shared` is `present` and left as it is: an instance the installer or the
+   * Machine API tagged `owned` stays `owned`, and `shared` is never raised to `owned` behind the admin's back.
+   */
   ensureTag(instance: CloudInstance, mode: TagMode): Promise<TagResult>;
   /**
    * Removes the given tags, each only while the instance still carries it with the same value; the caller

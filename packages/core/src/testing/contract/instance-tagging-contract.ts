@@ -27,6 +27,14 @@ export const instanceTaggingContract = capabilityContract<InstanceTagging>({
       },
     },
     {
+      name: 'apply (the default) names the value shared, apply-owned names owned',
+      run: (t, tagging) => {
+        t.is(tagging.ownershipTag('contract-abc12').value, 'shared', 'a BYOH instance is not the cluster’s');
+        t.is(tagging.ownershipTag('contract-abc12', 'apply').value, 'shared');
+        t.is(tagging.ownershipTag('contract-abc12', 'apply-owned').value, 'owned');
+      },
+    },
+    {
       name: 'without a CloudContext, ensureTag and removeTags reject with CloudNotConfiguredError',
       run: async (t, tagging) => {
         await rejectsNotConfigured(t, () => tagging.ensureTag(CONTRACT_INSTANCE, 'check'));

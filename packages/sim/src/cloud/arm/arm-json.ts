@@ -48,7 +48,12 @@ export function nicJson(state: ArmState, vm: SimCloudInstance): Record<string, u
         {
           id: `${state.nicId(vm)}/ipConfigurations/ipconfig1`,
           name: 'ipconfig1',
-          properties: { privateIPAddress: vm.privateIp, privateIPAllocationMethod: 'Static', primary: true },
+          properties: {
+            privateIPAddress: vm.privateIp,
+            privateIPAllocationMethod: 'Static',
+            primary: true,
+            subnet: { id: state.subnetId(vm) },
+          },
         },
       ],
       virtualMachine: { id: state.vmId(vm) },

@@ -15,13 +15,22 @@ export class ArmState {
   readonly operations = new Map<string, ArmOperation>();
   readonly subscriptionId = randomUUID();
 
+  /**
+   * The cluster's virtual network, in the resource group (the installer names it `<infraID>-vnet`); VMs'
+   * NICs are in its subnet unless their spec names another virtual network, whose range may overlap.
+   */
+  readonly clusterVnet: string;
+
   constructor(
     readonly resourceGroup: string,
     readonly location: string,
-  ) {}
+  ) {
+    this.clusterVnet = `${resourceGroup.replace(/-rg$/, '')}-vnet`;
+  }
 
   addVm(spec: CloudInstanceSpec): SimCloudInstance {
-    const vm = new SimCloudInstance(randomUUID(), { ...spec, zone: spec.zone ?? '1' });
+    const network = spec.network ?? this.clusterVnet;
+    const vm = new SimCloudInstance(randomUUID(), { ...spec, zone: spec.zone ?? '1', network });
     this.vms.set(spec.name.toLowerCase(), vm);
     return vm;
   }
@@ -41,6 +50,11 @@ export class ArmState {
 
   nicId(vm: SimCloudInstance): string {
     return `${this.rgPath()}/providers/Microsoft.Network/networkInterfaces/${vm.name}-nic`;
+  }
+
+  /** The ID of the subnet a VM's NIC is in: `<vnet ID>/subnets/worker-subnet`. */
+  subnetId(vm: SimCloudInstance): string {
+    return `${this.rgPath()}/providers/Microsoft.Network/virtualNetworks/${vm.network}/subnets/worker-subnet`;
   }
 
   newOperation(): ArmOperation {

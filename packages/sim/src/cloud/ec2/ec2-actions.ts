@@ -12,6 +12,7 @@ const FILTERS: Readonly<Record<string, (state: Ec2State, i: SimCloudInstance) =>
   'private-ip-address': (_, i) => [i.privateIp],
   'network-interface.addresses.private-ip-address': (_, i) => [i.privateIp],
   'instance-id': (_, i) => [i.id],
+  'vpc-id': (_, i) => [i.network],
   'instance-state-name': () => ['running'],
   'availability-zone': (_, i) => [i.zone],
   'private-dns-name': (state, i) => [state.dnsNames.get(i.id) ?? ''],
@@ -45,6 +46,7 @@ function instanceXml(state: Ec2State, i: SimCloudInstance): XmlNode {
     placement: { availabilityZone: i.zone, tenancy: 'default' },
     platform: 'windows',
     privateIpAddress: i.privateIp,
+    vpcId: i.network,
     groupSet: i.groups.map((g) => ({ groupId: g, groupName: state.groups.get(g)?.groupName ?? g })),
     tagSet: tagSet(i.tagRecord()),
   };

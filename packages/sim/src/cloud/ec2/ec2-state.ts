@@ -23,11 +23,17 @@ export interface Ec2InstanceSpec extends CloudInstanceSpec {
   readonly privateDnsName?: string;
 }
 
+const vpcId = (): string => `vpc-${randomBytes(9).toString('hex').slice(0, 17)}`;
+
 /** What one simulated EC2 region holds. */
 export class Ec2State {
   readonly instances = new Map<string, SimCloudInstance>();
   readonly dnsNames = new Map<string, string>();
   readonly groups = new Map<string, SimSecurityGroup>();
+  /** The cluster's VPC: instances are launched into it unless their spec names another. */
+  readonly clusterVpcId = vpcId();
+  /** Every VPC of the region; VPCs are separate address spaces, so their ranges may overlap. */
+  readonly vpcs = new Set([this.clusterVpcId]);
 
   constructor(
     readonly region: string,
@@ -37,10 +43,19 @@ export class Ec2State {
   addInstance(spec: Ec2InstanceSpec): SimCloudInstance {
     const id = `i-${randomBytes(9).toString('hex').slice(0, 17)}`;
     const zone = spec.zone ?? `${this.region}a`;
-    const instance = new SimCloudInstance(id, { ...spec, name: id, zone });
+    const network = spec.network ?? this.clusterVpcId;
+    if (!this.vpcs.has(network)) throw new Error(`simulated EC2: no VPC ${network}`);
+    const instance = new SimCloudInstance(id, { ...spec, name: id, zone, network });
     this.instances.set(id, instance);
     this.dnsNames.set(id, spec.privateDnsName ?? this.defaultDnsName(spec.privateIp));
     return instance;
+  }
+
+  /** CreateVpc: a new, empty VPC; returns its ID. */
+  addVpc(): string {
+    const id = vpcId();
+    this.vpcs.add(id);
+    return id;
   }
 
   /** TerminateInstances: the instance is gone from every later answer (true when it existed). */

@@ -38,7 +38,7 @@ export class GceJson {
         {
           kind: 'compute#networkInterface',
           name: 'nic0',
-          network: `${this.projectUrl()}/global/networks/${this.state.project}-network`,
+          network: `${this.projectUrl()}/global/networks/${i.network}`,
           networkIP: i.privateIp,
         },
       ],

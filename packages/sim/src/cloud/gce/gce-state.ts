@@ -31,18 +31,28 @@ export class GceState {
   /** Runs as a setLabels request arrives, before its fingerprint is checked: a concurrent writer. */
   beforeSetLabels: ((instance: SimCloudInstance) => void) | undefined;
 
+  /**
+   * The cluster's VPC network (the installer names it `<infraID>-network`); instances are created in it
+   * unless their spec names another network of the project, whose subnet ranges may overlap.
+   */
+  readonly clusterNetwork: string;
+
   constructor(
     readonly project: string,
     readonly region: string,
-  ) {}
+    clusterNetwork?: string,
+  ) {
+    this.clusterNetwork = clusterNetwork ?? `${project}-network`;
+  }
 
   addInstance(spec: CloudInstanceSpec): SimCloudInstance {
     const zone = spec.zone ?? `${this.region}-a`;
+    const network = spec.network ?? this.clusterNetwork;
     const name = spec.name.toLowerCase();
     if (!/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name))
       throw new Error(`GCE instance names must be RFC 1035 labels: '${spec.name}'`);
     const id = String(1_000_000_000_000_000_000n + BigInt(`0x${randomBytes(6).toString('hex')}`));
-    const instance = new SimCloudInstance(id, { ...spec, name, zone });
+    const instance = new SimCloudInstance(id, { ...spec, name, zone, network });
     this.instances.set(`${zone}/${name}`, instance);
     return instance;
   }
