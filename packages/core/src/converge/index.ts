@@ -6,5 +6,6 @@ export {
   type HostSpecFile,
   type FirewallRuleSpec,
   type ServiceScript,
+  type RootCertificatesSpec,
 } from './host-spec.js';
 export { converge, observeQueryFor, type ConvergeResult, type ConvergeOptions } from './converge.js';

@@ -1,12 +1,6 @@
-import {
-  HostnameOverride,
-  UserDataFormat,
-  newRootContainer,
-  operatorScripts,
-  registerProvider,
-  type GateScript,
-  type ProviderScripts,
-} from '@wmco/core';
+import { HostnameOverride, UserDataFormat, registerProvider } from '@wmco/core/provider';
+import { newRootContainer } from '@wmco/core';
+import { operatorScripts, type GateScript, type ProviderScripts } from '@wmco/core/internal';
 import { loadBuiltinProviders } from '../providers/baked-providers.js';
 
 /** What each built-in provider contributes to the scripts a host runs, read from its registrations. */

@@ -1,4 +1,4 @@
-import { decryptUsername, publicKeyHash, publicKeyOf } from '@wmco/core';
+import { decryptUsername, publicKeyHash, publicKeyOf } from '@wmco/core/internal';
 import { generateEd25519KeyPair } from '@wmco/sim';
 import { eventsAbout, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
 import { engineTest } from './engine-test.test-helper.js';

@@ -11,7 +11,7 @@ import {
   windowsMachine,
   type MachineAction,
   type MachineResource,
-} from '@wmco/core';
+} from '@wmco/core/internal';
 import type { PlatformParts } from '../../runtime/platform-parts.js';
 import { WMCO_VERSION } from '../version-command.js';
 
