@@ -109,8 +109,10 @@ export {
   buildUserData,
   buildWindowsServices,
   kubeletConfiguration,
+  parseAuthorizedKey,
   parseServicesData,
   parseWindowsInstances,
+  publicKeyHash,
   readPayloadManifest,
   servicesConfigMap,
 } from './desired/index.js';

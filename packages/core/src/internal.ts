@@ -40,12 +40,10 @@ export {
   kubeProxyConfiguration,
   mergedMirrorSets,
   networkConfigScript,
-  parseAuthorizedKey,
   parseLogRotation,
   parsePullSecret,
   parseSha256Sums,
   proxyEnvironment,
-  publicKeyHash,
   systemIpv4Resolver,
   withoutProxyCredentials,
 } from './desired/index.js';

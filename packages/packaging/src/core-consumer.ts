@@ -68,13 +68,22 @@ export const demoProvider = defineProvider({
 `,
   'src/main.ts': `
 import { createWmcoCore, newRootContainer, type WmcoCore } from '@wmco/core';
-import { CONTRACT_VERSION, PlatformPrerequisites } from '@wmco/core/provider';
+import { CONTRACT_VERSION, ContractVersionError, defineProvider, PlatformPrerequisites } from '@wmco/core/provider';
 import { demoProvider } from './demo-provider.js';
 
 const core: WmcoCore = createWmcoCore({ parent: newRootContainer(), providers: [demoProvider], platform: 'None' });
 const notes: readonly string[] = core.resolve(PlatformPrerequisites).notes;
-console.log(JSON.stringify({ contract: CONTRACT_VERSION, capabilities: core.capabilities, notes }));
 await core.dispose();
+
+// A provider written for a later major of the contract is refused when the core starts.
+const future = defineProvider({ id: 'future', platform: 'None', contractVersion: '^2.0.0', register: () => undefined });
+let refused = '';
+try {
+  createWmcoCore({ parent: newRootContainer(), providers: [future], platform: 'None' });
+} catch (err) {
+  if (err instanceof ContractVersionError) refused = err.message;
+}
+console.log(JSON.stringify({ contract: CONTRACT_VERSION, capabilities: core.capabilities, notes, refused }));
 `,
   'test-kit.mjs': `
 import { powershellSyntaxErrors } from '@wmco/core/testing';

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { buildUserData } from '@wmco/core';
-import { parseAuthorizedKey } from '@wmco/core/internal';
+import { parseAuthorizedKey } from '@wmco/core';
 import { UserDataFormat } from '@wmco/core/provider';
 import type { CliContext } from '../cli-context.js';
 import { platformCore } from './platform-core.js';
