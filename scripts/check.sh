@@ -18,6 +18,8 @@ step() {
 step format pnpm exec prettier --check --log-level warn .
 step lint pnpm exec eslint --max-warnings=-1 .
 step typecheck pnpm exec tsc -b
+# The public API of @wmco/core against packages/core/api/*.api.md (reads the declarations tsc just built).
+step api-report node "$WMCO_ROOT/scripts/api-report.mjs"
 if [ ${#failed_steps[@]} -eq 0 ] || [[ " ${failed_steps[*]} " != *" typecheck "* ]]; then
   bash "$WMCO_ROOT/scripts/test.sh" "$out"
   [ $? -eq 0 ] || failed_steps+=("tests")

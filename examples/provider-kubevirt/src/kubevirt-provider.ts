@@ -7,7 +7,7 @@ import { kubevirtUserDataFormat } from './kubevirt-user-data-format.js';
 export const kubevirtProvider = defineProvider({
   id: 'kubevirt',
   platform: 'KubeVirt',
-  contractVersion: 1,
+  contractVersion: '^1.0.0',
   displayName: 'KubeVirt / OpenShift Virtualization (example)',
   packageName: '@wmco/provider-kubevirt-example',
   register(r) {

@@ -49,7 +49,7 @@ const pnpm = existsSync(join(REPO_ROOT, '.toolchain', 'bin', 'pnpm'))
   ? join(REPO_ROOT, '.toolchain', 'bin', 'pnpm')
   : 'pnpm';
 
-test('the image built from the Containerfile holds no @wmco/sim, and `wmco sim` there says why', async (t) => {
+test('the image built from the Containerfile holds no @wmco/sim and no tree-sitter, and `wmco sim` there says why', async (t) => {
   const { deploy, removed } = await containerfileSteps();
   const root = await mkdtemp(join(tmpdir(), 'wmco-image-'));
   t.teardown(() => rm(root, { recursive: true, force: true }));
@@ -65,9 +65,16 @@ test('the image built from the Containerfile holds no @wmco/sim, and `wmco sim` 
   t.true(files.some((f) => /node_modules\/ssh2\/package\.json$/.test(f)));
   const sim = files.filter((f) => /(^|\/)@wmco[/+]sim(\/|@|$)/.test(f));
   t.deepEqual(sim, [], 'no @wmco/sim file in the image');
+  // tree-sitter and its PowerShell grammar are optional peers of @wmco/core, used only by its test kit.
+  t.deepEqual(
+    files.filter((f) => /(^|\/)tree-sitter/.test(f)),
+    [],
+    'no tree-sitter file in the image',
+  );
   for (const m of files.filter((f) => f.startsWith('node_modules/') && f.endsWith('/package.json'))) {
     const { name } = JSON.parse(await readFile(join(app, m), 'utf8')) as { name?: string };
     if (name === '@wmco/sim') t.fail(`${m} is @wmco/sim`);
+    if (name?.startsWith('tree-sitter')) t.fail(`${m} is ${name}`);
   }
 
   const main = join(app, 'dist', 'main.js');

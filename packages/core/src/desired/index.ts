@@ -51,5 +51,6 @@ export {
   type HostSpecFile,
   type FirewallRuleSpec,
   type ServiceScript,
+  type RootCertificatesSpec,
 } from './host-spec.js';
 export { publicKeyOf } from './public-key.js';

@@ -70,3 +70,14 @@ test('providerCapabilities lists token ids in registration order without a conta
   );
   t.deepEqual(providerCapabilities(p), ['platform.platform-prerequisites', 'platform.machine-access']);
 });
+
+test('refuses a contractVersion that is neither a semver range nor a major version number', (t) => {
+  for (const contractVersion of ['soon', '', 1.5, -1]) {
+    t.throws(() => defineProvider(spec({ contractVersion })), {
+      instanceOf: InvalidProviderError,
+      message: /contractVersion must be a semver range such as '\^1\.0\.0' or a major version number/,
+    });
+  }
+  t.is(defineProvider(spec({ contractVersion: '^1.0.0' })).contractVersion, '^1.0.0');
+  t.is(defineProvider(spec({ contractVersion: 1 })).contractVersion, '^1.0.0');
+});

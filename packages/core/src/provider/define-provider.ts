@@ -1,3 +1,4 @@
+import { contractRange, type ContractRange } from './contract-version.js';
 import { InvalidProviderError } from './errors.js';
 import { isPlatformName, type PlatformType } from './platform.js';
 import { RecordingRegistrar, type ProviderRegistrar } from './registrar.js';
@@ -9,8 +10,11 @@ export interface ProviderSpec {
   readonly id: string;
   /** The platform type(s) served, as in `infrastructure/cluster .status.platformStatus.type`. */
   readonly platform: PlatformType | readonly PlatformType[];
-  /** The contract version the provider was written against (see CONTRACT.md). */
-  readonly contractVersion: number;
+  /**
+   * The provider contract versions it supports: a semver range (`'^1.0.0'`), or a major version N, short
+   * for `^N.0.0` (CONTRACT.md, "Versioning"). Checked at registration.
+   */
+  readonly contractVersion: ContractRange;
   /** Human name for listings, e.g. `Amazon Web Services`. */
   readonly displayName?: string;
   /** npm package that ships it, for error messages and `wmco providers`. */
@@ -23,7 +27,8 @@ export interface ProviderSpec {
 export interface WmcoProvider {
   readonly id: string;
   readonly platforms: readonly PlatformType[];
-  readonly contractVersion: number;
+  /** The declared range of contract versions (`'^1.0.0'`; a major number N becomes `'^N.0.0'`). */
+  readonly contractVersion: string;
   readonly displayName: string;
   readonly packageName: string | undefined;
   register(registrar: ProviderRegistrar): void;
@@ -31,7 +36,20 @@ export interface WmcoProvider {
 
 const PROVIDER_ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
-/** Validates a provider's shape and freezes it. The contract version is checked at registration. */
+function declaredRange(id: string, declared: unknown): string {
+  const range = contractRange(declared);
+  if (range !== undefined) return range;
+  const shown = JSON.stringify(declared) ?? String(declared);
+  throw new InvalidProviderError(
+    id,
+    `contractVersion must be a semver range such as '^1.0.0' or a major version number (got ${shown})`,
+  );
+}
+
+/**
+ * Validates a provider's shape (its contract range must be a range) and freezes it. Whether the range
+ * includes the core's contract version is checked at registration.
+ */
 export function defineProvider(spec: ProviderSpec): WmcoProvider {
   const id = typeof spec.id === 'string' ? spec.id : String(spec.id);
   if (!PROVIDER_ID.test(id)) throw new InvalidProviderError(id, 'id must be kebab-case, e.g. "vsphere"');
@@ -48,10 +66,11 @@ export function defineProvider(spec: ProviderSpec): WmcoProvider {
   if (new Set(platforms).size !== platforms.length)
     throw new InvalidProviderError(id, 'lists a platform twice');
   if (typeof spec.register !== 'function') throw new InvalidProviderError(id, 'register must be a function');
+  const range = declaredRange(id, spec.contractVersion);
   return Object.freeze({
     id,
     platforms: Object.freeze(platforms),
-    contractVersion: spec.contractVersion,
+    contractVersion: range,
     displayName: spec.displayName ?? id,
     packageName: spec.packageName,
     register: spec.register.bind(spec),

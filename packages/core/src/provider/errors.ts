@@ -16,13 +16,33 @@ export class InvalidProviderError extends WmcoError {
   }
 }
 
-/** A provider targets a contract version this core does not implement. */
+/**
+ * A provider's declared contract range does not include the contract version this core implements, or is
+ * not a range at all. Raised when the provider is registered, so at start-up.
+ */
 export class ContractVersionError extends WmcoError {
-  constructor(providerId: string, declared: unknown, min: number, max: number) {
-    super(
-      'ContractVersion',
-      `provider '${providerId}' declares contract version ${String(declared)}, but this @wmco/core ` +
-        `supports versions ${min === max ? String(max) : `${min} to ${max}`}`,
+  constructor(
+    readonly provider: string,
+    readonly declared: unknown,
+    readonly implemented: string,
+    range: string | undefined,
+  ) {
+    super('ContractVersion', ContractVersionError.describe(provider, declared, implemented, range));
+  }
+
+  private static describe(provider: string, declared: unknown, implemented: string, range?: string): string {
+    const shown = typeof declared === 'string' ? `'${declared}'` : String(declared);
+    if (range === undefined) {
+      return (
+        `${provider} declares contractVersion ${shown}, which is neither a semver range of contract ` +
+        `versions (such as '^1.0.0') nor a major version number`
+      );
+    }
+    const major = implemented.split('.')[0] ?? implemented;
+    return (
+      `${provider} supports provider contract ${range}, but this @wmco/core implements contract ` +
+      `${implemented}: use a release of the provider that supports contract ${major}.x, or a @wmco/core ` +
+      `whose contract version is in ${range} (@wmco/core's CONTRACT.md, "Versioning")`
     );
   }
 }

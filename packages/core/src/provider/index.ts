@@ -3,7 +3,7 @@ export { injectable, inject } from '../di.js';
 export type { DependencyContainer } from '../di.js';
 export { token, tokenId, type Token } from './token.js';
 export { FIRST_PARTY_PLATFORMS, isPlatformName, type PlatformType } from './platform.js';
-export { CONTRACT_VERSION, MIN_SUPPORTED_CONTRACT_VERSION } from './contract-version.js';
+export { CONTRACT_VERSION, supportsContract, type ContractRange } from './contract-version.js';
 export * from './errors.js';
 export {
   InstanceOutsideClusterNetworkError,

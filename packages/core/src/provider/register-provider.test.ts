@@ -3,6 +3,7 @@ import { inject, injectable, newRootContainer } from '../di.js';
 import { MachineAccess } from './capabilities/machine-access.js';
 import { MetadataRoutes } from './capabilities/metadata-routes.js';
 import { defineProvider } from './define-provider.js';
+import { CONTRACT_VERSION } from './contract-version.js';
 import { ContractVersionError, DuplicateCapabilityError, DuplicateProviderError } from './errors.js';
 import { registerProvider } from './register-provider.js';
 
@@ -50,17 +51,60 @@ test('a class capability gets its dependencies through @inject, one instance per
   t.is(c.resolve<MetadataRoutes>(MetadataRoutes), a);
 });
 
-test('refuses a wrong contract version and leaves the container untouched', (t) => {
+test('refuses a provider whose contract range excludes this core, naming both, and changes nothing', (t) => {
   const c = fresh();
   const p = defineProvider({
     id: 'future',
     platform: 'AWS',
-    contractVersion: 99,
+    contractVersion: '^2.0.0',
+    packageName: '@example/wmco-provider-future',
     register: (r) => r.useValue(MachineAccess, { sshUser: 'x' }),
   });
   const err = t.throws(() => registerProvider(c, p), { instanceOf: ContractVersionError });
-  t.regex(err.message, /provider 'future' declares contract version 99.*supports versions 1/);
+  t.is(err.code, 'ContractVersion');
+  t.is(
+    err.message,
+    "provider 'future' (@example/wmco-provider-future) supports provider contract ^2.0.0, but this " +
+      `@wmco/core implements contract ${CONTRACT_VERSION}: use a release of the provider that supports ` +
+      'contract 1.x, or a @wmco/core whose contract version is in ^2.0.0 ' +
+      '(@wmco/core\'s CONTRACT.md, "Versioning")',
+  );
   t.false(c.isRegistered(MachineAccess, true));
+});
+
+test('a major version number N stands for ^N.0.0: 1 is accepted, 99 refused', (t) => {
+  const make = (id: string, contractVersion: number): ReturnType<typeof defineProvider> =>
+    defineProvider({ id, platform: 'AWS', contractVersion, register: () => undefined });
+  t.notThrows(() => registerProvider(fresh(), make('current', 1)));
+  const err = t.throws(() => registerProvider(fresh(), make('future', 99)), {
+    instanceOf: ContractVersionError,
+  });
+  t.regex(
+    err.message,
+    /^provider 'future' supports provider contract \^99\.0\.0, but this @wmco\/core implements/,
+  );
+});
+
+test('a range that needs a later minor than this core implements is refused', (t) => {
+  const [major, minor] = CONTRACT_VERSION.split('.').map(Number) as [number, number];
+  const p = defineProvider({
+    id: 'newer',
+    platform: 'AWS',
+    contractVersion: `^${major}.${minor + 1}.0`,
+    register: () => undefined,
+  });
+  t.throws(() => registerProvider(fresh(), p), { instanceOf: ContractVersionError });
+});
+
+test('a provider that was not made by defineProvider and declares no range is refused, not registered', (t) => {
+  const c = fresh();
+  const raw = {
+    ...defineProvider({ id: 'raw', platform: 'AWS', contractVersion: 1, register: () => undefined }),
+  };
+  const err = t.throws(() => registerProvider(c, { ...raw, contractVersion: 'soon' }), {
+    instanceOf: ContractVersionError,
+  });
+  t.regex(err.message, /provider 'raw' declares contractVersion 'soon', which is neither a semver range/);
 });
 
 test('refuses a second provider with the same id, naming both', (t) => {

@@ -1,5 +1,5 @@
 import { instanceCachingFactory, Lifecycle, type DependencyContainer } from '../di.js';
-import { CONTRACT_VERSION, MIN_SUPPORTED_CONTRACT_VERSION } from './contract-version.js';
+import { CONTRACT_VERSION, contractRange, supportsContract } from './contract-version.js';
 import type { WmcoProvider } from './define-provider.js';
 import { ContractVersionError, DuplicateCapabilityError, DuplicateProviderError } from './errors.js';
 import { RecordingRegistrar, type CapabilityResolver, type Registration } from './registrar.js';
@@ -36,10 +36,9 @@ function describe(provider: WmcoProvider): string {
 }
 
 function checkVersion(provider: WmcoProvider): void {
-  const v = provider.contractVersion;
-  if (!Number.isInteger(v) || v < MIN_SUPPORTED_CONTRACT_VERSION || v > CONTRACT_VERSION) {
-    throw new ContractVersionError(provider.id, v, MIN_SUPPORTED_CONTRACT_VERSION, CONTRACT_VERSION);
-  }
+  if (supportsContract(provider.contractVersion, CONTRACT_VERSION)) return;
+  const range = contractRange(provider.contractVersion);
+  throw new ContractVersionError(describe(provider), provider.contractVersion, CONTRACT_VERSION, range);
 }
 
 function checkDuplicates(

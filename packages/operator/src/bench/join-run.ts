@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readPayloadManifest, type InstanceStatus } from '@wmco/core';
+import { readPayloadManifest } from '@wmco/core';
+import { type InstanceStatus } from '@wmco/core/internal';
 import { DEFAULT_HOST_COSTS, type ServiceRecord } from '@wmco/sim';
 import { loadBuiltinProviders } from '../providers/baked-providers.js';
 import { SimWorld } from '../world/sim-world.js';

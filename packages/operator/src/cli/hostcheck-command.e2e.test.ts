@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
 import test from 'ava';
-import { findPwsh } from '@wmco/core';
+import { findPwsh } from '@wmco/core/internal';
 import { generateEd25519KeyPair } from '@wmco/sim';
 import {
   NODE_FIREWALL_RULES,

@@ -2,7 +2,8 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { HostProtocolError, newRootContainer, type HostcheckPorts, type WindowsHost } from '@wmco/core';
+import { HostProtocolError, newRootContainer, type WindowsHost } from '@wmco/core';
+import { type HostcheckPorts } from '@wmco/core/internal';
 import type { CliContext } from './cli-context.js';
 import { hostcheckCommand } from './hostcheck-command.js';
 

@@ -1,18 +1,15 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
+import { AuthenticationError, HostUnreachableError, newRootContainer } from '@wmco/core';
+import { HostnameOverride, registerProvider } from '@wmco/core/provider';
 import {
-  AuthenticationError,
-  HostUnreachableError,
-  HostnameOverride,
   REAL_HOSTCHECK_PORTS,
   loadHostCaptureScript,
   loadHostModule,
-  newRootContainer,
-  registerProvider,
   runHostcheck,
   type HostcheckPorts,
   type HostcheckResult,
-} from '@wmco/core';
+} from '@wmco/core/internal';
 import { isPlatformName } from '@wmco/core/provider';
 import type { CliContext } from './cli-context.js';
 import { integerFlag, readKeyFlag } from './host-flags.js';

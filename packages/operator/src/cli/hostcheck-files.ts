@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CaptureRecord, HostcheckResult } from '@wmco/core';
+import type { CaptureRecord, HostcheckResult } from '@wmco/core/internal';
 
 /** What `wmco hostcheck` wrote, for its summary. */
 export interface HostcheckWritten {

@@ -4,12 +4,12 @@ import {
   SshWindowsHost,
   createWmcoCore,
   runPreflight,
-  systemIpv4Resolver,
   tcpProbe,
   type PreflightPorts,
   type PreflightReport,
   type WmcoCore,
 } from '@wmco/core';
+import { systemIpv4Resolver } from '@wmco/core/internal';
 import {
   CloudContext,
   FirewallFacts,
@@ -18,7 +18,7 @@ import {
   PlatformPrerequisites,
   isPlatformName,
 } from '@wmco/core/provider';
-import { checkCloud } from '@wmco/core';
+import { checkCloud } from '@wmco/core/internal';
 import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
 import { kubeConfigFrom } from './kube-flags.js';
 import { loadProviders } from '../providers/load-provider-package.js';

@@ -1,17 +1,17 @@
 import test from 'ava';
 import { newRootContainer } from '@wmco/core';
-import { InvalidProviderError } from '@wmco/core/provider';
+import { CONTRACT_VERSION, InvalidProviderError } from '@wmco/core/provider';
 import { loadBuiltinProviders } from '../providers/baked-providers.js';
 import type { CliContext } from './cli-context.js';
 import { buildProgram } from './program.js';
 
 interface Listing {
-  contractVersion: number;
+  contractVersion: string;
   providers: {
     id: string;
     platforms: string[];
     package: string;
-    contractVersion: number;
+    contractVersion: string;
     capabilities: string[];
   }[];
 }
@@ -84,7 +84,8 @@ test('lists the six built-in providers and a third-party package with their capa
     'json',
   ]);
   const listing = JSON.parse(out.join('\n')) as Listing;
-  t.is(listing.contractVersion, 1);
+  t.is(listing.contractVersion, CONTRACT_VERSION);
+  t.true(listing.providers.every((p) => p.contractVersion === '^1.0.0'));
   t.deepEqual(
     listing.providers.map((p) => p.id),
     ['aws', 'azure', 'gcp', 'vsphere', 'nutanix', 'none', 'kubevirt'],
@@ -120,7 +121,10 @@ test('WMCO_PROVIDER_PACKAGES names third-party packages too, and the table shows
   const lines = out.join('\n').split('\n');
   t.regex(lines[0]!, /^PROVIDER\s+PLATFORMS\s+CONTRACT\s+CAPABILITIES$/);
   t.is(lines.length, 8);
-  t.regex(lines[7]!, /^kubevirt\s+KubeVirt\s+v1\s+machine-access, user-data-format, platform-prerequisites$/);
+  t.regex(
+    lines[7]!,
+    /^kubevirt\s+KubeVirt\s+\^1\.0\.0\s+machine-access, user-data-format, platform-prerequisites$/,
+  );
 });
 
 test('a package that does not exist gives a clear error naming it', async (t) => {

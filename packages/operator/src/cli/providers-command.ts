@@ -12,7 +12,8 @@ interface ProviderListing {
   readonly displayName: string;
   readonly platforms: readonly string[];
   readonly package: string;
-  readonly contractVersion: number;
+  /** The contract range the provider supports, e.g. `^1.0.0`. */
+  readonly contractVersion: string;
   readonly capabilities: readonly string[];
 }
 
@@ -49,7 +50,7 @@ export function providersCommand(ctx: CliContext): Command {
       const table = rows.map((r) => [
         r.id,
         r.platforms.join(','),
-        `v${r.contractVersion}`,
+        r.contractVersion,
         r.capabilities.join(', '),
       ]);
       if (format === 'wide') {

@@ -1,6 +1,11 @@
 import { Command } from 'commander';
 import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { REBOOT_REQUESTED_ANNOTATION, describeApiError, isNotFound, joinedByOperator } from '@wmco/core';
+import {
+  REBOOT_REQUESTED_ANNOTATION,
+  describeApiError,
+  isNotFound,
+  joinedByOperator,
+} from '@wmco/core/internal';
 import type { CliContext } from './cli-context.js';
 import { kubeConfigFrom, withKubeFlags, type KubeFlags } from './kube-flags.js';
 

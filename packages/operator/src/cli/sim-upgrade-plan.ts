@@ -1,4 +1,4 @@
-import { parseMaxUnavailable } from '@wmco/core';
+import { parseMaxUnavailable } from '@wmco/core/internal';
 
 /** What `--upgrade-after S [--max-unavailable K]` asks of `wmco sim`. */
 export interface SimUpgradeOptions {

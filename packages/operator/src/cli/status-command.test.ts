@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { InstanceStatus } from '@wmco/core';
+import type { InstanceStatus } from '@wmco/core/internal';
 import { nodeFacts, rows } from './status-command.js';
 
 const status = (address: string, node: string, phase: InstanceStatus['phase']): InstanceStatus => ({

@@ -8,7 +8,7 @@ import {
   isNotFound,
   rebootRequested,
   type InstanceStatus,
-} from '@wmco/core';
+} from '@wmco/core/internal';
 import type { CliContext } from './cli-context.js';
 import { kubeConfigFrom, namespaceFrom, withKubeFlags, type KubeFlags } from './kube-flags.js';
 import { parseOutputFormat, renderStructured } from './output-format.js';

@@ -17,7 +17,7 @@ export function versionCommand(ctx: CliContext): Command {
       const format = opts.output === undefined ? undefined : parseOutputFormat(opts.output);
       if (format === 'json' || format === 'yaml') return ctx.stdout(renderStructured(format, info));
       ctx.stdout(
-        `wmco version: "${WMCO_VERSION}", contract version: ${CONTRACT_VERSION}, node version: "${process.version}"`,
+        `wmco version: "${WMCO_VERSION}", contract version: "${CONTRACT_VERSION}", node version: "${process.version}"`,
       );
     });
 }

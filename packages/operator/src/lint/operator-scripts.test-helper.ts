@@ -1,10 +1,6 @@
-import {
-  HostnameOverride,
-  UserDataFormat,
-  newRootContainer,
-  registerProvider,
-  type GateScript,
-} from '@wmco/core';
+import { HostnameOverride, UserDataFormat, registerProvider } from '@wmco/core/provider';
+import { newRootContainer } from '@wmco/core';
+import { type GateScript } from '@wmco/core/internal';
 import { operatorScripts, type ProviderScripts } from '@wmco/core/testing';
 import { loadBuiltinProviders } from '../providers/baked-providers.js';
 

@@ -2,7 +2,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import { findPwsh, formatFindings, runPs51Gate, type GateReport } from '@wmco/core';
+import { findPwsh, formatFindings, runPs51Gate, type GateReport } from '@wmco/core/internal';
 import { allOperatorScripts } from './operator-scripts.test-helper.js';
 
 // The Windows PowerShell 5.1 gate over every script the operator sends, in one pwsh start.

@@ -1,13 +1,9 @@
 // The simulated Windows host answers each platform's HostnameOverride command (observe's `evaluate`) the
 // way the real script would; this keeps the simulator's copy of the commands in step with the providers.
 import test from 'ava';
-import {
-  HostnameOverride,
-  NODE_IP_SCRIPT,
-  newRootContainer,
-  registerProvider,
-  type WmcoProvider,
-} from '@wmco/core';
+import { HostnameOverride, registerProvider, type WmcoProvider } from '@wmco/core/provider';
+import { NODE_IP_SCRIPT } from '@wmco/core/internal';
+import { newRootContainer } from '@wmco/core';
 import { awsProvider } from '@wmco/provider-aws';
 import { gcpNodeName, gcpProvider } from '@wmco/provider-gcp';
 import { fqdnFromIpconfig, vsphereProvider } from '@wmco/provider-vsphere';

@@ -1,5 +1,6 @@
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import { InformedClusterFacts, InformedHostKeyStore, kubeWatch, systemClock, type Logger } from '@wmco/core';
+import { InformedClusterFacts, InformedHostKeyStore, kubeWatch } from '@wmco/core/internal';
+import { systemClock, type Logger } from '@wmco/core';
 
 /** What joins and drift checks read from watches instead of per-call GETs (issue 16 §5, ADR 0022). */
 export interface ClusterCaches {

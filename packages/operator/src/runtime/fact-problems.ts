@@ -3,8 +3,8 @@ import {
   ExporterTlsProblemReporter,
   MirrorProblemReporter,
   type ClusterFacts,
-  type EventRecorder,
-} from '@wmco/core';
+} from '@wmco/core/internal';
+import { type EventRecorder } from '@wmco/core';
 
 /**
  * The events about cluster facts an admin must fix (unusable mirror sets, unparsable trusted CAs, no

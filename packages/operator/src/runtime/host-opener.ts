@@ -1,11 +1,9 @@
 import type { CoreV1Api } from '@kubernetes/client-node';
+import { ConfigMapHostKeyStore, sharedTransfers, type HostTarget } from '@wmco/core/internal';
 import {
-  ConfigMapHostKeyStore,
   NamePinnedHostKeyStore,
   SshWindowsHost,
-  sharedTransfers,
   type HostKeyStore,
-  type HostTarget,
   type Logger,
   type SshHostOptions,
   type WindowsHost,

@@ -1,5 +1,5 @@
 import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import { KubeOperatorCondition, parseMaxUnavailable, type LifecycleOptions } from '@wmco/core';
+import { KubeOperatorCondition, parseMaxUnavailable, type LifecycleOptions } from '@wmco/core/internal';
 import type { OperatorConfig } from './operator-config.js';
 
 /** The disruption budget, and OLM's OperatorCondition when OPERATOR_CONDITION_NAME names one. */

@@ -1,4 +1,4 @@
-import type { InstancePhase, InstanceStatus, InstanceStatusStore } from '@wmco/core';
+import type { InstancePhase, InstanceStatus, InstanceStatusStore } from '@wmco/core/internal';
 
 /**
  * An `InstanceStatusStore` that reports, each time an instance leaves a phase, the seconds it spent

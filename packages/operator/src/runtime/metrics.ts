@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { ByohControllersOptions, ControllerMetrics, InstancePhase, WorkQueueMetrics } from '@wmco/core';
+import type { ByohControllersOptions, InstancePhase } from '@wmco/core/internal';
+import type { ControllerMetrics, WorkQueueMetrics } from '@wmco/core';
 import type { HostMeter } from './metered-host.js';
 
 /** The operator's Prometheus metrics, in a registry of its own (never prom-client's global one). */

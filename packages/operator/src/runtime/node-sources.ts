@@ -3,14 +3,13 @@ import {
   MACHINE_API_NAMESPACE,
   MachineControllers,
   ServiceMonitorController,
-  systemClock,
   httpStatus,
   type ByohControllers,
-  type HostKeyStore,
   type JoinDeps,
   type NodeMaintenance,
   type WatchPort,
-} from '@wmco/core';
+} from '@wmco/core/internal';
+import { systemClock, type HostKeyStore } from '@wmco/core';
 import type { PlatformParts } from './platform-parts.js';
 
 /**

@@ -1,4 +1,4 @@
-import { parseMaxUnavailable } from '@wmco/core';
+import { parseMaxUnavailable } from '@wmco/core/internal';
 import { z } from 'zod';
 
 /** Everything `wmco run` needs, validated at start (flags and environment, upstream names where they exist). */

@@ -5,24 +5,25 @@ import {
   ClusterAddresses,
   ConfigMapHostKeyStore,
   ConfigMapStatusStore,
-  KubeEventRecorder,
   Registrations,
   kubeWatch,
   kubernetesVersionProblem,
   networkProblems,
   readClusterFacts,
-  runLeadership,
-  systemClock,
   systemIpv4Resolver,
   type ClusterFacts,
-  type DependencyContainer,
-  type EventRecorder,
   type JoinDeps,
-  type Logger,
-  type WmcoProvider,
-  DEFAULT_LEADER_ELECTION,
   DEFAULT_REGISTRATION_TTL_MS,
+} from '@wmco/core/internal';
+import {
+  KubeEventRecorder,
+  runLeadership,
+  systemClock,
+  type EventRecorder,
+  type Logger,
+  DEFAULT_LEADER_ELECTION,
 } from '@wmco/core';
+import { type DependencyContainer, type WmcoProvider } from '@wmco/core/provider';
 import { WMCO_VERSION } from '../cli/version-command.js';
 import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
 import type { OperatorConfig } from './operator-config.js';

@@ -1,5 +1,5 @@
+import { CloudJoin, type CloudJoinOptions, type JoinDeps } from '@wmco/core/internal';
 import {
-  CloudJoin,
   CloudNodeManager,
   CloudContext,
   HostRename,
@@ -10,14 +10,10 @@ import {
   MachineAccess,
   UserDataFormat,
   MetadataRoutes,
-  createWmcoCore,
-  readPayloadManifest,
-  type CloudJoinOptions,
   type DependencyContainer,
-  type JoinDeps,
-  type PayloadEntry,
   type WmcoProvider,
-} from '@wmco/core';
+} from '@wmco/core/provider';
+import { createWmcoCore, readPayloadManifest, type PayloadEntry } from '@wmco/core';
 
 /** What the platform's provider adds to every node, and the payload manifest with its files. */
 export interface PlatformParts {

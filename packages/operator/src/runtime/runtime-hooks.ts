@@ -1,10 +1,5 @@
-import type {
-  DEFAULT_LEADER_ELECTION,
-  Ipv4Resolver,
-  JoinTimings,
-  LifecycleOptions,
-  SshHostOptions,
-} from '@wmco/core';
+import type { DEFAULT_LEADER_ELECTION, Ipv4Resolver, SshHostOptions } from '@wmco/core';
+import type { JoinTimings, LifecycleOptions } from '@wmco/core/internal';
 
 /** Test and simulation hooks; production leaves them unset. */
 export interface RuntimeHooks {

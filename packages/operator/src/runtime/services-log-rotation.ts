@@ -1,4 +1,4 @@
-import { parseLogRotation } from '@wmco/core';
+import { parseLogRotation } from '@wmco/core/internal';
 import type { OperatorConfig } from './operator-config.js';
 
 /** The Windows services' log rotation from the operator's `SERVICES_LOG_*` settings (as upstream's variables). */

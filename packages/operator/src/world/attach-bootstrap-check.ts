@@ -1,5 +1,9 @@
 import { CoreV1Api, type KubeConfig, type V1Secret } from '@kubernetes/client-node';
-import { bootstrapRequesterProblem, describeBootstrapIdentity, type BootstrapIdentity } from '@wmco/core';
+import {
+  bootstrapRequesterProblem,
+  describeBootstrapIdentity,
+  type BootstrapIdentity,
+} from '@wmco/core/internal';
 
 const NAMESPACE = 'openshift-machine-config-operator';
 const NAME = 'node-bootstrapper-token';

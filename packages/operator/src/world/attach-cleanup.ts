@@ -6,7 +6,8 @@ import {
   type CoreV1Event,
   type V1Node,
 } from '@kubernetes/client-node';
-import { HOST_KEYS_CONFIGMAP, parseCsr } from '@wmco/core';
+import { HOST_KEYS_CONFIGMAP } from '@wmco/core/internal';
+import { parseCsr } from '@wmco/core';
 import { OPERATOR_NAMESPACE } from '@wmco/sim';
 import { waitFor, type ObjectRef } from './attach-objects.js';
 import { WATCHED, listRefs, refKey, type AttachLedger } from './attach-ledger.js';

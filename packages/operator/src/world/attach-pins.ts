@@ -1,5 +1,5 @@
 import { CoreV1Api, type KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
-import { ConfigMapHostKeyStore, HOST_KEYS_CONFIGMAP } from '@wmco/core';
+import { ConfigMapHostKeyStore, HOST_KEYS_CONFIGMAP } from '@wmco/core/internal';
 import { OPERATOR_NAMESPACE } from '@wmco/sim';
 
 /** Marks the Secret and ConfigMap attach mode wrote, so a later run may replace them (and only them). */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApiextensionsV1Api, type KubernetesObject } from '@kubernetes/client-node';
 import { attachSeed } from '@wmco/sim';
-import type { BootstrapIdentity } from '@wmco/core';
+import type { BootstrapIdentity } from '@wmco/core/internal';
 import { bootstrapIdentity } from '../runtime/bootstrap-identity.js';
 import { bootstrapSecretProblem } from './attach-bootstrap-check.js';
 import { createIfAbsent, waitFor, type CreatedSink } from './attach-objects.js';

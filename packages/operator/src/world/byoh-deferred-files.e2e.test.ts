@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import { CORE_PAYLOAD, parseSha256Sums } from '@wmco/core';
+import { CORE_PAYLOAD } from '@wmco/core';
+import { parseSha256Sums } from '@wmco/core/internal';
 import { eventsAbout, phaseIs, testWorld, until } from './world-fixture.js';
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');

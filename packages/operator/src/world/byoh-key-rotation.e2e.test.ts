@@ -1,4 +1,5 @@
-import { decryptUsername, publicKeyHash, publicKeyOf } from '@wmco/core';
+import { decryptUsername, publicKeyOf } from '@wmco/core/internal';
+import { publicKeyHash } from '@wmco/core';
 import { generateEd25519KeyPair } from '@wmco/sim';
 import { eventsAbout, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
 import { engineTest } from './engine-test.test-helper.js';

@@ -3,7 +3,7 @@
 // per platform, run one after another, keeps CI time small.
 import test from 'ava';
 import { KubeConfig, type V1Node } from '@kubernetes/client-node';
-import type { WmcoProvider } from '@wmco/core';
+import type { WmcoProvider } from '@wmco/core/provider';
 import type { SimulatedWindowsHost } from '@wmco/sim';
 import { cloudCapabilities } from '../clouds/cloud-capabilities.test-helper.js';
 import { kubeCloudContext } from '../clouds/kube-cloud-context.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { REBOOT_REQUESTED_ANNOTATION, REBOOT_REQUIRED_ANNOTATION } from '@wmco/core';
+import { REBOOT_REQUESTED_ANNOTATION, REBOOT_REQUIRED_ANNOTATION } from '@wmco/core/internal';
 import { requestReboot } from '../cli/reboot-command.js';
 import { Watchdog } from './watchdog.js';
 import { apis, eventsAbout, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
-import { LIFECYCLE_PHASE_ANNOTATION } from '@wmco/core';
+import { LIFECYCLE_PHASE_ANNOTATION } from '@wmco/core/internal';
 import {
   CHANGED_BINARY,
   VERSION_A,

@@ -1,4 +1,4 @@
-import type { InstanceStatus } from '@wmco/core';
+import type { InstanceStatus } from '@wmco/core/internal';
 import { describeAttack, performCsrAttack } from './csr-attacks.js';
 import type { CsrAttack } from './host-scenario.js';
 import type { SimWorld } from './sim-world.js';

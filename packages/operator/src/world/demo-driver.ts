@@ -1,4 +1,4 @@
-import type { InstanceStatus } from '@wmco/core';
+import type { InstanceStatus } from '@wmco/core/internal';
 import { CsrAttacker } from './csr-attacker.js';
 import { EventFeed } from './event-feed.js';
 import { installScenarios, instanceKeys } from './host-scenario.js';

@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { findPwsh } from '@wmco/core';
+import { findPwsh } from '@wmco/core/internal';
 import type { HostEngine } from './sim-world-options.js';
 
 type Body = (t: ExecutionContext, engine: HostEngine) => Promise<void>;

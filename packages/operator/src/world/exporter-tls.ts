@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { connect } from 'node:tls';
-import { EXPORTER_TLS_FILES } from '@wmco/core';
+import { EXPORTER_TLS_FILES } from '@wmco/core/internal';
 import type { ServiceListener } from '@wmco/sim';
 import { apis, NS } from './world-fixture.js';
 import type { SimWorld } from './sim-world.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { findPwsh } from '@wmco/core';
+import { findPwsh } from '@wmco/core/internal';
 import type { PowerShellEngineOptions } from '@wmco/sim';
 import type { HostEngine } from './sim-world-options.js';
 

@@ -5,7 +5,7 @@ import {
   LIFECYCLE_PHASE_ANNOTATION,
   REBOOT_REQUESTED_ANNOTATION,
   REBOOT_REQUIRED_ANNOTATION,
-} from '@wmco/core';
+} from '@wmco/core/internal';
 import type { SimulatedWindowsHost } from '@wmco/sim';
 import { requestReboot } from '../cli/reboot-command.js';
 import { isReady } from './machine-wait.js';

@@ -1,5 +1,6 @@
 import type { V1Node } from '@kubernetes/client-node';
-import { newRootContainer, type InstanceStatus } from '@wmco/core';
+import { newRootContainer } from '@wmco/core';
+import { type InstanceStatus } from '@wmco/core/internal';
 import type { HostCosts, SimulatedWindowsHost } from '@wmco/sim';
 import type { CliContext } from '../cli/cli-context.js';
 import { buildProgram } from '../cli/program.js';

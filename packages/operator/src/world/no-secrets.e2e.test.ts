@@ -1,6 +1,8 @@
 import test from 'ava';
 import { EventsV1Api, KubeConfig } from '@kubernetes/client-node';
-import { buildUserData, parseAuthorizedKey, type UserDataFormat } from '@wmco/core';
+import { buildUserData } from '@wmco/core';
+import { parseAuthorizedKey } from '@wmco/core';
+import { type UserDataFormat } from '@wmco/core/provider';
 import type { SimWorld } from './sim-world.js';
 import { apis, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
 

@@ -1,4 +1,4 @@
-import type { InstanceStatus } from '@wmco/core';
+import type { InstanceStatus } from '@wmco/core/internal';
 
 const COLUMNS = ['HOST', 'NODE', 'PHASE', 'JOIN', 'PS STARTS', 'BYTES SENT'];
 

@@ -1,5 +1,6 @@
 import { runDemoMachineSets, type DemoMachineSets } from './demo-machines.js';
-import type { InstanceStatus, WmcoProvider } from '@wmco/core';
+import type { InstanceStatus } from '@wmco/core/internal';
+import type { WmcoProvider } from '@wmco/core/provider';
 import { DEFAULT_HOST_COSTS } from '@wmco/sim';
 import { simCloudPlatforms } from '../clouds/sim-clouds.js';
 import { DemoDriver, type RowState } from './demo-driver.js';

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { isDeepStrictEqual } from 'node:util';
 import { ApiextensionsV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
-import { windowsExporterServiceMonitor } from '@wmco/core';
+import { windowsExporterServiceMonitor } from '@wmco/core/internal';
 import type { SimWorld } from './sim-world.js';
 import { apis, eventsAbout, NS, testWorld, until } from './world-fixture.js';
 

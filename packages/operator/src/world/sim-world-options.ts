@@ -1,5 +1,5 @@
 import type { HostCosts } from '@wmco/sim';
-import type { WmcoProvider } from '@wmco/core';
+import type { WmcoProvider } from '@wmco/core/provider';
 import type { PayloadLayout } from './sim-payload.js';
 import type { SimHostSpec } from './world-hosts.js';
 

@@ -3,13 +3,9 @@ import { boundedSteps } from './bounded-steps.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import {
-  newRootContainer,
-  type InstanceStatus,
-  type Ipv4Resolver,
-  type JoinTimings,
-  type WmcoProvider,
-} from '@wmco/core';
+import { newRootContainer, type Ipv4Resolver } from '@wmco/core';
+import { type InstanceStatus, type JoinTimings } from '@wmco/core/internal';
+import { type WmcoProvider } from '@wmco/core/provider';
 import {
   FREE_HOST_COSTS,
   OPERATOR_NAMESPACE,

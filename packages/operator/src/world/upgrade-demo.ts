@@ -1,5 +1,5 @@
 import type { V1Node } from '@kubernetes/client-node';
-import { LIFECYCLE_PHASE_ANNOTATION } from '@wmco/core';
+import { LIFECYCLE_PHASE_ANNOTATION } from '@wmco/core/internal';
 import type { SimWorld } from './sim-world.js';
 import { windowsNodes } from './world-fixture.js';
 

@@ -1,5 +1,5 @@
 import { ApiextensionsV1Api, CustomObjectsApi, KubeConfig, type V1Node } from '@kubernetes/client-node';
-import { LIFECYCLE_PHASE_ANNOTATION } from '@wmco/core';
+import { LIFECYCLE_PHASE_ANNOTATION } from '@wmco/core/internal';
 import type { SimWorld } from './sim-world.js';
 import { NS, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
 import { Workload } from './workload.js';

@@ -1,5 +1,5 @@
 import { CertificatesV1Api, CoreV1Api, KubeConfig, type V1Node } from '@kubernetes/client-node';
-import type { InstanceStatus } from '@wmco/core';
+import type { InstanceStatus } from '@wmco/core/internal';
 import { OPERATOR_NAMESPACE } from '@wmco/sim';
 import { loadBuiltinProviders } from '../providers/baked-providers.js';
 import { SimWorld, type SimWorldOptions } from './sim-world.js';

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { buildUserData, parseAuthorizedKey } from '@wmco/core';
+import { buildUserData } from '@wmco/core';
+import { parseAuthorizedKey } from '@wmco/core';
 import { meta, str, type JsonObject } from '../apiserver/json.js';
 import { startSimCluster, type SimCluster } from '../cluster/sim-cluster.js';
 import { FREE_HOST_COSTS } from '../windows/host-costs.js';

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { buildUserData, parseAuthorizedKey } from '@wmco/core';
+import { buildUserData } from '@wmco/core';
+import { parseAuthorizedKey } from '@wmco/core';
 import { generateEd25519KeyPair } from '../windows/ssh-auth.js';
 import { bootFromUserData } from './user-data-boot.js';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import test from 'ava';
-import { loadHostCaptureScript, parseCaptureOutput } from '@wmco/core';
+import { loadHostCaptureScript, parseCaptureOutput } from '@wmco/core/internal';
 import { answerCapture } from './capture-answer.js';
 import type { HostInvocation, HostShellContext } from './host-shell.js';
 import { WindowsModel } from './windows-model.js';

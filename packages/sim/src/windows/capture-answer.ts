@@ -4,7 +4,7 @@ import {
   CAPTURE_HASH_MISMATCH,
   CAPTURE_LINE_PREFIX,
   loadHostCaptureScript,
-} from '@wmco/core';
+} from '@wmco/core/internal';
 import { serviceRecords } from './capture-services.js';
 import { systemRecords } from './capture-system.js';
 import type { ExecReply, HostShellContext } from './host-shell.js';

@@ -1,4 +1,4 @@
-import type { CaptureItem, CaptureRecord } from '@wmco/core';
+import type { CaptureItem, CaptureRecord } from '@wmco/core/internal';
 
 /** A property as WmcoCapture.ps1 records it: the value (dates ISO, enums by name) and its .NET type. */
 export type Typed = readonly [value: unknown, type: string | null];

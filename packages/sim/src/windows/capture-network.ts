@@ -1,4 +1,4 @@
-import type { CaptureItem, CaptureRecord } from '@wmco/core';
+import type { CaptureItem, CaptureRecord } from '@wmco/core/internal';
 import { bool, enumOf, item, record, str, strs, u32 } from './capture-item.js';
 import type { WindowsModel } from './windows-model.js';
 

@@ -1,4 +1,4 @@
-import type { CaptureItem, CaptureRecord } from '@wmco/core';
+import type { CaptureItem, CaptureRecord } from '@wmco/core/internal';
 import { bool, enumOf, i32, item, record, registryValue, str, strs, u32 } from './capture-item.js';
 import type { ServiceRecord } from './service-control-manager.js';
 import type { WindowsModel } from './windows-model.js';

@@ -1,4 +1,4 @@
-import type { CaptureItem, CaptureRecord } from '@wmco/core';
+import type { CaptureItem, CaptureRecord } from '@wmco/core/internal';
 import {
   date,
   enumOf,

@@ -3,13 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import {
-  HostOperationError,
-  converge,
-  stagedArchivePathFor,
-  type HostSpec,
-  type UploadFile,
-} from '@wmco/core';
+import { HostOperationError, converge, type HostSpec, type UploadFile } from '@wmco/core';
+import { stagedArchivePathFor } from '@wmco/core/internal';
 import { tarGzOf } from '../payload/tar-gz.js';
 import { startHostWorld } from './windows-host-fixture.js';
 

@@ -1,9 +1,5 @@
-import {
-  HOST_PROTOCOL_VERSION,
-  type ChangeResult,
-  type DeconfigureRequest,
-  type HostAction,
-} from '@wmco/core';
+import { HOST_PROTOCOL_VERSION, type ChangeResult } from '@wmco/core/internal';
+import { type DeconfigureRequest, type HostAction } from '@wmco/core';
 import { stopServiceLikeModule } from './module-service-stop.js';
 import type { WindowsModel } from './windows-model.js';
 

@@ -8,7 +8,7 @@ import {
   parseHostCaptureInvocation,
   type HostResult,
   HOST_PROTOCOL_VERSION,
-} from '@wmco/core';
+} from '@wmco/core/internal';
 
 /** What the shell prints for a command it cannot run, per default shell (exit code 1). */
 export function notRecognized(shell: 'cmd' | 'powershell', command: string): string {

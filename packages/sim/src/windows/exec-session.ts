@@ -1,5 +1,5 @@
 import type { ServerChannel } from 'ssh2';
-import { decodePowerShellCommand } from '@wmco/core';
+import { decodePowerShellCommand } from '@wmco/core/internal';
 import { classifyExec } from './exec-handler.js';
 import type { HostCosts } from './host-costs.js';
 import { runCommand, type ExecReply, type HostShellContext } from './host-shell.js';

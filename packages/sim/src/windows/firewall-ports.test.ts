@@ -1,5 +1,6 @@
 import test from 'ava';
-import { HOST_PROTOCOL_VERSION, type ObserveRequest } from '@wmco/core';
+import { HOST_PROTOCOL_VERSION } from '@wmco/core/internal';
+import { type ObserveRequest } from '@wmco/core';
 import { observe } from './host-operations.js';
 import { WindowsModel } from './windows-model.js';
 

@@ -4,11 +4,8 @@ import {
   stagedPathFor,
   type ChangeResult,
   type Evaluated,
-  type HostAction,
-  type HostState,
-  type ObserveRequest,
-  type PlanStep,
-} from '@wmco/core';
+} from '@wmco/core/internal';
+import { type HostAction, type HostState, type ObserveRequest, type PlanStep } from '@wmco/core';
 import { splitCommandLine } from './command-line.js';
 import { stripLogRunner } from './kubelet/kubelet-flags.js';
 import { stopServiceLikeModule } from './module-service-stop.js';

@@ -2,12 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   HOST_PROTOCOL_VERSION,
   PREPARED_MARKER,
-  type HostAction,
   type Evaluated,
   type HostRequest,
   type HostResult,
-  type ObserveRequest,
-} from '@wmco/core';
+} from '@wmco/core/internal';
+import { type HostAction, type ObserveRequest } from '@wmco/core';
 import { answerCapture } from './capture-answer.js';
 import { deconfigure } from './deconfigure.js';
 import { cliXmlError } from './powershell-clixml.js';

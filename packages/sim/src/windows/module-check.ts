@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { MODULE_HASH_MISMATCH, SESSION_MODULE_MISSING_MARKER, loadHostModule } from '@wmco/core';
+import { MODULE_HASH_MISMATCH, SESSION_MODULE_MISSING_MARKER, loadHostModule } from '@wmco/core/internal';
 import type { ExecReply, HostShellContext } from './host-shell.js';
 import { cliXmlError } from './powershell-clixml.js';
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerChannel } from 'ssh2';
-import { SESSION_READY_MARKER, SESSION_RESULT_PREFIX } from '@wmco/core';
+import { SESSION_READY_MARKER, SESSION_RESULT_PREFIX } from '@wmco/core/internal';
 import type { ExecHost } from './exec-session.js';
 import { streamEndlessOutput } from './endless-output.js';
 import { runModule, type ExecReply } from './host-shell.js';

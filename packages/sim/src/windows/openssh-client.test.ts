@@ -10,7 +10,7 @@ import {
   loadHostModule,
   SESSION_READY_MARKER,
   SESSION_RESULT_PREFIX,
-} from '@wmco/core';
+} from '@wmco/core/internal';
 import { FREE_HOST_COSTS } from './host-costs.js';
 import { ensureOpenSshClient, OpenSshClient } from './openssh-client.test-helper.js';
 import { SimulatedWindowsHost } from './simulated-windows-host.js';

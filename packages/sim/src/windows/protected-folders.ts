@@ -1,4 +1,5 @@
-import { HostPaths, type HostAction } from '@wmco/core';
+import { HostPaths } from '@wmco/core/internal';
+import { type HostAction } from '@wmco/core';
 import type { WindowsModel } from './windows-model.js';
 
 /**

@@ -1,4 +1,5 @@
-import { isPrunablePath, type ObserveRequest } from '@wmco/core';
+import { isPrunablePath } from '@wmco/core/internal';
+import { type ObserveRequest } from '@wmco/core';
 import type { WindowsModel } from './windows-model.js';
 
 /** `children` of observe, as Get-WmcoChildFolders reports them: sub-folder names of each listed folder. */

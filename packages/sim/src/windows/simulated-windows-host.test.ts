@@ -5,7 +5,7 @@ import {
   hostInvocationScript,
   loadHostModule,
   readableStderr,
-} from '@wmco/core';
+} from '@wmco/core/internal';
 import ssh2 from 'ssh2';
 import { FREE_HOST_COSTS } from './host-costs.js';
 import { ServiceBehaviourRegistry, type ServiceBehaviour } from './service-behaviour.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import test from 'ava';
-import { HostPaths, stagedArchivePathFor, stagedPathFor } from '@wmco/core';
+import { HostPaths, stagedArchivePathFor, stagedPathFor } from '@wmco/core/internal';
 import { tarGzOf } from '../payload/tar-gz.js';
 import { expandStagedArchive } from './staged-archive.js';
 import { WindowsModel } from './windows-model.js';

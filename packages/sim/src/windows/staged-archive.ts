@@ -1,4 +1,4 @@
-import { HostPaths, stagedArchivePathFor, stagedPathFor } from '@wmco/core';
+import { HostPaths, stagedArchivePathFor, stagedPathFor } from '@wmco/core/internal';
 import { extractArchive } from './archive-extraction.js';
 import { baseName } from './windows-path.js';
 import type { WindowsModel } from './windows-model.js';

@@ -1,14 +1,8 @@
 // The WindowsHost contract for the apply's `runScript` steps and `rebootWhenRequired`, against a simulated
 // host over real SSH: what lets a join bring every service level up in one apply (ADR 0022).
 import test from 'ava';
-import {
-  HostOperationError,
-  observeQueryFor,
-  plan,
-  type HostSpec,
-  type Plan,
-  type UploadFile,
-} from '@wmco/core';
+import { HostOperationError, plan, type HostSpec, type Plan, type UploadFile } from '@wmco/core';
+import { observeQueryFor } from '@wmco/core/internal';
 import { Payload, nodeSpec, startHostWorld, type HostWorld } from './windows-host-fixture.js';
 
 const DEFENDER = 'C:\\Temp\\windows-defender-exclusion.ps1';

@@ -3,11 +3,10 @@ import test from 'ava';
 import {
   HOST_PROTOCOL_VERSION,
   HYBRID_OVERLAY_NETWORK,
-  HostOutputLimitError,
-  InvalidHostRequestError,
   loadHostModule,
   networkConfigScript,
-} from '@wmco/core';
+} from '@wmco/core/internal';
+import { HostOutputLimitError, InvalidHostRequestError } from '@wmco/core';
 import { startHostWorld, type HostWorld } from './windows-host-fixture.js';
 
 const emptyQuery = { directories: [], files: [], services: [], envVars: [], firewallRules: [] };

@@ -2,8 +2,8 @@
 // host that accepts SSH and then answers nothing, or prints endless short lines.
 import test from 'ava';
 import { createHash } from 'node:crypto';
+import { HOST_PROTOCOL_VERSION } from '@wmco/core/internal';
 import {
-  HOST_PROTOCOL_VERSION,
   HostCommandTimeoutError,
   HostOutputLimitError,
   HostRequestTimeoutError,

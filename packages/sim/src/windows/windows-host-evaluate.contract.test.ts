@@ -2,13 +2,12 @@
 import test from 'ava';
 import {
   HYBRID_OVERLAY_NETWORK,
-  InvalidHostRequestError,
   NODE_IP_SCRIPT,
   cniConfiguration,
-  converge,
   kubeProxyConfiguration,
   networkConfigScript,
-} from '@wmco/core';
+} from '@wmco/core/internal';
+import { InvalidHostRequestError, converge } from '@wmco/core';
 import { VSPHERE_FQDN_SCRIPT } from './evaluate/host-scripts.js';
 import { Payload, nodeSpec, startHostWorld, type HostWorld } from './windows-host-fixture.js';
 

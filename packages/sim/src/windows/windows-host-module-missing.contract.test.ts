@@ -1,7 +1,7 @@
 // A host whose module went missing or was altered (every joined node after an operator upgrade, when the
 // operator assumes the module is there): the session says so on stdout, the adapter sends the module again.
 import test from 'ava';
-import { loadHostModule } from '@wmco/core';
+import { loadHostModule } from '@wmco/core/internal';
 import { startHostWorld } from './windows-host-fixture.js';
 import { cliXmlError } from './powershell-clixml.js';
 

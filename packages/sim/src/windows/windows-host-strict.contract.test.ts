@@ -1,6 +1,7 @@
 // The adapter and the module model against a service control manager as strict as Windows'.
 import test from 'ava';
-import { converge, observeQueryFor } from '@wmco/core';
+import { converge } from '@wmco/core';
+import { observeQueryFor } from '@wmco/core/internal';
 import { defaultServiceBehaviours } from './service-behaviour.js';
 import { Payload, nodeSpec, startHostWorld } from './windows-host-fixture.js';
 

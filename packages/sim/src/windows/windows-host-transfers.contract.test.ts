@@ -1,5 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
-import { sharedTransfers, type SshHostOptions } from '@wmco/core';
+import { sharedTransfers } from '@wmco/core/internal';
+import { type SshHostOptions } from '@wmco/core';
 import { Payload, startHostWorld, type HostWorld } from './windows-host-fixture.js';
 
 /** `sharedTransfers(slots)`, counting the uploads running and the most that ever ran at once. */

@@ -1,7 +1,8 @@
 // Host-side trust: the operator's folders are protected before anything is written, staged files are
 // verified after the copy, and deconfigure never follows a junction or symbolic link.
 import test from 'ava';
-import { HostPaths, converge, stagedPathFor } from '@wmco/core';
+import { HostPaths, stagedPathFor } from '@wmco/core/internal';
+import { converge } from '@wmco/core';
 import { Payload, nodeSpec, startHostWorld } from './windows-host-fixture.js';
 
 test('the operator folders are restricted to SYSTEM and Administrators before anything is written', async (t) => {

@@ -7,10 +7,10 @@ import {
   HostUnreachableError,
   InvalidHostRequestError,
   converge,
-  observeQueryFor,
   plan,
   type HostSpec,
 } from '@wmco/core';
+import { observeQueryFor } from '@wmco/core/internal';
 import { Payload, nodeSpec, startHostWorld } from './windows-host-fixture.js';
 import { generateEd25519KeyPair } from './ssh-auth.js';
 

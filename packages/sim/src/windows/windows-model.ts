@@ -1,5 +1,6 @@
 import type { ServiceListener } from './windows-exporter.js';
-import { HostPaths, type FirewallRuleSpec, type HnsNetwork, type RouteState } from '@wmco/core';
+import { HostPaths } from '@wmco/core/internal';
+import { type FirewallRuleSpec, type HnsNetwork, type RouteState } from '@wmco/core';
 import { FileSystem } from './file-system.js';
 import { defaultServiceBehaviours, type ServiceBehaviourRegistry } from './service-behaviour.js';
 import { ServiceControlManager } from './service-control-manager.js';

@@ -6,12 +6,12 @@ import {
   describeApiError,
   nodeOfMachine,
   planMachine,
-  publicKeyHash,
   publicKeyOf,
   windowsMachine,
   type MachineAction,
   type MachineResource,
-} from '@wmco/core';
+} from '@wmco/core/internal';
+import { publicKeyHash } from '@wmco/core';
 import type { PlatformParts } from '../../runtime/platform-parts.js';
 import { WMCO_VERSION } from '../version-command.js';
 

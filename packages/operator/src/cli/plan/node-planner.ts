@@ -2,14 +2,16 @@ import type { V1Node } from '@kubernetes/client-node';
 import {
   Annotations,
   ConfigMapHostKeyStore,
-  HostKeyMismatchError,
-  ReadOnlyHostKeyStore,
-  SshWindowsHost,
   decryptUsername,
-  errorMessage,
   isNodeReady,
   nodeInternalIp,
   planNode,
+} from '@wmco/core/internal';
+import {
+  HostKeyMismatchError,
+  ReadOnlyHostKeyStore,
+  SshWindowsHost,
+  errorMessage,
   type Plan,
 } from '@wmco/core';
 import { WMCO_VERSION } from '../version-command.js';

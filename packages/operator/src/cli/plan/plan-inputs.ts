@@ -7,13 +7,12 @@ import {
   generatedFiles,
   isNotFound,
   kubeletCloudFiles,
-  parseServicesData,
   readClusterFacts,
   type ClusterFacts,
-  type DependencyContainer,
   type NodeDesign,
-  type WmcoProvider,
-} from '@wmco/core';
+} from '@wmco/core/internal';
+import { parseServicesData } from '@wmco/core';
+import { type DependencyContainer, type WmcoProvider } from '@wmco/core/provider';
 import { platformParts, type PlatformParts } from '../../runtime/platform-parts.js';
 
 export interface PlanSource {

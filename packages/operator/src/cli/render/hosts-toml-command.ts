@@ -1,7 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { hostsTomlFiles, mergedMirrorSets, parsePullSecret, type RegistryCredentials } from '@wmco/core';
+import {
+  hostsTomlFiles,
+  mergedMirrorSets,
+  parsePullSecret,
+  type RegistryCredentials,
+} from '@wmco/core/internal';
 import type { CliContext } from '../cli-context.js';
 import { collectMirrorEntries, type MirrorEntries } from './mirror-set-objects.js';
 import { isRecord, readInputFile, readYamlDocuments } from './read-input.js';

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { STRICT_ADDRESS_POLICY, parseWindowsInstances, systemIpv4Resolver } from '@wmco/core';
+import { STRICT_ADDRESS_POLICY, systemIpv4Resolver } from '@wmco/core/internal';
+import { parseWindowsInstances } from '@wmco/core';
 import type { CliContext } from '../cli-context.js';
 import { renderTable } from '../table.js';
 import { isRecord, readYamlDocuments } from './read-input.js';

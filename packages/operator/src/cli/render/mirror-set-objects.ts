@@ -1,4 +1,4 @@
-import type { ImageMirrorEntry } from '@wmco/core';
+import type { ImageMirrorEntry } from '@wmco/core/internal';
 import { isRecord } from './read-input.js';
 
 export interface MirrorEntries {

@@ -1,4 +1,5 @@
-import { createWmcoCore, isPlatformName, type WmcoCore } from '@wmco/core';
+import { createWmcoCore, type WmcoCore } from '@wmco/core';
+import { isPlatformName } from '@wmco/core/provider';
 import type { CliContext } from '../cli-context.js';
 
 /**

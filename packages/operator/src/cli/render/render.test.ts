@@ -11,11 +11,10 @@ import {
   CloudNodeManager,
   defineProvider,
   HostnameOverride,
-  newRootContainer,
-  parseServicesData,
   UserDataFormat,
   type WmcoProvider,
-} from '@wmco/core';
+} from '@wmco/core/provider';
+import { newRootContainer, parseServicesData } from '@wmco/core';
 import { noneProvider } from '@wmco/provider-none';
 import type { CliContext } from '../cli-context.js';
 import { buildProgram } from '../program.js';

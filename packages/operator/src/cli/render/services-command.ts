@@ -5,10 +5,10 @@ import {
   parseLogRotation,
   proxyEnvironment,
   withoutProxyCredentials,
-  servicesConfigMap,
   ServicesPlanner,
   WATCHED_ENVIRONMENT_VARS,
-} from '@wmco/core';
+} from '@wmco/core/internal';
+import { servicesConfigMap } from '@wmco/core';
 import type { CliContext } from '../cli-context.js';
 import { platformCore } from './platform-core.js';
 

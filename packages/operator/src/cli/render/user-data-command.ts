@@ -1,5 +1,7 @@
 import { Command } from 'commander';
-import { buildUserData, parseAuthorizedKey, UserDataFormat } from '@wmco/core';
+import { buildUserData } from '@wmco/core';
+import { parseAuthorizedKey } from '@wmco/core';
+import { UserDataFormat } from '@wmco/core/provider';
 import type { CliContext } from '../cli-context.js';
 import { platformCore } from './platform-core.js';
 import { readInputFile } from './read-input.js';

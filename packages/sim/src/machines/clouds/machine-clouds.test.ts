@@ -1,5 +1,6 @@
 import test from 'ava';
-import { buildUserData, parseAuthorizedKey } from '@wmco/core';
+import { buildUserData } from '@wmco/core';
+import { parseAuthorizedKey } from '@wmco/core';
 import { str, type JsonObject } from '../../apiserver/json.js';
 import { startSimCluster } from '../../cluster/sim-cluster.js';
 import { SimArm } from '../../cloud/arm/sim-arm.js';

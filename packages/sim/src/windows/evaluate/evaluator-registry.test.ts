@@ -1,5 +1,5 @@
 import test from 'ava';
-import { NODE_IP_SCRIPT } from '@wmco/core';
+import { NODE_IP_SCRIPT } from '@wmco/core/internal';
 import { WindowsModel } from '../windows-model.js';
 import { defaultEvaluators } from './default-evaluators.js';
 import { gcpNodeNameOf } from './host-scripts.js';

@@ -1,4 +1,4 @@
-import { EVALUATE_OUTPUT_MAX, type Evaluated } from '@wmco/core';
+import { EVALUATE_OUTPUT_MAX, type Evaluated } from '@wmco/core/internal';
 import type { WindowsModel } from '../windows-model.js';
 import { baseName } from '../windows-path.js';
 import { bindParameters, type BoundArgs, type ParamSpec } from './parameter-binding.js';

@@ -1,4 +1,4 @@
-import { NODE_IP_SCRIPT } from '@wmco/core';
+import { NODE_IP_SCRIPT } from '@wmco/core/internal';
 import type { WindowsModel } from '../windows-model.js';
 import type { Cmdlet, ExactScript, ScriptFile } from './evaluator-registry.js';
 import { PowerShellError, UnsupportedScriptError } from './script-errors.js';

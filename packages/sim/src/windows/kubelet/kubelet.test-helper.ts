@@ -1,5 +1,6 @@
 import * as k8s from '@kubernetes/client-node';
-import { bootstrapKubeconfig, buildWindowsServices, kubeletConfiguration } from '@wmco/core';
+import { bootstrapKubeconfig } from '@wmco/core/internal';
+import { buildWindowsServices, kubeletConfiguration } from '@wmco/core';
 import type { SimCluster } from '../../cluster/sim-cluster.js';
 import { waitFor as pollUntil } from '../../scenario/scenario-env.js';
 import { defaultServiceBehaviours, type ServiceBehaviourRegistry } from '../service-behaviour.js';

@@ -2,16 +2,8 @@
 // on the TypeScript model and to a host running the real WmcoHost.psm1 in pwsh; results and end states
 // must agree. Differences that remain are listed in FIDELITY.md ("PowerShell engine").
 import test, { type ExecutionContext } from 'ava';
-import {
-  NODE_IP_SCRIPT,
-  converge,
-  findPwsh,
-  observeQueryFor,
-  plan,
-  type HostSpec,
-  type HostState,
-  type PlanStep,
-} from '@wmco/core';
+import { NODE_IP_SCRIPT, findPwsh, observeQueryFor } from '@wmco/core/internal';
+import { converge, plan, type HostSpec, type HostState, type PlanStep } from '@wmco/core';
 import { Payload, nodeSpec, startHostWorld, type HostWorld } from '../windows-host-fixture.js';
 import { VSPHERE_FQDN_SCRIPT } from '../evaluate/host-scripts.js';
 

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServerChannel } from 'ssh2';
-import { SESSION_RESULT_PREFIX } from '@wmco/core';
+import { SESSION_RESULT_PREFIX } from '@wmco/core/internal';
 import type { WindowsModel } from '../windows-model.js';
 import { DiskFileSystem } from './disk-file-system.js';
 import { networkCalls } from './rpc-network.js';
