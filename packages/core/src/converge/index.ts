@@ -8,3 +8,4 @@ export {
   HostScriptError,
   type ObservedPlan,
 } from './converge-round.js';
+export { REBOOT_STEPS, needsReboot } from './reboot-steps.js';

@@ -25,7 +25,7 @@ test('the services ConfigMap never holds proxy credentials', async (t) => {
   const { api, created } = fakeConfigMaps();
   await publishServicesConfigMap(api, 'ns', 'v1', {
     services: [],
-    environmentVars: { HTTP_PROXY: 'http://alice:hunter2@proxy:3128', NO_PROXY: '.svc' },
+    envVars: { HTTP_PROXY: 'http://alice:hunter2@proxy:3128', NO_PROXY: '.svc' },
   });
   const data = JSON.stringify(created[0]?.data);
   t.false(data.includes('hunter2'));

@@ -1,9 +1,8 @@
-import { PatchStrategy, setHeaderOptions, type CoreV1Api, type V1Node } from '@kubernetes/client-node';
+import { type CoreV1Api, type V1Node } from '@kubernetes/client-node';
 import { Annotations } from './node-metadata.js';
 import { NodeNotOwnedError, nodeOwner, ownedBy } from './node-ownership.js';
 import type { InstanceRef, Registrations } from './registrations.js';
-
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+import { mergePatchNode } from '../kube/client/node-merge-patch.js';
 
 /**
  * Makes sure the Node a join waited for is the instance's before anything touches it (issue 10 item 2),
@@ -26,10 +25,9 @@ export async function claimNode(
         : registrations.approvedClientCsr(nodeName, ref.address);
     if (nodeOwner(node) !== undefined || approved === undefined)
       throw new NodeNotOwnedError(nodeName, 'configure', nodeOwner(node), ref.address);
-    await core.patchNode(
-      { name: nodeName, body: { metadata: { annotations: { [Annotations.instanceAddress]: ref.address } } } },
-      mergePatch,
-    );
+    await mergePatchNode(core, nodeName, {
+      metadata: { annotations: { [Annotations.instanceAddress]: ref.address } },
+    });
   }
   registrations.own({ ...ref, nodeName });
 }

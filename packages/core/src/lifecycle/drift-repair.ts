@@ -1,7 +1,7 @@
-import { PatchStrategy, setHeaderOptions, type V1Node } from '@kubernetes/client-node';
+import { type V1Node } from '@kubernetes/client-node';
 import { describeStep } from '../converge/describe-plan.js';
 import type { Plan } from '../converge/plan.js';
-import type { PlanStep } from '../host/protocol/index.js';
+import { needsReboot } from '../converge/reboot-steps.js';
 import type { WindowsHost } from '../host/windows-host.js';
 import { ownedBy } from '../identity/node-ownership.js';
 import { REBOOT_REQUIRED_ANNOTATION, rebootRequested } from './lifecycle-annotations.js';
@@ -13,6 +13,7 @@ import { EXPORTER_SERVICE } from '../cluster/read-exporter-tls.js';
 import { planNode } from './node-plan.js';
 import { publishServicesConfigMap } from './services-configmap-publisher.js';
 import { designContent, designNode, type NodeDesign } from '../desired/node-spec.js';
+import { mergePatchNode } from '../kube/client/node-merge-patch.js';
 
 /** What one drift check found and did. */
 export type DriftOutcome =
@@ -37,21 +38,8 @@ export interface DriftCheck {
   readonly owns?: (node: V1Node) => boolean;
 }
 
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-
-const REBOOT_STEPS: ReadonlySet<PlanStep['kind']> = new Set([
-  'setEnvVar',
-  'removeEnvVar',
-  'installFeature',
-  'setHostname',
-]);
-
 const MAX_EVENT_MESSAGE = 1000;
 const STOPPING: DriftOutcome = { result: 'skipped', steps: [], why: 'stopping' };
-
-function needsReboot(p: Plan): boolean {
-  return p.steps.some((s) => REBOOT_STEPS.has(s.kind));
-}
 
 function summary(p: Plan): string[] {
   return p.steps.map(describeStep);
@@ -140,10 +128,9 @@ export class DriftRepair {
    * e.g. after the operator restarted with other log settings. Once per content per process.
    */
   private async publish(design: NodeDesign): Promise<void> {
-    const content = { services: design.services, environmentVars: design.envVars };
-    const key = JSON.stringify(content);
+    const key = JSON.stringify({ services: design.services, envVars: design.envVars });
     if (key === this.published) return;
-    await publishServicesConfigMap(this.deps.core, this.deps.namespace, this.deps.version, content);
+    await publishServicesConfigMap(this.deps.core, this.deps.namespace, this.deps.version, design);
     this.published = key;
   }
 
@@ -176,10 +163,9 @@ export class DriftRepair {
       await this.deps.events.record(nodeEventRef(c.node), 'Warning', 'DriftNeedsReboot', message);
     }
     if (!rebootRequested(c.node) && !c.signal.aborted && c.stillWanted())
-      await this.deps.core.patchNode(
-        { name, body: { metadata: { annotations: { [REBOOT_REQUIRED_ANNOTATION]: '' } } } },
-        mergePatch,
-      );
+      await mergePatchNode(this.deps.core, name, {
+        metadata: { annotations: { [REBOOT_REQUIRED_ANNOTATION]: '' } },
+      });
     return { result: 'skipped', steps, why: 'needs a reboot' };
   }
 }

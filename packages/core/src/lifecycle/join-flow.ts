@@ -164,10 +164,7 @@ export class JoinFlow {
         [Annotations.desiredVersion]: this.deps.version,
       },
     });
-    await publishServicesConfigMap(this.deps.core, this.deps.namespace, this.deps.version, {
-      services: s.services,
-      environmentVars: this.deps.proxyEnv,
-    });
+    await publishServicesConfigMap(this.deps.core, this.deps.namespace, this.deps.version, s.design);
     const joinSeconds = Math.round((this.now().getTime() - started.getTime()) / 10) / 100;
     await this.phase(s.identity, 'Ready', {
       node: name,

@@ -1,5 +1,5 @@
 import type { V1Node } from '@kubernetes/client-node';
-import type { Plan } from '../converge/plan.js';
+import { needsReboot } from '../converge/reboot-steps.js';
 import type { HostState, PlanStep } from '../host/protocol/index.js';
 import type { UploadFile, WindowsHost } from '../host/windows-host.js';
 import { CORE_PAYLOAD } from '../desired/payload-manifest.js';
@@ -32,16 +32,6 @@ export interface JoinRoundState {
   /** Of those, the first node services' files upload first; `later` are the rest. */
   firstNodeFiles?: { readonly upload: Promise<void>; readonly later: ReadonlySet<string> } | undefined;
 }
-
-/** Steps that take effect only after a restart (the host module reports `rebootRequired` for them). */
-const REBOOT_STEPS: ReadonlySet<PlanStep['kind']> = new Set([
-  'setEnvVar',
-  'removeEnvVar',
-  'installFeature',
-  'setHostname',
-]);
-
-const needsReboot = (p: Plan): boolean => p.steps.some((s) => REBOOT_STEPS.has(s.kind));
 
 /** Sees the script values and the observed host after observe, before anything changes; may refuse. */
 export type BeforeApply = (values: Record<string, string>, state: HostState) => Promise<void>;

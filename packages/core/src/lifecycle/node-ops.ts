@@ -1,7 +1,6 @@
-import { PatchStrategy, setHeaderOptions, type CoreV1Api, type V1Node } from '@kubernetes/client-node';
+import { type CoreV1Api, type V1Node } from '@kubernetes/client-node';
 import { isNotFound } from '../kube/client/api-errors.js';
-
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+import { mergePatchNode } from '../kube/client/node-merge-patch.js';
 
 export async function readNode(api: CoreV1Api, name: string): Promise<V1Node | undefined> {
   try {
@@ -18,7 +17,7 @@ export async function patchNodeMetadata(
   name: string,
   metadata: { labels?: Record<string, string | null>; annotations?: Record<string, string | null> },
 ): Promise<V1Node> {
-  return api.patchNode({ name, body: { metadata } }, mergePatch);
+  return mergePatchNode(api, name, { metadata });
 }
 
 /** One merge patch of labels and annotations (a `null` value removes the key) and the cordon. */
@@ -33,11 +32,11 @@ export async function patchNode(
 ): Promise<V1Node> {
   const { unschedulable, ...metadata } = p;
   const spec = { unschedulable: unschedulable ? true : null };
-  return api.patchNode({ name, body: { metadata, spec } }, mergePatch);
+  return mergePatchNode(api, name, { metadata, spec });
 }
 
 export async function setUnschedulable(api: CoreV1Api, name: string, unschedulable: boolean): Promise<void> {
-  await api.patchNode({ name, body: { spec: { unschedulable: unschedulable ? true : null } } }, mergePatch);
+  await mergePatchNode(api, name, { spec: { unschedulable: unschedulable ? true : null } });
 }
 
 export function isNodeReady(node: V1Node | undefined): boolean {

@@ -1,12 +1,11 @@
-import { PatchStrategy, setHeaderOptions, type CoreV1Api, type V1Node } from '@kubernetes/client-node';
+import { type CoreV1Api, type V1Node } from '@kubernetes/client-node';
 import type { ObjectRef } from '../kube/event-recorder.js';
 import {
   LIFECYCLE_BOOT_ANNOTATION,
   LIFECYCLE_PHASE_ANNOTATION,
   type LifecyclePhase,
 } from './lifecycle-annotations.js';
-
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+import { mergePatchNode } from '../kube/client/node-merge-patch.js';
 
 /**
  * Takes a node out of service for a lifecycle step, or moves it to the next step: the phase annotation and
@@ -17,16 +16,10 @@ export async function enterLifecyclePhase(
   name: string,
   phase: LifecyclePhase,
 ): Promise<void> {
-  await api.patchNode(
-    {
-      name,
-      body: {
-        spec: { unschedulable: true },
-        metadata: { annotations: { [LIFECYCLE_PHASE_ANNOTATION]: phase } },
-      },
-    },
-    mergePatch,
-  );
+  await mergePatchNode(api, name, {
+    spec: { unschedulable: true },
+    metadata: { annotations: { [LIFECYCLE_PHASE_ANNOTATION]: phase } },
+  });
 }
 
 /**
@@ -38,22 +31,16 @@ export async function leaveLifecycle(
   name: string,
   annotations: Readonly<Record<string, string | null>> = {},
 ): Promise<void> {
-  await api.patchNode(
-    {
-      name,
-      body: {
-        spec: { unschedulable: null },
-        metadata: {
-          annotations: {
-            ...annotations,
-            [LIFECYCLE_PHASE_ANNOTATION]: null,
-            [LIFECYCLE_BOOT_ANNOTATION]: null,
-          },
-        },
+  await mergePatchNode(api, name, {
+    spec: { unschedulable: null },
+    metadata: {
+      annotations: {
+        ...annotations,
+        [LIFECYCLE_PHASE_ANNOTATION]: null,
+        [LIFECYCLE_BOOT_ANNOTATION]: null,
       },
     },
-    mergePatch,
-  );
+  });
 }
 
 /** The Node as the subject of an event (`kubectl get events --field-selector involvedObject.kind=Node`). */

@@ -1,4 +1,4 @@
-import { PatchStrategy, setHeaderOptions, type V1Node } from '@kubernetes/client-node';
+import { type V1Node } from '@kubernetes/client-node';
 import { convergeRound, type RoundResult } from '../converge/converge-round.js';
 import type { HostTarget, JoinDeps } from './join-deps.js';
 import {
@@ -14,8 +14,7 @@ import type { WindowsHost } from '../host/windows-host.js';
 import { bootRecord, hostBootedSince } from './boot-record.js';
 import { LIFECYCLE_BOOT_ANNOTATION } from './lifecycle-annotations.js';
 import { enterLifecyclePhase } from './node-patch.js';
-
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+import { mergePatchNode } from '../kube/client/node-merge-patch.js';
 
 export interface ReconfigureResult {
   readonly bytesSent: number;
@@ -46,10 +45,7 @@ export class NodeReconfigure {
     const name = node.metadata?.name ?? '';
     const design = designNode(this.deps, await this.deps.facts());
     // The record of what this version installs exists before any node is configured with it.
-    await publishServicesConfigMap(this.deps.core, this.deps.namespace, this.deps.version, {
-      services: design.services,
-      environmentVars: design.envVars,
-    });
+    await publishServicesConfigMap(this.deps.core, this.deps.namespace, this.deps.version, design);
     const host = this.deps.openHost({ ...target, signal });
     try {
       signal.throwIfAborted();
@@ -100,9 +96,8 @@ export class NodeReconfigure {
   }
 
   private async recordBoot(name: string, boot: string): Promise<void> {
-    await this.deps.core.patchNode(
-      { name, body: { metadata: { annotations: { [LIFECYCLE_BOOT_ANNOTATION]: boot } } } },
-      mergePatch,
-    );
+    await mergePatchNode(this.deps.core, name, {
+      metadata: { annotations: { [LIFECYCLE_BOOT_ANNOTATION]: boot } },
+    });
   }
 }

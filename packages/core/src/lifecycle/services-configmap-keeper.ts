@@ -38,10 +38,7 @@ export class ServicesConfigMapKeeper {
 
   async sync(): Promise<{ deleted: string[] }> {
     const design = designNode(this.deps, await this.deps.facts());
-    await publishServicesConfigMap(this.deps.core, this.deps.namespace, this.deps.version, {
-      services: design.services,
-      environmentVars: design.envVars,
-    });
+    await publishServicesConfigMap(this.deps.core, this.deps.namespace, this.deps.version, design);
     const keep = carriedVersions(this.nodes());
     keep.add(this.deps.version);
     const list = await this.deps.core.listNamespacedConfigMap({ namespace: this.deps.namespace });

@@ -34,7 +34,7 @@ function sortingServer(): { api: CoreV1Api; writes: string[] } {
 
 const content = {
   services: [],
-  environmentVars: { HTTP_PROXY: 'http://proxy:3128', NO_PROXY: '.svc' },
+  envVars: { HTTP_PROXY: 'http://proxy:3128', NO_PROXY: '.svc' },
 };
 
 test('a published ConfigMap read back with its keys sorted is left alone (no delete and re-create loop)', async (t) => {
@@ -48,7 +48,7 @@ test('a published ConfigMap read back with its keys sorted is left alone (no del
 test('a ConfigMap of that name with other content is replaced', async (t) => {
   const { api, writes } = sortingServer();
   await publishServicesConfigMap(api, 'ns', 'v1', content);
-  await publishServicesConfigMap(api, 'ns', 'v1', { ...content, environmentVars: {} });
+  await publishServicesConfigMap(api, 'ns', 'v1', { ...content, envVars: {} });
   t.deepEqual(writes, [
     'create windows-services-v1',
     'delete windows-services-v1',

@@ -208,7 +208,7 @@ export class SimWorld {
         privateKeySecret: 'cloud-private-key',
         providerPackages: [],
         servicesLog: {},
-        proxyEnv: {},
+        proxyEnv: { ...this.o.operatorProxyEnv },
         keepLogsOnRemoval: true,
         driftRepairIntervalMs: this.o.driftRepairIntervalMs ?? 1000,
         allowLoopbackInstances: this.o.allowLoopbackInstances ?? true,

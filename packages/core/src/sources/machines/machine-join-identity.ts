@@ -1,4 +1,4 @@
-import { PatchStrategy, setHeaderOptions, type CoreV1Api, type V1Node } from '@kubernetes/client-node';
+import { type CoreV1Api, type V1Node } from '@kubernetes/client-node';
 import { kubeletNodeName } from '../../identity/node-name.js';
 import { NodeNotOwnedError, nodeOwner } from '../../identity/node-ownership.js';
 import { Annotations } from '../../identity/node-metadata.js';
@@ -6,8 +6,7 @@ import type { JoinIdentity } from '../../lifecycle/join-identity.js';
 import { MACHINE_STATUS_PREFIX } from '../../lifecycle/instance-status.js';
 import { nodeInternalIp, readNode } from '../../lifecycle/node-ops.js';
 import { machineRef, type WindowsMachine } from './machine-object.js';
-
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+import { mergePatchNode } from '../../kube/client/node-merge-patch.js';
 
 /** `<namespace>/<name>`: how a Node records the Machine that owns it. */
 export function machineKey(m: Pick<WindowsMachine, 'namespace' | 'name'>): string {
@@ -62,13 +61,9 @@ export function machineJoinIdentity(
     async claim(node): Promise<void> {
       assertMachineMayOwn(node, m);
       if (nodeMachine(node) === machineKey(m)) return;
-      await core.patchNode(
-        {
-          name: node.metadata?.name ?? '',
-          body: { metadata: { annotations: { [Annotations.machine]: machineKey(m) } } },
-        },
-        mergePatch,
-      );
+      await mergePatchNode(core, node.metadata?.name ?? '', {
+        metadata: { annotations: { [Annotations.machine]: machineKey(m) } },
+      });
     },
     end: () => undefined,
   };
