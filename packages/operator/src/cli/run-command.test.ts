@@ -61,6 +61,13 @@ test('cloud tagging defaults to check; apply is accepted; anything else is refus
   t.regex(err.message, /cloudTagging: must be 'check' or 'apply'/);
 });
 
+test('cloud credentials default to the minted Secret; root only when asked; anything else is refused', (t) => {
+  t.is(operatorConfig(flags, env).cloudCredentials, 'minted');
+  t.is(operatorConfig({ ...flags, cloudCredentials: 'root' }, env).cloudCredentials, 'root');
+  const err = t.throws(() => operatorConfig({ ...flags, cloudCredentials: 'admin' }, env));
+  t.regex(err.message, /cloudCredentials: must be 'minted' or 'root'/);
+});
+
 test('--parallel-joins overrides the default that follows the memory; --parallel-uploads caps uploads', (t) => {
   const { parallelJoins: _, ...noFlag } = flags;
   const auto = () => ({

@@ -3,7 +3,7 @@ import { awsProvider } from '@wmco/provider-aws';
 import { SimEc2 } from '@wmco/sim';
 import { cloudCapabilities } from './cloud-capabilities.test-helper.js';
 import { findCli, runCli, tempFiles } from './cli-runner.test-helper.js';
-import { staticCloudContext } from './static-cloud-context.js';
+import { ROOT_CREDENTIALS, staticCloudContext } from './static-cloud-context.js';
 
 // A second real client: the AWS CLI (botocore, its own SigV4 signer and XML parser) pointed at the
 // simulated EC2 with --endpoint-url and --ca-bundle reads what the operator's SDK client wrote.
@@ -18,6 +18,7 @@ const OWNER = `kubernetes.io/cluster/${INFRA}`;
     t.teardown(() => ec2.close());
     const sim = ec2.addInstance({ privateIp: '127.0.0.21', name: 'win-cli', tags: { Name: 'win-cli' } });
     const ctx = staticCloudContext({
+      credentials: ROOT_CREDENTIALS,
       infrastructureName: INFRA,
       platformStatus: ec2.platformStatus(),
       caBundle: ec2.caPem,

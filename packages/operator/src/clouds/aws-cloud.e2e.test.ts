@@ -3,7 +3,7 @@ import { awsProvider } from '@wmco/provider-aws';
 import { CloudApiError, CloudNotConfiguredError } from '@wmco/core/provider';
 import { SimEc2 } from '@wmco/sim';
 import { cloudCapabilities } from './cloud-capabilities.test-helper.js';
-import { staticCloudContext } from './static-cloud-context.js';
+import { ROOT_CREDENTIALS, staticCloudContext } from './static-cloud-context.js';
 
 const INFRA = 'sim-aws-x7k2p';
 const OWNER = `kubernetes.io/cluster/${INFRA}`;
@@ -18,6 +18,7 @@ async function world(
   const ec2 = await SimEc2.start({ region: 'us-east-2' });
   t.teardown(() => ec2.close());
   const ctx = staticCloudContext({
+    credentials: ROOT_CREDENTIALS,
     infrastructureName: INFRA,
     platformStatus: ec2.platformStatus(),
     caBundle: ec2.caPem,
@@ -124,6 +125,7 @@ test('wrong credentials and a missing IAM permission are unauthorized, with no s
   const { ec2 } = await world(t);
   ec2.addInstance({ privateIp: '127.0.0.7', name: 'a' });
   const wrong = staticCloudContext({
+    credentials: ROOT_CREDENTIALS,
     infrastructureName: INFRA,
     platformStatus: ec2.platformStatus(),
     caBundle: ec2.caPem,
@@ -152,6 +154,7 @@ test('no credentials Secret: every capability reports not configured', async (t)
   const ec2 = await SimEc2.start();
   t.teardown(() => ec2.close());
   const ctx = staticCloudContext({
+    credentials: ROOT_CREDENTIALS,
     infrastructureName: INFRA,
     platformStatus: ec2.platformStatus(),
     secrets: [],

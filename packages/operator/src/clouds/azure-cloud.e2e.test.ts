@@ -3,7 +3,7 @@ import { azureProvider } from '@wmco/provider-azure';
 import { CloudApiError, CloudNotConfiguredError } from '@wmco/core/provider';
 import { SimArm } from '@wmco/sim';
 import { cloudCapabilities, type CloudCapabilities } from './cloud-capabilities.test-helper.js';
-import { staticCloudContext } from './static-cloud-context.js';
+import { ROOT_CREDENTIALS, staticCloudContext } from './static-cloud-context.js';
 
 const INFRA = 'sim-az-m3n4b';
 const OWNER = `kubernetes.io_cluster.${INFRA}`;
@@ -17,6 +17,7 @@ async function world(
   t.teardown(() => arm.close());
   const s = arm.credentialsSecret();
   const ctx = staticCloudContext({
+    credentials: ROOT_CREDENTIALS,
     infrastructureName: INFRA,
     platformStatus: arm.platformStatus(),
     caBundle: arm.caPem,
@@ -95,6 +96,7 @@ test('no azure-credentials Secret: not configured', async (t) => {
   const arm = await SimArm.start();
   t.teardown(() => arm.close());
   const ctx = staticCloudContext({
+    credentials: ROOT_CREDENTIALS,
     infrastructureName: INFRA,
     platformStatus: arm.platformStatus(),
     secrets: [],

@@ -77,6 +77,11 @@ export const operatorConfigSchema = z.object({
    * instance tagged `owned` is deleted by `openshift-install destroy cluster`.
    */
   cloudTagging: z.enum(['check', 'apply'], { message: "must be 'check' or 'apply'" }).optional(),
+  /**
+   * AWS, Azure and GCP credentials: `minted` (default) reads the Secret the cloud credential operator
+   * mints from the operator's CredentialsRequest; `root` reads the installer's root Secret in kube-system.
+   */
+  cloudCredentials: z.enum(['minted', 'root'], { message: "must be 'minted' or 'root'" }).optional(),
 });
 export type OperatorConfig = z.infer<typeof operatorConfigSchema>;
 

@@ -25,6 +25,7 @@ import {
 } from '@wmco/core';
 import { WMCO_VERSION } from '../cli/version-command.js';
 import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
+import { cloudCredentialsSetting } from '../clouds/cloud-credentials-setting.js';
 import type { OperatorConfig } from './operator-config.js';
 import { hostOpener } from './host-opener.js';
 import { clusterCaches } from './cluster-caches.js';
@@ -175,7 +176,9 @@ export class OperatorRuntime {
       providers: this.p.providers,
       platform: facts.platform,
       payloadDir: config.payloadDir,
-      cloudContext: await kubeCloudContext(this.kc).catch(() => undefined),
+      cloudContext: await kubeCloudContext(this.kc, cloudCredentialsSetting(config, logger)).catch(
+        () => undefined,
+      ),
     }).catch((err: unknown) => {
       throw new StartupError(err instanceof Error ? err.message : String(err));
     });
