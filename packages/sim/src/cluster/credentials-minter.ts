@@ -25,7 +25,8 @@ function obj(v: unknown): JsonObject {
  * permissions and writes the Secret `spec.secretRef` names (labelled and annotated as the real one),
  * then sets `status.provisioned`. Requests for another cloud get the `Ignored` condition; a missing
  * target namespace `MissingTargetNamespace`. A minted Secret that is deleted is written again, with the
- * same credentials, as the real operator re-syncs it.
+ * same credentials, as the real operator re-syncs it; a deleted request's credentials are forgotten (a new
+ * request of the same name gets new ones). Editing a request's permissions is not modelled.
  */
 export class CredentialsMinter extends StoreEventController {
   readonly name = 'cloud-credential-operator';
@@ -39,6 +40,19 @@ export class CredentialsMinter extends StoreEventController {
     super(writer, onError);
   }
 
+  /** Resolves once the Secret `namespace/name` exists (store events, no clock). */
+  whenWritten(namespace: string, name: string): Promise<void> {
+    const t = this.type('secrets');
+    return new Promise((resolve) => {
+      if (this.writer.store.get(t, namespace, name)) return resolve();
+      const off = this.writer.store.subscribe(() => {
+        if (!this.writer.store.get(t, namespace, name)) return;
+        off();
+        resolve();
+      });
+    });
+  }
+
   /** Handles the requests that exist already (call after start). */
   resync(): void {
     const t = this.type();
@@ -46,6 +60,7 @@ export class CredentialsMinter extends StoreEventController {
   }
 
   protected handle(e: StoreEvent): void {
+    if (e.typeKey === CREDENTIALS_REQUESTS && e.type === 'DELETED') this.minted.delete(keyOf(e.object));
     if (e.typeKey === CREDENTIALS_REQUESTS && e.type !== 'DELETED') this.reconcile(e.object);
     if (e.typeKey === '/v1/secrets' && e.type === 'DELETED') this.secretGone(e.object);
   }
@@ -65,7 +80,7 @@ export class CredentialsMinter extends StoreEventController {
 
   private reconcile(cr: JsonObject): void {
     const m = meta(cr);
-    const key = `${str(m['namespace']) ?? ''}/${str(m['name']) ?? ''}`;
+    const key = keyOf(cr);
     const spec = obj(cr['spec']);
     const providerSpec = obj(spec['providerSpec']);
     if (str(providerSpec['kind']) !== this.cloud.kind)
@@ -124,6 +139,11 @@ export class CredentialsMinter extends StoreEventController {
       (cur) => ({ ...cur, status }),
     );
   }
+}
+
+function keyOf(cr: JsonObject): string {
+  const m = meta(cr);
+  return `${str(m['namespace']) ?? ''}/${str(m['name']) ?? ''}`;
 }
 
 function cond(type: string, reason: string, message: string): JsonObject {
