@@ -7,6 +7,7 @@ import { MINTED_CREDENTIALS_SECRET as MINTED } from '@wmco/core/provider';
 import { OPERATOR_NAMESPACE } from '@wmco/sim';
 import { deployCredentialsRequests } from '../clouds/sim-credential-operator.js';
 import { deleteCredentialsRequest, readCredentialsRequest } from './cloud-credentials.test-helper.js';
+import { applyAsAdmin, deployRbac, recordAllowed, recordRefusals } from './rbac-world.js';
 import { eventsAbout, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
 import type { SimWorld } from './sim-world.js';
 
@@ -109,5 +110,30 @@ test.serial(
     );
     const node = (await windowsNodes(world))[0];
     t.is(node?.metadata?.annotations?.[APPLIED_TAGS] ?? '[]', '[]', 'no tag recorded as applied');
+  },
+);
+
+test.serial(
+  'AWS under deploy/ RBAC: the minted Secret is read, kube-system is never asked for',
+  async (t) => {
+    const { world } = await testWorld([{ hostname: 'WIN-M1' }], {
+      platform: 'AWS',
+      cloud: true,
+      cloudTagging: 'apply',
+      rbac: true,
+    });
+    t.teardown(() => world.stop());
+    const refused = recordRefusals(world);
+    const used = recordAllowed(world);
+    await applyAsAdmin(world, await deployRbac());
+    await joinOne(world);
+    t.deepEqual([...refused], [], 'no request of the operator was refused');
+    t.true(used.has(`${OPERATOR_NAMESPACE}||secrets|get|${MINTED}`), 'the minted Secret was read');
+    t.deepEqual(
+      [...used].filter((g) => g.startsWith('kube-system|')),
+      [],
+    );
+    const node = (await windowsNodes(world))[0];
+    t.regex(node?.metadata?.annotations?.[APPLIED_TAGS] ?? '', /cluster/);
   },
 );
