@@ -35,6 +35,7 @@ test('a release in another namespace puts every namespaced object of the operato
     'kube-system',
     'openshift-machine-api',
     'openshift-cluster-api',
+    'openshift-cloud-credential-operator',
     'default',
   ];
   for (const d of docs) {
@@ -42,6 +43,45 @@ test('a release in another namespace puts every namespaced object of the operato
     t.true(ns === undefined || ns === 'wmco' || foreign.includes(ns), `${objectKey(d.object)}`);
   }
   t.false(JSON.stringify(docs).includes(OPERATOR_NS));
+});
+
+test('the CredentialsRequests name the minted Secret in the release namespace; root credentials only when asked', (t) => {
+  const docs = chartDocs({ namespace: 'wmco' });
+  const requests = docs.filter((d) => d.object['kind'] === 'CredentialsRequest');
+  t.deepEqual(requests.map((d) => (d.object['metadata'] as { name: string }).name).sort(), [
+    'windows-machine-config-operator-aws',
+    'windows-machine-config-operator-azure',
+    'windows-machine-config-operator-gcp',
+  ]);
+  for (const r of requests)
+    t.deepEqual((r.object['spec'] as { secretRef: unknown }).secretRef, {
+      name: 'windows-machine-config-operator-cloud-credentials',
+      namespace: 'wmco',
+    });
+  const inKubeSystem = (d: ReturnType<typeof chartDocs>): string[] =>
+    d
+      .filter((x) => (x.object['metadata'] as { namespace?: string }).namespace === 'kube-system')
+      .map((x) => objectKey(x.object));
+  t.deepEqual(inKubeSystem(docs), []);
+  const root = chartDocs({ namespace: 'wmco', values: { rootCloudCredentials: true } });
+  t.deepEqual(inKubeSystem(root).sort(), [
+    'Role/kube-system/windows-machine-config-operator',
+    'RoleBinding/kube-system/windows-machine-config-operator',
+  ]);
+  const args = (d: ReturnType<typeof chartDocs>): unknown =>
+    (
+      d.find((x) => x.object['kind'] === 'Deployment')?.object['spec'] as {
+        template: { spec: { containers: { args: unknown }[] } };
+      }
+    ).template.spec.containers[0]?.args;
+  t.deepEqual(args(docs), ['run']);
+  t.deepEqual(args(root), ['run', '--cloud-credentials=root']);
+  t.is(
+    chartDocs({ values: { credentialsRequests: false } }).filter(
+      (d) => d.object['kind'] === 'CredentialsRequest',
+    ).length,
+    0,
+  );
 });
 
 test('clusterApiRbac=false leaves out the Role and RoleBinding in openshift-cluster-api, and only them', (t) => {

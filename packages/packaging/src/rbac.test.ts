@@ -36,7 +36,7 @@ test('the CSV grants what deploy/ grants, with only the other namespaces Roles m
   const csv = csvGrants(csvObject(), OPERATOR_SA.name);
   t.deepEqual(sorted(csv), sorted(foldForOlm(deployGrants())));
   // What the fold widens, spelled out (ADR 0003, ADR 0019): reading Secrets and one ConfigMap by name
-  // (the cloud credentials the installer writes in kube-system, the cluster's trusted CA bundle), watching
+  // (the cluster's trusted CA bundle), watching
   // the pull secret, and for Windows Machines: creating any Secret and reading/replacing/watching the ones
   // named windows-user-data, Machines (list, watch, delete), MachineSets (get, list,
   // watch) and events in every namespace; and watching the node-bootstrapper token (the facts cache, ADR 0022).
@@ -52,9 +52,6 @@ test('the CSV grants what deploy/ grants, with only the other namespaces Roles m
     '*||events|create|*',
     '*||events|patch|*',
     '*||secrets|create|*',
-    '*||secrets|get|aws-creds',
-    '*||secrets|get|azure-credentials',
-    '*||secrets|get|gcp-credentials',
     '*||secrets|get|node-bootstrapper-token',
     '*||secrets|get|pull-secret',
     '*||secrets|get|windows-user-data',
@@ -66,6 +63,25 @@ test('the CSV grants what deploy/ grants, with only the other namespaces Roles m
     '*||secrets|watch|pull-secret',
     '*||secrets|watch|windows-user-data',
   ]);
+});
+
+test('cloud credentials: only the minted Secret in the operator namespace; nothing in kube-system', (t) => {
+  const grants = [...deployGrants()];
+  t.deepEqual(
+    grants.filter((g) => g.startsWith('kube-system|')),
+    [],
+    'the root Secrets are read only with --cloud-credentials=root, which adds its own Role',
+  );
+  t.true(
+    grants.includes(`${OPERATOR_NAMESPACE}||secrets|get|windows-machine-config-operator-cloud-credentials`),
+  );
+  const csv = csvGrants(csvObject(), OPERATOR_SA.name);
+  t.false([...csv].some((g) => /aws-creds|azure-credentials|gcp-credentials/.test(g)));
+  // OLM installs no CredentialsRequest (not among the kinds a bundle may carry): the CSV tells the admin
+  // to apply deploy/'s, and the operator is not allowed to create one (a request it wrote could ask the
+  // cloud credential operator for any permission).
+  t.regex(csvText(), /oc apply -f \S+\/deploy\/09-credentialsrequests\.yaml/);
+  t.false([...deployGrants()].some((g) => g.includes('credentialsrequests')));
 });
 
 test('the committed CSV is what sync-bundle generates from deploy/', (t) => {

@@ -1,12 +1,18 @@
 import { Agent } from 'node:https';
 import type { EC2Client } from '@aws-sdk/client-ec2';
-import { CloudNotConfiguredError, cloudRequestTimeoutMs, type CloudContext } from '@wmco/core/provider';
+import {
+  CloudNotConfiguredError,
+  cloudRequestTimeoutMs,
+  readCredentialsSecret,
+  type CloudContext,
+} from '@wmco/core/provider';
 import { ec2Sdk } from './aws-sdk.js';
 
 /**
  * The root credentials Secret the OpenShift installer writes and the cloud credential operator reads
  * (installer `data/data/manifests/openshift/cloud-creds-secret.yaml.template`): kube-system/aws-creds
- * with `aws_access_key_id` and `aws_secret_access_key`.
+ * with `aws_access_key_id` and `aws_secret_access_key`. Read only with `--cloud-credentials=root`; by
+ * default the Secret minted from the operator's CredentialsRequest is read, which has the same keys.
  */
 export const AWS_CREDENTIALS_SECRET = { namespace: 'kube-system', name: 'aws-creds' } as const;
 
@@ -36,15 +42,13 @@ export async function ec2ClientFor(ctx: CloudContext | undefined): Promise<EC2Cl
   const region = ctx.platformStatus['region'];
   if (typeof region !== 'string' || region === '')
     throw new CloudNotConfiguredError('aws', 'infrastructure/cluster has no platformStatus.aws.region');
-  const { namespace, name } = AWS_CREDENTIALS_SECRET;
-  const secret = await ctx.readSecret(namespace, name);
-  if (!secret) throw new CloudNotConfiguredError('aws', `Secret ${namespace}/${name} not found`);
+  const { data: secret, secret: from } = await readCredentialsSecret(ctx, 'aws', AWS_CREDENTIALS_SECRET);
   const accessKeyId = secret['aws_access_key_id'];
   const secretAccessKey = secret['aws_secret_access_key'];
   if (!accessKeyId || !secretAccessKey)
     throw new CloudNotConfiguredError(
       'aws',
-      `Secret ${namespace}/${name} lacks aws_access_key_id or aws_secret_access_key`,
+      `${from.describe} lacks aws_access_key_id or aws_secret_access_key`,
     );
   const endpoint = ec2Endpoint(ctx.platformStatus);
   const sdk = await ec2Sdk();

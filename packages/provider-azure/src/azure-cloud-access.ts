@@ -1,6 +1,11 @@
 import type { ComputeManagementClient } from '@azure/arm-compute';
 import { azureSdk } from './azure-sdk.js';
-import { CloudNotConfiguredError, cloudRequestTimeoutMs, type CloudContext } from '@wmco/core/provider';
+import {
+  CloudNotConfiguredError,
+  cloudRequestTimeoutMs,
+  readCredentialsSecret,
+  type CloudContext,
+} from '@wmco/core/provider';
 import { azureCloudEndpoints } from './azure-cloud-endpoints.js';
 import { requestTimeoutPolicy } from './azure-request-timeout.js';
 
@@ -8,6 +13,8 @@ import { requestTimeoutPolicy } from './azure-request-timeout.js';
  * The root credentials Secret the OpenShift installer writes and the cloud credential operator reads
  * (installer `cloud-creds-secret.yaml.template`): kube-system/azure-credentials with `azure_subscription_id`,
  * `azure_client_id`, `azure_client_secret`, `azure_tenant_id`, `azure_resourcegroup`, `azure_region`.
+ * Read only with `--cloud-credentials=root`; by default the Secret the cloud credential operator writes
+ * for the operator's CredentialsRequest is read, which has the same keys.
  */
 export const AZURE_CREDENTIALS_SECRET = { namespace: 'kube-system', name: 'azure-credentials' } as const;
 const KEYS = ['azure_subscription_id', 'azure_client_id', 'azure_client_secret', 'azure_tenant_id'] as const;
@@ -26,12 +33,10 @@ export interface AzureClients {
 async function credentials(
   ctx: CloudContext,
 ): Promise<Record<(typeof KEYS)[number], string> & { rg: string }> {
-  const { namespace, name } = AZURE_CREDENTIALS_SECRET;
-  const secret = await ctx.readSecret(namespace, name);
-  if (!secret) throw new CloudNotConfiguredError('azure', `Secret ${namespace}/${name} not found`);
+  const { data: secret, secret: from } = await readCredentialsSecret(ctx, 'azure', AZURE_CREDENTIALS_SECRET);
   const missing = KEYS.filter((k) => !secret[k]);
   if (missing.length > 0)
-    throw new CloudNotConfiguredError('azure', `Secret ${namespace}/${name} lacks ${missing.join(', ')}`);
+    throw new CloudNotConfiguredError('azure', `${from.describe} lacks ${missing.join(', ')}`);
   const [azure_subscription_id = '', azure_client_id = '', azure_client_secret = '', azure_tenant_id = ''] =
     KEYS.map((k) => secret[k] ?? '');
   return {

@@ -10,7 +10,7 @@ import {
 } from '@wmco/core/provider';
 import { azureClientsFor, type AzureClients } from './azure-cloud-access.js';
 import { isOwned, pickClusterVnet, vnetOfSubnet, type NicAddress } from './azure-cluster-vnet.js';
-import { azureCall } from './azure-errors.js';
+import { azureApiError, azureCall } from './azure-errors.js';
 
 const NETWORK_API_VERSION = '2024-05-01';
 
@@ -46,6 +46,20 @@ interface NicBody {
   };
 }
 
+function refusal(statusCode: number, text: string | null | undefined): Error {
+  let error: { code?: unknown; message?: unknown } = {};
+  try {
+    error = (JSON.parse(text ?? '{}') as { error?: typeof error }).error ?? {};
+  } catch {
+    // not JSON: the status alone says it was refused
+  }
+  return azureApiError('networkInterfaces.get', {
+    code: typeof error.code === 'string' ? error.code : 'AuthorizationFailed',
+    statusCode,
+    message: typeof error.message === 'string' ? error.message : `HTTP ${statusCode}`,
+  });
+}
+
 /**
  * One NIC's private IPs, each with the virtual network of its subnet, read through the compute client's
  * authenticated pipeline (a Microsoft.Network resource).
@@ -54,6 +68,9 @@ async function nicAddresses(c: AzureClients, http: HttpClient, nicId: string): P
   const url = `${c.endpoint}${nicId}?api-version=${NETWORK_API_VERSION}`;
   const { createPipelineRequest } = (await azureSdk()).pipeline;
   const res = await c.compute.pipeline.sendRequest(http, createPipelineRequest({ url, method: 'GET' }));
+  // A refusal (e.g. credentials without Microsoft.Network/networkInterfaces/read) is the cloud's error,
+  // not "no address": otherwise a missing permission would read as "no instance has this IP".
+  if (res.status === 401 || res.status === 403) throw refusal(res.status, res.bodyAsText);
   if (res.status !== 200) return [];
   const body = JSON.parse(res.bodyAsText ?? '{}') as NicBody;
   return (body.properties?.ipConfigurations ?? []).flatMap(({ properties: p }) =>

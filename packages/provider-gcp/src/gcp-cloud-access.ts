@@ -1,6 +1,11 @@
 import { Agent } from 'node:https';
 import type { FirewallsClient, InstancesClient, ZoneOperationsClient } from '@google-cloud/compute';
-import { CloudNotConfiguredError, cloudRequestTimeoutMs, type CloudContext } from '@wmco/core/provider';
+import {
+  CloudNotConfiguredError,
+  cloudRequestTimeoutMs,
+  readCredentialsSecret,
+  type CloudContext,
+} from '@wmco/core/provider';
 import type { JWT } from 'google-auth-library';
 import { gcpRetry, type GcpCallOptions } from './gcp-errors.js';
 import { gcpSdk, type GcpSdk } from './gcp-sdk.js';
@@ -9,6 +14,8 @@ import { parseServiceAccount, type ServiceAccount } from './gcp-service-account.
 /**
  * The root credentials Secret the OpenShift installer writes and the cloud credential operator reads
  * (installer `cloud-creds-secret.yaml.template`): kube-system/gcp-credentials, key `service_account.json`.
+ * Read only with `--cloud-credentials=root`; by default the Secret minted from the operator's
+ * CredentialsRequest is read, which has the same key.
  */
 export const GCP_CREDENTIALS_SECRET = { namespace: 'kube-system', name: 'gcp-credentials' } as const;
 const KEY = 'service_account.json';
@@ -63,12 +70,10 @@ function jwtClient(sdk: GcpSdk, sa: ServiceAccount, caBundle: string | undefined
 }
 
 async function serviceAccount(ctx: CloudContext): Promise<ServiceAccount> {
-  const { namespace, name } = GCP_CREDENTIALS_SECRET;
-  const secret = await ctx.readSecret(namespace, name);
-  if (!secret) throw new CloudNotConfiguredError('gcp', `Secret ${namespace}/${name} not found`);
+  const { data: secret, secret: from } = await readCredentialsSecret(ctx, 'gcp', GCP_CREDENTIALS_SECRET);
   const raw = secret[KEY];
-  if (!raw) throw new CloudNotConfiguredError('gcp', `Secret ${namespace}/${name} has no ${KEY}`);
-  return parseServiceAccount(raw, `${namespace}/${name}`);
+  if (!raw) throw new CloudNotConfiguredError('gcp', `${from.describe} has no ${KEY}`);
+  return parseServiceAccount(raw, `${from.namespace}/${from.name}`);
 }
 
 /** Compute clients (REST transport) for the cluster's project; the key is never logged. */

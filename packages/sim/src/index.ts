@@ -16,6 +16,11 @@ export {
   type SimClusterOptions,
 } from './cluster/sim-cluster.js';
 export { HYBRID_SUBNET_ANNOTATION, HybridOverlayAnnotator } from './cluster/hybrid-overlay.js';
+export {
+  CredentialsMinter,
+  CREDENTIALS_REQUEST_LABEL,
+  type CloudMint,
+} from './cluster/credentials-minter.js';
 export { SERVING_CERT_ANNOTATIONS, ServiceCaController } from './cluster/service-ca.js';
 export { startBareCluster, type BareCluster } from './cluster/bare-cluster.js';
 export { attachSeed, type AttachSeed, type AttachSeedInput } from './cluster/attach-seed.js';

@@ -12,11 +12,13 @@ import {
 import { systemIpv4Resolver } from '@wmco/core/internal';
 import {
   CloudContext,
+  DEFAULT_OPERATOR_NAMESPACE,
   FirewallFacts,
   InstanceIdentity,
   InstanceTagging,
   PlatformPrerequisites,
   isPlatformName,
+  type CloudCredentials,
 } from '@wmco/core/provider';
 import { checkCloud } from '@wmco/core/internal';
 import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
@@ -39,6 +41,15 @@ interface PreflightFlags {
   readonly providerPackage?: string[];
   readonly kubeconfig?: string;
   readonly context?: string;
+  readonly cloudCredentials: string;
+  readonly namespace: string;
+}
+
+/** `--cloud-credentials` and `-n` of preflight: which Secret the cloud checks read. */
+function cloudCredentialsFlag(flags: PreflightFlags): CloudCredentials {
+  if (flags.cloudCredentials !== 'minted' && flags.cloudCredentials !== 'root')
+    throw new Error(`--cloud-credentials: "${flags.cloudCredentials}" is not minted or root`);
+  return { mode: flags.cloudCredentials, namespace: flags.namespace };
 }
 
 /** One line per check (status, name, detail), the fix indented below it, then a summary line. */
@@ -112,6 +123,16 @@ export function preflightCommand(ctx: CliContext, ports: PreflightPorts = REAL_P
       "read the cluster's cloud facts and credentials Secret, and add the cloud's view (instance, ownership tag, firewall)",
     )
     .option('--context <name>', 'kubeconfig context (with --kubeconfig)')
+    .option(
+      '--cloud-credentials <source>',
+      "with --kubeconfig: 'minted' reads the operator's minted Secret, 'root' the installer's root Secret in kube-system",
+      'minted',
+    )
+    .option(
+      '-n, --namespace <name>',
+      "the operator's namespace (where the minted Secret is)",
+      DEFAULT_OPERATOR_NAMESPACE,
+    )
     .action(async (address: string, flags: PreflightFlags) => {
       const format = parseOutputFormat(flags.output);
       if (!isPlatformName(flags.platform))
@@ -133,7 +154,9 @@ export function preflightCommand(ctx: CliContext, ports: PreflightPorts = REAL_P
       );
       const parent = ctx.container.createChildContainer();
       const cloud =
-        flags.kubeconfig !== undefined ? await kubeCloudContext(kubeConfigFrom(flags)) : undefined;
+        flags.kubeconfig !== undefined
+          ? await kubeCloudContext(kubeConfigFrom(flags), cloudCredentialsFlag(flags))
+          : undefined;
       if (cloud) parent.register(CloudContext, { useValue: cloud });
       const core = createWmcoCore({
         parent,

@@ -62,6 +62,13 @@ test('cloud tagging defaults to check; apply and apply-owned are accepted; anyth
   t.regex(err.message, /cloudTagging: must be 'check', 'apply' or 'apply-owned'/);
 });
 
+test('cloud credentials default to the minted Secret; root only when asked; anything else is refused', (t) => {
+  t.is(operatorConfig(flags, env).cloudCredentials, 'minted');
+  t.is(operatorConfig({ ...flags, cloudCredentials: 'root' }, env).cloudCredentials, 'root');
+  const err = t.throws(() => operatorConfig({ ...flags, cloudCredentials: 'admin' }, env));
+  t.regex(err.message, /cloudCredentials: must be 'minted' or 'root'/);
+});
+
 test('--parallel-joins overrides the default that follows the memory; --parallel-uploads caps uploads', (t) => {
   const { parallelJoins: _, ...noFlag } = flags;
   const auto = () => ({

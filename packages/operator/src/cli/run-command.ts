@@ -44,6 +44,7 @@ interface RunFlags {
   registrationTimeout?: string;
   maxUnavailable?: string;
   cloudTagging?: string;
+  cloudCredentials?: string;
 }
 
 /** Flags first, then the environment (upstream's names: WATCH_NAMESPACE, SERVICES_LOG_*, proxy variables). */
@@ -86,9 +87,12 @@ function metricsServing(flags: RunFlags): { metricsAddress: string; metricsCertD
   };
 }
 
-/** `--cloud-tagging`; `check` unless given (commander's default, repeated for callers without it). */
-function cloudTagging(flags: RunFlags): string {
-  return flags.cloudTagging ?? 'check';
+/** `--cloud-tagging` (`check` unless given) and `--cloud-credentials` (`minted` unless given). */
+function cloudSettings(flags: RunFlags): { cloudTagging: string; cloudCredentials: string } {
+  return {
+    cloudTagging: flags.cloudTagging ?? 'check',
+    cloudCredentials: flags.cloudCredentials ?? 'minted',
+  };
 }
 
 /** `--parallel-joins` (else the default that follows the memory) and `--parallel-uploads` (else no cap). */
@@ -126,7 +130,7 @@ export function operatorConfig(flags: RunFlags, env: Env, auto?: () => JoinConcu
     ...(flags.bootstrapGroup !== undefined ? { bootstrapGroup: flags.bootstrapGroup } : {}),
     registrationTimeoutMs: Number(flags.registrationTimeout ?? '900') * 1000,
     ...maintenance(flags, env),
-    cloudTagging: cloudTagging(flags),
+    ...cloudSettings(flags),
   };
   const problems = configProblems(candidate);
   if (candidate.namespace === '') problems.push('set WATCH_NAMESPACE or pass -n');
@@ -208,6 +212,11 @@ export function runCommand(ctx: CliContext): Command {
       'AWS/Azure/GCP: check the cluster ownership tag of BYOH instances; apply it as shared (destroy leaves ' +
         'the instance), or apply-owned (destroy deletes it); applied tags are taken back on removal',
       'check',
+    )
+    .option(
+      '--cloud-credentials <source>',
+      "AWS/Azure/GCP: 'minted' reads the Secret minted from the operator's CredentialsRequest; 'root' the installer's root Secret in kube-system",
+      'minted',
     )
     .option('--provider-package <name>', 'load a third-party provider package (repeatable)', collect)
     .action(async (flags: RunFlags) => {

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { KubeConfig } from '@kubernetes/client-node';
 import { OPERATOR_NAMESPACE, startSimCluster, type SimCluster } from '@wmco/sim';
 import { publishSimCloud, writeCloudFile } from '../clouds/publish-sim-cloud.js';
+import { startSimCredentialOperator } from '../clouds/sim-credential-operator.js';
 import { simCloudMetadataHostname, startSimCloud, type SimCloud } from '../clouds/sim-clouds.js';
 import type { SimWorld } from '../world/sim-world.js';
 import type { CliContext } from './cli-context.js';
@@ -88,6 +89,8 @@ async function attachCloud(
     const kc = new KubeConfig();
     kc.loadFromString(cluster.server.kubeconfig(cluster.admin));
     await publishSimCloud(kc, cloud);
+    // A cloud credential operator: CredentialsRequests applied to this cluster (deploy/) get a Secret.
+    startSimCredentialOperator(cluster, cloud);
     ctx.stdout(`simulated ${cloud.platform} cloud: ${cloud.url} (the control plane's 3 instances)`);
     if (kubeconfigOut !== undefined)
       ctx.stdout(`  cloud file: ${await writeCloudFile(kubeconfigOut, cloud, cluster.infrastructureName)}`);

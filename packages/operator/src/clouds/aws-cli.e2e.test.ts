@@ -3,7 +3,7 @@ import { awsProvider } from '@wmco/provider-aws';
 import { SimEc2 } from '@wmco/sim';
 import { cloudCapabilities } from './cloud-capabilities.test-helper.js';
 import { findCli, runCli, tempFiles } from './cli-runner.test-helper.js';
-import { staticCloudContext } from './static-cloud-context.js';
+import { ROOT_CREDENTIALS, staticCloudContext } from './static-cloud-context.js';
 
 // A second real client: the AWS CLI (botocore, its own SigV4 signer and XML parser) pointed at the
 // simulated EC2 with --endpoint-url and --ca-bundle reads what the operator's SDK client wrote.
@@ -20,6 +20,7 @@ const OWNER = `kubernetes.io/cluster/${INFRA}`;
     // The control plane the cluster's VPC is read from.
     ec2.addInstance({ privateIp: '10.0.0.10', name: 'master-0', tags: { [OWNER]: 'owned' } });
     const ctx = staticCloudContext({
+      credentials: ROOT_CREDENTIALS,
       infrastructureName: INFRA,
       platformStatus: ec2.platformStatus(),
       caBundle: ec2.caPem,

@@ -7,7 +7,7 @@ import {
 } from '@wmco/core/provider';
 import { SimEc2 } from '@wmco/sim';
 import { cloudCapabilities } from './cloud-capabilities.test-helper.js';
-import { staticCloudContext } from './static-cloud-context.js';
+import { ROOT_CREDENTIALS, staticCloudContext } from './static-cloud-context.js';
 
 const INFRA = 'sim-aws-x7k2p';
 const OWNER = `kubernetes.io/cluster/${INFRA}`;
@@ -22,6 +22,7 @@ async function world(
   const ec2 = await SimEc2.start({ region: 'us-east-2' });
   t.teardown(() => ec2.close());
   const ctx = staticCloudContext({
+    credentials: ROOT_CREDENTIALS,
     infrastructureName: INFRA,
     platformStatus: ec2.platformStatus(),
     caBundle: ec2.caPem,
@@ -184,6 +185,7 @@ test('wrong credentials and a missing IAM permission are unauthorized, with no s
   const { ec2 } = await world(t);
   ec2.addInstance({ privateIp: '127.0.0.7', name: 'a' });
   const wrong = staticCloudContext({
+    credentials: ROOT_CREDENTIALS,
     infrastructureName: INFRA,
     platformStatus: ec2.platformStatus(),
     caBundle: ec2.caPem,
@@ -212,6 +214,7 @@ test('no credentials Secret: every capability reports not configured', async (t)
   const ec2 = await SimEc2.start();
   t.teardown(() => ec2.close());
   const ctx = staticCloudContext({
+    credentials: ROOT_CREDENTIALS,
     infrastructureName: INFRA,
     platformStatus: ec2.platformStatus(),
     secrets: [],

@@ -7,7 +7,7 @@ import {
 } from '@wmco/core/provider';
 import { SimArm } from '@wmco/sim';
 import { cloudCapabilities, type CloudCapabilities } from './cloud-capabilities.test-helper.js';
-import { staticCloudContext } from './static-cloud-context.js';
+import { ROOT_CREDENTIALS, staticCloudContext } from './static-cloud-context.js';
 
 const INFRA = 'sim-az-m3n4b';
 const OWNER = `kubernetes.io_cluster.${INFRA}`;
@@ -21,6 +21,7 @@ async function world(
   t.teardown(() => arm.close());
   const s = arm.credentialsSecret();
   const ctx = staticCloudContext({
+    credentials: ROOT_CREDENTIALS,
     infrastructureName: INFRA,
     platformStatus: arm.platformStatus(),
     caBundle: arm.caPem,
@@ -125,6 +126,7 @@ test('no azure-credentials Secret: not configured', async (t) => {
   const arm = await SimArm.start();
   t.teardown(() => arm.close());
   const ctx = staticCloudContext({
+    credentials: ROOT_CREDENTIALS,
     infrastructureName: INFRA,
     platformStatus: arm.platformStatus(),
     secrets: [],

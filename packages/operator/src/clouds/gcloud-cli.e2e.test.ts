@@ -3,7 +3,7 @@ import { gcpProvider } from '@wmco/provider-gcp';
 import { SimGce } from '@wmco/sim';
 import { cloudCapabilities } from './cloud-capabilities.test-helper.js';
 import { findCli, runCli, tempFiles } from './cli-runner.test-helper.js';
-import { staticCloudContext } from './static-cloud-context.js';
+import { ROOT_CREDENTIALS, staticCloudContext } from './static-cloud-context.js';
 
 // A second real client: gcloud (Python google-auth and apitools) with the compute endpoint overridden
 // and the simulated CA trusted. It authenticates with the service-account key through the key's
@@ -26,6 +26,7 @@ const OWNER = `kubernetes-io-cluster-${INFRA}`;
       tags: { [OWNER]: 'owned' },
     });
     const ctx = staticCloudContext({
+      credentials: ROOT_CREDENTIALS,
       infrastructureName: INFRA,
       platformStatus: gce.platformStatus(),
       caBundle: gce.caPem,

@@ -3,7 +3,7 @@ import { gcpProvider } from '@wmco/provider-gcp';
 import { CloudApiError, CloudNotConfiguredError } from '@wmco/core/provider';
 import { SimGce } from '@wmco/sim';
 import { cloudCapabilities, type CloudCapabilities } from './cloud-capabilities.test-helper.js';
-import { staticCloudContext } from './static-cloud-context.js';
+import { ROOT_CREDENTIALS, staticCloudContext } from './static-cloud-context.js';
 
 const INFRA = 'sim-gcp-q8w2e';
 const OWNER = `kubernetes-io-cluster-${INFRA}`;
@@ -15,6 +15,7 @@ async function world(
   const gce = await SimGce.start({ project: 'wmco-proj', region: 'us-central1' });
   t.teardown(() => gce.close());
   const ctx = staticCloudContext({
+    credentials: ROOT_CREDENTIALS,
     infrastructureName: INFRA,
     platformStatus: gce.platformStatus(),
     caBundle: gce.caPem,
@@ -155,6 +156,7 @@ test('a key the token endpoint does not accept is unauthorized; no Secret is not
   t.teardown(() => other.close());
   const wrongKey = { ...gce.serviceAccountKey, private_key: other.serviceAccountKey.private_key };
   const ctx = staticCloudContext({
+    credentials: ROOT_CREDENTIALS,
     infrastructureName: INFRA,
     platformStatus: gce.platformStatus(),
     caBundle: gce.caPem,
@@ -164,6 +166,7 @@ test('a key the token endpoint does not accept is unauthorized; no Secret is not
   t.like(error, { kind: 'unauthorized' });
   t.false(error?.message.includes('PRIVATE KEY'));
   const none = staticCloudContext({
+    credentials: ROOT_CREDENTIALS,
     infrastructureName: INFRA,
     platformStatus: gce.platformStatus(),
     secrets: [],
@@ -171,6 +174,7 @@ test('a key the token endpoint does not accept is unauthorized; no Secret is not
   const missing = await t.throwsAsync(cloudCapabilities(gcpProvider, none).identity.identify('127.0.0.7'));
   t.true(missing instanceof CloudNotConfiguredError);
   const bad = staticCloudContext({
+    credentials: ROOT_CREDENTIALS,
     infrastructureName: INFRA,
     platformStatus: gce.platformStatus(),
     secrets: [{ ...gce.credentialsSecret(), data: { 'service_account.json': '{"type":"user"}' } }],

@@ -1,5 +1,5 @@
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import type { CloudContext } from '@wmco/core/provider';
+import type { CloudContext, CloudCredentials } from '@wmco/core/provider';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v !== null && typeof v === 'object' ? (v as Obj) : {});
@@ -36,9 +36,13 @@ async function trustedCa(core: CoreV1Api, proxy: Obj): Promise<string | undefine
 /**
  * A CloudContext read from the cluster, as the operator reads it: `infrastructure/cluster` (name and
  * platform status), the extra CAs of `proxy/cluster .spec.trustedCA` (ConfigMap in openshift-config,
- * key `ca-bundle.crt`), and Secrets read on demand, decoded, never logged.
+ * key `ca-bundle.crt`), and Secrets read on demand, decoded, never logged. `credentials` says which
+ * Secret the cloud capabilities read (unset: the minted one in the default operator namespace).
  */
-export async function kubeCloudContext(kc: KubeConfig): Promise<CloudContext> {
+export async function kubeCloudContext(
+  kc: KubeConfig,
+  credentials?: CloudCredentials,
+): Promise<CloudContext> {
   const custom = kc.makeApiClient(CustomObjectsApi);
   const core = kc.makeApiClient(CoreV1Api);
   const infrastructure = await clusterObject(custom, 'infrastructures');
@@ -48,6 +52,7 @@ export async function kubeCloudContext(kc: KubeConfig): Promise<CloudContext> {
     infrastructureName: typeof name === 'string' ? name : '',
     platformStatus: platformBlock(infrastructure),
     ...(caBundle ? { caBundle } : {}),
+    ...(credentials ? { credentials } : {}),
     readSecret: async (namespace, secretName) => {
       try {
         const secret = await core.readNamespacedSecret({ namespace, name: secretName });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { PreflightReport } from '@wmco/core';
-import { startSimCluster } from '@wmco/sim';
+import { OPERATOR_NAMESPACE, startSimCluster } from '@wmco/sim';
 import {
   NODE_FIREWALL_RULES,
   runWmco,
@@ -13,6 +13,7 @@ import {
   writeKeyFile,
 } from '../cli/in-process-cli.test-helper.js';
 import { publishSimCloud } from './publish-sim-cloud.js';
+import { applyCredentialsRequests, startSimCredentialOperator } from './sim-credential-operator.js';
 import { startSimCloud } from './sim-clouds.js';
 
 interface Run {
@@ -45,6 +46,8 @@ async function preflightOnCloud(t: ExecutionContext, platform: string, publish: 
     const kc = new KubeConfig();
     kc.loadFromFile(kubeconfig);
     await publishSimCloud(kc, cloud);
+    // The operator's minted Secret (what preflight reads by default), from deploy/'s CredentialsRequests.
+    await applyCredentialsRequests(cluster, startSimCredentialOperator(cluster, cloud), OPERATOR_NAMESPACE);
   }
   const keyFile = await writeKeyFile(dir, key.private);
   const runs: Run[] = [];
@@ -61,6 +64,7 @@ async function preflightOnCloud(t: ExecutionContext, platform: string, publish: 
       metadataHostname: sim.model.metadataHostname,
     });
   }
+  t.deepEqual(cloud.refused, [], 'every call preflight made is in the CredentialsRequest');
   return runs;
 }
 

@@ -10,7 +10,7 @@ import { awsProvider } from '@wmco/provider-aws';
 import { gcpProvider } from '@wmco/provider-gcp';
 import { cloudCapabilities } from './cloud-capabilities.test-helper.js';
 import { findCli, runCli } from './cli-runner.test-helper.js';
-import { staticCloudContext } from './static-cloud-context.js';
+import { ROOT_CREDENTIALS, staticCloudContext } from './static-cloud-context.js';
 
 // `wmco sim --platform AWS|GCP --keep --kubeconfig-out F` as a user runs it: F.cloud.json must be
 // enough for another client to reach the simulated cloud.
@@ -64,6 +64,7 @@ function context(
   secret: { namespace: string; name: string; data: Record<string, string> },
 ): ReturnType<typeof staticCloudContext> {
   return staticCloudContext({
+    credentials: ROOT_CREDENTIALS,
     infrastructureName: cloud.infraID,
     platformStatus,
     caBundle: readFileSync(cloud.caFile, 'utf8'),

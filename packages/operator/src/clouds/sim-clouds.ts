@@ -1,4 +1,7 @@
 import {
+  armMint,
+  ec2Mint,
+  gceMint,
   ArmMachineCloud,
   Ec2MachineCloud,
   GceMachineCloud,
@@ -6,6 +9,8 @@ import {
   SimEc2,
   SimGce,
   type CloudFaults,
+  type CloudMint,
+  type CloudRefusal,
   type MachineCloud,
   type SimCloudInstance,
 } from '@wmco/sim';
@@ -18,6 +23,10 @@ export interface SimCloud {
   readonly caPem: string;
   /** Faults the cloud answers the next matching calls with (throttling, unauthorized, ...), for tests. */
   readonly faults: CloudFaults;
+  /** Calls the cloud refused for want of a permission (who, and which permission). */
+  readonly refused: readonly CloudRefusal[];
+  /** What the cloud credential operator stand-in has the cloud mint for a CredentialsRequest. */
+  readonly mint: CloudMint;
   /** `infrastructure/cluster .status.platformStatus.<platform>` pointing the SDK at the simulated endpoint. */
   platformStatus(): Record<string, unknown>;
   /** The credentials Secret as OpenShift's installer writes it. */
@@ -60,6 +69,8 @@ async function awsCloud(): Promise<SimCloud> {
     url: ec2.url,
     caPem: ec2.caPem,
     faults: ec2.faults,
+    refused: ec2.iam.refused,
+    mint: ec2Mint(ec2),
     platformStatus: () => ec2.platformStatus(),
     credentialsSecret: () => ec2.credentialsSecret(),
     addHost: (address, hostname, metadataHostname, network) =>
@@ -115,6 +126,8 @@ async function gcpCloud(): Promise<SimCloud> {
     url: gce.url,
     caPem: gce.caPem,
     faults: gce.faults,
+    refused: gce.refused,
+    mint: gceMint(gce),
     platformStatus: () => gce.platformStatus(),
     credentialsSecret: () => gce.credentialsSecret(),
     addHost: (address, hostname, _metadataHostname, network) =>
@@ -161,6 +174,8 @@ async function azureCloud(): Promise<SimCloud> {
     url: arm.url,
     caPem: arm.caPem,
     faults: arm.faults,
+    refused: arm.refused,
+    mint: armMint(arm),
     platformStatus: () => arm.platformStatus(),
     credentialsSecret: () => arm.credentialsSecret(),
     // The cloud's instance ID on Azure is the VM's resource ID.

@@ -1,4 +1,4 @@
-import type { CloudContext } from '@wmco/core/provider';
+import { DEFAULT_OPERATOR_NAMESPACE, type CloudContext, type CloudCredentials } from '@wmco/core/provider';
 
 export interface StaticSecret {
   readonly namespace: string;
@@ -12,7 +12,12 @@ export interface StaticCloudContextInput {
   readonly caBundle?: string;
   readonly secrets: readonly StaticSecret[];
   readonly requestTimeoutMs?: number;
+  /** Which Secret the capabilities read (unset: the minted one, as in the operator). */
+  readonly credentials?: CloudCredentials;
 }
+
+/** The installer's root Secrets in kube-system (`--cloud-credentials=root`), for contexts built from them. */
+export const ROOT_CREDENTIALS: CloudCredentials = { mode: 'root', namespace: DEFAULT_OPERATOR_NAMESPACE };
 
 /** A CloudContext over fixed values (tests, and `wmco preflight --cloud-file`); returns copies of Secret data. */
 export function staticCloudContext(input: StaticCloudContextInput): CloudContext {
@@ -21,6 +26,7 @@ export function staticCloudContext(input: StaticCloudContextInput): CloudContext
     platformStatus: input.platformStatus,
     ...(input.caBundle !== undefined ? { caBundle: input.caBundle } : {}),
     ...(input.requestTimeoutMs !== undefined ? { requestTimeoutMs: input.requestTimeoutMs } : {}),
+    ...(input.credentials ? { credentials: input.credentials } : {}),
     readSecret: (namespace, name) => {
       const s = input.secrets.find((x) => x.namespace === namespace && x.name === name);
       return Promise.resolve(s ? { ...s.data } : undefined);

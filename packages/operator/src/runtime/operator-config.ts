@@ -80,6 +80,11 @@ export const operatorConfigSchema = z.object({
   cloudTagging: z
     .enum(['check', 'apply', 'apply-owned'], { message: "must be 'check', 'apply' or 'apply-owned'" })
     .optional(),
+  /**
+   * AWS, Azure and GCP credentials: `minted` (default) reads the Secret the cloud credential operator
+   * mints from the operator's CredentialsRequest; `root` reads the installer's root Secret in kube-system.
+   */
+  cloudCredentials: z.enum(['minted', 'root'], { message: "must be 'minted' or 'root'" }).optional(),
 });
 export type OperatorConfig = z.infer<typeof operatorConfigSchema>;
 

@@ -26,6 +26,7 @@ import {
 import { type DependencyContainer, type WmcoProvider } from '@wmco/core/provider';
 import { WMCO_VERSION } from '../cli/version-command.js';
 import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
+import { cloudCredentialsSetting } from '../clouds/cloud-credentials-setting.js';
 import type { OperatorConfig } from './operator-config.js';
 import { hostOpener } from './host-opener.js';
 import { clusterCaches } from './cluster-caches.js';
@@ -176,7 +177,9 @@ export class OperatorRuntime {
       providers: this.p.providers,
       platform: facts.platform,
       payloadDir: config.payloadDir,
-      cloudContext: await kubeCloudContext(this.kc).catch(() => undefined),
+      cloudContext: await kubeCloudContext(this.kc, cloudCredentialsSetting(config, logger)).catch(
+        () => undefined,
+      ),
     }).catch((err: unknown) => {
       throw new StartupError(err instanceof Error ? err.message : String(err));
     });

@@ -3,6 +3,9 @@
 import test from 'ava';
 import { eventsAbout, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
 import { engineTest } from './engine-test.test-helper.js';
+import { OPERATOR_NAMESPACE } from '@wmco/sim';
+import { MINTED_CREDENTIALS_SECRET as MINTED } from '@wmco/core/provider';
+import { deleteCredentialsRequest } from './cloud-credentials.test-helper.js';
 
 const HOSTS = [{ hostname: 'WIN-C1' }, { hostname: 'WIN-C2' }];
 
@@ -14,6 +17,10 @@ engineTest('AWS without credentials: both hosts join, with one warning event', a
     hostEngine: engine,
   });
   t.teardown(() => world.stop());
+  // No minted Secret (its CredentialsRequest gone first, so the cloud credential operator does not write
+  // it again), and no root Secret either.
+  await deleteCredentialsRequest(world, 'windows-machine-config-operator-aws');
+  await world.admin().deleteNamespacedSecret({ name: MINTED, namespace: OPERATOR_NAMESPACE });
   await world.admin().deleteNamespacedSecret({ name: 'aws-creds', namespace: 'kube-system' });
   await world.createPrivateKeySecret();
   await world.setInstances(Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i))));
@@ -25,7 +32,10 @@ engineTest('AWS without credentials: both hosts join, with one warning event', a
     warnings.map((e) => e.reason),
     ['CloudNotConfigured'],
   );
-  t.regex(warnings[0]?.message ?? '', /aws-creds/);
+  t.regex(
+    warnings[0]?.message ?? '',
+    /Secret openshift-windows-machine-config-operator\/windows-machine-config-operator-cloud-credentials not found \(minted by the cloud credential operator from CredentialsRequest openshift-cloud-credential-operator\/windows-machine-config-operator-aws\)/,
+  );
   t.is(world.cloud?.faults.calls.length, 0, 'the cloud was never called without credentials');
 });
 

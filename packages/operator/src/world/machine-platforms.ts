@@ -1,6 +1,6 @@
 import type { CloudInstance } from '@wmco/core/provider';
 import { cloudCapabilities } from '../clouds/cloud-capabilities.test-helper.js';
-import { staticCloudContext } from '../clouds/static-cloud-context.js';
+import { ROOT_CREDENTIALS, staticCloudContext } from '../clouds/static-cloud-context.js';
 import type { SimWorld, SimulatedWindowsHost } from './sim-world.js';
 import type { MachineView } from './world-machines.js';
 
@@ -52,6 +52,7 @@ export function cloudLookup(world: SimWorld): (address: string) => Promise<Cloud
   const caps = cloudCapabilities(
     provider,
     staticCloudContext({
+      credentials: ROOT_CREDENTIALS,
       infrastructureName: world.cluster.infrastructureName,
       platformStatus: cloud.platformStatus(),
       caBundle: cloud.caPem,

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { EventsV1Api, KubeConfig } from '@kubernetes/client-node';
-import { buildUserData } from '@wmco/core';
-import { parseAuthorizedKey } from '@wmco/core';
-import { type UserDataFormat } from '@wmco/core/provider';
+import { buildUserData, parseAuthorizedKey } from '@wmco/core';
+import { MINTED_CREDENTIALS_SECRET as MINTED, type UserDataFormat } from '@wmco/core/provider';
+import { OPERATOR_NAMESPACE } from '@wmco/sim';
 import type { SimWorld } from './sim-world.js';
 import { apis, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
 
@@ -118,12 +118,19 @@ test.serial('no log line and no event of a full join and removal holds a secret'
   t.true(secrets(world).filter((s) => s.name.startsWith('private key line')).length >= 3);
 });
 
-/** The cloud credentials of a world's simulated cloud: every value of its Secret, and each key line of a JSON key file. */
-function cloudSecrets(world: SimWorld): { name: string; value: string }[] {
+/**
+ * The cloud credentials of a world: every value of the installer's root Secret and of the Secret minted
+ * for the operator (the one it uses), and each key line of a JSON key file.
+ */
+async function cloudSecrets(world: SimWorld): Promise<{ name: string; value: string }[]> {
   const cloud = world.cloud;
   if (!cloud) throw new Error('a world with a cloud');
+  const minted = await world.admin().readNamespacedSecret({ name: MINTED, namespace: OPERATOR_NAMESPACE });
+  const mintedData = Object.fromEntries(
+    Object.entries(minted.data ?? {}).map(([k, v]) => [`minted ${k}`, Buffer.from(v, 'base64').toString()]),
+  );
   const out: { name: string; value: string }[] = [];
-  for (const [key, value] of Object.entries(cloud.credentialsSecret().data)) {
+  for (const [key, value] of Object.entries({ ...cloud.credentialsSecret().data, ...mintedData })) {
     // Not secret: which subscription, tenant, resource group or region (they name, they do not unlock).
     if (/subscription|tenant|resourcegroup|region|client_id/.test(key)) continue;
     out.push(
@@ -160,7 +167,7 @@ for (const platform of ['AWS', 'Azure', 'GCP']) {
     await world.setInstances({});
     await until('node gone', async () => ((await windowsNodes(world)).length === 0 ? true : undefined));
     const events = await allEvents(world);
-    const secretsOfCloud = cloudSecrets(world);
+    const secretsOfCloud = await cloudSecrets(world);
     t.true(secretsOfCloud.length >= 1);
     t.true(
       events.some((e) => e.includes('CloudUnavailable')),

@@ -1,18 +1,23 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import type { SimCluster } from '@wmco/sim';
+import { OPERATOR_NAMESPACE } from '@wmco/sim';
 import { publishSimCloud } from '../clouds/publish-sim-cloud.js';
+import { applyCredentialsRequests, startSimCredentialOperator } from '../clouds/sim-credential-operator.js';
 import type { SimCloud } from '../clouds/sim-clouds.js';
 import type { RuntimeHooks } from '../runtime/runtime-hooks.js';
 import type { WorldHostSet } from './world-hosts.js';
 
 /**
  * Makes the hosts instances of the platform's simulated cloud (started already, so the machine-api's
- * launcher could be given it) and points the cluster at it.
+ * launcher could be given it) and points the cluster at it. With `minted` credentials (the default, as on
+ * OpenShift with the cloud credential operator in mint mode) deploy/'s CredentialsRequests are applied
+ * and the stand-in has minted the operator's Secret before this resolves.
  */
 export async function attachWorldCloud(
   cluster: SimCluster,
   hosts: WorldHostSet,
   cloud: SimCloud | undefined,
+  credentials: 'minted' | 'root' = 'minted',
 ): Promise<SimCloud | undefined> {
   if (!cloud) return undefined;
   for (const h of hosts.hosts)
@@ -20,6 +25,8 @@ export async function attachWorldCloud(
   const kc = new KubeConfig();
   kc.loadFromString(cluster.server.kubeconfig(cluster.admin));
   await publishSimCloud(kc, cloud);
+  const minter = startSimCredentialOperator(cluster, cloud);
+  if (credentials === 'minted') await applyCredentialsRequests(cluster, minter, OPERATOR_NAMESPACE);
   return cloud;
 }
 

@@ -35,6 +35,11 @@ export interface SimWorldOptions {
   readonly cloud?: boolean;
   /** `--cloud-provider` of the Linux workers' kubelet in the rendered worker MachineConfig (default none). */
   readonly cloudProvider?: string;
+  /**
+   * The operators' `--cloud-credentials` (default `minted`: deploy/'s CredentialsRequests are applied and
+   * the cloud credential operator stand-in mints the Secret; `root`: the operators read kube-system's).
+   */
+  readonly cloudCredentials?: 'minted' | 'root';
   /** The operators' `--cloud-tagging` (default check). */
   readonly cloudTagging?: 'check' | 'apply' | 'apply-owned';
   /** network.operator `cluster`'s hybrid cluster network (hostPrefix 23; default `10.132.0.0/14`: 512 nodes). */
@@ -47,4 +52,14 @@ export interface SimWorldOptions {
   readonly hostEngine?: HostEngine;
   /** Failed joins before the operator deletes a Machine (default 2 here), and the delay between them. */
   readonly machineRetry?: { readonly budget: number; readonly retryMs: number };
+}
+
+/** The operators' `--cloud-tagging` and `--cloud-credentials`, where the world's options set them. */
+export function cloudSettings(
+  o: SimWorldOptions,
+): Pick<SimWorldOptions, 'cloudTagging' | 'cloudCredentials'> {
+  return {
+    ...(o.cloudTagging ? { cloudTagging: o.cloudTagging } : {}),
+    ...(o.cloudCredentials ? { cloudCredentials: o.cloudCredentials } : {}),
+  };
 }

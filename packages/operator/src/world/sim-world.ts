@@ -33,7 +33,7 @@ import {
   type OperatorVersionOptions,
 } from './operator-version.js';
 export type { OperatorVersionOptions } from './operator-version.js';
-import type { SimWorldOptions } from './sim-world-options.js';
+import { cloudSettings, type SimWorldOptions } from './sim-world-options.js';
 export type { SimWorldOptions } from './sim-world-options.js';
 
 const joinTimings = (pollMs = 100): JoinTimings => ({
@@ -120,7 +120,7 @@ export class SimWorld {
       launcher,
     });
     await cluster.writeKubeconfigs(dir);
-    world.cloud = await attachWorldCloud(cluster, hosts, cloud);
+    world.cloud = await attachWorldCloud(cluster, hosts, cloud, o.cloudCredentials);
     world.forgetPayload = (await knowPayloadFiles(payloadDir)).forget;
     return world;
   }
@@ -212,7 +212,7 @@ export class SimWorld {
         keepLogsOnRemoval: true,
         driftRepairIntervalMs: this.o.driftRepairIntervalMs ?? 1000,
         allowLoopbackInstances: this.o.allowLoopbackInstances ?? true,
-        ...(this.o.cloudTagging ? { cloudTagging: this.o.cloudTagging } : {}),
+        ...cloudSettings(this.o),
       },
       providers: this.o.providers,
       container: newRootContainer(),

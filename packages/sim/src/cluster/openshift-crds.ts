@@ -1,5 +1,6 @@
 import type { JsonObject } from '../apiserver/json.js';
 import { MACHINE_API_CRDS } from './machine-api-crds.js';
+import { CREDENTIALS_REQUEST_CRD } from './cloud-credential-crds.js';
 import { arr, bool, conditions, crd, int, intOrString, obj, open, str } from './schema-kit.js';
 
 /**
@@ -208,4 +209,5 @@ export const OPENSHIFT_CRDS: readonly JsonObject[] = [
   machineConfig,
   serviceMonitor,
   prometheusRule,
+  CREDENTIALS_REQUEST_CRD,
 ];

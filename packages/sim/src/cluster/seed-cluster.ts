@@ -18,6 +18,7 @@ const NAMESPACES = [
   'openshift-config-managed',
   'openshift-machine-api',
   'openshift-machine-config-operator',
+  'openshift-cloud-credential-operator',
 ];
 
 function put(server: SimApiServer, o: JsonObject): JsonObject {

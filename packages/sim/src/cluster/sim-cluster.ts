@@ -60,6 +60,10 @@ export interface SimCluster {
   /** The Machine actuator, when `machineInstances` was given. */
   readonly machineActuator: MachineActuator | undefined;
   readonly errors: readonly { controller: string; error: unknown }[];
+  /** Starts one more controller against this cluster's store (e.g. a cloud's credential minter); stopped with it. */
+  addController(c: SimController): void;
+  /** Reports a controller failure as the built-in controllers do. */
+  readonly onControllerError: ErrorSink;
   /** Writes admin.kubeconfig, operator.kubeconfig and bootstrap.kubeconfig into `dir`; returns their paths. */
   writeKubeconfigs(dir: string): Promise<{ admin: string; operator: string; bootstrap: string }>;
   stop(): Promise<void>;
@@ -147,6 +151,11 @@ export async function startSimCluster(opts: SimClusterOptions = {}): Promise<Sim
     serviceCa,
     machineActuator,
     errors,
+    onControllerError: onError,
+    addController(c: SimController): void {
+      controllers.push(c);
+      c.start();
+    },
     async writeKubeconfigs(dir: string): Promise<{ admin: string; operator: string; bootstrap: string }> {
       const bootstrap: SimUser = {
         user: { name: 'bootstrap', groups: ['system:bootstrappers'] },

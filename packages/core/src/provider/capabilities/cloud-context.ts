@@ -1,4 +1,5 @@
 import { token } from '../token.js';
+import type { CloudCredentials } from './cloud-credentials.js';
 
 /**
  * What core hands the cloud capabilities (`InstanceIdentity`, `InstanceTagging`, `FirewallFacts`): the
@@ -24,6 +25,11 @@ export interface CloudContext {
    * retry policy says); `CLOUD_REQUEST_TIMEOUT_MS` when unset.
    */
   readonly requestTimeoutMs?: number;
+  /**
+   * Which credentials Secret the capabilities read (`readCredentialsSecret`): the minted one in the
+   * operator's namespace when unset, the installer's root Secret only with `mode: 'root'`.
+   */
+  readonly credentials?: CloudCredentials;
 }
 export const CloudContext = token<CloudContext>('core.cloud-context');
 

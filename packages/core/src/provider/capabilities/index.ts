@@ -15,5 +15,17 @@ export {
 export { InstanceIdentity, type CloudInstance } from './instance-identity.js';
 export { FirewallFacts, type PortReach } from './firewall-facts.js';
 export { CloudContext, CLOUD_REQUEST_TIMEOUT_MS, cloudRequestTimeoutMs } from './cloud-context.js';
+export {
+  credentialsRequestName,
+  credentialsSecret,
+  readCredentialsSecret,
+  CREDENTIALS_REQUEST_NAMESPACE,
+  DEFAULT_OPERATOR_NAMESPACE,
+  MINTED_CREDENTIALS_SECRET,
+  type CloudCredentials,
+  type CloudCredentialsMode,
+  type CredentialsSecret,
+  type SecretRef,
+} from './cloud-credentials.js';
 export { PlatformPrerequisites } from './platform-prerequisites.js';
 export { ALL_CAPABILITIES } from './all-capabilities.js';

@@ -1,16 +1,46 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { CloudGrants } from '../cloud-grants.js';
 import { AadError } from './arm-errors.js';
 
 export const ARM_AUDIENCE = 'https://management.azure.com/';
 
-/** A service principal with a client secret, and the Entra ID endpoints MSAL reads for its tenant. */
+/** A service principal: its application (client) id and secret, object id, and role permissions. */
+export interface AadServicePrincipal {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly objectId: string;
+  readonly grants: CloudGrants;
+}
+
+function newPrincipal(grants: CloudGrants): AadServicePrincipal {
+  return {
+    clientId: randomUUID(),
+    clientSecret: `sim~${randomBytes(24).toString('base64url')}`,
+    objectId: randomUUID(),
+    grants,
+  };
+}
+
+/**
+ * Service principals with client secrets, and the Entra ID endpoints MSAL reads for the tenant. The
+ * first (`clientId`, `clientSecret`) is the installer's, allowed every operation; `addPrincipal` adds
+ * ones whose role assignments allow only the listed operations.
+ */
 export class AadTenant {
   readonly tenantId = randomUUID();
-  readonly clientId = randomUUID();
-  readonly clientSecret = `sim~${randomBytes(24).toString('base64url')}`;
-  private readonly tokens = new Map<string, number>();
+  private readonly root = newPrincipal('all');
+  readonly clientId = this.root.clientId;
+  readonly clientSecret = this.root.clientSecret;
+  private readonly principals = new Map<string, AadServicePrincipal>([[this.root.clientId, this.root]]);
+  private readonly tokens = new Map<string, { until: number; principal: AadServicePrincipal }>();
 
   constructor(private readonly baseUrl: () => string) {}
+
+  addPrincipal(grants: CloudGrants): AadServicePrincipal {
+    const p = newPrincipal(grants);
+    this.principals.set(p.clientId, p);
+    return p;
+  }
 
   /** `GET /{tenant}/v2.0/.well-known/openid-configuration` (authority metadata MSAL fetches first). */
   openIdConfiguration(tenant: string): Record<string, unknown> {
@@ -52,14 +82,15 @@ export class AadTenant {
         70003,
         'The app requested an unsupported grant type.',
       );
-    if (form.get('client_id') !== this.clientId)
+    const principal = this.principals.get(form.get('client_id') ?? '');
+    if (!principal)
       throw new AadError(
         400,
         'unauthorized_client',
         700016,
         `Application with identifier '${form.get('client_id') ?? ''}' was not found in the directory.`,
       );
-    if (form.get('client_secret') !== this.clientSecret)
+    if (form.get('client_secret') !== principal.clientSecret)
       throw new AadError(
         401,
         'invalid_client',
@@ -74,12 +105,13 @@ export class AadTenant {
         `The provided value for scope ${form.get('scope') ?? ''} is not valid.`,
       );
     const token = `eyJ0eXAiOiJKV1QiLCJzaW0iOnRydWV9.${randomBytes(32).toString('base64url')}`;
-    this.tokens.set(token, Date.now() + 3600_000);
+    this.tokens.set(token, { until: Date.now() + 3600_000, principal });
     return { token_type: 'Bearer', expires_in: 3599, ext_expires_in: 3599, access_token: token };
   }
 
-  valid(token: string): boolean {
-    const until = this.tokens.get(token);
-    return until !== undefined && until > Date.now();
+  /** The service principal a bearer token was issued to, while it has not expired. */
+  principalOf(token: string): AadServicePrincipal | undefined {
+    const t = this.tokens.get(token);
+    return t !== undefined && t.until > Date.now() ? t.principal : undefined;
   }
 }

@@ -5,7 +5,8 @@ import { HttpsEndpoint } from '../https-endpoint.js';
 import { AadError, ArmError } from './arm-errors.js';
 import { matchArmRoute, type ArmAnswer } from './arm-routes.js';
 import { ArmState } from './arm-state.js';
-import { AadTenant, ARM_AUDIENCE } from './arm-token.js';
+import { AadTenant, ARM_AUDIENCE, type AadServicePrincipal } from './arm-token.js';
+import { allows, type CloudRefusal } from '../cloud-grants.js';
 
 export interface SimArmOptions {
   readonly resourceGroup?: string;
@@ -63,6 +64,8 @@ function send(res: ServerResponse, a: ArmAnswer): void {
 export class SimArm {
   readonly faults = new CloudFaults();
   readonly tenant: AadTenant;
+  /** Calls refused for want of a role permission. */
+  readonly refused: CloudRefusal[] = [];
   private endpoint: HttpsEndpoint | undefined;
 
   private constructor(readonly state: ArmState) {
@@ -140,7 +143,7 @@ export class SimArm {
     );
     if (aad) return this.answerAad(aad[1] ?? '', aad[2] ?? '', body);
     if (url.pathname === '/metadata/endpoints') return { status: 200, body: this.metadata() };
-    this.authenticate(req.headers.authorization);
+    const principal = this.authenticate(req.headers.authorization);
     checkApiVersion(url.searchParams.get('api-version'));
     const hit = matchArmRoute(method, url.pathname);
     if (!hit)
@@ -150,6 +153,7 @@ export class SimArm {
         `The resource type could not be found: ${method} ${url.pathname}`,
       );
     this.checkScope(hit.params);
+    this.authorize(principal, hit.route.name, url.pathname);
     this.faults.raise(hit.route.name, FAULTS);
     const parsed: unknown = body.length > 0 ? JSON.parse(body.toString('utf8')) : undefined;
     return hit.route.run(this.state, {
@@ -174,10 +178,22 @@ export class SimArm {
     };
   }
 
-  private authenticate(authorization: string | undefined): void {
+  private authenticate(authorization: string | undefined): AadServicePrincipal {
     const bearer = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
-    if (!bearer || !this.tenant.valid(bearer))
-      throw new ArmError(401, 'InvalidAuthenticationToken', 'The access token is invalid.');
+    const principal = bearer ? this.tenant.principalOf(bearer) : undefined;
+    if (!principal) throw new ArmError(401, 'InvalidAuthenticationToken', 'The access token is invalid.');
+    return principal;
+  }
+
+  /** Azure RBAC's refusal: HTTP 403 `AuthorizationFailed` naming the client, object id, action and scope. */
+  private authorize(p: AadServicePrincipal, action: string, scope: string): void {
+    if (allows(p.grants, action)) return;
+    this.refused.push({ principal: p.clientId, permission: action });
+    throw new ArmError(
+      403,
+      'AuthorizationFailed',
+      `The client '${p.clientId}' with object id '${p.objectId}' does not have authorization to perform action '${action}' over scope '${scope}' or the scope is invalid. If access was recently granted, please refresh your credentials.`,
+    );
   }
 
   private checkScope(params: readonly string[]): void {

@@ -1,9 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CloudFaults, NoAnswer, type CloudErrorFault } from '../cloud-faults.js';
 import type { SimCloudInstance } from '../cloud-instance.js';
 import { HttpsEndpoint } from '../https-endpoint.js';
 import { EC2_ACTIONS } from './ec2-actions.js';
+import { listParam } from './ec2-params.js';
+import { Ec2Iam, type AwsAccessKey } from './ec2-iam.js';
 import { Ec2State, type Ec2InstanceSpec, type SimSecurityGroup } from './ec2-state.js';
 import { Ec2Error, ec2Error, ec2Response } from './ec2-xml.js';
 import { verifySigV4 } from './sigv4-verifier.js';
@@ -11,11 +13,6 @@ import { verifySigV4 } from './sigv4-verifier.js';
 export interface SimEc2Options {
   readonly region?: string;
   readonly accountId?: string;
-}
-
-export interface AwsAccessKey {
-  readonly accessKeyId: string;
-  readonly secretAccessKey: string;
 }
 
 const FAULTS: Readonly<Record<CloudErrorFault, (action: string) => Ec2Error>> = {
@@ -34,16 +31,18 @@ const FAULTS: Readonly<Record<CloudErrorFault, (action: string) => Ec2Error>> = 
  * A simulated EC2 region on loopback HTTPS: the Query API (form-encoded `Action=...`, API version
  * 2016-11-15), XML responses and error documents, SigV4 signatures verified against the one access key
  * it issued. Only DescribeInstances, CreateTags, DeleteTags and DescribeSecurityGroups are served.
+ * `credentials` is the installer's key (every action); `iam.add` mints keys limited to listed actions.
  */
 export class SimEc2 {
   readonly faults = new CloudFaults();
-  readonly credentials: AwsAccessKey = {
-    accessKeyId: `AKIA${randomBytes(8).toString('hex').toUpperCase()}`,
-    secretAccessKey: randomBytes(30).toString('base64'),
-  };
+  readonly iam: Ec2Iam;
+  readonly credentials: AwsAccessKey;
   private endpoint: HttpsEndpoint | undefined;
 
-  private constructor(readonly state: Ec2State) {}
+  private constructor(readonly state: Ec2State) {
+    this.iam = new Ec2Iam(state.accountId, state.region);
+    this.credentials = this.iam.add('openshift-installer', 'all');
+  }
 
   static async start(options: SimEc2Options = {}): Promise<SimEc2> {
     const ec2 = new SimEc2(new Ec2State(options.region ?? 'us-east-2', options.accountId ?? '123456789012'));
@@ -116,20 +115,22 @@ export class SimEc2 {
     return Promise.resolve();
   }
 
-  private authenticate(req: IncomingMessage, body: Buffer): void {
+  /** Verifies the signature; returns the access key id it was made with. */
+  private authenticate(req: IncomingMessage, body: Buffer): string {
     const refusal = verifySigV4(
       { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body },
       'ec2',
-      (id) => (id === this.credentials.accessKeyId ? this.credentials.secretAccessKey : undefined),
+      (id) => this.iam.secretOf(id),
     );
     if (refusal)
       throw new Ec2Error(refusal.code === 'AuthFailure' ? 401 : 400, refusal.code, refusal.message);
+    return /Credential=([^/]+)\//.exec(req.headers.authorization ?? '')?.[1] ?? '';
   }
 
   private dispatch(req: IncomingMessage, body: Buffer, requestId: string): string {
     const query = (req.url ?? '/').split('?')[1] ?? '';
     const params = new URLSearchParams(req.method === 'POST' ? body.toString('utf8') : query);
-    this.authenticate(req, body);
+    const accessKeyId = this.authenticate(req, body);
     const action = params.get('Action') ?? '';
     const run = EC2_ACTIONS.get(action);
     if (!run)
@@ -137,6 +138,7 @@ export class SimEc2 {
     const version = params.get('Version');
     if (version !== '2016-11-15')
       throw new Ec2Error(400, 'InvalidParameterValue', `Unsupported API version ${String(version)}`);
+    this.iam.authorize(accessKeyId, action, listParam(params, 'ResourceId')[0]);
     this.faults.raise(action, FAULTS);
     return ec2Response(action, requestId, run(this.state, params));
   }

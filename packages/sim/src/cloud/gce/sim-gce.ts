@@ -6,7 +6,8 @@ import { GceError, notFound } from './gce-errors.js';
 import { GceJson } from './gce-json.js';
 import { matchRoute } from './gce-routes.js';
 import { GceState, type SimFirewall } from './gce-state.js';
-import { GceTokenIssuer, TokenError, type ServiceAccountKey } from './gce-token.js';
+import { GceTokenIssuer, TokenError, type GceServiceAccount, type ServiceAccountKey } from './gce-token.js';
+import { allows, type CloudRefusal } from '../cloud-grants.js';
 
 export interface SimGceOptions {
   readonly project?: string;
@@ -25,6 +26,17 @@ const FAULTS: Readonly<Record<CloudErrorFault, (method: string) => GceError>> = 
   'server-error': () => new GceError(503, 'backendError', 'Backend Error'),
 };
 
+/** The IAM permission each compute v1 method checks (compute API reference, "IAM Permissions"). */
+const PERMISSIONS: Readonly<Record<string, string>> = {
+  'instances.aggregatedList': 'compute.instances.list',
+  'instances.list': 'compute.instances.list',
+  'instances.get': 'compute.instances.get',
+  'instances.setLabels': 'compute.instances.setLabels',
+  'zoneOperations.get': 'compute.zoneOperations.get',
+  'zoneOperations.wait': 'compute.zoneOperations.get',
+  'firewalls.list': 'compute.firewalls.list',
+};
+
 function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' });
   res.end(JSON.stringify(body));
@@ -37,6 +49,8 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  */
 export class SimGce {
   readonly faults = new CloudFaults();
+  /** Calls refused for want of an IAM permission. */
+  readonly refused: CloudRefusal[] = [];
   private endpoint: HttpsEndpoint | undefined;
   private issuer: GceTokenIssuer | undefined;
   private json: GceJson | undefined;
@@ -65,6 +79,11 @@ export class SimGce {
   /** The service-account key JSON, as kube-system/gcp-credentials `service_account.json` holds it. */
   get serviceAccountKey(): ServiceAccountKey {
     return this.started().issuer.key;
+  }
+
+  /** Adds a service account whose roles hold only `permissions`; returns its key JSON. */
+  addServiceAccount(name: string, permissions: readonly string[]): ServiceAccountKey {
+    return this.started().issuer.addServiceAccount(name, permissions);
   }
 
   /** An access token for clients given one directly (gcloud `--access-token-file`). */
@@ -124,10 +143,23 @@ export class SimGce {
     return Promise.resolve();
   }
 
-  private authenticate(authorization: string | undefined): void {
+  private authenticate(authorization: string | undefined): GceServiceAccount {
     const bearer = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
-    if (!bearer || !this.started().issuer.valid(bearer))
-      throw new GceError(401, 'authError', 'Invalid Credentials');
+    const account = bearer ? this.started().issuer.accountOf(bearer) : undefined;
+    if (!account) throw new GceError(401, 'authError', 'Invalid Credentials');
+    return account;
+  }
+
+  /** Compute's refusal: HTTP 403, reason `forbidden`, "Required '<permission>' permission for '<resource>'". */
+  private authorize(account: GceServiceAccount, method: string, path: string): void {
+    const permission = PERMISSIONS[method] ?? `compute.${method}`;
+    if (allows(account.grants, permission)) return;
+    this.refused.push({ principal: account.key.client_email, permission });
+    const resource = path
+      .replace(/^\/compute\/v1\//, '')
+      .replace(/\/(setLabels|wait|aggregated\/instances|global\/firewalls)$/, '')
+      .replace(/\/zones\/[^/]+\/instances$/, '');
+    throw new GceError(403, 'forbidden', `Required '${permission}' permission for '${resource}'`);
   }
 
   private answer(req: IncomingMessage, body: Buffer): [number, unknown] {
@@ -135,11 +167,12 @@ export class SimGce {
     const url = new URL(req.url ?? '/', 'https://sim.invalid');
     const method = req.method ?? 'GET';
     if (url.pathname === '/token' && method === 'POST') return [200, issuer.grant(body.toString('utf8'))];
-    this.authenticate(req.headers.authorization);
+    const account = this.authenticate(req.headers.authorization);
     const hit = matchRoute(method, url.pathname);
     if (!hit) throw new GceError(404, 'notFound', `Not Found: ${method} ${url.pathname}`);
     const project = hit.params[0] ?? '';
     if (project !== this.state.project) throw notFound(`projects/${project}`);
+    this.authorize(account, hit.route.name, url.pathname);
     this.faults.raise(hit.route.name, FAULTS);
     const parsed: unknown = body.length > 0 ? JSON.parse(body.toString('utf8')) : undefined;
     return [
