@@ -387,26 +387,33 @@ function Get-WmcoSidLabel {
     return $Sid
 }
 
-# The write rights (names of $script:FolderWriteRights) that a FileSystemRights value holds.
+# The write rights (names of $script:FolderWriteRights) that a FileSystemRights value holds; all of them: FullControl.
 function Get-WmcoWriteRightNames {
     param(
         [long] $Rights
     )
+    if ((($Rights -band 0x1F01FF) -eq 0x1F01FF) -or (($Rights -band 0x10000000) -ne 0)) { return @('FullControl') }
     return @($script:FolderWriteRights.Keys | Where-Object { ($Rights -band $script:FolderWriteRights[$_]) -ne 0 })
 }
 
 # The Allow entries of an existing folder's ACL (explicit and inherited, inherit-only included: they reach what
-# is created inside) that give write access to a principal not in $script:FolderWriters, one line each.
+# is created inside) that give write access to a principal not in $script:FolderWriters: one per principal, its
+# rights added up, in the order the ACL first names it.
 function Get-WmcoForeignWriters {
     param(
         [object] $Acl
     )
-    $found = @()
+    $rights = [ordered]@{}
     foreach ($rule in @($Acl.GetAccessRules($true, $true, [System.Security.Principal.SecurityIdentifier]))) {
         if ([string]$rule.AccessControlType -ne 'Allow') { continue }
         $sid = [string]$rule.IdentityReference.Value
         if ($script:FolderWriters -contains $sid) { continue }
-        $names = @(Get-WmcoWriteRightNames ([long][int]$rule.FileSystemRights))
+        if (-not $rights.Contains($sid)) { $rights[$sid] = [long]0 }
+        $rights[$sid] = $rights[$sid] -bor [long][int]$rule.FileSystemRights
+    }
+    $found = @()
+    foreach ($sid in @($rights.Keys)) {
+        $names = @(Get-WmcoWriteRightNames $rights[$sid])
         if ($names.Count -gt 0) { $found += [ordered]@{ sid = $sid; rights = ($names -join ', ') } }
     }
     return , $found
@@ -421,35 +428,35 @@ function Get-WmcoFolderProblem {
     )
     $item = Get-Item -LiteralPath $Path -Force -ErrorAction SilentlyContinue
     if ($null -eq $item) { return $null }
-    $remove = "remove it if nothing else needs it; the operator then creates it for SYSTEM and Administrators only"
+    $remove = 'delete it if nothing else uses it (the operator then creates it for SYSTEM and Administrators only)'
     if (($item.Attributes -band [System.IO.FileAttributes]::ReparsePoint) -ne 0) {
         $target = ''
         if ($item.PSObject.Properties.Name -contains 'Target' -and $item.Target) { $target = " to $(@($item.Target) -join ', ')" }
         $reason = "is a reparse point$target"
         if ($item.PSObject.Properties.Name -contains 'LinkType' -and $item.LinkType) { $reason = "is a $($item.LinkType)$target (a reparse point)" }
         return [ordered]@{ path = $Path; reason = $reason
-            fix = "remove the link, not what it points to (cmd /c rmdir `"$Path`"); the operator then creates the folder for SYSTEM and Administrators only" }
+            fix = "remove the link, not its target (cmd /c rmdir `"$Path`"); the operator then creates the folder for SYSTEM and Administrators only" }
     }
     if (-not $item.PSIsContainer) { return [ordered]@{ path = $Path; reason = 'is a file, not a folder'; fix = $remove } }
     $acl = Get-Acl -LiteralPath $Path
-    $reset = "icacls `"$Path`" /setowner *$($script:AdministratorsSid) /T /C, then icacls `"$Path`" /inheritance:r " +
-        "/grant:r *$($script:SystemSid):(OI)(CI)F *$($script:AdministratorsSid):(OI)(CI)F"
+    $reset = "or, as an administrator: icacls `"$Path`" /setowner *$($script:AdministratorsSid) /T /C; icacls `"$Path`" " +
+        "/inheritance:r /grant:r *$($script:SystemSid):(OI)(CI)F *$($script:AdministratorsSid):(OI)(CI)F"
     if ($acl.GetSecurityDescriptorSddlForm('Access') -match 'D:[A-Z]*NO_ACCESS_CONTROL') {
-        return [ordered]@{ path = $Path; reason = 'has no DACL (everyone has full control)'; fix = "$remove; or, as an administrator: $reset" }
+        return [ordered]@{ path = $Path; reason = 'has no DACL (everyone has full control)'; fix = "$remove, $reset" }
     }
     $writers = Get-WmcoForeignWriters $acl
     if ($writers.Count -gt 0) {
         $who = @($writers | ForEach-Object { "$(Get-WmcoSidLabel $_.sid) $($_.rights)" }) -join '; '
         $drop = @($writers | ForEach-Object { "*$($_.sid)" } | Select-Object -Unique) -join ' '
         return [ordered]@{ path = $Path; reason = "lets non-administrators write: $who"
-            fix = "$remove; or, as an administrator: $reset, then icacls `"$Path`" /remove:g $drop /T /C" }
+            fix = "$remove, $reset; icacls `"$Path`" /remove:g $drop /T /C" }
     }
     $owner = $acl.GetOwner([System.Security.Principal.SecurityIdentifier])
     $ownerSid = ''
     if ($null -ne $owner) { $ownerSid = [string]$owner.Value }
     if ($script:FolderOwners -notcontains $ownerSid) {
         return [ordered]@{ path = $Path; reason = "is owned by $(Get-WmcoSidLabel $ownerSid), not Administrators or SYSTEM"
-            fix = "$remove; or, as an administrator: $reset" }
+            fix = "$remove, $reset" }
     }
     return $null
 }
@@ -459,8 +466,7 @@ function Format-WmcoFolderProblem {
     param(
         [object] $Problem
     )
-    return "folder $($Problem.path) $($Problem.reason): the operator keeps there what runs as SYSTEM and will not " +
-        "use it. Fix: $($Problem.fix)"
+    return "folder $($Problem.path) $($Problem.reason), so the operator will not use it. Fix: $($Problem.fix)"
 }
 
 # The operator's ACL: owner Administrators, not inherited, full control for SYSTEM and Administrators, inherited below.

@@ -52,7 +52,9 @@ Describe 'WmcoHost folders' {
             @{ rights = 0x1200A9; expected = @() }
             @{ rights = 0x6; expected = @('CreateFiles', 'CreateDirectories') }
             @{ rights = 0x80000; expected = @('TakeOwnership') }
-            @{ rights = 0x10000000; expected = @('GenericAll') }
+            @{ rights = 0x10000000; expected = @('FullControl') }
+            @{ rights = 0x1F01FF; expected = @('FullControl') }
+            @{ rights = 0x40000000; expected = @('GenericWrite') }
             @{ rights = [long][int]-2147483648; expected = @() }
         ) {
             $names = InModuleScope WmcoHost -Parameters @{ r = $rights } { param($r) , @(Get-WmcoWriteRightNames $r) }
@@ -70,6 +72,12 @@ Describe 'WmcoHost folders' {
             $acl = New-TestAcl -Rules @($rules | ForEach-Object { New-FakeAccessRule $_ -Rights 'Modify' })
             $found = InModuleScope WmcoHost -Parameters @{ a = $acl } { param($a) Get-WmcoForeignWriters $a }
             @($found).Count | Should -Be $count
+        }
+        It 'adds up the rights of one principal''s entries into one line' {
+            $acl = New-TestAcl -Rules @((New-FakeAccessRule 'S-1-5-32-545' -Rights 0x4), (New-FakeAccessRule 'S-1-5-11' -Rights 0x2),
+                (New-FakeAccessRule 'S-1-5-32-545' -Rights 0x2))
+            $found = InModuleScope WmcoHost -Parameters @{ a = $acl } { param($a) Get-WmcoForeignWriters $a }
+            @($found | ForEach-Object { "$($_.sid) $($_.rights)" }) | Should -Be @('S-1-5-32-545 CreateFiles, CreateDirectories', 'S-1-5-11 CreateFiles')
         }
         It 'ignores Deny entries and read-only entries' {
             $acl = New-TestAcl -Rules @((New-FakeAccessRule 'S-1-1-0' 'Deny'), (New-FakeAccessRule 'S-1-5-32-545' -Rights 'ReadAndExecute'))
@@ -100,7 +108,7 @@ Describe 'WmcoHost folders' {
             Mock -ModuleName WmcoHost Get-Item -ParameterFilter { $LiteralPath -eq $dir } { New-FakeFolderItem 'Junction' 'C:\Users\eve\k' }
             $problem = Get-Problem $dir
             $problem.reason | Should -BeExactly 'is a Junction to C:\Users\eve\k (a reparse point)'
-            $problem.fix | Should -BeLike "remove the link, not what it points to (cmd /c rmdir `"$dir`")*"
+            $problem.fix | Should -BeLike "remove the link, not its target (cmd /c rmdir `"$dir`")*"
         }
         It 'refuses a symbolic link (a reparse point)' {
             $target = Join-Path $root 'elsewhere'
@@ -115,14 +123,16 @@ Describe 'WmcoHost folders' {
         It 'refuses a folder <who> can write, naming the principal, the rights and the icacls fix' -TestCases @(
             @{ who = 'BUILTIN\Users'; sid = 'S-1-5-32-545'; rights = 0x6; names = 'CreateFiles, CreateDirectories'; label = 'BUILTIN\Users (S-1-5-32-545)' }
             @{ who = 'a local user'; sid = 'S-1-5-21-1-2-3-1001'; rights = 0x1301BF; names = 'CreateFiles, CreateDirectories, WriteExtendedAttributes, WriteAttributes, Delete'; label = 'S-1-5-21-1-2-3-1001' }
+            @{ who = 'Authenticated Users (full control)'; sid = 'S-1-5-11'; rights = 0x1F01FF; names = 'FullControl'; label = 'NT AUTHORITY\Authenticated Users (S-1-5-11)' }
             @{ who = 'Everyone (change permissions only)'; sid = 'S-1-1-0'; rights = 0x40000; names = 'ChangePermissions'; label = 'Everyone (S-1-1-0)' }
         ) {
             $null = New-Item -ItemType Directory -Path $dir
             $WmcoFake.Acls[$dir] = New-TestAcl -Rules (@(Get-OperatorRules) + @(New-FakeAccessRule $sid -Rights $rights))
             $problem = Get-Problem $dir
             $problem.reason | Should -BeExactly "lets non-administrators write: $label $names"
-            $problem.fix | Should -BeLike "*icacls `"$dir`" /setowner *S-1-5-32-544 /T /C*"
-            $problem.fix | Should -BeLike "*icacls `"$dir`" /remove:g *$sid /T /C"
+            $problem.fix | Should -BeExactly ("delete it if nothing else uses it (the operator then creates it for SYSTEM and Administrators only), " +
+                "or, as an administrator: icacls `"$dir`" /setowner *S-1-5-32-544 /T /C; icacls `"$dir`" /inheritance:r /grant:r " +
+                "*S-1-5-18:(OI)(CI)F *S-1-5-32-544:(OI)(CI)F; icacls `"$dir`" /remove:g *$sid /T /C")
         }
         It 'refuses a folder whose owner is not Administrators or SYSTEM' {
             $null = New-Item -ItemType Directory -Path $dir
@@ -147,7 +157,7 @@ Describe 'WmcoHost folders' {
     Describe 'Format-WmcoFolderProblem' {
         It 'names the folder, the reason and the fix on one line' {
             $text = InModuleScope WmcoHost { Format-WmcoFolderProblem ([ordered]@{ path = 'C:\k'; reason = 'is a Junction to D:\x (a reparse point)'; fix = 'remove it' }) }
-            $text | Should -BeExactly 'folder C:\k is a Junction to D:\x (a reparse point): the operator keeps there what runs as SYSTEM and will not use it. Fix: remove it'
+            $text | Should -BeExactly 'folder C:\k is a Junction to D:\x (a reparse point), so the operator will not use it. Fix: remove it'
         }
     }
 
@@ -228,7 +238,7 @@ Describe 'WmcoHost folders' {
             $null = New-Item -ItemType Directory -Path $work
             $WmcoFake.Acls[$work] = New-TestAcl -Rules (@(Get-OperatorRules) + @(New-FakeAccessRule 'S-1-5-32-545' -Rights 0x6)) -Protected $false
             InModuleScope WmcoHost { Initialize-WmcoWorkArea } |
-                Should -BeLike "folder $work lets non-administrators write: BUILTIN\Users (S-1-5-32-545) CreateFiles, CreateDirectories*Fix: *"
+                Should -BeLike "folder $work lets non-administrators write: BUILTIN\Users (S-1-5-32-545) CreateFiles, CreateDirectories, so*Fix: *"
             Test-Path -LiteralPath $staging | Should -BeFalse
             @($WmcoFake.Calls) | Should -Be @()
         }

@@ -43,18 +43,27 @@ const SID_NAMES: Readonly<Record<string, string>> = {
 const label = (sid: string): string => (SID_NAMES[sid] ? `${SID_NAMES[sid]} (${sid})` : sid);
 
 const REMOVE =
-  'remove it if nothing else needs it; the operator then creates it for SYSTEM and Administrators only';
+  'delete it if nothing else uses it (the operator then creates it for SYSTEM and Administrators only)';
 
 const reset = (path: string): string =>
-  `icacls "${path}" /setowner *${Sid.administrators} /T /C, then icacls "${path}" /inheritance:r ` +
-  `/grant:r *${Sid.system}:(OI)(CI)F *${Sid.administrators}:(OI)(CI)F`;
+  `or, as an administrator: icacls "${path}" /setowner *${Sid.administrators} /T /C; icacls "${path}" ` +
+  `/inheritance:r /grant:r *${Sid.system}:(OI)(CI)F *${Sid.administrators}:(OI)(CI)F`;
 
-/** Get-WmcoForeignWriters: Allow entries giving write rights to anyone but the trusted principals. */
+/** Get-WmcoWriteRightNames: the write rights a FileSystemRights value holds; all of them: FullControl. */
+function writeRightNames(rights: number): string[] {
+  if ((rights & 0x1f01ff) === 0x1f01ff || (rights & 0x10000000) !== 0) return ['FullControl'];
+  return WRITE_RIGHTS.filter(([, bit]) => (rights & bit) !== 0).map(([name]) => name);
+}
+
+/** Get-WmcoForeignWriters: per principal not trusted (first-named first), the write rights its Allow entries add up to. */
 function foreignWriters(aces: readonly FolderAce[]): { sid: string; rights: string }[] {
-  return aces.flatMap((a) => {
-    if (!a.allow || WRITERS.includes(a.sid)) return [];
-    const names = WRITE_RIGHTS.filter(([, bit]) => (a.rights & bit) !== 0).map(([name]) => name);
-    return names.length > 0 ? [{ sid: a.sid, rights: names.join(', ') }] : [];
+  const rights = new Map<string, number>();
+  for (const a of aces) {
+    if (a.allow && !WRITERS.includes(a.sid)) rights.set(a.sid, (rights.get(a.sid) ?? 0) | a.rights);
+  }
+  return [...rights].flatMap(([sid, r]) => {
+    const names = writeRightNames(r);
+    return names.length > 0 ? [{ sid, rights: names.join(', ') }] : [];
   });
 }
 
@@ -65,7 +74,7 @@ function linkProblem(files: FileSystem, path: string): FolderProblem | undefined
   return {
     path,
     reason: `is a ${kind} to ${link.target} (a reparse point)`,
-    fix: `remove the link, not what it points to (cmd /c rmdir "${path}"); the operator then creates the folder for SYSTEM and Administrators only`,
+    fix: `remove the link, not its target (cmd /c rmdir "${path}"); the operator then creates the folder for SYSTEM and Administrators only`,
   };
 }
 
@@ -80,24 +89,24 @@ export function folderProblem(files: FileSystem, path: string): FolderProblem | 
   if (!files.isDirectory(path)) return undefined;
   const security = files.security(path);
   if (security.nullDacl) {
-    const fix = `${REMOVE}; or, as an administrator: ${reset(path)}`;
+    const fix = `${REMOVE}, ${reset(path)}`;
     return { path, reason: 'has no DACL (everyone has full control)', fix };
   }
   const writers = foreignWriters(security.aces);
   if (writers.length > 0) {
     const who = writers.map((w) => `${label(w.sid)} ${w.rights}`).join('; ');
     const drop = [...new Set(writers.map((w) => `*${w.sid}`))].join(' ');
-    const fix = `${REMOVE}; or, as an administrator: ${reset(path)}, then icacls "${path}" /remove:g ${drop} /T /C`;
+    const fix = `${REMOVE}, ${reset(path)}; icacls "${path}" /remove:g ${drop} /T /C`;
     return { path, reason: `lets non-administrators write: ${who}`, fix };
   }
   if (!OWNERS.includes(security.owner)) {
     const reason = `is owned by ${label(security.owner)}, not Administrators or SYSTEM`;
-    return { path, reason, fix: `${REMOVE}; or, as an administrator: ${reset(path)}` };
+    return { path, reason, fix: `${REMOVE}, ${reset(path)}` };
   }
   return undefined;
 }
 
 /** Format-WmcoFolderProblem: one line naming the folder, the reason and the fix. */
 export function formatFolderProblem(p: FolderProblem): string {
-  return `folder ${p.path} ${p.reason}: the operator keeps there what runs as SYSTEM and will not use it. Fix: ${p.fix}`;
+  return `folder ${p.path} ${p.reason}, so the operator will not use it. Fix: ${p.fix}`;
 }

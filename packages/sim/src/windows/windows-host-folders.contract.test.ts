@@ -18,7 +18,7 @@ test('a working area Users can write is refused at first contact; nothing is wri
   });
   t.regex(
     err.message,
-    /^host 127\.[0-9.]+ refused: folder C:\\ProgramData\\wmco lets non-administrators write: BUILTIN\\Users \(S-1-5-32-545\) CreateFiles, CreateDirectories, WriteExtendedAttributes, WriteAttributes: .* Fix: .*icacls "C:\\ProgramData\\wmco" \/remove:g \*S-1-5-32-545 \/T \/C$/,
+    /^host 127\.[0-9.]+ refused: folder C:\\ProgramData\\wmco lets non-administrators write: BUILTIN\\Users \(S-1-5-32-545\) CreateFiles, CreateDirectories, WriteExtendedAttributes, WriteAttributes, so the operator will not use it\. Fix: .*icacls "C:\\ProgramData\\wmco" \/remove:g \*S-1-5-32-545 \/T \/C$/,
   );
   t.deepEqual(files.descendants(HostPaths.root), [], 'no module, no staging folder');
   t.false(files.isRestricted(HostPaths.root), "its ACL is the administrator's to fix");
@@ -38,7 +38,7 @@ test('C:\\k as a junction is refused before any step: nothing through it, no ser
   const err = await t.throwsAsync(converge(w.host, nodeSpec(payload), payload.content));
   t.regex(
     err.message,
-    /protecting the operator's folders: folder C:\\k is a Junction to C:\\Users\\eve\\k \(a reparse point\): .* Fix: remove the link, not what it points to \(cmd \/c rmdir "C:\\k"\)/,
+    /protecting the operator's folders: folder C:\\k is a Junction to C:\\Users\\eve\\k \(a reparse point\), so the operator will not use it\. Fix: remove the link, not its target \(cmd \/c rmdir "C:\\k"\)/,
   );
   t.deepEqual(files.descendants('C:\\Users\\eve\\k'), [], 'nothing written through the junction');
   t.deepEqual(w.sim.model.scm.all(), [], 'no service created');
@@ -53,12 +53,12 @@ for (const [what, security, reason] of [
   [
     'made by an administrator under C:\\ (Users may create folders in it)',
     undefined,
-    /folder C:\\Temp lets non-administrators write: BUILTIN\\Users \(S-1-5-32-545\) CreateDirectories; BUILTIN\\Users \(S-1-5-32-545\) CreateFiles/,
+    /folder C:\\Temp lets non-administrators write: BUILTIN\\Users \(S-1-5-32-545\) CreateFiles, CreateDirectories, so/,
   ],
   [
     'owned by a local user',
     { ...OPERATOR_SECURITY, owner: 'S-1-5-21-1-2-3-1001' },
-    /folder C:\\Temp is owned by S-1-5-21-1-2-3-1001, not Administrators or SYSTEM: .* Fix: .*\/setowner \*S-1-5-32-544/,
+    /folder C:\\Temp is owned by S-1-5-21-1-2-3-1001, not Administrators or SYSTEM, so .* Fix: .*\/setowner \*S-1-5-32-544/,
   ],
   [
     'with Authenticated Users Modify',
