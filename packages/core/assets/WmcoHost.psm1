@@ -960,6 +960,12 @@ function Get-WmcoHostState {
     if ($Request.PSObject.Properties.Name -contains 'rootCertificates') {
         $state['rootCertificates'] = @(Get-WmcoRootCertificates @($Request.rootCertificates))
     }
+    if ($Request.PSObject.Properties.Name -contains 'checkFolders') {
+        $state['folderProblems'] = @(foreach ($folder in @($Request.checkFolders)) {
+                $problem = Get-WmcoFolderProblem $folder
+                if ($null -ne $problem) { $problem }
+            })
+    }
     return $state
 }
 

@@ -222,6 +222,26 @@ Describe 'WmcoHost folders' {
         }
     }
 
+    Describe 'observe checkFolders' {
+        It 'reports the folders the module would refuse, in request order, and nothing for the others' {
+            $null = New-Item -ItemType Directory -Path $dir
+            Mock -ModuleName WmcoHost Get-Item -ParameterFilter { $LiteralPath -eq $dir } { New-FakeFolderItem 'Junction' 'C:\Users\eve\k' }
+            $clean = Join-Path $root 'clean'
+            $null = New-Item -ItemType Directory -Path $clean
+            $WmcoFake.Acls[$clean] = New-TestAcl -Rules (Get-OperatorRules)
+            $out = Invoke-WmcoJson (New-ObserveRequest @{ checkFolders = @($clean, $dir, (Join-Path $root 'missing')) })
+            $problems = Get-JsonAt $out.Json 'state.folderProblems'
+            $problems.GetArrayLength() | Should -Be 1
+            (Get-JsonAt $problems '0.path').GetString() | Should -Be $dir
+            (Get-JsonAt $problems '0.reason').GetString() | Should -Be 'is a Junction to C:\Users\eve\k (a reparse point)'
+        }
+        It 'is an empty list when every folder is fine, and absent when not asked' {
+            (Get-JsonAt (Invoke-WmcoJson (New-ObserveRequest @{ checkFolders = @($dir) })).Json 'state.folderProblems').GetArrayLength() | Should -Be 0
+            @((Invoke-WmcoJson (New-ObserveRequest)).Json.GetProperty('state').EnumerateObject() | ForEach-Object { $_.Name }) |
+                Should -Not -Contain 'folderProblems'
+        }
+    }
+
     Describe 'Initialize-WmcoWorkArea' {
         BeforeEach {
             $staging = Join-Path $root 'wmco' 'staging'

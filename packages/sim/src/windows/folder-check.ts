@@ -106,6 +106,15 @@ export function folderProblem(files: FileSystem, path: string): FolderProblem | 
   return undefined;
 }
 
+/** `observe`'s `folderProblems` for the requested `checkFolders` (none asked: nothing). */
+export function observedFolderProblems(
+  files: FileSystem,
+  folders: readonly string[] | undefined,
+): { folderProblems?: FolderProblem[] } {
+  if (folders === undefined) return {};
+  return { folderProblems: folders.flatMap((f) => folderProblem(files, f) ?? []) };
+}
+
 /** Format-WmcoFolderProblem: one line naming the folder, the reason and the fix. */
 export function formatFolderProblem(p: FolderProblem): string {
   return `folder ${p.path} ${p.reason}, so the operator will not use it. Fix: ${p.fix}`;

@@ -9,7 +9,7 @@ import type { WindowsModel } from './windows-model.js';
  */
 export function protectFolder(m: WindowsModel, path: string): boolean {
   const problem = folderProblem(m.files, path);
-  void problem;
+  if (problem) throw new Error(formatFolderProblem(problem));
   if (!m.files.isDirectory(path)) {
     // DirectoryInfo.Create(DirectorySecurity): made with the ACL, never open.
     m.files.mkdirp(path);
@@ -36,7 +36,7 @@ export function protectOperatorRoots(m: WindowsModel): HostAction[] {
 export function workAreaRefusal(m: WindowsModel): string | undefined {
   for (const folder of [HostPaths.root, HostPaths.staging]) {
     const problem = folderProblem(m.files, folder);
-    void problem;
+    if (problem) return formatFolderProblem(problem);
     protectFolder(m, folder);
   }
   return undefined;
