@@ -10,9 +10,11 @@
 #   observe      runs the request's "evaluate" scripts (service pre-scripts) first, then reports hashes of
 #                managed files, services, env vars, routes, HNS networks, firewall rules, hostname, OS
 #                build, Containers feature, last boot time, free disk, default shell, script results, and
-#                (when asked) the inbound Allow rules covering given ports and the sub-folders of the
-#                prunable roots
-#   apply        one ordered plan of steps (service pre-scripts run for their effect among them, right
+#                (when asked) the inbound Allow rules covering given ports, the sub-folders of the
+#                prunable roots, and which operator folders it would refuse (Get-WmcoFolderProblem)
+#   apply        first makes the operator's folders its own (an existing one a non-administrator could
+#                have planted is refused, a missing one created with the operator's ACL), then runs
+#                one ordered plan of steps (service pre-scripts run for their effect among them, right
 #                before their service starts; services of one dependency level start together); stops at
 #                the first failing step; with
 #                "rebootWhenRequired" it schedules the restart a step asked for before answering
