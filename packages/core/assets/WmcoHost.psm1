@@ -10,9 +10,11 @@
 #   observe      runs the request's "evaluate" scripts (service pre-scripts) first, then reports hashes of
 #                managed files, services, env vars, routes, HNS networks, firewall rules, hostname, OS
 #                build, Containers feature, last boot time, free disk, default shell, script results, and
-#                (when asked) the inbound Allow rules covering given ports and the sub-folders of the
-#                prunable roots
-#   apply        one ordered plan of steps (service pre-scripts run for their effect among them, right
+#                (when asked) the inbound Allow rules covering given ports, the sub-folders of the
+#                prunable roots, and which operator folders it would refuse (Get-WmcoFolderProblem)
+#   apply        first makes the operator's folders its own (an existing one a non-administrator could
+#                have planted is refused, a missing one created with the operator's ACL), then runs
+#                one ordered plan of steps (service pre-scripts run for their effect among them, right
 #                before their service starts; services of one dependency level start together); stops at
 #                the first failing step; with
 #                "rebootWhenRequired" it schedules the restart a step asked for before answering
@@ -34,6 +36,26 @@ $script:ProtectedRoots = @('C:\ProgramData\wmco', 'C:\k', 'C:\Temp')
 $script:PrunableRoots = @('C:\k\containerd\registries')
 $script:SystemSid = 'S-1-5-18'
 $script:AdministratorsSid = 'S-1-5-32-544'
+$script:TrustedInstallerSid = 'S-1-5-80-956008885-3418522649-1831038044-1853292631-2271478464'
+$script:CreatorOwnerSid = 'S-1-3-0'
+# Who may hold write access to an existing operator folder (CREATOR OWNER only reaches what its creator, one of
+# the others, creates) and who may own it. Anyone else able to write there could plant what runs as SYSTEM.
+$script:FolderWriters = @($script:SystemSid, $script:AdministratorsSid, $script:TrustedInstallerSid, $script:CreatorOwnerSid)
+$script:FolderOwners = @($script:SystemSid, $script:AdministratorsSid)
+# The FileSystemRights bits that change what a folder holds or who may (System.Security.AccessControl.FileSystemRights;
+# GENERIC_ALL and GENERIC_WRITE as they appear in inherit-only entries).
+$script:FolderWriteRights = [ordered]@{
+    CreateFiles = 0x2; CreateDirectories = 0x4; WriteExtendedAttributes = 0x10; DeleteSubdirectoriesAndFiles = 0x40
+    WriteAttributes = 0x100; Delete = 0x10000; ChangePermissions = 0x40000; TakeOwnership = 0x80000
+    GenericAll = 0x10000000; GenericWrite = 0x40000000
+}
+# Display names of well-known SIDs, for messages only (decisions are by SID; names are localized on Windows).
+$script:WellKnownSidNames = @{
+    'S-1-1-0' = 'Everyone'; 'S-1-3-4' = 'OWNER RIGHTS'; 'S-1-5-4' = 'NT AUTHORITY\INTERACTIVE'
+    'S-1-5-7' = 'NT AUTHORITY\ANONYMOUS LOGON'; 'S-1-5-11' = 'NT AUTHORITY\Authenticated Users'
+    'S-1-5-18' = 'NT AUTHORITY\SYSTEM'; 'S-1-5-32-544' = 'BUILTIN\Administrators'; 'S-1-5-32-545' = 'BUILTIN\Users'
+    'S-1-5-32-546' = 'BUILTIN\Guests'; 'S-1-5-32-547' = 'BUILTIN\Power Users'
+}
 $script:EnvKey = 'HKLM:\SYSTEM\CurrentControlSet\Control\Session Manager\Environment'
 $script:ServiceTimeout = [TimeSpan]::FromMinutes(2)
 # A starting service is looked at every half second (240 looks: the two minutes), so one that stops again is
@@ -358,16 +380,99 @@ function Test-WmcoProtected {
     return ($rules.Count -gt 0)
 }
 
-# Creates the folder, or takes it over: children lose their explicit entries, the folder gets the ACL.
-function Protect-WmcoDirectory {
+# "BUILTIN\Users (S-1-5-32-545)" for a well-known SID, the SID alone for any other.
+function Get-WmcoSidLabel {
+    param(
+        [string] $Sid
+    )
+    if ($script:WellKnownSidNames.ContainsKey($Sid)) { return "$($script:WellKnownSidNames[$Sid]) ($Sid)" }
+    return $Sid
+}
+
+# The write rights (names of $script:FolderWriteRights) that a FileSystemRights value holds; all of them: FullControl.
+function Get-WmcoWriteRightNames {
+    param(
+        [long] $Rights
+    )
+    if ((($Rights -band 0x1F01FF) -eq 0x1F01FF) -or (($Rights -band 0x10000000) -ne 0)) { return @('FullControl') }
+    return @($script:FolderWriteRights.Keys | Where-Object { ($Rights -band $script:FolderWriteRights[$_]) -ne 0 })
+}
+
+# The Allow entries of an existing folder's ACL (explicit and inherited, inherit-only included: they reach what
+# is created inside) that give write access to a principal not in $script:FolderWriters: one per principal, its
+# rights added up, in the order the ACL first names it.
+function Get-WmcoForeignWriters {
+    param(
+        [object] $Acl
+    )
+    $rights = [ordered]@{}
+    foreach ($rule in @($Acl.GetAccessRules($true, $true, [System.Security.Principal.SecurityIdentifier]))) {
+        if ([string]$rule.AccessControlType -ne 'Allow') { continue }
+        $sid = [string]$rule.IdentityReference.Value
+        if ($script:FolderWriters -contains $sid) { continue }
+        if (-not $rights.Contains($sid)) { $rights[$sid] = [long]0 }
+        $rights[$sid] = $rights[$sid] -bor [long][int]$rule.FileSystemRights
+    }
+    $found = @()
+    foreach ($sid in @($rights.Keys)) {
+        $names = @(Get-WmcoWriteRightNames $rights[$sid])
+        if ($names.Count -gt 0) { $found += [ordered]@{ sid = $sid; rights = ($names -join ', ') } }
+    }
+    return , $found
+}
+
+# Why the operator must not use the existing folder $Path: [ordered]@{ path; reason; fix }, or $null when it
+# may (or when nothing is there). Refused: a junction, symbolic link, mount point or other reparse point; a
+# file; a folder without a DACL; an owner other than Administrators or SYSTEM; write access for anyone else.
+function Get-WmcoFolderProblem {
     param(
         [string] $Path
     )
-    $null = New-Item -ItemType Directory -Force -Path $Path
-    if (Test-WmcoProtected $Path) { return $false }
-    $ErrorActionPreference = 'Continue'
-    $null = & icacls.exe $Path /reset /t /c /q 2>&1
-    $ErrorActionPreference = 'Stop'
+    $item = Get-Item -LiteralPath $Path -Force -ErrorAction SilentlyContinue
+    if ($null -eq $item) { return $null }
+    $remove = 'delete it if nothing else uses it (the operator then creates it for SYSTEM and Administrators only)'
+    if (($item.Attributes -band [System.IO.FileAttributes]::ReparsePoint) -ne 0) {
+        $target = ''
+        if ($item.PSObject.Properties.Name -contains 'Target' -and $item.Target) { $target = " to $(@($item.Target) -join ', ')" }
+        $reason = "is a reparse point$target"
+        if ($item.PSObject.Properties.Name -contains 'LinkType' -and $item.LinkType) { $reason = "is a $($item.LinkType)$target (a reparse point)" }
+        return [ordered]@{ path = $Path; reason = $reason
+            fix = "remove the link, not its target (cmd /c rmdir `"$Path`"); the operator then creates the folder for SYSTEM and Administrators only" }
+    }
+    if (-not $item.PSIsContainer) { return [ordered]@{ path = $Path; reason = 'is a file, not a folder'; fix = $remove } }
+    $acl = Get-Acl -LiteralPath $Path
+    $reset = "or, as an administrator: icacls `"$Path`" /setowner *$($script:AdministratorsSid) /T /C; icacls `"$Path`" " +
+        "/inheritance:r /grant:r *$($script:SystemSid):(OI)(CI)F *$($script:AdministratorsSid):(OI)(CI)F"
+    if ($acl.GetSecurityDescriptorSddlForm('Access') -match 'D:[A-Z]*NO_ACCESS_CONTROL') {
+        return [ordered]@{ path = $Path; reason = 'has no DACL (everyone has full control)'; fix = "$remove, $reset" }
+    }
+    $writers = Get-WmcoForeignWriters $acl
+    if ($writers.Count -gt 0) {
+        $who = @($writers | ForEach-Object { "$(Get-WmcoSidLabel $_.sid) $($_.rights)" }) -join '; '
+        $drop = @($writers | ForEach-Object { "*$($_.sid)" } | Select-Object -Unique) -join ' '
+        return [ordered]@{ path = $Path; reason = "lets non-administrators write: $who"
+            fix = "$remove, $reset; icacls `"$Path`" /remove:g $drop /T /C" }
+    }
+    $owner = $acl.GetOwner([System.Security.Principal.SecurityIdentifier])
+    $ownerSid = ''
+    if ($null -ne $owner) { $ownerSid = [string]$owner.Value }
+    if ($script:FolderOwners -notcontains $ownerSid) {
+        return [ordered]@{ path = $Path; reason = "is owned by $(Get-WmcoSidLabel $ownerSid), not Administrators or SYSTEM"
+            fix = "$remove, $reset" }
+    }
+    return $null
+}
+
+# The one-line refusal: which folder, why, and the fix.
+function Format-WmcoFolderProblem {
+    param(
+        [object] $Problem
+    )
+    return "folder $($Problem.path) $($Problem.reason), so the operator will not use it. Fix: $($Problem.fix)"
+}
+
+# The operator's ACL: owner Administrators, not inherited, full control for SYSTEM and Administrators, inherited below.
+function New-WmcoOperatorAcl {
     $acl = New-Object System.Security.AccessControl.DirectorySecurity
     $acl.SetOwner((New-Object System.Security.Principal.SecurityIdentifier $script:AdministratorsSid))
     $acl.SetAccessRuleProtection($true, $false)
@@ -376,7 +481,41 @@ function Protect-WmcoDirectory {
         $acl.AddAccessRule((New-Object System.Security.AccessControl.FileSystemAccessRule ($identity, 'FullControl',
                     'ContainerInherit, ObjectInherit', 'None', 'Allow')))
     }
-    Set-Acl -LiteralPath $Path -AclObject $acl
+    return $acl
+}
+
+# Creates a missing folder with the operator's ACL in the same call (CreateDirectory with its security
+# descriptor), so it is never open, not even for a moment.
+function New-WmcoProtectedDirectory {
+    param(
+        [string] $Path
+    )
+    $info = New-Object System.IO.DirectoryInfo (Get-WmcoNativePath $Path)
+    $info.Create((New-WmcoOperatorAcl))
+}
+
+# Makes the folder the operator's: a missing one is created with its ACL; an existing one is refused when
+# Get-WmcoFolderProblem finds a reason, else its children lose their explicit entries and it gets the ACL.
+# True when something changed.
+function Protect-WmcoDirectory {
+    param(
+        [string] $Path
+    )
+    $problem = Get-WmcoFolderProblem $Path
+    if ($null -ne $problem) { throw (Format-WmcoFolderProblem $problem) }
+    $created = $false
+    if ($null -eq (Get-Item -LiteralPath $Path -Force -ErrorAction SilentlyContinue)) {
+        New-WmcoProtectedDirectory $Path
+        $created = $true
+        # Create keeps a folder someone else made in between: look again.
+        $problem = Get-WmcoFolderProblem $Path
+        if ($null -ne $problem) { throw (Format-WmcoFolderProblem $problem) }
+    }
+    if (Test-WmcoProtected $Path) { return $created }
+    $ErrorActionPreference = 'Continue'
+    $null = & icacls.exe $Path /reset /t /c /q 2>&1
+    $ErrorActionPreference = 'Stop'
+    Set-Acl -LiteralPath $Path -AclObject (New-WmcoOperatorAcl)
     return $true
 }
 
@@ -387,6 +526,17 @@ function Initialize-WmcoDirectories {
         if (Protect-WmcoDirectory $root) { $done += [ordered]@{ kind = 'protectDirectory'; target = $root } }
     }
     return $done
+}
+
+# First contact, before the module's own file is written: the working area and its staging folder, the
+# operator's. Returns $null, or the refusal (Format-WmcoFolderProblem) for the session script to print.
+function Initialize-WmcoWorkArea {
+    foreach ($folder in @((Split-Path -Parent $script:StagingDir), $script:StagingDir)) {
+        $problem = Get-WmcoFolderProblem $folder
+        if ($null -ne $problem) { return (Format-WmcoFolderProblem $problem) }
+        $null = Protect-WmcoDirectory $folder
+    }
+    return $null
 }
 
 # ---------------------------------------------------------------------------------------------------
@@ -812,6 +962,12 @@ function Get-WmcoHostState {
     if ($Request.PSObject.Properties.Name -contains 'rootCertificates') {
         $state['rootCertificates'] = @(Get-WmcoRootCertificates @($Request.rootCertificates))
     }
+    if ($Request.PSObject.Properties.Name -contains 'checkFolders') {
+        $state['folderProblems'] = @(foreach ($folder in @($Request.checkFolders)) {
+                $problem = Get-WmcoFolderProblem $folder
+                if ($null -ne $problem) { $problem }
+            })
+    }
     return $state
 }
 
@@ -1040,4 +1196,4 @@ function Invoke-WmcoHost {
     return ($result | ConvertTo-Json -Depth 12 -Compress)
 }
 
-Export-ModuleMember -Function Invoke-WmcoHost
+Export-ModuleMember -Function @('Invoke-WmcoHost', 'Initialize-WmcoWorkArea')

@@ -55,6 +55,7 @@ export {
   HostRequestTimeoutError,
   type HostState,
   HostUnreachableError,
+  HostFolderRefusedError,
   HostWorkAbandonedError,
   InMemoryHostKeyStore,
   InvalidHostRequestError,

@@ -176,10 +176,19 @@ class FakeAcl {
     [bool] $AreAccessRulesProtected
     [string] $Owner
     [object[]] $Rules = @()
+    # A null DACL (everyone has full control): SDDL 'D:NO_ACCESS_CONTROL', no rules.
+    [bool] $NullDacl
 
     [object] GetOwner([type] $type) { return [pscustomobject]@{ Value = $this.Owner } }
 
     [object[]] GetAccessRules([bool] $explicit, [bool] $inherited, [type] $type) { return $this.Rules }
+
+    [string] GetSecurityDescriptorSddlForm([object] $sections) {
+        if ($this.NullDacl) { return 'D:NO_ACCESS_CONTROL' }
+        $flag = ''
+        if ($this.AreAccessRulesProtected) { $flag = 'P' }
+        return "D:$flag(A;OICI;FA;;;SY)"
+    }
 
     # What the module builds with New-Object DirectorySecurity and hands to Set-Acl.
     [void] SetOwner([object] $identity) { $this.Owner = $identity.Value }
@@ -187,7 +196,21 @@ class FakeAcl {
     [void] AddAccessRule([object] $rule) { $this.Rules += $rule }
 }
 
+# FileSystemRights as the enum's numbers: FullControl 0x1F01FF, Modify 0x1301BF, ReadAndExecute 0x1200A9;
+# a rule built by the module from a name ('FullControl') keeps the name, as the real enum converts either.
 function New-FakeAccessRule {
-    param([string] $Sid, [string] $Type = 'Allow')
-    return [pscustomobject]@{ IdentityReference = [pscustomobject]@{ Value = $Sid }; AccessControlType = $Type }
+    param([string] $Sid, [string] $Type = 'Allow', [object] $Rights = 0x1F01FF)
+    if ($Rights -is [string]) { $Rights = @{ FullControl = 0x1F01FF; Modify = 0x1301BF; ReadAndExecute = 0x1200A9 }[$Rights] }
+    return [pscustomobject]@{ IdentityReference = [pscustomobject]@{ Value = $Sid }; AccessControlType = $Type
+        FileSystemRights = [int]$Rights }
+}
+
+# A folder as Get-Item shows it: a junction or symbolic link carries ReparsePoint, LinkType and Target.
+function New-FakeFolderItem {
+    param([string] $LinkType = '', [string] $Target = '')
+    $attributes = [System.IO.FileAttributes]::Directory
+    if ($LinkType) { $attributes = $attributes -bor [System.IO.FileAttributes]::ReparsePoint }
+    $item = [pscustomobject]@{ Attributes = $attributes; PSIsContainer = $true; LinkType = $null; Target = $null }
+    if ($LinkType) { $item.LinkType = $LinkType; $item.Target = @($Target) }
+    return $item
 }

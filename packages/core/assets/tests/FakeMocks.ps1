@@ -58,7 +58,19 @@ function Use-FakeWindows {
         [pscustomobject]@{ Value = [string]@($ArgumentList)[0] }
     }
     Mock @m New-Object -ParameterFilter { $TypeName -eq 'System.Security.AccessControl.FileSystemAccessRule' } {
-        New-FakeAccessRule $ArgumentList[0].Value ([string]$ArgumentList[4])
+        New-FakeAccessRule $ArgumentList[0].Value ([string]$ArgumentList[4]) ([string]$ArgumentList[1])
+    }
+    # DirectoryInfo.Create(DirectorySecurity) (.NET Framework; .NET on Linux has only Create()): the folder is
+    # made, and the ACL it was made with is what Get-Acl reads for it.
+    Mock @m New-Object -ParameterFilter { $TypeName -eq 'System.IO.DirectoryInfo' } {
+        $info = [pscustomobject]@{ FullName = [string]@($ArgumentList)[0] }
+        $info | Add-Member -MemberType ScriptMethod -Name Create -Value {
+            param($Security)
+            $null = [System.IO.Directory]::CreateDirectory($this.FullName)
+            $global:WmcoFake.Acls[$this.FullName] = $Security
+            $global:WmcoFake.Calls.Add("DirectoryInfo.Create $($this.FullName)")
+        }
+        $info
     }
     Mock @m Get-Process -ParameterFilter { $null -ne $PesterBoundParameters['Id'] } {
         $service = @($global:WmcoFake.Scm.Services.Values | Where-Object { $_.ProcessId -eq $Id[0] })
@@ -160,11 +172,14 @@ function Use-FakeWindows {
     }
     Mock @m Get-Acl {
         $acl = $global:WmcoFake.Acls[$LiteralPath[0]]
+        if ($null -eq $acl) { $acl = $global:WmcoFake.Acls[$ExecutionContext.SessionState.Path.GetUnresolvedProviderPathFromPSPath($LiteralPath[0])] }
         if ($null -eq $acl) {
-            # A folder as New-Item makes it under C:\: inherited entries, owner the creating admin.
+            # A folder an administrator made with New-Item under C:\ of Windows Server: owner Administrators,
+            # entries inherited from C:\ (Users may read, and create folders and files inside).
             $acl = [FakeAcl]::new()
-            $acl.Owner = 'S-1-5-21-1-2-3-500'
-            $acl.Rules = @((New-FakeAccessRule 'S-1-5-32-545'), (New-FakeAccessRule 'S-1-5-18'))
+            $acl.Owner = 'S-1-5-32-544'
+            $acl.Rules = @((New-FakeAccessRule 'S-1-5-18'), (New-FakeAccessRule 'S-1-5-32-544'),
+                (New-FakeAccessRule 'S-1-5-32-545' -Rights 0x1200A9), (New-FakeAccessRule 'S-1-5-32-545' -Rights 0x6))
         }
         $acl
     }

@@ -50,20 +50,6 @@ Describe 'WmcoHost files' {
         }
     }
 
-    Describe 'Protect-WmcoDirectory' {
-        It 'creates the folder, resets its children and sets the operator''s ACL, once' {
-            $dir = Join-Path $root 'k'
-            InModuleScope WmcoHost -Parameters @{ d = $dir } { param($d) Protect-WmcoDirectory $d } | Should -BeTrue
-            Test-Path -LiteralPath $dir -PathType Container | Should -BeTrue
-            $WmcoFake.Calls | Should -Contain "icacls.exe $dir /reset /t /c /q"
-            $acl = $WmcoFake.Acls[$dir]
-            $acl.AreAccessRulesProtected | Should -BeTrue
-            $acl.Owner | Should -Be 'S-1-5-32-544'
-            @($acl.Rules | ForEach-Object { $_.IdentityReference.Value }) | Should -Be @('S-1-5-18', 'S-1-5-32-544')
-            InModuleScope WmcoHost -Parameters @{ d = $dir } { param($d) Protect-WmcoDirectory $d } | Should -BeFalse
-        }
-    }
-
     Describe 'Initialize-WmcoDirectories' {
         It 'reports <count> protected roots as done, then none' -TestCases @(@{ count = 0 }, @{ count = 1 }, @{ count = 3 }) {
             $roots = @(1..$count | Where-Object { $_ -gt 0 } | ForEach-Object { Join-Path $root "r$_" })

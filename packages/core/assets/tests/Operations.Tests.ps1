@@ -211,7 +211,7 @@ Describe 'WmcoHost operations' {
             @($WmcoFake.Calls | Where-Object { $_ -like 'shutdown.exe /r /t 3*' }) | Should -HaveCount 1
         }
         It 'fails without running a step when the folders cannot be protected' {
-            Mock -ModuleName WmcoHost Set-Acl { throw 'Attempted to perform an unauthorized operation.' }
+            Mock -ModuleName WmcoHost New-WmcoProtectedDirectory { throw 'Attempted to perform an unauthorized operation.' }
             $out = Invoke-WmcoJson @{ v = 1; op = 'apply'; steps = @(@{ kind = 'createDirectory'; path = (Join-Path $root 'x') }) }
             (Get-JsonAt $out.Json 'error.message').GetString() | Should -BeLike "protecting the operator's folders: *unauthorized*"
             Test-Path (Join-Path $root 'x') | Should -BeFalse

@@ -131,3 +131,17 @@ export class HostWorkAbandonedError extends WmcoError {
     super('HostWorkAbandoned', `${what} on ${address} was abandoned: the work it was for was stopped`);
   }
 }
+
+/**
+ * The host's working area (`C:\ProgramData\wmco` or its staging folder) cannot be trusted: a reparse point,
+ * writable by non-administrators or owned by another principal. Nothing was written; `refusal` names the
+ * folder, the reason and the fix, as the host module says it.
+ */
+export class HostFolderRefusedError extends WmcoError {
+  constructor(
+    readonly address: string,
+    readonly refusal: string,
+  ) {
+    super('HostFolderRefused', `host ${address} refused: ${refusal}`);
+  }
+}

@@ -3,7 +3,6 @@ import Parser from 'tree-sitter';
 import { loadHostModule } from './host-module.js';
 import { hostInvocationScript } from './protocol/invocation.js';
 import { hostInstallInvocationScript, parseHostInstallInvocation } from './protocol/install-invocation.js';
-import { hostPrepareScript } from './protocol/prepare.js';
 
 // The grammar's package types point at a directory, which NodeNext cannot resolve; its binding also uses
 // top-level await, so it must be loaded with import(), not require().
@@ -91,16 +90,7 @@ test('host-side trust rules: protected folders first, verified copies, links nev
   t.regex(text, /\[System\.IO\.Directory\]::Delete\(\$path, \$false\)/);
 });
 
-test('the prepare script parses and protects the working area before anything is uploaded', (t) => {
-  const script = hostPrepareScript();
-  const parser = new Parser();
-  parser.setLanguage(PowerShell);
-  t.deepEqual(problems(parser.parse(script).rootNode as unknown as SyntaxNodeLike), []);
-  t.true(script.includes("'C:\\ProgramData\\wmco', 'C:\\ProgramData\\wmco\\staging'"));
-  t.true(script.indexOf('icacls.exe') < script.indexOf('Set-Acl'));
-});
-
-test('the first-contact invocation parses, protects the working area, and checks the module before writing or running it', async (t) => {
+test('the first-contact invocation parses, checks the module, has it check and protect the working area, then writes it', async (t) => {
   const { remotePath, sha256 } = await loadHostModule();
   const script = hostInstallInvocationScript({ modulePath: remotePath, sha256 });
   const parser = new Parser();
@@ -113,20 +103,23 @@ test('the first-contact invocation parses, protects the working area, and checks
     'only the exact form',
   );
   const order = [
-    'Set-Acl',
     'FromBase64String',
     `-ne '${sha256}'`,
+    'New-Module',
+    'Initialize-WmcoWorkArea',
+    'exit 4',
     'WriteAllBytes',
     'Move-Item',
-    'New-Module',
+    'Invoke-WmcoHost',
   ];
   const at = order.map((s) => script.indexOf(s));
   t.false(at.includes(-1), order.join(', '));
   t.deepEqual(
     [...at].sort((a, b) => a - b),
     at,
-    'protect, decode, check, write, move, run',
+    'decode, check, load, check the folders (refuse: exit), write, move, run',
   );
+  t.false(script.includes('Set-Acl'), "the folders are the module's to check and protect");
   t.true(script.includes(`WriteAllBytes('${remotePath}.part'`), 'never half-written at the module path');
   t.false(script.includes('Import-Module'));
 });

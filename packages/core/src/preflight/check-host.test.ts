@@ -9,7 +9,15 @@ test('a healthy host passes every host check, in report order', (t) => {
   const findings = checkHost(healthyState(), ANY_BUILD, NONE);
   t.deepEqual(
     findings.map((f) => `${f.check}:${f.status}`),
-    ['shell:pass', 'os-build:pass', 'containers:pass', 'hostname:pass', 'disk:pass', 'firewall:pass'],
+    [
+      'shell:pass',
+      'folders:pass',
+      'os-build:pass',
+      'containers:pass',
+      'hostname:pass',
+      'disk:pass',
+      'firewall:pass',
+    ],
   );
   t.true(findings.every((f) => f.fix === undefined));
 });

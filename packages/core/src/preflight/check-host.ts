@@ -2,6 +2,7 @@ import type { HostState } from '../host/protocol/index.js';
 import type { PlatformPrerequisites } from '../provider/index.js';
 import { checkContainers, checkDisk, checkShell } from './basic-host-checks.js';
 import type { Finding } from './finding.js';
+import { checkFolders } from './folders-check.js';
 import { checkFirewall } from './firewall-check.js';
 import { checkHostname } from './hostname-check.js';
 import { checkOsBuild } from './os-build-check.js';
@@ -15,6 +16,7 @@ export function checkHost(
 ): Finding[] {
   return [
     checkShell(state),
+    checkFolders(state),
     checkOsBuild(state, prereqs, options),
     checkContainers(state),
     checkHostname(state, prereqs),

@@ -4,6 +4,7 @@ export const PREFLIGHT_CHECKS = [
   'reachability',
   'ssh',
   'shell',
+  'folders',
   'os-build',
   'containers',
   'hostname',

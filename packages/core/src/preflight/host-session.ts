@@ -5,7 +5,10 @@ import { oneShotSshOptions } from '../host/ssh/one-shot-ssh-options.js';
 import type { SshHostOptions } from '../host/ssh/ssh-options.js';
 import type { ObserveQuery, WindowsHost } from '../host/windows-host.js';
 import { isConnectError, sshFinding } from './connection-findings.js';
+import { HostFolderRefusedError } from '../host/errors.js';
+import { HostPaths } from '../host/protocol/host-paths.js';
 import { fail, type Finding } from './finding.js';
+import { refusedWorkAreaFindings } from './folders-check.js';
 import { firewallPortsToCheck } from './firewall-check.js';
 
 /** How to reach the host over SSH. */
@@ -27,6 +30,7 @@ export function preflightQuery(vxlanPort: number): ObserveQuery {
     envVars: [],
     firewallRules: [],
     firewallPorts: firewallPortsToCheck(vxlanPort),
+    checkFolders: [...HostPaths.protectedRoots],
   };
 }
 
@@ -68,6 +72,7 @@ export async function openSession(
   } catch (err) {
     const ssh = sshFinding(t.username, key, err, warnings);
     if (isConnectError(err)) return { findings: [ssh] };
+    if (err instanceof HostFolderRefusedError) return { findings: [ssh, ...refusedWorkAreaFindings(err)] };
     const why = err instanceof Error ? err.message : String(err);
     const shell = fail(
       'shell',

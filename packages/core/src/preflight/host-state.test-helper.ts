@@ -31,6 +31,7 @@ export function healthyState(over: Partial<HostState> = {}): HostState {
       { protocol: 'TCP', localPort: 9182, rules: ['WindowsExporter'] },
       { protocol: 'UDP', localPort: 4789, rules: ['HybridOverlayVXLAN'] },
     ],
+    folderProblems: [],
     evaluated: {},
     ...over,
   };

@@ -1,6 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
 import test from 'ava';
-import { AuthenticationError, HostProtocolError, HostUnreachableError } from '../host/errors.js';
+import {
+  AuthenticationError,
+  HostFolderRefusedError,
+  HostProtocolError,
+  HostUnreachableError,
+} from '../host/errors.js';
 import { InMemoryHostKeyStore } from '../host/host-key-store.js';
 import type { HostState } from '../host/protocol/index.js';
 import type { SshHostOptions } from '../host/ssh/ssh-options.js';
@@ -80,7 +85,7 @@ test('a healthy host: one observe (firewall ports by number, no pins kept), ever
   const { ports, log } = fakes(healthyState());
   const r = await runPreflight(input(), ports);
   t.true(r.ok);
-  t.is(r.findings.length, 9);
+  t.is(r.findings.length, 10);
   t.true(r.findings.every((f) => f.status === 'pass'));
   t.deepEqual(log.probed, ['10.0.0.5:22']);
   t.is(log.queries.length, 1);
@@ -88,6 +93,7 @@ test('a healthy host: one observe (firewall ports by number, no pins kept), ever
     log.queries[0]?.firewallPorts?.map((p) => p.localPort),
     [10250, 9182, 4789],
   );
+  t.deepEqual(log.queries[0]?.checkFolders, ['C:\\ProgramData\\wmco', 'C:\\k', 'C:\\Temp']);
   t.is(log.opened[0]?.authRetryMs, 0);
   t.true(log.opened[0]?.hostKeys instanceof InMemoryHostKeyStore);
   t.is(log.closed, 1);
@@ -183,7 +189,7 @@ test('shell: authenticated but the host module cannot run fails the shell check'
     new HostProtocolError('10.0.0.5', "exit 1; output ''; 'powershell.exe' is not recognized"),
   );
   const r = await runPreflight(input(), ports);
-  t.regex(statuses(r), /ssh:pass shell:fail os-build:skip/);
+  t.regex(statuses(r), /ssh:pass shell:fail folders:skip os-build:skip/);
   t.regex(r.findings[3]?.detail ?? '', /not recognized/);
 });
 
@@ -192,5 +198,35 @@ test('a platform without prerequisites skips os-build and checks the rest', asyn
   const r = await runPreflight(input({ prerequisites: undefined, platform: 'KubeVirt' }), ports);
   t.true(r.ok);
   t.regex(statuses(r), /os-build:skip containers:pass/);
-  t.regex(r.findings[4]?.detail ?? '', /KubeVirt declares no supported Windows builds/);
+  t.regex(r.findings[5]?.detail ?? '', /KubeVirt declares no supported Windows builds/);
+});
+
+test('folders: one the host module would refuse fails with its reason and fix; the rest still run', async (t) => {
+  const problem = {
+    path: 'C:\\k',
+    reason: 'is a Junction to C:\\Users\\eve\\k (a reparse point)',
+    fix: 'remove the link, not its target (cmd /c rmdir "C:\\k")',
+  };
+  const { ports } = fakes(healthyState({ folderProblems: [problem] }));
+  const r = await runPreflight(input(), ports);
+  t.false(r.ok);
+  t.regex(statuses(r), /shell:pass folders:fail os-build:pass/);
+  const folders = r.findings.find((f) => f.check === 'folders');
+  t.is(folders?.detail, 'C:\\k is a Junction to C:\\Users\\eve\\k (a reparse point)');
+  t.is(folders?.fix, 'C:\\k: remove the link, not its target (cmd /c rmdir "C:\\k")');
+});
+
+test('folders: a working area refused at first contact fails the folders check, the shell ran', async (t) => {
+  const refusal =
+    'folder C:\\ProgramData\\wmco lets non-administrators write: BUILTIN\\Users (S-1-5-32-545) CreateFiles, so the ' +
+    'operator will not use it. Fix: delete it if nothing else uses it';
+  const { ports } = fakes(new HostFolderRefusedError('10.0.0.5', refusal));
+  const r = await runPreflight(input(), ports);
+  t.regex(statuses(r), /ssh:pass shell:pass folders:fail os-build:skip/);
+  const folders = r.findings.find((f) => f.check === 'folders');
+  t.regex(
+    folders?.detail ?? '',
+    /^folder C:\\ProgramData\\wmco lets non-administrators write: .*will not use it\.$/,
+  );
+  t.is(folders?.fix, 'delete it if nothing else uses it');
 });

@@ -7,7 +7,6 @@ import type { UserDataFormat } from '../provider/capabilities/user-data-format.j
 import { loadHostModule } from '../host/host-module.js';
 import { hostInstallInvocationScript } from '../host/protocol/install-invocation.js';
 import { hostInvocationScript } from '../host/protocol/invocation.js';
-import { hostPrepareScript } from '../host/protocol/prepare.js';
 import { hostSessionScript } from '../host/protocol/session-invocation.js';
 import { hostCaptureInvocationScript, loadHostCaptureScript } from '../host/capture/host-capture.js';
 import type { GateScript } from '../host/pwsh/ps51-gate.js';
@@ -54,7 +53,7 @@ function providerScripts(p: ProviderScripts): GateScript[] {
 
 /**
  * Every PowerShell script the operator sends to a host, built by the same builders the operator uses:
- * the host module, the invocation scripts (one-shot, first contact, session, prepare), the capture script
+ * the host module, the invocation scripts (one-shot, first contact, session), the capture script
  * of `wmco hostcheck`, network-conf.ps1, and for each provider its pre-scripts (NODE_IP, the hostname
  * override), the script files it writes, and its user data.
  */
@@ -68,7 +67,6 @@ export async function operatorScripts(providers: readonly ProviderScripts[]): Pr
     { name: 'hostInstallInvocationScript', text: hostInstallInvocationScript(ref) },
     { name: 'hostSessionScript', text: hostSessionScript(ref, false) },
     { name: 'hostSessionScript (install)', text: hostSessionScript(ref, true) },
-    { name: 'hostPrepareScript', text: hostPrepareScript() },
     { name: 'WmcoCapture.ps1', text: capture.text },
     { name: 'hostCaptureInvocationScript', text: hostCaptureInvocationScript(capture.sha256) },
     { name: 'network-conf.ps1', text: networkConfigScript({ serviceCidr: '172.30.0.0/16' }) },

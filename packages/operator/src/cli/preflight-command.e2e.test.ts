@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import type { FirewallRuleSpec, PreflightReport } from '@wmco/core';
-import { generateEd25519KeyPair, type HostFaults, type WindowsModelOptions } from '@wmco/sim';
+import {
+  generateEd25519KeyPair,
+  type FileSystem,
+  type HostFaults,
+  type WindowsModelOptions,
+} from '@wmco/sim';
 import {
   NODE_FIREWALL_RULES,
   capturingContext,
@@ -35,6 +40,8 @@ interface HostSetup {
   /** Stop the host before checking (nothing listens on its port). */
   readonly stopped?: boolean;
   readonly args?: readonly string[];
+  /** What else the host holds before the check (its model's files). */
+  readonly files?: (files: FileSystem) => void;
 }
 
 /** Starts a simulated host (healthy unless told otherwise), runs `wmco preflight` twice (table, json). */
@@ -46,6 +53,7 @@ async function preflight(setup: HostSetup = {}): Promise<{ table: Outcome; json:
     ...(setup.model ? { model: setup.model } : {}),
   });
   sim.faults = { ...setup.faults };
+  setup.files?.(sim.model.files);
   const dir = await mkdtemp(join(tmpdir(), 'wmco-preflight-'));
   const keyFile = await writeKeyFile(dir, setup.wrongKey ? generateEd25519KeyPair().private : key.private);
   if (setup.stopped) await sim.stop();
@@ -76,6 +84,7 @@ const ALL_PASS = {
   reachability: 'pass',
   ssh: 'pass',
   shell: 'pass',
+  folders: 'pass',
   'os-build': 'pass',
   containers: 'pass',
   hostname: 'pass',
@@ -93,7 +102,7 @@ test('a healthy host passes every check and the command succeeds', async (t) => 
   t.regex(table.out, /PowerShell/);
   t.regex(table.out, /also required on platform None \(not checked\):\n {2}- Only BYOH instances/);
   t.true(json.report.notes.length > 0);
-  t.regex(table.out, /9 passed, 0 warnings, 0 failed, 0 skipped: ready to add to windows-instances/);
+  t.regex(table.out, /10 passed, 0 warnings, 0 failed, 0 skipped: ready to add to windows-instances/);
 });
 
 interface Expectation {
@@ -123,7 +132,7 @@ async function brokenOne(t: ExecutionContext, setup: HostSetup, e: Expectation):
   }
 }
 
-const AFTER_SSH = ['shell', 'os-build', 'containers', 'hostname', 'disk', 'firewall'];
+const AFTER_SSH = ['shell', 'folders', 'os-build', 'containers', 'hostname', 'disk', 'firewall'];
 
 test('nothing listening on the SSH port: reachability fails, the rest is skipped', async (t) => {
   await brokenOne(
@@ -231,4 +240,31 @@ test('a DNS name is resolved to IPv4 and the host behind it is checked', async (
     await sim.stop();
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test('C:\\k a junction: folders fails with the fix, the other host checks still run', async (t) => {
+  const files = (f: FileSystem): void => {
+    f.mkdirp('C:\\Users\\eve\\k');
+    f.link('C:\\k', 'C:\\Users\\eve\\k', 'junction');
+  };
+  await brokenOne(t, { files }, { check: 'folders', status: 'fail', fix: /cmd \/c rmdir "C:\\k"/ });
+});
+
+test('a working area Users can write: the module refuses it at once, folders fails, nothing is written', async (t) => {
+  let host: FileSystem | undefined;
+  const files = (f: FileSystem): void => {
+    host = f;
+    f.mkdirp('C:\\ProgramData\\wmco');
+  };
+  await brokenOne(
+    t,
+    { files },
+    {
+      check: 'folders',
+      status: 'fail',
+      fix: /icacls "C:\\ProgramData\\wmco" \/remove:g \*S-1-5-32-545/,
+      skipped: ['os-build', 'containers', 'hostname', 'disk', 'firewall'],
+    },
+  );
+  t.deepEqual(host?.descendants('C:\\ProgramData\\wmco'), [], 'no module, no staging folder');
 });

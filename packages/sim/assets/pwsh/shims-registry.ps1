@@ -168,7 +168,7 @@ function global:Remove-Item {
     Microsoft.PowerShell.Management\Remove-Item @PSBoundParameters
 }
 
-# ACLs: the model keeps one bit per folder, "restricted to SYSTEM and Administrators, not inherited".
+# ACLs: the model keeps each folder's owner and DACL (folder-security.ts); Get-Acl reads the effective one.
 function global:New-WmcoSimSid {
     param([string] $Value)
     $sid = [pscustomobject]@{ PSTypeName = 'System.Security.Principal.SecurityIdentifier'; Value = $Value }
@@ -184,12 +184,19 @@ function global:New-WmcoSimAccessRule {
 }
 
 function global:New-WmcoSimDirectorySecurity {
-    $acl = [pscustomobject]@{ PSTypeName = 'System.Security.AccessControl.DirectorySecurity'; AreAccessRulesProtected = $false; Owner = $null; Rules = @() }
+    $acl = [pscustomobject]@{ PSTypeName = 'System.Security.AccessControl.DirectorySecurity'; AreAccessRulesProtected = $false; Owner = $null; Rules = @(); NullDacl = $false }
     $acl | Add-Member -MemberType ScriptMethod -Name SetOwner -Value { param($Sid) $this.Owner = $Sid }
     $acl | Add-Member -MemberType ScriptMethod -Name GetOwner -Value { param($Type) return $this.Owner }
     $acl | Add-Member -MemberType ScriptMethod -Name SetAccessRuleProtection -Value { param($Protected, $Preserve) $this.AreAccessRulesProtected = [bool]$Protected }
     $acl | Add-Member -MemberType ScriptMethod -Name AddAccessRule -Value { param($Rule) $this.Rules = @($this.Rules) + @($Rule) }
     $acl | Add-Member -MemberType ScriptMethod -Name GetAccessRules -Value { param($Explicit, $Inherited, $Type) return , @($this.Rules) }
+    # ObjectSecurity.GetSecurityDescriptorSddlForm: only the DACL's presence and its protection are modelled here.
+    $acl | Add-Member -MemberType ScriptMethod -Name GetSecurityDescriptorSddlForm -Value {
+        param($Sections)
+        if ($this.NullDacl) { return 'D:NO_ACCESS_CONTROL' }
+        if ($this.AreAccessRulesProtected) { return 'D:P' }
+        return 'D:AI'
+    }
     return $acl
 }
 
@@ -206,17 +213,36 @@ function global:Get-Acl {
     param([Parameter(Position = 0)] [string[]] $Path, [string[]] $LiteralPath)
     $target = @($LiteralPath) + @($Path) | Where-Object { $null -ne $_ } | Select-Object -First 1
     if (-not (Microsoft.PowerShell.Management\Test-Path -LiteralPath $target)) { Write-WmcoSimError $PSCmdlet "Cannot find path '$target' because it does not exist."; return }
+    $model = Invoke-WmcoSimCall 'acl.get' @{ path = $target }
     $acl = New-WmcoSimDirectorySecurity
-    if (Invoke-WmcoSimCall 'acl.restricted' @{ path = $target }) {
-        $acl.SetOwner((New-WmcoSimSid 'S-1-5-32-544'))
-        $acl.SetAccessRuleProtection($true, $false)
-        foreach ($sid in @('S-1-5-18', 'S-1-5-32-544')) { $acl.AddAccessRule((New-WmcoSimAccessRule @((New-WmcoSimSid $sid), 'FullControl', 'ContainerInherit, ObjectInherit', 'None', 'Allow'))) }
-    } else {
-        # Inherited from C:\: Administrators own it, Users may read and create (what a fresh folder gets).
-        $acl.SetOwner((New-WmcoSimSid 'S-1-5-32-544'))
-        foreach ($sid in @('S-1-5-18', 'S-1-5-32-544', 'S-1-5-32-545')) { $acl.AddAccessRule((New-WmcoSimAccessRule @((New-WmcoSimSid $sid), 'FullControl', 'ContainerInherit, ObjectInherit', 'None', 'Allow'))) }
+    $acl.SetOwner((New-WmcoSimSid ([string]$model.owner)))
+    $acl.SetAccessRuleProtection([bool]$model.protected, $false)
+    $acl.NullDacl = [bool]$model.nullDacl
+    # Explicit entries first, then inherited ones (canonical order), each as a FileSystemAccessRule reads.
+    foreach ($ace in @($model.aces)) {
+        $acl.AddAccessRule([pscustomobject]@{ PSTypeName = 'System.Security.AccessControl.FileSystemAccessRule'
+                IdentityReference = (New-WmcoSimSid ([string]$ace.sid)); FileSystemRights = [int]$ace.rights
+                InheritanceFlags = $(if ($ace.inherit) { 'ContainerInherit, ObjectInherit' } else { 'None' })
+                PropagationFlags = $(if ($ace.inheritOnly) { 'InheritOnly' } else { 'None' })
+                AccessControlType = $(if ($ace.allow) { 'Allow' } else { 'Deny' }); IsInherited = [bool]$ace.inherited })
     }
     return $acl
+}
+
+# DirectoryInfo.Create(DirectorySecurity) of .NET Framework (absent from .NET on Linux): the folder is made
+# on disk and given the ACL in the model; only the operator's ACL is modelled.
+function global:New-WmcoSimDirectoryInfo {
+    param([string] $NativePath)
+    $info = Microsoft.PowerShell.Utility\New-Object System.IO.DirectoryInfo $NativePath
+    $info | Add-Member -MemberType ScriptMethod -Name Create -Force -Value {
+        param($Security)
+        if (-not (Test-WmcoSimOperatorAcl $Security)) { throw "the simulated host models only the operator's folder ACL (SYSTEM and Administrators, protected)" }
+        $root = (Get-PSDrive -Name C).Root.TrimEnd('/')
+        $null = [System.IO.Directory]::CreateDirectory($this.FullName)
+        $windows = 'C:\' + $this.FullName.Substring($root.Length).TrimStart('/').Replace('/', '\')
+        $null = Invoke-WmcoSimCall 'acl.restrict' @{ path = $windows }
+    }
+    return $info
 }
 
 function global:Set-Acl {
@@ -227,11 +253,12 @@ function global:Set-Acl {
     try { $null = Invoke-WmcoSimCall 'acl.restrict' @{ path = $target } } catch { Write-WmcoSimError $PSCmdlet $_.Exception.Message }
 }
 
-# icacls <dir> /reset /t /c /q: explicit entries below go; the model has none to remove.
+# icacls <dir> /reset /t /c /q: the entries of everything below are replaced by what it inherits.
 function global:icacls.exe {
     $global:LASTEXITCODE = 0
     if (-not (Microsoft.PowerShell.Management\Test-Path -LiteralPath ([string]$args[0]))) {
         $global:LASTEXITCODE = 2
         return "$($args[0]): The system cannot find the file specified."
     }
+    if (@($args) -contains '/reset' -and @($args) -contains '/t') { $null = Invoke-WmcoSimCall 'acl.resetBelow' @{ path = [string]$args[0] } }
 }

@@ -77,6 +77,7 @@ function global:New-Object {
         '^(System\.Security\.AccessControl\.)?DirectorySecurity$' { return New-WmcoSimDirectorySecurity }
         '^(System\.Security\.Principal\.)?SecurityIdentifier$' { return New-WmcoSimSid ([string]$ArgumentList[0]) }
         '^(System\.Security\.AccessControl\.)?FileSystemAccessRule$' { return New-WmcoSimAccessRule $ArgumentList }
+        '^(System\.IO\.)?DirectoryInfo$' { return New-WmcoSimDirectoryInfo ([string]$ArgumentList[0]) }
     }
     Microsoft.PowerShell.Utility\New-Object @PSBoundParameters
 }

@@ -6,7 +6,7 @@ import test from 'ava';
 import { HostOperationError, converge, type HostSpec, type UploadFile } from '@wmco/core';
 import { stagedArchivePathFor } from '@wmco/core/internal';
 import { tarGzOf } from '../payload/tar-gz.js';
-import { startHostWorld } from './windows-host-fixture.js';
+import { asJoinedBefore, startHostWorld } from './windows-host-fixture.js';
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
@@ -83,6 +83,7 @@ test('an archive whose file does not match its hash is refused and leaves nothin
   });
   w.sim.model.files.mkdirp('C:\\k');
   w.sim.model.files.write('C:\\k\\kubelet.exe', Buffer.from('the old kubelet'));
+  asJoinedBefore(w);
   const err = await t.throwsAsync(
     converge(w.host, spec([{ path: 'C:\\k\\kubelet.exe', sha256: sha(kubelet) }]), () => ({
       localPath: wrong,

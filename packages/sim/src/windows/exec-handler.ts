@@ -1,6 +1,5 @@
 import {
   decodePowerShellCommand,
-  hostPrepareScript,
   hostRequestSchema,
   parseHostInstallInvocation,
   parseHostInvocation,
@@ -25,8 +24,7 @@ export function notRecognized(shell: 'cmd' | 'powershell', command: string): str
 /** How the host should answer one exec. */
 export type ExecPlan =
   | { readonly kind: 'module'; readonly modulePath: string; readonly sha256: string }
-  | { readonly kind: 'prepare' }
-  /** First contact: prepare, then the module from stdin is checked, written and run (ADR 0022). */
+  /** First contact: the module from stdin is checked, the working area checked and protected, the module written and run (ADR 0022). */
   | { readonly kind: 'install'; readonly modulePath: string; readonly sha256: string }
   /** One powershell.exe answering requests line by line until stdin closes (ADR 0026). */
   | {
@@ -46,7 +44,6 @@ export type ExecPlan =
 export function classifyExec(command: string, shell: 'cmd' | 'powershell'): ExecPlan {
   const script = decodePowerShellCommand(command);
   if (script === undefined) return { kind: 'error', stderr: notRecognized(shell, command), code: 1 };
-  if (script === hostPrepareScript()) return { kind: 'prepare' };
   const session = parseHostSession(script);
   if (session !== undefined) return { kind: 'session', ...session };
   const install = parseHostInstallInvocation(script);

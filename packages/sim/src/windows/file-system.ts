@@ -1,3 +1,10 @@
+import {
+  OPERATOR_SECURITY,
+  WINDOWS_DEFAULT_SECURITY,
+  effectiveSecurity,
+  isOperatorSecurity,
+  type FolderSecurity,
+} from './folder-security.js';
 import { baseName, normalizeWindowsPath, parentPath, pathKey } from './windows-path.js';
 
 interface Entry {
@@ -5,8 +12,8 @@ interface Entry {
   data?: Buffer;
   /** A junction (to a directory) or a symbolic link: the entry is the link itself. */
   link?: FileLink;
-  /** The ACL the operator sets on its folders: SYSTEM and Administrators only, not inherited. */
-  restricted?: boolean;
+  /** The folder's own owner and DACL; none: owner Administrators, everything inherited from the parent. */
+  security?: FolderSecurity;
 }
 
 export interface FileLink {
@@ -16,8 +23,8 @@ export interface FileLink {
 
 /**
  * An in-memory NTFS stand-in: case-insensitive, case-preserving, files and directories, junctions and
- * symbolic links (reads and writes go through them; `remove` of a link removes only the link), and one
- * ACL property: whether a folder is restricted to SYSTEM and Administrators (inherited below).
+ * symbolic links (reads and writes go through them; `remove` of a link removes only the link), and each
+ * folder's owner and DACL (folder-security.ts), inherited below unless protected.
  */
 export class FileSystem {
   private readonly entries = new Map<string, Entry>([['c:\\', { path: 'C:\\' }]]);
@@ -38,22 +45,57 @@ export class FileSystem {
     return this.entries.get(pathKey(this.resolve(path)))?.link;
   }
 
-  /** Restricts a folder to SYSTEM and Administrators (Protect-WmcoDirectory). */
+  /** Restricts a folder to SYSTEM and Administrators (Protect-WmcoDirectory's ACL). */
   restrict(path: string): void {
-    const e = this.entries.get(pathKey(this.follow(this.resolve(path))));
-    if (!e || e.data !== undefined) throw new Error(`Cannot find path '${path}' because it does not exist.`);
-    e.restricted = true;
+    this.setSecurity(path, OPERATOR_SECURITY);
   }
 
-  /** True when the folder or one of its parents is restricted (the ACL is inherited). */
+  /** Sets a folder's own owner and DACL (Set-Acl, or an administrator's icacls). */
+  setSecurity(path: string, security: FolderSecurity): void {
+    if (!this.isDirectory(path)) throw new Error(`Cannot find path '${path}' because it does not exist.`);
+    this.storeSecurity(this.canonicalPath(path), security);
+  }
+
+  /** The folder's effective owner and DACL: its own entries and what it inherits (Get-Acl). */
+  security(path: string): FolderSecurity {
+    const n = this.canonicalPath(path);
+    const up = parentPath(n);
+    const own = this.ownSecurity(n) ?? WINDOWS_DEFAULT_SECURITY[pathKey(n)];
+    return effectiveSecurity(own, up === n ? undefined : this.security(up));
+  }
+
+  /** True when only SYSTEM and Administrators have access to the folder (its own ACL or inherited). */
   isRestricted(path: string): boolean {
-    let n = this.follow(this.resolve(path));
-    for (;;) {
-      if (this.entries.get(pathKey(n))?.restricted) return true;
-      const up = parentPath(n);
-      if (up === n) return false;
-      n = up;
+    const s = this.security(path);
+    return isOperatorSecurity({ ...s, protected: true, owner: OPERATOR_SECURITY.owner });
+  }
+
+  /** True when the folder has exactly the operator's ACL (Test-WmcoProtected). */
+  hasOperatorSecurity(path: string): boolean {
+    return isOperatorSecurity(this.security(path));
+  }
+
+  /** `icacls <path> /reset /t`: everything below loses its own entries and inherits. */
+  resetSecurityBelow(path: string): void {
+    for (const below of this.descendants(path)) {
+      if (this.isDirectory(below)) this.storeSecurity(this.canonicalPath(below), undefined);
     }
+  }
+
+  /** The path with links followed: where its ACL is kept. */
+  protected canonicalPath(path: string): string {
+    return this.follow(this.resolve(path));
+  }
+
+  protected ownSecurity(canonical: string): FolderSecurity | undefined {
+    return this.entries.get(pathKey(canonical))?.security;
+  }
+
+  protected storeSecurity(canonical: string, security: FolderSecurity | undefined): void {
+    const e = this.entries.get(pathKey(canonical));
+    if (!e) return;
+    if (security === undefined) delete e.security;
+    else e.security = security;
   }
 
   /** The path with every link among its parents (and itself) replaced by the link's target. */

@@ -6,6 +6,7 @@ import {
   type Evaluated,
 } from '@wmco/core/internal';
 import { type HostAction, type HostState, type ObserveRequest, type PlanStep } from '@wmco/core';
+import { observedFolderProblems } from './folder-check.js';
 import { splitCommandLine } from './command-line.js';
 import { stripLogRunner } from './kubelet/kubelet-flags.js';
 import { stopServiceLikeModule } from './module-service-stop.js';
@@ -78,6 +79,7 @@ export function observe(
     ...(req.firewallPorts ? { firewallPorts: firewallPorts(m, req.firewallPorts) } : {}),
     ...(children ? { children } : {}),
     ...(req.rootCertificates ? { rootCertificates: m.rootStore.observe(req.rootCertificates) } : {}),
+    ...observedFolderProblems(m.files, req.checkFolders),
     evaluated,
   };
 }

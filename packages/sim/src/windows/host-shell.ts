@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   HOST_PROTOCOL_VERSION,
-  PREPARED_MARKER,
+  SESSION_FOLDER_REFUSED_MARKER,
   type Evaluated,
   type HostRequest,
   type HostResult,
@@ -11,7 +11,7 @@ import { answerCapture } from './capture-answer.js';
 import { deconfigure } from './deconfigure.js';
 import { cliXmlError } from './powershell-clixml.js';
 import { installModuleLine, moduleCheck } from './module-check.js';
-import { prepareWorkingArea, protectOperatorRoots } from './protected-folders.js';
+import { protectOperatorRoots, workAreaRefusal } from './protected-folders.js';
 import type { EvaluatorRegistry } from './evaluate/evaluator-registry.js';
 import { classifyExec, parseRequest } from './exec-handler.js';
 import type { HostCosts, HostFaults } from './host-costs.js';
@@ -48,15 +48,15 @@ export interface HostInvocation {
 }
 
 /**
- * hostInstallInvocationScript on the model: the working area protected, the module line of stdin decoded
- * and hash-checked, then written to its path; the rest of stdin is the request.
+ * hostInstallInvocationScript on the model: the module line of stdin decoded and hash-checked, the working
+ * area checked and protected (a refusal said on stdout, exit 4), the module written to its path; the rest
+ * of stdin is the request.
  */
 function installModule(
   ctx: HostShellContext,
   plan: { readonly modulePath: string; readonly sha256: string },
   stdin: string,
-): { request: string } | { stderr: string; code: number } {
-  prepareWorkingArea(ctx.model);
+): { request: string } | { stdout?: string; stderr?: string; code: number } {
   const cut = stdin.indexOf('\n');
   if (cut < 0) {
     return {
@@ -68,8 +68,16 @@ function installModule(
       code: 1,
     };
   }
-  const refused = installModuleLine(ctx, plan, stdin.slice(0, cut));
+  const refused = installModuleLine(ctx, plan, stdin.slice(0, cut), () => workAreaRefusedReply(ctx.model));
   return refused ?? { request: stdin.slice(cut + 1) };
+}
+
+/** Initialize-WmcoWorkArea's refusal as the first-contact scripts print it (stdout, exit 4); else undefined. */
+export function workAreaRefusedReply(m: WindowsModel): { stdout: string; code: number } | undefined {
+  const refusal = workAreaRefusal(m);
+  return refusal === undefined
+    ? undefined
+    : { stdout: `${SESSION_FOLDER_REFUSED_MARKER} ${refusal}\r\n`, code: 4 };
 }
 
 /** Runs one command line with its stdin, as the simulated Windows host would. */
@@ -87,11 +95,6 @@ export async function runCommand(ctx: HostShellContext, command: string, stdin: 
   ctx.stats.powershellStarts++;
   if (ctx.costs.powershellStartMs > 0) await sleep(ctx.costs.powershellStartMs);
   if (plan.kind === 'capture') return answerCapture(ctx, plan.sha256, stdin);
-  if (plan.kind === 'prepare') {
-    ctx.record({ op: 'prepare', scripts: [] });
-    prepareWorkingArea(ctx.model);
-    return { stdout: `${PREPARED_MARKER}\r\n`, code: 0 };
-  }
   let request = stdin;
   if (plan.kind === 'install') {
     const installed = installModule(ctx, plan, stdin);

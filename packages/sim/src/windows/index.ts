@@ -2,6 +2,8 @@ export { SimulatedWindowsHost, type SimulatedWindowsHostOptions } from './simula
 export { WindowsModel, type WindowsModelOptions } from './windows-model.js';
 export type { HostInvocation } from './host-shell.js';
 export { FileSystem } from './file-system.js';
+export { OPERATOR_SECURITY, Rights, Sid, type FolderAce, type FolderSecurity } from './folder-security.js';
+export { folderProblem, formatFolderProblem, type FolderProblem } from './folder-check.js';
 export { ServiceControlManager, type ScmEvent, type ServiceRecord } from './service-control-manager.js';
 export {
   ServiceBehaviourRegistry,

@@ -80,11 +80,15 @@ export function installModuleLine(
   ctx: HostShellContext,
   plan: { readonly modulePath: string; readonly sha256: string },
   line: string,
-): { stderr: string; code: number } | undefined {
+  workArea: () => { stdout: string; code: number } | undefined,
+): { stdout?: string; stderr?: string; code: number } | undefined {
   const bytes = Buffer.from(line.trim(), 'base64');
   const actual = createHash('sha256').update(bytes).digest('hex');
   if (actual !== plan.sha256)
     return scriptThrew(`${MODULE_HASH_MISMATCH}: the module sent has SHA-256 ${actual}`);
+  // The module, loaded from the checked bytes, checks and protects the working area before it is written.
+  const refused = workArea();
+  if (refused) return refused;
   ctx.model.files.write(plan.modulePath, bytes);
   return undefined;
 }

@@ -3,9 +3,8 @@ import type { ServerChannel } from 'ssh2';
 import { SESSION_READY_MARKER, SESSION_RESULT_PREFIX } from '@wmco/core/internal';
 import type { ExecHost } from './exec-session.js';
 import { streamEndlessOutput } from './endless-output.js';
-import { runModule, type ExecReply } from './host-shell.js';
+import { runModule, workAreaRefusedReply, type ExecReply } from './host-shell.js';
 import { installModuleLine, scriptThrew, sessionModuleCheck } from './module-check.js';
-import { prepareWorkingArea } from './protected-folders.js';
 
 /** Lines of a channel's stdin, handed out one at a time; undefined at EOF. */
 class StdinLines {
@@ -46,11 +45,12 @@ async function loadModule(
   stdin: StdinLines,
 ): Promise<ExecReply> {
   if (!plan.install) return sessionModuleCheck(host.shell, plan.modulePath, plan.sha256);
-  prepareWorkingArea(host.shell.model);
   const line = await stdin.next();
   if (line === undefined) return scriptThrew('stdin closed before the module arrived');
+  const model = host.shell.model;
   return (
-    installModuleLine(host.shell, plan, line) ?? sessionModuleCheck(host.shell, plan.modulePath, plan.sha256)
+    installModuleLine(host.shell, plan, line, () => workAreaRefusedReply(model)) ??
+    sessionModuleCheck(host.shell, plan.modulePath, plan.sha256)
   );
 }
 

@@ -1,14 +1,24 @@
 import { HostPaths } from '@wmco/core/internal';
 import { type HostAction } from '@wmco/core';
+import { folderProblem, formatFolderProblem } from './folder-check.js';
 import type { WindowsModel } from './windows-model.js';
 
 /**
- * Protect-WmcoDirectory on the model: the folder is created when missing and restricted to SYSTEM and
- * Administrators; true when its ACL had to change.
+ * Protect-WmcoDirectory on the model: an existing folder the operator must not use (folder-check.ts) is
+ * refused with the module's message; a missing one is created with the operator's ACL; any other gets that
+ * ACL and everything below inherits it. True when something changed.
  */
 export function protectFolder(m: WindowsModel, path: string): boolean {
-  m.files.mkdirp(path);
-  if (m.files.isRestricted(path)) return false;
+  const problem = folderProblem(m.files, path);
+  if (problem) throw new Error(formatFolderProblem(problem));
+  if (!m.files.isDirectory(path)) {
+    // DirectoryInfo.Create(DirectorySecurity): made with the ACL, never open.
+    m.files.mkdirp(path);
+    m.files.restrict(path);
+    return true;
+  }
+  if (m.files.hasOperatorSecurity(path)) return false;
+  m.files.resetSecurityBelow(path);
   m.files.restrict(path);
   return true;
 }
@@ -20,8 +30,15 @@ export function protectOperatorRoots(m: WindowsModel): HostAction[] {
   );
 }
 
-/** The prepare command (hostPrepareScript): the working area and its staging folder, protected. */
-export function prepareWorkingArea(m: WindowsModel): void {
-  protectFolder(m, HostPaths.root);
-  protectFolder(m, HostPaths.staging);
+/**
+ * Initialize-WmcoWorkArea (first contact, before the module is written): the working area and its staging
+ * folder checked and protected; the refusal's one line, or undefined.
+ */
+export function workAreaRefusal(m: WindowsModel): string | undefined {
+  for (const folder of [HostPaths.root, HostPaths.staging]) {
+    const problem = folderProblem(m.files, folder);
+    if (problem) return formatFolderProblem(problem);
+    protectFolder(m, folder);
+  }
+  return undefined;
 }

@@ -3,7 +3,7 @@
 import test from 'ava';
 import { HostOperationError, plan, type HostSpec, type Plan, type UploadFile } from '@wmco/core';
 import { observeQueryFor } from '@wmco/core/internal';
-import { Payload, nodeSpec, startHostWorld, type HostWorld } from './windows-host-fixture.js';
+import { Payload, asJoinedBefore, nodeSpec, startHostWorld, type HostWorld } from './windows-host-fixture.js';
 
 const DEFENDER = 'C:\\Temp\\windows-defender-exclusion.ps1';
 
@@ -29,6 +29,7 @@ test('apply: a runScript step runs its pre-script before the next step, in the s
   const w = await startHostWorld();
   t.teardown(() => w.stop());
   writeFile(w, DEFENDER, '# adds a Defender exclusion');
+  asJoinedBefore(w);
   const payload = new Payload();
   const spec: HostSpec = {
     ...nodeSpec(payload),

@@ -9,7 +9,7 @@ import {
 } from '@wmco/core/internal';
 import { InvalidHostRequestError, converge } from '@wmco/core';
 import { VSPHERE_FQDN_SCRIPT } from './evaluate/host-scripts.js';
-import { Payload, nodeSpec, startHostWorld, type HostWorld } from './windows-host-fixture.js';
+import { Payload, asJoinedBefore, nodeSpec, startHostWorld, type HostWorld } from './windows-host-fixture.js';
 
 const emptyQuery = { directories: [], files: [], services: [], envVars: [], firewallRules: [] };
 const AWS_HOSTNAME =
@@ -31,6 +31,7 @@ function placeNetworkScript(w: HostWorld): void {
   writeFile(w, 'C:\\Temp\\network-conf.ps1', networkConfigScript({ serviceCidr: SERVICE_CIDR }));
   writeFile(w, 'C:\\Temp\\hns.psm1', '# HNS helpers');
   w.sim.model.files.mkdirp('C:\\k\\cni\\config');
+  asJoinedBefore(w);
 }
 
 test('evaluate: NODE_IP and the platforms hostname commands, in the same PowerShell start', async (t) => {

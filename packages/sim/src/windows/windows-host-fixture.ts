@@ -1,5 +1,6 @@
 import { threadId } from 'node:worker_threads';
 import { createHash } from 'node:crypto';
+import { HostPaths } from '@wmco/core/internal';
 import {
   InMemoryHostKeyStore,
   SshWindowsHost,
@@ -107,6 +108,16 @@ export async function startHostWorld(o: HostWorldOptions = {}): Promise<HostWorl
       removeFolder(engine);
     },
   };
+}
+
+/**
+ * The operator's folders as an earlier join left them: each that exists is SYSTEM/Administrators only (a
+ * folder a test makes with `mkdirp` inherits `C:\`'s "Users may create", which the host module refuses).
+ */
+export function asJoinedBefore(w: HostWorld): void {
+  for (const root of HostPaths.protectedRoots) {
+    if (w.sim.model.files.isDirectory(root)) w.sim.model.files.restrict(root);
+  }
 }
 
 /** A small payload: content by SHA-256, for `converge`. */

@@ -3,14 +3,17 @@
 import test from 'ava';
 import { HostPaths, stagedPathFor } from '@wmco/core/internal';
 import { converge } from '@wmco/core';
+import { OPERATOR_SECURITY, Sid } from './folder-security.js';
 import { Payload, nodeSpec, startHostWorld } from './windows-host-fixture.js';
 
 test('the operator folders are restricted to SYSTEM and Administrators before anything is written', async (t) => {
   const w = await startHostWorld();
   t.teardown(() => w.stop());
-  // C:\Temp already exists on many images, open to everyone: it is taken over, not trusted.
+  // C:\Temp exists on some images; one only administrators can write is taken over (an open one is
+  // refused: windows-host-folders.contract.test.ts).
   w.sim.model.files.mkdirp('C:\\Temp');
-  t.false(w.sim.model.files.isRestricted('C:\\Temp'));
+  w.sim.model.files.setSecurity('C:\\Temp', { ...OPERATOR_SECURITY, owner: Sid.system });
+  t.false(w.sim.model.files.hasOperatorSecurity('C:\\Temp'));
   const payload = new Payload();
   const result = await converge(w.host, nodeSpec(payload), payload.content);
   for (const root of HostPaths.protectedRoots) t.true(w.sim.model.files.isRestricted(root), root);

@@ -114,6 +114,12 @@ export const hostStateSchema = z.object({
    * there, and every certificate carrying the operator's mark (`managed`). Absent when none were asked for.
    */
   rootCertificates: z.array(z.object({ thumbprint: z.string(), managed: z.boolean() })).optional(),
+  /**
+   * For the requested `checkFolders`, in request order, each existing folder the module would refuse to use
+   * (a reparse point, writable by non-administrators, another owner): why, and the fix. Absent when none
+   * were asked for.
+   */
+  folderProblems: z.array(z.object({ path: z.string(), reason: z.string(), fix: z.string() })).optional(),
   /** Results of the request's `evaluate` scripts by name; `{}` when none were asked for. */
   evaluated: z.record(z.string(), evaluatedSchema).default({}),
 });

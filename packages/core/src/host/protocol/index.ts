@@ -7,6 +7,5 @@ export * from './request.js';
 export * from './result.js';
 export * from './host-paths.js';
 export * from './invocation.js';
-export * from './prepare.js';
 export * from './install-invocation.js';
 export * from './session-invocation.js';

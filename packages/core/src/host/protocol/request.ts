@@ -11,6 +11,10 @@ import { firewallPortSchema } from './host-state.js';
 import { HOST_PROTOCOL_VERSION } from './version.js';
 import { HostPaths } from './host-paths.js';
 
+function isProtectedRoot(path: string): boolean {
+  return HostPaths.protectedRoots.some((r) => r.toLowerCase() === path.toLowerCase());
+}
+
 function isPrunableRoot(path: string): boolean {
   return HostPaths.prunableRoots.some((r) => r.toLowerCase() === path.toLowerCase());
 }
@@ -39,6 +43,13 @@ export const observeRequestSchema = z.object({
    * lists every certificate the operator marked as its own.
    */
   rootCertificates: z.array(thumbprintSchema).optional(),
+  /**
+   * Operator folders (`HostPaths.protectedRoots`) to check the way `apply` does before using them; what the
+   * module would refuse is reported in `folderProblems` (`wmco preflight`).
+   */
+  checkFolders: z
+    .array(windowsPathSchema.refine(isProtectedRoot, 'only an operator folder may be checked'))
+    .optional(),
 });
 
 export const applyRequestSchema = z.object({

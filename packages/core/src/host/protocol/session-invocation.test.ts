@@ -3,6 +3,7 @@ import { loadHostModule } from '../host-module.js';
 import { powershellSyntaxErrors } from '../../testing/powershell-syntax.js';
 import { decodePowerShellCommand, encodePowerShellCommand } from './invocation.js';
 import {
+  SESSION_FOLDER_REFUSED_MARKER,
   SESSION_READY_MARKER,
   SESSION_RESULT_PREFIX,
   hostSessionScript,
@@ -45,17 +46,20 @@ test('a session checks the module before running it, says when it is ready, then
   t.true(plain.includes('[Console]::Out.Flush()'), 'each answer is flushed at once');
 });
 
-test('a first-contact session protects the working area before it reads, checks, writes and runs the module', async (t) => {
+test('a first-contact session checks the module, has it check the working area, and writes the module only then', async (t) => {
   const { remotePath, sha256 } = await loadHostModule();
   const script = hostSessionScript({ modulePath: remotePath, sha256 }, true);
   const order = [
-    'Set-Acl',
     'ReadLine()',
     'FromBase64String',
     `-ne '${sha256}'`,
+    'New-Module',
+    '$refused = Initialize-WmcoWorkArea',
+    `WriteLine('${SESSION_FOLDER_REFUSED_MARKER} ' + $refused)`,
+    'exit 4',
     'WriteAllBytes',
     'Move-Item',
-    'New-Module',
+    SESSION_READY_MARKER,
   ];
   const at = positions(script, order);
   t.false(at.includes(-1), order.join(', '));
@@ -63,6 +67,8 @@ test('a first-contact session protects the working area before it reads, checks,
     at,
     [...at].sort((a, b) => a - b),
   );
+  t.is(script.split('New-Module').length, 2, 'the module is loaded once');
+  t.false(script.includes('Set-Acl'), "the folders are the module's to check and protect");
 });
 
 test('a module path outside the wmco folder or a hash that does not name it is refused', async (t) => {

@@ -1,6 +1,4 @@
-import { HostPaths } from './host-paths.js';
 import { MODULE_HASH_MISMATCH, checkedModuleRef, isModulePath, type ModuleRef } from './invocation.js';
-import { protectFoldersScript } from './prepare.js';
 
 /**
  * One PowerShell process per connection (ADR 0026): powershell.exe starts once, loads the host module once,
@@ -18,6 +16,23 @@ export const SESSION_RESULT_PREFIX = 'wmco-result ';
  * CLIXML when it is not a console, and may wrap a long line (the path) across two records.
  */
 export const SESSION_MODULE_MISSING_MARKER = 'wmco-module-missing';
+/**
+ * Printed on stdout (then exit 4) when a first contact finds the operator's working area unusable (a reparse
+ * point, writable by non-administrators, another owner), followed by the module's one-line refusal. Nothing
+ * was written on the host.
+ */
+export const SESSION_FOLDER_REFUSED_MARKER = 'wmco-folder-refused';
+
+const NEW_MODULE =
+  '$null = New-Module -Name WmcoHost -ScriptBlock ([scriptblock]::Create($utf8.GetString($bytes).TrimStart([char]0xFEFF))); ';
+
+/**
+ * First contact, once the module's checked bytes are loaded: the module's Initialize-WmcoWorkArea checks
+ * (and creates, or takes over) the working area and its staging folder before anything is written there.
+ */
+export const WORK_AREA_CHECK =
+  '$refused = Initialize-WmcoWorkArea; ' +
+  `if ($null -ne $refused) { [Console]::Out.WriteLine('${SESSION_FOLDER_REFUSED_MARKER} ' + $refused); [Console]::Out.Flush(); exit 4 }; `;
 
 const HASH_OF_BYTES =
   "$hash = -join ([System.Security.Cryptography.SHA256]::Create().ComputeHash($bytes) | ForEach-Object { $_.ToString('x2') }); ";
@@ -39,17 +54,19 @@ function moduleFromFile({ modulePath, sha256 }: ModuleRef): string {
 }
 
 /**
- * First contact: the working area and its staging folder protected, then the module's bytes read from the
- * first line of stdin (base64), checked, and written to the hash-named path through `.part`.
+ * First contact: the module's bytes read from the first line of stdin (base64) and checked, the module loaded
+ * from them, the working area checked and protected by it (`WORK_AREA_CHECK`), then the bytes written to the
+ * hash-named path through `.part`.
  */
 function moduleFromStdin({ modulePath, sha256 }: ModuleRef): string {
   return (
-    `${protectFoldersScript([HostPaths.root, HostPaths.staging])}; ` +
     '$line = [Console]::In.ReadLine(); ' +
     "if ($null -eq $line) { throw 'stdin closed before the module arrived' }; " +
     '$bytes = [Convert]::FromBase64String($line.Trim()); ' +
     HASH_OF_BYTES +
     `if ($hash -ne '${sha256}') { throw "${MODULE_HASH_MISMATCH}: the module sent has SHA-256 $hash" }; ` +
+    NEW_MODULE +
+    WORK_AREA_CHECK +
     `[System.IO.File]::WriteAllBytes('${modulePath}.part', $bytes); ` +
     `Move-Item -Force -LiteralPath '${modulePath}.part' -Destination '${modulePath}'; `
   );
@@ -68,8 +85,7 @@ export function hostSessionScript(module: ModuleRef, install: boolean): string {
     // UTF-8 both ways: Windows PowerShell 5.1 otherwise uses the OEM code page for stdin and stdout.
     '$utf8 = New-Object System.Text.UTF8Encoding $false; ' +
     '[Console]::InputEncoding = [Console]::OutputEncoding = $utf8; ' +
-    (install ? moduleFromStdin(ref) : moduleFromFile(ref)) +
-    '$null = New-Module -Name WmcoHost -ScriptBlock ([scriptblock]::Create($utf8.GetString($bytes).TrimStart([char]0xFEFF))); ' +
+    (install ? moduleFromStdin(ref) : moduleFromFile(ref) + NEW_MODULE) +
     `[Console]::Out.WriteLine('${SESSION_READY_MARKER}'); [Console]::Out.Flush(); ` +
     'while ($null -ne ($request = [Console]::In.ReadLine())) { ' +
     'if ($request.Trim().Length -eq 0) { continue }; ' +

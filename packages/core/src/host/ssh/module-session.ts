@@ -1,6 +1,7 @@
 import type { ClientChannel } from 'ssh2';
 import {
   HostCommandTimeoutError,
+  HostFolderRefusedError,
   HostOutputLimitError,
   HostProtocolError,
   HostRequestTimeoutError,
@@ -8,6 +9,7 @@ import {
   HostWorkAbandonedError,
 } from '../errors.js';
 import {
+  SESSION_FOLDER_REFUSED_MARKER,
   SESSION_MODULE_MISSING_MARKER,
   SESSION_READY_MARKER,
   SESSION_RESULT_PREFIX,
@@ -204,6 +206,10 @@ export class ModuleSession {
   private onLine(line: string): void {
     if (line === SESSION_READY_MARKER) return this.markReady();
     if (line.startsWith(SESSION_MODULE_MISSING_MARKER)) this.missing = true;
+    if (line.startsWith(`${SESSION_FOLDER_REFUSED_MARKER} `)) {
+      const refusal = line.slice(SESSION_FOLDER_REFUSED_MARKER.length + 1);
+      return this.fail(new HostFolderRefusedError(this.o.address, refusal));
+    }
     if (!line.startsWith(SESSION_RESULT_PREFIX)) {
       // Output of something the request ran that wrote straight to the console: not a result.
       this.lastOther = line;

@@ -13,6 +13,7 @@ import {
 } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { FileSystem, type FileLink } from '../file-system.js';
+import type { FolderSecurity } from '../folder-security.js';
 import { baseName, parentPath, pathKey } from '../windows-path.js';
 
 function statOf(path: string, follow = true): Stats | undefined {
@@ -28,11 +29,11 @@ function statOf(path: string, follow = true): Stats | undefined {
  * FileSystem, so SFTP, the service behaviours and the shims read and write the very files the real host
  * module writes. Paths are matched case-insensitively, each component against what is on disk (NTFS is
  * case-insensitive and case-preserving; Linux is not): a new name keeps the spelling it was created with.
- * Links are real symbolic links (their kind, junction or symlink, is kept here); the ACL bit stays in
+ * Links are real symbolic links (their kind, junction or symlink, is kept here); owners and DACLs stay in
  * memory, as on the in-memory model.
  */
 export class DiskFileSystem extends FileSystem {
-  private readonly restricted = new Set<string>();
+  private readonly securities = new Map<string, FolderSecurity>();
   private readonly linkKinds = new Map<string, FileLink['kind']>();
 
   /** `root`: the folder that stands for `C:\` (PowerShell's `C:` drive is mapped to it). */
@@ -71,13 +72,22 @@ export class DiskFileSystem extends FileSystem {
     }
   }
 
-  /** The canonical (on-disk, links followed) Windows path, for the ACL bit. */
-  private canonical(path: string): string {
+  /** The canonical (on-disk, links followed) Windows path, where a folder's ACL is kept. */
+  protected override canonicalPath(path: string): string {
     const native = this.nativePath(path);
     const link = statOf(native, false)?.isSymbolicLink() ? readlinkSync(native) : undefined;
-    return pathKey(
-      link !== undefined && link.startsWith(this.root) ? this.windowsPath(link) : this.windowsPath(native),
-    );
+    return link !== undefined && link.startsWith(this.root)
+      ? this.windowsPath(link)
+      : this.windowsPath(native);
+  }
+
+  protected override ownSecurity(canonical: string): FolderSecurity | undefined {
+    return this.securities.get(pathKey(canonical));
+  }
+
+  protected override storeSecurity(canonical: string, security: FolderSecurity | undefined): void {
+    if (security === undefined) this.securities.delete(pathKey(canonical));
+    else this.securities.set(pathKey(canonical), security);
   }
 
   override link(path: string, target: string, kind: FileLink['kind']): void {
@@ -92,21 +102,6 @@ export class DiskFileSystem extends FileSystem {
     if (!statOf(native, false)?.isSymbolicLink()) return undefined;
     const kind = this.linkKinds.get(pathKey(this.resolve(path))) ?? 'symlink';
     return { target: this.windowsPath(readlinkSync(native)), kind };
-  }
-
-  override restrict(path: string): void {
-    if (!this.isDirectory(path)) throw new Error(`Cannot find path '${path}' because it does not exist.`);
-    this.restricted.add(this.canonical(path));
-  }
-
-  override isRestricted(path: string): boolean {
-    let n = this.resolve(path);
-    for (;;) {
-      if (this.restricted.has(this.canonical(n))) return true;
-      const up = parentPath(n);
-      if (up === n) return false;
-      n = up;
-    }
   }
 
   override isFile(path: string): boolean {

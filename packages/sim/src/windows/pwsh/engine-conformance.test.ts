@@ -256,3 +256,16 @@ conformance('a service environment of one entry observed', async (w, _p, spec) =
   await w.host.apply({ steps: [stepKinds[6]!, stepKinds[7]!] });
   return observeOf(w, { ...spec, services: [] });
 });
+
+conformance(
+  'operator folders a non-administrator could have planted are refused (issue 27)',
+  async (w, payload, spec) => {
+    w.sim.model.files.mkdirp('C:\\Temp');
+    const checked = await w.host.observe({ ...observeQueryFor(spec), checkFolders: ['C:\\k', 'C:\\Temp'] });
+    const apply = await converge(w.host, spec, payload.content).then(
+      () => 'converged',
+      (err: unknown) => (err instanceof Error ? err.message : String(err)),
+    );
+    return { problems: checked.folderProblems, apply: apply.replace(/ on 127\.[0-9.]+/, '') };
+  },
+);

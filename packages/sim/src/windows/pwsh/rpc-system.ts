@@ -118,10 +118,22 @@ function machineCalls(m: WindowsModel, hooks: SystemHooks): [string, RpcHandler]
   ];
 }
 
+/** Get-Acl of a folder: its effective owner and DACL, explicit entries first (folder-security.ts). */
+function aclOf(m: WindowsModel, path: string): unknown {
+  const s = m.files.security(path);
+  return {
+    owner: s.owner,
+    protected: s.protected,
+    nullDacl: s.nullDacl === true,
+    aces: s.aces.map((a) => ({ ...a, inheritOnly: a.inheritOnly === true, inherited: a.inherited === true })),
+  };
+}
+
 function storeCalls(m: WindowsModel): [string, RpcHandler][] {
   return [
-    ['acl.restricted', (p) => m.files.isRestricted(str(p, 'path'))],
+    ['acl.get', (p) => aclOf(m, str(p, 'path'))],
     ['acl.restrict', (p) => m.files.restrict(str(p, 'path'))],
+    ['acl.resetBelow', (p) => m.files.resetSecurityBelow(str(p, 'path'))],
     [
       'certs.list',
       () =>
