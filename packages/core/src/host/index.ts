@@ -50,3 +50,4 @@ export {
   type HostcheckPorts,
   type HostcheckResult,
 } from './capture/hostcheck.js';
+export { addressGuardedOpener, AddressRefusedError } from './address-guarded-host.js';
