@@ -9,6 +9,8 @@ export interface ForgedNode {
   readonly owner?: string;
   /** The InternalIP its kubelet reports (the kubelet restarted with this `--node-ip`). */
   readonly internalIp?: string;
+  /** Any other annotations (e.g. the cloud-applied-tags list). */
+  readonly annotations?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -36,17 +38,13 @@ export class KubeletIdentityAttacker {
   }
 
   async forge(f: ForgedNode): Promise<void> {
-    if (f.owner !== undefined) {
+    const annotations = {
+      ...f.annotations,
+      ...(f.owner === undefined ? {} : { 'windowsmachineconfig.openshift.io/instance-address': f.owner }),
+    };
+    if (Object.keys(annotations).length > 0) {
       const core = await this.kubeletClient();
-      await core.patchNode(
-        {
-          name: this.nodeName,
-          body: {
-            metadata: { annotations: { 'windowsmachineconfig.openshift.io/instance-address': f.owner } },
-          },
-        },
-        mergePatch,
-      );
+      await core.patchNode({ name: this.nodeName, body: { metadata: { annotations } } }, mergePatch);
     }
     if (f.internalIp !== undefined) await this.restartKubeletWithNodeIp(f.internalIp);
   }
