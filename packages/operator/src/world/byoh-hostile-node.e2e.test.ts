@@ -8,6 +8,7 @@ import {
   victimIntact,
 } from './hostile-node-scenario.js';
 import { apis, joinAll, testWorld, until } from './world-fixture.js';
+import { wmcoPlan } from './wmco-plan.test-helper.js';
 
 // The victim is listed by DNS name (every such host was a target of the removal), the attacker by IP.
 // Drift repair is off, so any SSH connection to the victim after the attack would be the attack's.
@@ -37,6 +38,11 @@ test.serial(
       return s?.lastError?.includes('contradicts') ? s : undefined;
     });
     t.is(status.node, 'win-x');
+    // An admin's `wmco plan` does not connect for it either.
+    const plan = await wmcoPlan(world, 'win-x', '-o', 'json');
+    const planned = JSON.parse(plan.stdout) as { nodes: { node: string; result: string; error?: string }[] };
+    t.like(planned.nodes[0], { node: 'win-x', result: 'error' });
+    t.regex(planned.nodes[0]?.error ?? '', /contradicts the operator's record/);
 
     // Its entry removed: the hostile Node is deleted, and still nothing connects to either host.
     const attackerConnections = scene.attackerHost.sim.stats.connectionsAccepted;
