@@ -84,6 +84,8 @@ export {
   sharedTransfers,
   stagedArchivePathFor,
   stagedPathFor,
+  addressGuardedOpener,
+  AddressRefusedError,
 } from './host/index.js';
 export {
   type HostcheckPorts,
@@ -108,6 +110,11 @@ export {
   PRIVATE_KEY_FIELD,
   STATUS_CONFIGMAP,
   decryptUsername,
+  InformedNodeRecords,
+  decodeNodeRecord,
+  recordDisagreements,
+  NODE_RECORD_LABEL,
+  type NodeRecord,
 } from './identity/index.js';
 export {
   CaBundleProblemReporter,

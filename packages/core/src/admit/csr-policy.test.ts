@@ -230,3 +230,15 @@ test('ignores, silently, what is not a node certificate or concerns no registrat
   for (const [subject, spec] of ignored)
     t.is((await decide(subject, spec)).action, 'ignore', subject.commonName);
 });
+
+test('a serving CSR of a node that contradicts the operator’s record is refused, whatever its SANs', async (t) => {
+  const subject = node('win-b', { ipAddresses: ['10.0.0.6'], dnsNames: ['win-b.example.com'] });
+  const contradiction = (n: string): string | undefined =>
+    n === 'win-b' ? 'its InternalIP is 10.0.0.9, the record 10.0.0.6' : undefined;
+  const d = await decide(subject, servingSpec('win-b'), facts({ contradiction }));
+  t.is(d.action, 'refuse');
+  t.regex(
+    d.reason,
+    /node win-b contradicts the operator's record of instance win-b\.example\.com: its InternalIP/,
+  );
+});

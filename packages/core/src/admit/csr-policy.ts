@@ -26,10 +26,15 @@ export interface CsrFacts {
   readonly bootstrap: BootstrapIdentity;
   /** The live registration for a node name (client CSRs are approved only against one). */
   registration(nodeName: string): Registration | undefined;
-  /** The instance owning the Node of that name (serving CSRs are approved only for owned nodes). */
+  /** The instance owning the Node of that name, as the operator recorded it (serving CSRs: only those). */
   owned(nodeName: string): OwnedNode | undefined;
   /** A Node of that name exists, of any OS (read from the API server). */
   nodeExists(nodeName: string): boolean;
+  /**
+   * Where the Node of that name contradicts the operator's record of it (its owner annotation, its
+   * InternalIP, ...), or undefined when it agrees: a serving CSR of such a node is never approved.
+   */
+  contradiction?(nodeName: string): string | undefined;
 }
 
 /** The instance a refusal concerns. */
@@ -96,6 +101,9 @@ function servingProblem(
   if (spec.username !== NODE_PREFIX + owned.nodeName || !spec.groups.includes(NODES_GROUP))
     return `requested by ${spec.username}, not by node ${owned.nodeName} itself`;
   if (!facts.nodeExists(owned.nodeName)) return `node ${owned.nodeName} does not exist`;
+  const contradiction = facts.contradiction?.(owned.nodeName);
+  if (contradiction !== undefined)
+    return `node ${owned.nodeName} contradicts the operator's record of instance ${owned.address}: ${contradiction}`;
   const names = new Set([owned.nodeName, ...(owned.dnsName === undefined ? [] : [owned.dnsName])]);
   const badIp = csr.ipAddresses.find((ip) => ip !== owned.ipv4);
   if (badIp !== undefined) return `IP SAN ${badIp} is not the address of instance ${owned.address}`;

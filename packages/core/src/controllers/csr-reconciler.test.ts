@@ -1,4 +1,5 @@
 import test from 'ava';
+import { MemoryNodeRecords } from '../identity/memory-node-records.js';
 import type { CertificatesV1Api, V1CertificateSigningRequest } from '@kubernetes/client-node';
 import { createCsr } from '../admit/create-csr.js';
 import { openShiftBootstrapIdentity, OPENSHIFT_NODE_BOOTSTRAPPER } from '../identity/bootstrap-identity.js';
@@ -71,7 +72,8 @@ test('two client CSRs for one registration decided at once: exactly one is appro
     logger: silentLogger,
     namespace: 'wmco',
     bootstrap: openShiftBootstrapIdentity,
-    nodeExists: () => Promise.resolve(false),
+    readNode: () => Promise.resolve(undefined),
+    records: new MemoryNodeRecords(),
   });
   await Promise.all([r.reconcile('csr-1'), r.reconcile('csr-2')]);
   const outcome = [approved(csrs.get('csr-1')), approved(csrs.get('csr-2'))];
@@ -114,7 +116,8 @@ test('an approval is written on the CSR the reconcile read (one read, one write)
     logger: silentLogger,
     namespace: 'wmco',
     bootstrap: openShiftBootstrapIdentity,
-    nodeExists: () => Promise.resolve(false),
+    readNode: () => Promise.resolve(undefined),
+    records: new MemoryNodeRecords(),
   });
   await r.reconcile('csr-a');
   t.true(approved(csrs.get('csr-a')));

@@ -1,9 +1,11 @@
-import type { CertificatesV1Api, V1CertificateSigningRequest } from '@kubernetes/client-node';
+import type { CertificatesV1Api, V1CertificateSigningRequest, V1Node } from '@kubernetes/client-node';
 import { decideKubeletCsr, KUBELET_CLIENT_SIGNER, type CsrDecision } from '../admit/csr-policy.js';
 import { CsrParseError, parseCsr, type ParsedCsr } from '../admit/csr-request.js';
 import { APPROVAL_REASON, approvalMessage } from '../admit/approval-record.js';
 import type { BootstrapIdentity } from '../identity/bootstrap-identity.js';
-import type { Registrations } from '../identity/registrations.js';
+import type { OwnedNode, Registrations } from '../identity/registrations.js';
+import type { NodeRecords } from '../identity/node-record-store.js';
+import { recordDisagreements } from '../identity/node-record-check.js';
 import type { CachedCsr } from '../admit/cached-csr.js';
 import { isConflict, isNotFound } from '../kube/client/api-errors.js';
 import type { Reconciler, ReconcileOutcome } from '../kube/controller.js';
@@ -21,8 +23,10 @@ export interface CsrReconcilerOptions {
   readonly metrics?: CsrMetrics;
   /** Who may request kubelet client certificates (OpenShift: the node-bootstrapper service account). */
   readonly bootstrap: BootstrapIdentity;
-  /** Whether a Node of that name exists, of any OS: read from the API server. */
-  readonly nodeExists: (name: string) => Promise<boolean>;
+  /** The Node of that name, of any OS, read from the API server (undefined: none). */
+  readonly readNode: (name: string) => Promise<V1Node | undefined>;
+  /** The operator's records: serving CSRs are judged against them, never against the Node (ADR 0035). */
+  readonly records: NodeRecords;
 }
 
 /** At most this many refused CSR names are remembered (to record one event each); oldest go first. */
@@ -81,9 +85,7 @@ export class CsrReconciler implements Reconciler {
     }
     const cn = parsed.commonName;
     const nodeName = cn.startsWith('system:node:') ? cn.slice('system:node:'.length) : '';
-    // Read the Node only for names the operator holds (the CSRs of other nodes cost no API call).
-    const held = nodeName !== '' && this.registrations.holderOf(nodeName) !== undefined;
-    const exists = held && (await this.out.nodeExists(nodeName));
+    const { owned, exists, contradiction } = await this.subject(nodeName);
     const spec = {
       name,
       signerName: csr.spec.signerName,
@@ -95,9 +97,38 @@ export class CsrReconciler implements Reconciler {
     return decideKubeletCsr(parsed, spec, {
       bootstrap: this.out.bootstrap,
       registration: (n) => this.registrations.forNode(n),
-      owned: (n) => this.registrations.owner(n),
+      owned: (n) => (n === nodeName ? owned : this.ownedNode(n)),
       nodeExists: (n) => n === nodeName && exists,
+      contradiction: (n) => (n === nodeName ? contradiction : undefined),
     });
+  }
+
+  /**
+   * What the policy needs of the CSR's node: the record, whether the Node exists and where it contradicts
+   * the record. The Node is read only for names the operator holds (other nodes' CSRs cost no API call).
+   */
+  private async subject(
+    nodeName: string,
+  ): Promise<{ owned?: OwnedNode | undefined; exists: boolean; contradiction?: string | undefined }> {
+    if (nodeName === '') return { exists: false };
+    const owned = this.ownedNode(nodeName);
+    if (owned === undefined && this.registrations.forNode(nodeName) === undefined) return { exists: false };
+    const node = await this.out.readNode(nodeName);
+    const record = owned === undefined ? undefined : this.out.records.forNode(nodeName);
+    const problems = node && record ? recordDisagreements(node, record) : [];
+    return { owned, exists: node !== undefined, contradiction: problems.join('; ') || undefined };
+  }
+
+  /** A BYOH node as the operator recorded it at join: its name, instance key and addresses. */
+  private ownedNode(nodeName: string): OwnedNode | undefined {
+    const r = this.out.records.forNode(nodeName);
+    if (r?.source !== 'windows-instances') return undefined;
+    return {
+      address: r.instance,
+      ipv4: r.address,
+      nodeName: r.nodeName,
+      ...(r.dnsName === undefined ? {} : { dnsName: r.dnsName }),
+    };
   }
 
   private async approve(

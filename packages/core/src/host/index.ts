@@ -41,3 +41,4 @@ export {
   type HostCaptureScript,
 } from './capture/host-capture.js';
 export { captureHost } from './capture/capture-session.js';
+export { addressGuardedOpener, AddressRefusedError } from './address-guarded-host.js';

@@ -127,14 +127,29 @@ export class CloudJoin {
     return { ...out, [CloudAnnotations.appliedTags]: JSON.stringify(merged) };
   }
 
-  /** Takes back the tags the annotation says the operator applied; never throws (removal goes on, warned). */
-  async untag(address: string, recorded: string | undefined): Promise<readonly string[]> {
+  /**
+   * Takes back the tags the operator's record says it applied (JSON as `appliedTagsOf` reads), only from
+   * the cloud instance it recorded when one is given; never throws (removal goes on, warned).
+   */
+  async untag(
+    address: string,
+    recorded: string | undefined,
+    instanceId?: string,
+  ): Promise<readonly string[]> {
     const tags = appliedTagsOf(recorded);
     const { identity, tagging } = this.o;
     if (tags.length === 0 || !identity || !tagging) return [];
     const removed = await this.guarded(address, 'remove the operator’s cloud tags', async () => {
       const instance = await identity.identify(address);
-      return instance ? tagging.removeTags(instance, tags) : [];
+      if (!instance) return [];
+      if (instanceId !== undefined && instance.instanceId !== instanceId) {
+        await this.warn(
+          'CloudInstanceChanged',
+          `instance ${address}: the cloud instance there is ${instance.instanceId}, not ${instanceId} the operator tagged; its tags are left alone`,
+        );
+        return [];
+      }
+      return tagging.removeTags(instance, tags);
     }).catch(async (err: unknown) => {
       // Only an instance in the cluster's network ever has its tags touched.
       if (!(err instanceof InstanceOutsideClusterNetworkError)) throw err;

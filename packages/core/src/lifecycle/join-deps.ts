@@ -10,6 +10,7 @@ import type { MetadataRoutes } from '../provider/capabilities/metadata-routes.js
 import type { HostFile } from '../provider/types/payload-file.js';
 import type { ClusterFacts } from '../cluster/cluster-facts.js';
 import type { Registrations } from '../identity/registrations.js';
+import type { NodeRecords } from '../identity/node-record-store.js';
 import type { CloudJoin } from './cloud-instance.js';
 import type { InstanceStatusStore } from './instance-status.js';
 import type { NodeChanges } from './node-changes.js';
@@ -70,6 +71,11 @@ export interface JoinDeps {
   readonly status: InstanceStatusStore;
   /** Node-name registrations and owned nodes (identity/, ADR 0008). */
   readonly names: Registrations;
+  /**
+   * The operator's record of each joined instance (ADR 0035): where it connected, the node name, the
+   * username, the tags it applied. Every decision after a join reads it, never the Node's own fields.
+   */
+  readonly records: NodeRecords;
   readonly debug: boolean;
   readonly logRotation: LogRotation;
   /** Proxy variables for the node (values verbatim). */

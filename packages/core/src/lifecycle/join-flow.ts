@@ -5,7 +5,8 @@ import { errorMessage } from '../kube/logger.js';
 import type { WindowsServiceSpec } from '../provider/types/windows-service-spec.js';
 import { Annotations } from '../identity/node-metadata.js';
 import { encryptUsername } from '../identity/username-crypto.js';
-import { CloudAnnotations, type CloudFacts } from './cloud-instance.js';
+import { CloudAnnotations, appliedTagsOf, type CloudFacts } from './cloud-instance.js';
+import type { NodeRecord } from '../identity/node-record.js';
 import { bootstrapRound, nodeRound, type JoinRoundState } from './join-rounds.js';
 import { enterPhase, type InstancePhase, type InstanceStatus } from './instance-status.js';
 import { nodeEventRef, type JoinDeps } from './join-deps.js';
@@ -104,7 +105,8 @@ export class JoinFlow {
     );
     await this.phase(s.identity, 'WaitingForNode', { node: nodeName });
     await this.claim(req, s, nodeName);
-    const annotated = await this.recordCloud(req, s, await this.annotate(req, s, nodeName));
+    const record = await this.writeRecord(req, s, nodeName);
+    const annotated = await this.recordCloud(req, s, record, await this.annotate(req, s, nodeName));
     const withSubnet = await this.awaitNodeWhere(nodeName, req.signal, hasSubnet, annotated);
     await this.phase(s.identity, 'Configuring', { node: nodeName });
     if (s.signal.aborted) throw new Error('the operator is stopping');
@@ -137,17 +139,55 @@ export class JoinFlow {
     });
   }
 
-  /** On a cloud: the ownership tag checked or applied (AWS, Azure, GCP), then recorded on the Node. */
-  private async recordCloud(req: JoinRequest, s: JoinState, node: V1Node): Promise<V1Node> {
+  /**
+   * The operator's record of the instance (ADR 0035), written once the Node is claimed and before anything
+   * else touches it: where the operator connected, the node name it decided, the username, the host key
+   * pinned. Tags an earlier join applied to the same address stay recorded.
+   */
+  private async writeRecord(req: JoinRequest, s: JoinState, nodeName: string): Promise<NodeRecord> {
+    const { source, instance, dnsName } = s.identity.record;
+    const address = req.instance.ipv4Address;
+    const before = this.deps.records.get(source, instance);
+    const pin = await this.hostKeys.get(s.host.address);
+    const record: NodeRecord = {
+      source,
+      instance,
+      address,
+      nodeName,
+      username: req.instance.username,
+      appliedTags: before?.address === address ? before.appliedTags : [],
+      recordedAt: this.now().toISOString(),
+      ...(dnsName === undefined ? {} : { dnsName }),
+      ...(pin ? { hostKey: pin } : {}),
+      ...(s.cloud ? { cloudInstanceId: s.cloud.instance.instanceId } : {}),
+    };
+    await this.deps.records.put(record);
+    return record;
+  }
+
+  /**
+   * On a cloud: the ownership tag checked or applied (AWS, Azure, GCP). A tag applied is written to the
+   * operator's record first (what a removal takes back), then shown on the Node.
+   */
+  private async recordCloud(
+    req: JoinRequest,
+    s: JoinState,
+    record: NodeRecord,
+    node: V1Node,
+  ): Promise<V1Node> {
     const cloud = this.deps.cloud;
     if (!s.cloud || !cloud) return node;
-    const notes = await cloud.tag(s.cloud, node.metadata?.annotations?.[CloudAnnotations.appliedTags]);
+    const notes = await cloud.tag(s.cloud, JSON.stringify(record.appliedTags));
+    const applied = notes[CloudAnnotations.appliedTags];
     const name = node.metadata?.name ?? '';
     // A tag applied now but not recorded would never be taken back: undo it when the record fails.
-    return patchNodeMetadata(this.deps.core, name, { annotations: notes }).catch(async (err: unknown) => {
-      await cloud.untag(req.instance.ipv4Address, notes[CloudAnnotations.appliedTags]);
+    const undo = async (err: unknown): Promise<never> => {
+      await cloud.untag(req.instance.ipv4Address, applied, s.cloud?.instance.instanceId);
       throw err;
-    });
+    };
+    if (applied !== undefined)
+      await this.deps.records.put({ ...record, appliedTags: appliedTagsOf(applied) }).catch(undo);
+    return patchNodeMetadata(this.deps.core, name, { annotations: notes }).catch(undo);
   }
 
   private async finish(req: JoinRequest, s: JoinState, node: V1Node, started: Date): Promise<void> {

@@ -4,6 +4,7 @@ import type { HostState } from '../host/protocol/index.js';
 import { instanceRef } from '../identity/instance-ref.js';
 import { decideNodeName } from '../identity/name-decision.js';
 import { claimNode } from '../identity/node-claim.js';
+import type { RecordSource } from '../identity/node-record.js';
 import type { ObjectRef } from '../kube/event-recorder.js';
 import { Annotations, Labels } from '../identity/node-metadata.js';
 import { instancesConfigMapRef, type JoinDeps } from './join-deps.js';
@@ -26,6 +27,12 @@ export interface JoinIdentity {
   readonly annotations: Readonly<Record<string, string>>;
   /** Decides the node name after the bootstrap observe, before the kubelet starts. */
   decideName(values: Readonly<Record<string, string>>, host: HostState): Promise<string>;
+  /** Which record the join writes once the Node is claimed (ADR 0035). */
+  readonly record: {
+    readonly source: RecordSource;
+    readonly instance: string;
+    readonly dnsName?: string;
+  };
   /** Makes sure the registered Node is this source's before anything touches it. */
   claim(node: V1Node): Promise<void>;
   /** The join ended (joined or failed): nothing more is approved for it. */
@@ -40,6 +47,11 @@ export function byohJoinIdentity(deps: JoinDeps, instance: WindowsInstance): Joi
     eventTarget: instancesConfigMapRef(deps.namespace),
     labels: { [Labels.byoh]: 'true', [Labels.workerRole]: '' },
     annotations: { [Annotations.instanceAddress]: instance.address },
+    record: {
+      source: 'windows-instances',
+      instance: instance.address,
+      ...(ref.dnsName === undefined ? {} : { dnsName: ref.dnsName }),
+    },
     async decideName(values, host): Promise<string> {
       const registration = await decideNodeName(
         ref,

@@ -12,6 +12,7 @@ import { silentLogger } from '../kube/logger.js';
 import type { ClusterFacts } from '../cluster/cluster-facts.js';
 import type { HostSpec } from '../desired/host-spec.js';
 import type { JoinDeps } from './join-deps.js';
+import { MemoryNodeRecords } from '../identity/memory-node-records.js';
 import { Registrations } from '../identity/registrations.js';
 
 export const FACTS: ClusterFacts = {
@@ -90,6 +91,7 @@ export function testDeps(
       retain: () => Promise.resolve(),
     },
     names: new Registrations({ ttlMs: 60_000 }),
+    records: new MemoryNodeRecords(),
     debug: false,
     logRotation: {},
     proxyEnv: {},

@@ -1,9 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
 import test from 'ava';
-import type { CoreV1Api, V1Node } from '@kubernetes/client-node';
-import { Annotations } from '../identity/node-metadata.js';
-import { encryptUsername } from '../identity/username-crypto.js';
-import { NodeNotOwnedError } from '../identity/node-ownership.js';
+import type { CoreV1Api } from '@kubernetes/client-node';
+import type { MemoryNodeRecords } from '../identity/memory-node-records.js';
+import type { NodeRecord } from '../identity/node-record.js';
+import type { HostTarget } from './join-deps.js';
+import type { WindowsHost } from '../host/windows-host.js';
 import { StateHost, stateMatching, testDeps, testNode } from './lifecycle.test-helper.js';
 import { KeyRotation } from './key-rotation.js';
 import { RemoveFlow } from './remove-flow.js';
@@ -22,11 +23,17 @@ function recordingCore(): { core: CoreV1Api; calls: string[] } {
   return { core, calls };
 }
 
-// A Linux worker someone labelled as a BYOH node: it has no instance-address annotation.
-const linux: V1Node = {
-  metadata: { name: 'worker-0', labels: { 'windowsmachineconfig.openshift.io/byoh': 'true' } },
-  status: { addresses: [{ type: 'InternalIP', address: '10.0.0.9' }] },
-};
+// The operator's record of the instance at 10.0.0.5, joined as win-a by Administrator.
+const record = (extra: Partial<NodeRecord> = {}): NodeRecord => ({
+  source: 'windows-instances',
+  instance: '10.0.0.5',
+  address: '10.0.0.5',
+  nodeName: 'win-a',
+  username: 'Administrator',
+  appliedTags: [],
+  recordedAt: '2026-01-01T00:00:00Z',
+  ...extra,
+});
 const emptyHost = (): StateHost =>
   new StateHost(
     stateMatching({
@@ -40,18 +47,53 @@ const emptyHost = (): StateHost =>
     }),
   );
 
-test('removal never cordons, drains, deconfigures or deletes a Node this operator did not join', async (t) => {
+test('removal never cordons, drains, deconfigures or deletes a Node that contradicts the record', async (t) => {
   const { core, calls } = recordingCore();
   const host = emptyHost();
   const deps = testDeps(host, { core });
   const flow = new RemoveFlow(deps);
   const signal = new AbortController().signal;
-  await t.throwsAsync(flow.remove(linux, 'key', { deleteLogs: false, drainTimeoutMs: 1000, signal }), {
-    instanceOf: NodeNotOwnedError,
-    message: 'will not remove node worker-0: it was not joined by this operator',
-  });
+  // win-a says it is at another host's address: the record, not the Node, says where win-a's host is.
+  const node = testNode('win-a', '10.0.0.9');
+  await t.throwsAsync(
+    flow.remove({ record: record(), node }, 'key', { deleteLogs: false, drainTimeoutMs: 1000, signal }),
+    {
+      message: /will not remove node win-a: it contradicts the operator's record/,
+    },
+  );
   t.deepEqual(calls, [], 'no API call');
   t.is(host.queries.length, 0, 'no SSH call');
+});
+
+test('removal connects to the recorded address as the recorded user, whatever the Node says', async (t) => {
+  const core = new Proxy({}, { get: () => () => Promise.resolve({ items: [] }) }) as CoreV1Api;
+  const targets: HostTarget[] = [];
+  const base = emptyHost();
+  const host: WindowsHost = {
+    address: base.address,
+    observe: (q) => base.observe(q),
+    upload: (f) => base.upload(f),
+    apply: (p) => base.apply(p),
+    reboot: () => base.reboot(),
+    deconfigure: () => Promise.resolve({ done: [], rebootRequired: false }),
+    close: () => Promise.resolve(),
+  };
+  const deps = { ...testDeps(host, { core }), openHost: (to: HostTarget) => (targets.push(to), host) };
+  const signal = new AbortController().signal;
+  await new RemoveFlow(deps).remove({ record: record({ username: 'wmco' }), node: undefined }, 'key', {
+    deleteLogs: false,
+    drainTimeoutMs: 1000,
+    signal,
+  });
+  t.deepEqual(
+    targets.map((x) => [x.ipv4, x.username]),
+    [['10.0.0.5', 'wmco']],
+  );
+  t.deepEqual(
+    (deps.records as MemoryNodeRecords).writes,
+    ['remove windows-instances 10.0.0.5'],
+    'record forgotten',
+  );
 });
 
 test('key rotation never re-keys a Node that belongs to another instance', async (t) => {
@@ -94,16 +136,12 @@ test('a removal stopped mid-way is not a failure: its connection gets the signal
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     publicKeyEncoding: { type: 'spki', format: 'pem' },
   }).privateKey;
-  const node = testNode();
-  node.metadata = {
-    ...node.metadata,
-    annotations: {
-      ...node.metadata?.annotations,
-      [Annotations.username]: encryptUsername('Administrator', key),
-    },
-  };
   await t.throwsAsync(
-    new RemoveFlow(deps).remove(node, key, { deleteLogs: false, drainTimeoutMs: 1000, signal: stop.signal }),
+    new RemoveFlow(deps).remove({ record: record(), node: testNode() }, key, {
+      deleteLogs: false,
+      drainTimeoutMs: 1000,
+      signal: stop.signal,
+    }),
     { message: /connecting was abandoned/ },
   );
   t.deepEqual(signals, [stop.signal]);

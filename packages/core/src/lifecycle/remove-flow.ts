@@ -2,14 +2,12 @@ import type { V1Node } from '@kubernetes/client-node';
 import { PROXY_VARIABLES } from '../desired/proxy-env.js';
 import { drainNode } from '../kube/client/drain.js';
 import { isNotFound } from '../kube/client/api-errors.js';
-import { assertOwned } from '../identity/node-ownership.js';
+import type { NodeRecord } from '../identity/node-record.js';
+import { recordDisagreements } from '../identity/node-record-check.js';
 import { errorMessage } from '../kube/logger.js';
-import { Annotations } from '../identity/node-metadata.js';
-import { decryptUsername } from '../identity/username-crypto.js';
-import { CloudAnnotations } from './cloud-instance.js';
 import { enterPhase, type InstancePhase, type InstanceStatus } from './instance-status.js';
 import { REMOVE_CONNECT_DEADLINE_MS, instancesConfigMapRef, type JoinDeps } from './join-deps.js';
-import { nodeInternalIp, setUnschedulable } from './node-ops.js';
+import { setUnschedulable } from './node-ops.js';
 
 /** Services a node may run, most dependent first (reference §1.4 RequiredServices plus providers'). */
 const MANAGED_SERVICES = [
@@ -29,79 +27,91 @@ export interface RemoveOptions {
   readonly drainTimeoutMs: number;
 }
 
+/** What a removal acts on: the operator's record, and the Node of the recorded name when it exists. */
+export interface RemovalSubject {
+  readonly record: NodeRecord;
+  /** The Node named in the record; it must agree with the record (the caller checked, this re-checks). */
+  readonly node: V1Node | undefined;
+}
+
 /**
  * Gives a BYOH host back (reference §1.6 Deconfigure): cordon, drain (PodDisruptionBudgets honoured,
  * DaemonSet pods left), remove services, HNS networks, proxy variables and the operator's directories
- * over SSH, then delete the Node. The SSH host key stays pinned, so the host can rejoin.
+ * over SSH, then delete the Node. Where to connect, as whom, which Node and which cloud tags all come
+ * from the operator's record (ADR 0035), never from the Node's own fields. The SSH host key stays pinned.
  */
 export class RemoveFlow {
   constructor(private readonly deps: JoinDeps) {}
 
   async remove(
-    node: V1Node,
+    { record, node }: RemovalSubject,
     privateKeyPem: string,
     options: RemoveOptions & { signal: AbortSignal },
   ): Promise<void> {
-    const name = node.metadata?.name ?? '';
-    // Never drain, deconfigure or delete a Node this operator did not join (issue 10 item 2).
-    assertOwned(node, 'remove');
-    const ipv4 = nodeInternalIp(node);
-    if (!ipv4) throw new Error(`node ${name} has no InternalIP; cannot reach its host`);
-    await this.phase(ipv4, 'Removing', { node: name });
+    const name = record.nodeName;
+    const address = record.address;
+    // Never drain, deconfigure or delete a Node that contradicts the record (issue 27).
+    const problems = node ? recordDisagreements(node, record) : [];
+    if (problems.length > 0)
+      throw new Error(
+        `will not remove node ${name}: it contradicts the operator's record (${problems.join('; ')})`,
+      );
+    await this.phase(address, 'Removing', { node: name });
     try {
-      await setUnschedulable(this.deps.core, name, true);
-      await drainNode(this.deps.core, name, {
-        timeoutMs: options.drainTimeoutMs,
-        signal: options.signal,
-        logger: this.deps.logger,
-      });
-      await this.deconfigureHost(node, ipv4, privateKeyPem, options);
-      await this.untag(node, ipv4);
-      await this.deps.core.deleteNode({ name }).catch((err: unknown) => {
-        if (!isNotFound(err)) throw err;
-      });
+      if (node) {
+        await setUnschedulable(this.deps.core, name, true);
+        await drainNode(this.deps.core, name, {
+          timeoutMs: options.drainTimeoutMs,
+          signal: options.signal,
+          logger: this.deps.logger,
+        });
+      }
+      await this.deconfigureHost(record, privateKeyPem, options);
+      await this.untag(record);
+      if (node)
+        await this.deps.core.deleteNode({ name }).catch((err: unknown) => {
+          if (!isNotFound(err)) throw err;
+        });
     } catch (err) {
       // Stopping (or leadership lost): not a failure; the next leader resumes the removal.
       if (options.signal.aborted) throw err;
-      await this.phase(ipv4, 'Failed', { node: name, lastError: `removal: ${errorMessage(err)}` });
+      await this.phase(address, 'Failed', { node: name, lastError: `removal: ${errorMessage(err)}` });
       await this.deps.events.record(
         instancesConfigMapRef(this.deps.namespace),
         'Warning',
         'InstanceTeardownFailure',
-        `node ${name} (${ipv4}): ${errorMessage(err)}`,
+        `node ${name} (${address}): ${errorMessage(err)}`,
       );
       throw err;
     }
-    this.deps.names.disown(node.metadata?.annotations?.[Annotations.instanceAddress] ?? ipv4);
+    this.deps.names.disown(record.instance);
+    await this.deps.records.remove(record.source, record.instance);
     // Removed: its status goes too, so windows-instances-status only ever lists current instances.
-    await this.deps.status.remove(ipv4);
+    await this.deps.status.remove(address);
     await this.deps.events.record(
       instancesConfigMapRef(this.deps.namespace),
       'Normal',
       'InstanceTeardown',
-      `Deconfigured node ${name} with address ${ipv4}`,
+      `Deconfigured node ${name} with address ${address}`,
     );
   }
 
-  /** Only the tags the join applied (recorded on the Node) go; a failure is warned about, never blocking. */
-  private async untag(node: V1Node, ipv4: string): Promise<void> {
-    await this.deps.cloud?.untag(ipv4, node.metadata?.annotations?.[CloudAnnotations.appliedTags]);
+  /** Only the tags the record says the operator applied, on the recorded instance; never blocking. */
+  private async untag(record: NodeRecord): Promise<void> {
+    if (record.appliedTags.length === 0) return;
+    await this.deps.cloud?.untag(record.address, JSON.stringify(record.appliedTags), record.cloudInstanceId);
   }
 
   private async deconfigureHost(
-    node: V1Node,
-    ipv4: string,
+    record: NodeRecord,
     privateKeyPem: string,
     { deleteLogs, signal }: RemoveOptions & { signal: AbortSignal },
   ): Promise<void> {
-    const encrypted = node.metadata?.annotations?.[Annotations.username];
-    if (!encrypted)
-      throw new Error('the node has no username annotation: it was not joined by this operator');
-    const username = decryptUsername(encrypted, privateKeyPem);
     const host = this.deps.openHost({
-      address: ipv4,
-      ipv4,
-      username,
+      // The key as the join connected: a DNS-listed host's key is pinned by name too.
+      address: record.source === 'windows-instances' ? record.instance : record.address,
+      ipv4: record.address,
+      username: record.username,
       privateKeyPem,
       connectDeadlineMs: REMOVE_CONNECT_DEADLINE_MS,
       signal,

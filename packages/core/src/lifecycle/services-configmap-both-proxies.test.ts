@@ -56,6 +56,7 @@ const identity: JoinIdentity = {
   eventTarget: { apiVersion: 'v1', kind: 'ConfigMap', name: 'windows-instances', namespace: 'wmco' },
   labels: {},
   annotations: {},
+  record: { source: 'windows-instances', instance: '10.0.0.5' },
   decideName: () => Promise.resolve('win-a'),
   claim: () => Promise.resolve(),
   end: () => undefined,

@@ -1,11 +1,18 @@
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import { InformedClusterFacts, InformedHostKeyStore, kubeWatch } from '@wmco/core/internal';
+import {
+  InformedClusterFacts,
+  InformedHostKeyStore,
+  InformedNodeRecords,
+  kubeWatch,
+} from '@wmco/core/internal';
 import { systemClock, type Logger } from '@wmco/core';
 
 /** What joins and drift checks read from watches instead of per-call GETs (issue 16 §5, ADR 0022). */
 export interface ClusterCaches {
   readonly facts: InformedClusterFacts;
   readonly hostKeys: InformedHostKeyStore;
+  /** The operator's node records (ADR 0035); `start()` it before any decision reads them. */
+  readonly records: InformedNodeRecords;
   stop(): void;
 }
 
@@ -25,10 +32,12 @@ export function clusterCaches(
   const sources = { ...parts, watch: kubeWatch(kc), clock: systemClock };
   const facts = new InformedClusterFacts(sources);
   const hostKeys = new InformedHostKeyStore(sources);
+  const records = new InformedNodeRecords(sources);
   const stop = (): void => {
     facts.stop();
     hostKeys.stop();
+    records.stop();
   };
   signal?.addEventListener('abort', stop, { once: true });
-  return { facts, hostKeys, stop };
+  return { facts, hostKeys, records, stop };
 }

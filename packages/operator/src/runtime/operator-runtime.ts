@@ -3,6 +3,7 @@ import { CertificatesV1Api, CoreV1Api, CustomObjectsApi, VersionApi } from '@kub
 import {
   ByohControllers,
   ClusterAddresses,
+  addressGuardedOpener,
   ConfigMapHostKeyStore,
   ConfigMapStatusStore,
   Registrations,
@@ -121,9 +122,17 @@ export class OperatorRuntime {
     const core = this.kc.makeApiClient(CoreV1Api);
     const custom = this.kc.makeApiClient(CustomObjectsApi);
     const facts = await this.validate(core, custom);
-    const deps = await this.joinDeps(core, custom, facts);
     const resolver = this.p.hooks?.resolver ?? systemIpv4Resolver;
     const apiUrls = [this.kc.getCurrentCluster()?.server ?? '', facts.apiServerInternalUrl];
+    const addressPolicy = new ClusterAddresses({
+      core,
+      apiUrls: () => Promise.resolve(apiUrls),
+      resolve: resolver,
+      allowLoopback: this.p.config.allowLoopbackInstances === true,
+    }).policy;
+    const opened = await this.joinDeps(core, custom, facts);
+    // Every SSH target passes the address policy, whichever flow and source it comes from (issue 27).
+    const deps = { ...opened, openHost: addressGuardedOpener(opened.openHost, addressPolicy) };
     const hostKeys = new ConfigMapHostKeyStore(core, this.p.config.namespace);
     const { privateKeySecret, parallelJoins } = this.p.config;
     const driftRepairIntervalMs = this.p.config.driftRepairIntervalMs ?? DEFAULT_DRIFT_REPAIR_INTERVAL_MS;
@@ -134,12 +143,7 @@ export class OperatorRuntime {
       watch: kubeWatch(this.kc),
       hostKeys,
       resolver,
-      addressPolicy: new ClusterAddresses({
-        core,
-        apiUrls: () => Promise.resolve(apiUrls),
-        resolve: resolver,
-        allowLoopback: this.p.config.allowLoopbackInstances === true,
-      }).policy,
+      addressPolicy,
       parallelJoins: this.p.config.parallelJoins,
       remove: { deleteLogs: !this.p.config.keepLogsOnRemoval, drainTimeoutMs: 10 * 60_000 },
       privateKeySecret: this.p.config.privateKeySecret,
@@ -195,6 +199,8 @@ export class OperatorRuntime {
     const caches = clusterCaches(this.kc, config.namespace, logger, this.stopping.signal);
     const problems = factProblems(events, config.namespace);
     await problems(facts);
+    // No decision is made before the operator's node records are read (ADR 0035).
+    await caches.records.start();
     return {
       core,
       namespace: config.namespace,
@@ -226,6 +232,7 @@ export class OperatorRuntime {
         (phase, seconds) => this.p.metrics.phaseDone(phase, seconds),
       ),
       names: new Registrations({ ttlMs: config.registrationTimeoutMs ?? DEFAULT_REGISTRATION_TTL_MS }),
+      records: caches.records,
       debug: config.debug,
       logRotation,
       proxyEnv: config.proxyEnv,

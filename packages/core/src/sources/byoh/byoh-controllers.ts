@@ -30,6 +30,7 @@ import { NodeChangeFeed } from '../../lifecycle/node-changes.js';
 import { RecentConvergence } from '../../lifecycle/recent-convergence.js';
 import { isNodeReady, nodeInternalIp, readNode } from '../../lifecycle/node-ops.js';
 import { RemoveFlow, type RemoveOptions } from '../../lifecycle/remove-flow.js';
+import { removalCandidates } from '../../lifecycle/recorded-removals.js';
 import type { LifecycleOptions } from '../../lifecycle/lifecycle-options.js';
 import { LIFECYCLE_PHASE_ANNOTATION, rebootRequested } from '../../lifecycle/lifecycle-annotations.js';
 import { NodeMaintenance } from '../../lifecycle/maintenance.js';
@@ -201,7 +202,8 @@ export class ByohControllers implements ByohView {
       logger: deps.logger,
       namespace: deps.namespace,
       bootstrap: this.o.bootstrap ?? openShiftBootstrapIdentity,
-      nodeExists: async (name) => (await readNode(deps.core, name)) !== undefined,
+      readNode: (name) => readNode(deps.core, name),
+      records: deps.records,
       ...(this.o.metrics?.csr ? { metrics: this.o.metrics.csr } : {}),
     });
   }
@@ -274,6 +276,8 @@ export class ByohControllers implements ByohView {
       if (!old || nodeSignature(n) !== nodeSignature(old)) all();
     });
     this.o.deps.names.onChange(() => this.enqueueCsrs());
+    // A record written (a join claimed its Node) or gone: pending serving CSRs are judged again.
+    this.o.deps.records.onChange?.(() => this.enqueueCsrs());
   }
 
   private enqueueAll(): void {
@@ -284,10 +288,8 @@ export class ByohControllers implements ByohView {
     const gone = [...this.listedEntries].filter((e) => !entries.includes(e));
     this.listedEntries = new Set(entries);
     [...entries, ...gone].forEach((e) => this.instanceQueue.add(ENTRY_PREFIX + e));
-    for (const n of this.windowsNodes()) {
-      if (n.metadata?.labels?.[Labels.byoh] === 'true')
-        this.instanceQueue.add(NODE_PREFIX + (n.metadata.name ?? ''));
-    }
+    const names = removalCandidates(this.windowsNodes(), this.o.deps.records, entries);
+    names.forEach((n) => this.instanceQueue.add(NODE_PREFIX + n));
   }
 
   /** The undecided CSRs (a decided one needs no fresh read: with 1,000 nodes that was 1,000 GETs a registration). */

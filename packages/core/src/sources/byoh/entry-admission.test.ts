@@ -3,6 +3,7 @@ import type { V1Node } from '@kubernetes/client-node';
 import type { Ipv4Resolver } from '../../desired/windows-instances.js';
 import type { ByohView } from './byoh-view.js';
 import { EntryAdmission } from './entry-admission.js';
+import { MemoryNodeRecords } from '../../identity/memory-node-records.js';
 
 function view(instances: Record<string, string>, nodes: V1Node[] = []): ByohView {
   return {
@@ -39,15 +40,28 @@ test('a second key for one host is refused; the status of an IP key that is the 
   t.true('keepStatus' in dup, 'the owner’s join reports its status under 10.0.0.5');
 });
 
-test('the key recorded on the Node owns the host, even when asked second', async (t) => {
-  const node: V1Node = {
+test('the key the operator recorded for the host owns it, even when asked second; a Node’s claim decides nothing', async (t) => {
+  const records = new MemoryNodeRecords([
+    {
+      source: 'windows-instances',
+      instance: '10.0.0.5',
+      address: '10.0.0.5',
+      nodeName: 'win-a',
+      username: 'Administrator',
+      appliedTags: [],
+      recordedAt: '2026-01-01T00:00:00Z',
+    },
+  ]);
+  // A node that writes another entry's key and this host's address on itself.
+  const hostile: V1Node = {
     metadata: {
-      name: 'win-a',
-      annotations: { 'windowsmachineconfig.openshift.io/instance-address': '10.0.0.5' },
+      name: 'win-x',
+      annotations: { 'windowsmachineconfig.openshift.io/instance-address': 'win-a.example' },
     },
     status: { addresses: [{ type: 'InternalIP', address: '10.0.0.5' }] },
   };
-  const a = new EntryAdmission(view({ '10.0.0.5': V, 'win-a.example': V }, [node]), { resolve });
+  const entries = { '10.0.0.5': V, 'win-a.example': V };
+  const a = new EntryAdmission(view(entries, [hostile]), { resolve }, records);
   const byName = await a.admit('win-a.example', V);
   t.false(byName.ok);
   t.false('keepStatus' in byName);

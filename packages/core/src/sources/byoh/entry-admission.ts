@@ -6,10 +6,9 @@ import {
   type Ipv4Resolver,
   type WindowsInstanceResult,
 } from '../../desired/windows-instances.js';
-import { Annotations } from '../../identity/node-metadata.js';
+import type { NodeRecords } from '../../identity/node-record-store.js';
 import { AddressClaims } from './address-claims.js';
 import type { ByohView } from './byoh-view.js';
-import { nodeInternalIp } from '../../lifecycle/node-ops.js';
 
 /** How `windows-instances` keys are turned into hosts, and which hosts are off limits. */
 export interface EntryAddressing {
@@ -39,6 +38,7 @@ export class EntryAdmission {
   constructor(
     private readonly view: ByohView,
     private readonly addressing: EntryAddressing,
+    private readonly records?: NodeRecords,
   ) {}
 
   async admit(entry: string, value: string): Promise<AdmissionResult> {
@@ -53,7 +53,7 @@ export class EntryAdmission {
     if (!result) return { key: entry, ok: false, error: 'unparseable entry' };
     if (!result.ok) return result;
     const ipv4 = result.instance.ipv4Address;
-    const owner = this.otherOwner(entry, ipv4, nodes);
+    const owner = this.otherOwner(entry, ipv4);
     if (owner === undefined) return result;
     const error =
       `windows-instances entry "${entry}": reaches the same host (${ipv4}) as entry "${owner}"; ` +
@@ -61,10 +61,14 @@ export class EntryAdmission {
     return { key: entry, ok: false, error, ...(entry === ipv4 ? { keepStatus: true as const } : {}) };
   }
 
-  /** The other entry that stands for the host at `ipv4`, if any (else `entry` now holds it). */
-  private otherOwner(entry: string, ipv4: string, nodes: readonly V1Node[]): string | undefined {
-    const joined = nodes.find((n) => nodeInternalIp(n) === ipv4);
-    const joinedAs = joined?.metadata?.annotations?.[Annotations.instanceAddress];
+  /**
+   * The other entry that stands for the host at `ipv4`, if any (else `entry` now holds it). Which entry
+   * joined the host is read from the operator's records, never from a Node's address or annotation.
+   */
+  private otherOwner(entry: string, ipv4: string): string | undefined {
+    const joinedAs = this.records
+      ?.all()
+      .find((r) => r.source === 'windows-instances' && r.address === ipv4)?.instance;
     const live = new Set(Object.keys(this.view.instances() ?? {}));
     return this.claims.claim(entry, ipv4, live, joinedAs);
   }

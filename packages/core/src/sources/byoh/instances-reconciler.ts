@@ -2,10 +2,9 @@ import type { V1Node } from '@kubernetes/client-node';
 import { publicKeyHash } from '../../desired/authorized-key.js';
 import type { Ipv4Resolver, WindowsInstance } from '../../desired/windows-instances.js';
 import { instanceRef } from '../../identity/instance-ref.js';
-import { nodeOwner, ownedBy } from '../../identity/node-ownership.js';
 import { publicKeyOf } from '../../desired/public-key.js';
 import type { Reconciler, ReconcileOutcome } from '../../kube/controller.js';
-import { Annotations, Labels, PRIVATE_KEY_SECRET } from '../../identity/node-metadata.js';
+import { Annotations, PRIVATE_KEY_SECRET } from '../../identity/node-metadata.js';
 import { DriftChecks, type DriftSettings } from '../../lifecycle/drift-checks.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
 import { EntryAdmission, type EntryAddressing } from './entry-admission.js';
@@ -14,7 +13,10 @@ import { instancesConfigMapRef, type JoinDeps } from '../../lifecycle/join-deps.
 import type { JoinFlow } from '../../lifecycle/join-flow.js';
 import type { KeyRotation } from '../../lifecycle/key-rotation.js';
 import { needsMaintenance, type NodeUpgrades } from '../../lifecycle/node-upgrades.js';
-import { isNodeReady, nodeInternalIp } from '../../lifecycle/node-ops.js';
+import { isNodeReady } from '../../lifecycle/node-ops.js';
+import { NodeRecordGuard } from '../../lifecycle/node-record-guard.js';
+import { RecordMigration } from '../../lifecycle/record-migration.js';
+import { RecordedRemovals } from '../../lifecycle/recorded-removals.js';
 import type { RemoveFlow, RemoveOptions } from '../../lifecycle/remove-flow.js';
 import { pruneInstanceStatuses } from './status-pruner.js';
 import { privateKeyProblem } from '../../lifecycle/private-key-problem.js';
@@ -42,6 +44,9 @@ export class InstancesReconciler implements Reconciler {
   private readonly admission: EntryAdmission;
   private readonly resolve: Ipv4Resolver;
   private readonly drift: DriftChecks;
+  private readonly guard: NodeRecordGuard;
+  private readonly migration: RecordMigration;
+  private readonly removals: RecordedRemovals;
 
   constructor(
     private readonly deps: JoinDeps,
@@ -49,9 +54,12 @@ export class InstancesReconciler implements Reconciler {
     private readonly flows: InstanceFlows,
     addressing: EntryAddressing,
   ) {
-    this.admission = new EntryAdmission(view, addressing);
+    this.admission = new EntryAdmission(view, addressing, deps.records);
     this.resolve = addressing.resolve;
     this.drift = new DriftChecks(flows.drift, () => this.now(), deps.logger);
+    this.guard = new NodeRecordGuard(deps, view);
+    this.migration = new RecordMigration(deps, view, addressing.resolve);
+    this.removals = new RecordedRemovals(view, this.guard, flows);
   }
 
   async reconcile(key: string, signal: AbortSignal): Promise<ReconcileOutcome | undefined> {
@@ -67,8 +75,10 @@ export class InstancesReconciler implements Reconciler {
     }
     const unusable = this.keyProblem(privateKey);
     if (unusable !== undefined) return this.keyUnusable(key, unusable);
+    // Nodes joined before records existed get theirs first, where operator-side data agrees.
+    await this.migration.once(privateKey);
     if (key.startsWith(NODE_PREFIX))
-      return this.reconcileNode(key.slice(NODE_PREFIX.length), privateKey, signal);
+      return this.removals.reconcile(key.slice(NODE_PREFIX.length), privateKey, signal);
     return this.reconcileEntry(key.slice(ENTRY_PREFIX.length), privateKey, signal);
   }
 
@@ -113,16 +123,23 @@ export class InstancesReconciler implements Reconciler {
     this.reported.delete(`entry/${entry}`);
     const hash = publicKeyHash(publicKeyOf(privateKey));
     const began = this.now();
-    const stale = this.staleNode(result.instance);
+    // The instance's Node is the one its record names, and only while the Node agrees with the record.
+    const found = this.guard.ofEntry(result.instance, { privateKeyPem: privateKey, publicKeyHash: hash });
+    if (found.kind === 'contradicts') {
+      await this.guard.report(found, 'configured, upgraded, re-keyed or repaired (no SSH connection)');
+      return undefined;
+    }
+    const own = found.kind === 'agrees' ? found.node : undefined;
+    const stale = this.staleNode(own);
     if (stale)
       return this.drift.converged(
         entry,
         began,
         await this.upgrade(stale, result.instance, privateKey, signal),
       );
-    const ready = this.upToDate(result.instance, hash);
+    const ready = this.upToDate(own, result.instance, hash);
     if (ready) return this.checkDrift(entry, { instance: result.instance, node: ready }, privateKey, signal);
-    const joined = this.joinedNode(result.instance);
+    const joined = this.joinedNode(own);
     if (joined) return this.rotateKey(joined, result.instance, privateKey, hash);
     await this.flows.join.join({
       instance: result.instance,
@@ -169,17 +186,9 @@ export class InstancesReconciler implements Reconciler {
     return (this.deps.now?.() ?? new Date()).getTime();
   }
 
-  /** The Node this instance joined: same address, and owned by it (never one that merely shares the IP). */
-  private ownNode(instance: WindowsInstance): V1Node | undefined {
-    return this.view
-      .windowsNodes()
-      .find((n) => nodeInternalIp(n) === instance.ipv4Address && ownedBy(n, instance.address));
-  }
-
   /** The instance's Node when it needs the upgrade flow (another version, or left mid-upgrade). */
-  private staleNode(instance: WindowsInstance): V1Node | undefined {
-    const node = this.flows.upgrades ? this.ownNode(instance) : undefined;
-    return node && needsMaintenance(node, this.deps.version) ? node : undefined;
+  private staleNode(node: V1Node | undefined): V1Node | undefined {
+    return this.flows.upgrades && node && needsMaintenance(node, this.deps.version) ? node : undefined;
   }
 
   private upgrade(
@@ -194,8 +203,7 @@ export class InstancesReconciler implements Reconciler {
   }
 
   /** A Ready node of this version whose only difference is the key: re-key it without a re-join. */
-  private joinedNode(instance: WindowsInstance): V1Node | undefined {
-    const node = this.ownNode(instance);
+  private joinedNode(node: V1Node | undefined): V1Node | undefined {
     const a = node?.metadata?.annotations ?? {};
     return node && a[Annotations.version] === this.deps.version && isNodeReady(node) ? node : undefined;
   }
@@ -230,8 +238,7 @@ export class InstancesReconciler implements Reconciler {
   }
 
   /** The instance's Node when it is Ready and joined by this version with this key, else undefined. */
-  private upToDate(instance: WindowsInstance, hash: string): V1Node | undefined {
-    const node = this.ownNode(instance);
+  private upToDate(node: V1Node | undefined, instance: WindowsInstance, hash: string): V1Node | undefined {
     if (node === undefined || !this.isCurrent(node, hash)) return undefined;
     // After a restart, this is how the operator learns again which nodes it owns (for serving CSRs).
     if (node.metadata?.name) this.deps.names.own({ ...instanceRef(instance), nodeName: node.metadata.name });
@@ -254,26 +261,6 @@ export class InstancesReconciler implements Reconciler {
     const stillWanted = (): boolean =>
       this.view.instances()?.[entry] !== undefined && this.view.privateKey() === privateKeyPem;
     return this.drift.check({ entry, ...found, privateKeyPem, signal, stillWanted });
-  }
-
-  private async reconcileNode(
-    name: string,
-    privateKey: string,
-    signal: AbortSignal,
-  ): Promise<ReconcileOutcome | undefined> {
-    const node = this.view.node(name);
-    if (!node || node.metadata?.labels?.[Labels.byoh] !== 'true') return undefined;
-    // Only a Node this operator joined is ever drained and deleted (a Linux node someone labelled is not).
-    if (nodeOwner(node) === undefined || this.hasEntry(node)) return undefined;
-    await this.flows.remove.remove(node, privateKey, { ...this.flows.removeOptions, signal });
-    return undefined;
-  }
-
-  private hasEntry(node: V1Node): boolean {
-    const entries = Object.keys(this.view.instances() ?? {});
-    const ip = nodeInternalIp(node);
-    const joinedAs = node.metadata?.annotations?.[Annotations.instanceAddress];
-    return entries.some((e) => e === ip || e === joinedAs);
   }
 
   private async reportOnce(

@@ -105,6 +105,7 @@ export class MachineControllers implements MachineView {
         hostRename: o.hostRename,
         retryBudget: o.retryBudget ?? 3,
         status: deps.status,
+        records: deps.records,
         retryMs,
         replacements: o.replacements ?? this.budgetedReplacements(Math.min(retryMs, 5000)),
         lifecycle: this.lifecycle(),

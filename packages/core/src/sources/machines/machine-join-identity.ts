@@ -51,6 +51,7 @@ export function machineJoinIdentity(
     ...(hostname === undefined ? {} : { hostname }),
     labels: {},
     annotations: { [Annotations.machine]: machineKey(m) },
+    record: { source: 'machine', instance: machineKey(m) },
     async decideName(values, host): Promise<string> {
       const decided = kubeletNodeName(values['HOSTNAME_OVERRIDE'] ?? host.hostname);
       if (!decided.ok) throw new Error(decided.reason);

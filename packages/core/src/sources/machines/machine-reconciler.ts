@@ -20,7 +20,10 @@ import {
 import type { MachineLifecycle } from './machine-lifecycle.js';
 import type { MachineReplacements } from './machine-replacements.js';
 import { machineSetNameProblem } from './machine-set-names.js';
-import { machineNodeState, type MachineNodeState } from './machine-plan.js';
+import { machineNodeState } from './machine-plan.js';
+import { machineNode, type MachineRecordDeps } from './machine-record.js';
+import type { NodeRecords } from '../../identity/node-record-store.js';
+import { RecordMismatchReporter } from '../../identity/record-mismatch-reporter.js';
 
 /** What the Machine reconciler reads from its informers. */
 export interface MachineView {
@@ -48,6 +51,8 @@ export interface MachineReconcilerDeps {
   readonly status: InstanceStatusStore;
   /** Upgrades, reboots and drift repair of joined Machine nodes: the lifecycle BYOH nodes go through. */
   readonly lifecycle: MachineLifecycle;
+  /** The operator's node records: which Node is the Machine's (ADR 0035). */
+  readonly records: NodeRecords;
 }
 
 /** The Node that belongs to a Machine: annotated with it, or named by its nodeRef and at its address. */
@@ -77,23 +82,28 @@ export class MachineReconciler implements Reconciler {
    */
   private readonly deleted = new Map<string, string>();
 
+  private readonly recordDeps: MachineRecordDeps;
+
   constructor(
     private readonly d: MachineReconcilerDeps,
     private readonly view: MachineView,
-  ) {}
+  ) {
+    const reporter = new RecordMismatchReporter(d);
+    this.recordDeps = { records: d.records, reporter, events: d.events, sshUser: d.sshUser };
+  }
 
   async reconcile(key: string, signal: AbortSignal): Promise<ReconcileOutcome | undefined> {
     const res = this.view.machine(key);
     if (!res) return this.forget(key);
     const m = windowsMachine(res);
-    if (this.deleted.get(key) === m.uid) return undefined;
-    const privateKey = this.view.privateKey();
-    if (notConfigurable(m) !== undefined || privateKey === undefined) return undefined;
+    const privateKey = this.workable(key, m);
+    if (privateKey === undefined) return undefined;
+    const node = await this.machineNode(m);
+    if (node === false) return undefined;
     const hash = publicKeyHash(publicKeyOf(privateKey));
-    const state = this.nodeState(m, hash);
+    const state = machineNodeState(node, hash, this.d.version);
     if (state === 'other-key')
       return this.d.replacements.replace(m, 'its node was configured with another private key');
-    const node = nodeOfMachine(this.view.windowsNodes(), m);
     if (node && state !== 'not-joined') {
       const stillWanted = this.stillWanted(key, privateKey);
       const work = { machine: m, node, privateKeyPem: privateKey, signal, stillWanted };
@@ -105,9 +115,20 @@ export class MachineReconciler implements Reconciler {
     return this.join(m, { privateKeyPem: privateKey, hash, hostname }, signal);
   }
 
-  /** Whether the Machine's node is configured: with this version and key, with another key, or not. */
-  private nodeState(m: WindowsMachine, hash: string): MachineNodeState {
-    return machineNodeState(nodeOfMachine(this.view.windowsNodes(), m), hash, this.d.version);
+  /** The private key, when the Machine is one to work on now (not deleted by us, configurable, a key). */
+  private workable(key: string, m: WindowsMachine): string | undefined {
+    if (this.deleted.get(key) === m.uid || notConfigurable(m) !== undefined) return undefined;
+    return this.view.privateKey();
+  }
+
+  /**
+   * The Machine's node is the one its record names, only while it agrees (ADR 0035); false when a Node
+   * contradicts the record or claims the Machine without one (reported; nothing is done).
+   */
+  private async machineNode(m: WindowsMachine): Promise<V1Node | undefined | false> {
+    const nodes = this.view.windowsNodes();
+    const found = await machineNode(this.recordDeps, nodes, m, nodeOfMachine(nodes, m));
+    return found.kind === 'node' ? found.node : false;
   }
 
   /** False once the Machine is gone or being deleted, or the private key changed. */

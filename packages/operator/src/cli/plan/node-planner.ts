@@ -2,7 +2,10 @@ import type { V1Node } from '@kubernetes/client-node';
 import {
   Annotations,
   ConfigMapHostKeyStore,
-  decryptUsername,
+  decodeNodeRecord,
+  recordDisagreements,
+  NODE_RECORD_LABEL,
+  type NodeRecord,
   isNodeReady,
   nodeInternalIp,
   planNode,
@@ -39,11 +42,13 @@ export interface NodePlannerOptions {
 
 /**
  * Plans one BYOH node the way the operator would converge it, changing nothing: SSH with the operator's
- * key and the username from the Node's annotation, the host key pinned in `windows-ssh-host-keys` (never
- * a new pin), one observe with the value pre-scripts, then `plan()`.
+ * key to the address and as the user of the operator's record of the node (a Node that contradicts its
+ * record, or has none, is not connected to), the host key pinned in `windows-ssh-host-keys` (never a new
+ * pin), one observe with the value pre-scripts, then `plan()`.
  */
 export class NodePlanner {
   private readonly pins: ConfigMapHostKeyStore;
+  private records: Promise<NodeRecord[]> | undefined;
 
   constructor(private readonly o: NodePlannerOptions) {
     this.pins = new ConfigMapHostKeyStore(o.source.core, o.source.namespace);
@@ -51,10 +56,13 @@ export class NodePlanner {
 
   async plan(node: V1Node): Promise<NodePlanReport> {
     const name = node.metadata?.name ?? '';
-    const address = nodeInternalIp(node) ?? '';
     const notes = this.notes(node);
+    let address = nodeInternalIp(node) ?? '';
     try {
-      const plan = await this.look(node, address);
+      // Where to connect and as whom come from the operator's record, never from the Node (ADR 0035).
+      const record = await this.recordOf(node);
+      address = record.address;
+      const plan = await this.look(node, record);
       const result = plan.steps.length === 0 ? 'no-changes' : 'changes';
       return { node: name, address, result, plan, notes };
     } catch (err) {
@@ -71,15 +79,32 @@ export class NodePlanner {
     return notes;
   }
 
-  private async look(node: V1Node, address: string): Promise<Plan> {
+  /** The operator's record of the node, checked against it; throws when there is none or they disagree. */
+  private async recordOf(node: V1Node): Promise<NodeRecord> {
+    this.records ??= this.o.source.core
+      .listNamespacedConfigMap({
+        namespace: this.o.source.namespace,
+        labelSelector: `${NODE_RECORD_LABEL}=true`,
+      })
+      .then((l) => l.items.map(decodeNodeRecord).filter((r): r is NodeRecord => r !== undefined));
+    const name = node.metadata?.name ?? '';
+    const record = (await this.records).find((r) => r.nodeName === name && r.source === 'windows-instances');
+    if (!record)
+      throw new Error('the operator has no record of joining this node; wmco plan does not connect to it');
+    const problems = recordDisagreements(node, record);
+    if (problems.length > 0)
+      throw new Error(
+        `the Node contradicts the operator's record (${problems.join('; ')}); wmco plan does not connect to it`,
+      );
+    return record;
+  }
+
+  private async look(node: V1Node, record: NodeRecord): Promise<Plan> {
     const a = node.metadata?.annotations ?? {};
-    if (address === '') throw new Error('the node has no InternalIP address');
+    const { address, username } = record;
     const version = a[Annotations.version];
     if (!version) throw new Error(`the node has no ${Annotations.version} annotation: it is not joined yet`);
-    const encrypted = a[Annotations.username];
-    if (!encrypted) throw new Error(`the node has no ${Annotations.username} annotation`);
     const design = await this.o.designs.design(version);
-    const username = decryptUsername(encrypted, this.o.privateKeyPem);
     const port = this.o.sshPorts.get(address);
     const pinAddress = port !== undefined && port !== 22 ? `${address}:${port}` : address;
     if ((await this.pins.get(pinAddress)) === undefined)

@@ -1,0 +1,91 @@
+import type { HostTarget } from '../lifecycle/join-deps.js';
+import { instanceAddressProblem, type InstanceAddressPolicy } from '../desired/instance-address.js';
+import type { Plan } from '../converge/plan.js';
+import type { HostState } from './protocol/index.js';
+import type {
+  ApplyOptions,
+  ChangeOutcome,
+  DeconfigureOptions,
+  ObserveQuery,
+  UploadFile,
+  UploadReport,
+  WindowsHost,
+} from './windows-host.js';
+
+/** The operator refused to connect to an address its policy forbids (loopback, the API server, ...). */
+export class AddressRefusedError extends Error {
+  constructor(
+    readonly ipv4: string,
+    why: string,
+  ) {
+    super(`will not connect to ${ipv4}: ${why}`);
+    this.name = 'AddressRefusedError';
+  }
+}
+
+/**
+ * A host whose every call first checks its address against the policy (issue 27 item 2): a refused
+ * address never gets a connection, whatever flow (join, drift repair, upgrade, re-key, removal) and
+ * whatever source the target came from. The check runs once per host; the inner host opens no
+ * connection before its first call.
+ */
+class AddressGuardedHost implements WindowsHost {
+  private checked: Promise<void> | undefined;
+
+  constructor(
+    private readonly inner: WindowsHost,
+    private readonly ipv4: string,
+    private readonly policy: () => Promise<InstanceAddressPolicy>,
+  ) {}
+
+  get address(): string {
+    return this.inner.address;
+  }
+
+  get stats(): WindowsHost['stats'] {
+    return this.inner.stats;
+  }
+
+  observe(query: ObserveQuery): Promise<HostState> {
+    return this.guarded(() => this.inner.observe(query));
+  }
+
+  upload(files: readonly UploadFile[]): Promise<UploadReport> {
+    return this.guarded(() => this.inner.upload(files));
+  }
+
+  apply(plan: Plan, options?: ApplyOptions): Promise<ChangeOutcome> {
+    return this.guarded(() => this.inner.apply(plan, options));
+  }
+
+  reboot(): Promise<void> {
+    return this.guarded(() => this.inner.reboot());
+  }
+
+  deconfigure(options: DeconfigureOptions): Promise<ChangeOutcome> {
+    return this.guarded(() => this.inner.deconfigure(options));
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  private async guarded<T>(call: () => Promise<T>): Promise<T> {
+    this.checked ??= this.check();
+    await this.checked;
+    return call();
+  }
+
+  private async check(): Promise<void> {
+    const problem = instanceAddressProblem(this.ipv4, await this.policy());
+    if (problem !== undefined) throw new AddressRefusedError(this.ipv4, problem);
+  }
+}
+
+/** Wraps a host opener so that every target's IPv4 passes the address policy before any connection. */
+export function addressGuardedOpener(
+  open: (target: HostTarget) => WindowsHost,
+  policy: () => Promise<InstanceAddressPolicy>,
+): (target: HostTarget) => WindowsHost {
+  return (target) => new AddressGuardedHost(open(target), target.ipv4, policy);
+}

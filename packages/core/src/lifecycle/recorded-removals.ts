@@ -1,0 +1,70 @@
+import type { V1Node } from '@kubernetes/client-node';
+import { publicKeyHash } from '../desired/authorized-key.js';
+import { Labels } from '../identity/node-metadata.js';
+import { publicKeyOf } from '../desired/public-key.js';
+import type { ReconcileOutcome } from '../kube/controller.js';
+import type { NodeRecords } from '../identity/node-record-store.js';
+import type { ByohView } from '../sources/byoh/byoh-view.js';
+import type { NodeRecordGuard } from './node-record-guard.js';
+import type { RemoveFlow, RemoveOptions } from './remove-flow.js';
+
+/**
+ * Removals of BYOH instances, decided from the operator's records (ADR 0035): a node name is removed only
+ * when a record names it and the record's `windows-instances` entry is gone; the host, the username and
+ * the tags come from the record. A Node that contradicts its record is fenced instead (no SSH, no cloud
+ * call), and a BYOH Node without a record is reported, never removed.
+ */
+export class RecordedRemovals {
+  constructor(
+    private readonly view: ByohView,
+    private readonly guard: NodeRecordGuard,
+    private readonly flows: { readonly remove: RemoveFlow; readonly removeOptions: RemoveOptions },
+  ) {}
+
+  async reconcile(
+    name: string,
+    privateKey: string,
+    signal: AbortSignal,
+  ): Promise<ReconcileOutcome | undefined> {
+    const key = { privateKeyPem: privateKey, publicKeyHash: publicKeyHash(publicKeyOf(privateKey)) };
+    const found = this.guard.ofNodeName(name, key);
+    if (found.kind === 'none') return this.unrecorded(name);
+    const { record } = found;
+    if (record.source !== 'windows-instances' || this.view.instances()?.[record.instance] !== undefined)
+      return undefined;
+    if (found.kind === 'contradicts') {
+      await this.guard.fence(found);
+      return undefined;
+    }
+    const node = found.kind === 'agrees' ? found.node : undefined;
+    await this.flows.remove.remove({ record, node }, privateKey, { ...this.flows.removeOptions, signal });
+    return undefined;
+  }
+
+  private async unrecorded(name: string): Promise<undefined> {
+    const node = this.view.node(name);
+    if (node?.metadata?.labels?.[Labels.byoh] === 'true') await this.guard.reportUnrecorded(node);
+    return undefined;
+  }
+}
+
+/**
+ * The node names looked at for removal: every BYOH Node (one without a record is reported), and the node
+ * of every BYOH record whose `windows-instances` entry is gone, even when its Node is not (or no longer)
+ * seen, so the recorded host is still given back.
+ */
+export function removalCandidates(
+  nodes: readonly V1Node[],
+  records: NodeRecords,
+  entries: readonly string[],
+): string[] {
+  const listed = new Set(entries);
+  const byoh = nodes
+    .filter((n) => n.metadata?.labels?.[Labels.byoh] === 'true')
+    .map((n) => n.metadata?.name ?? '');
+  const gone = records
+    .all()
+    .filter((r) => r.source === 'windows-instances' && !listed.has(r.instance))
+    .map((r) => r.nodeName);
+  return [...new Set([...byoh, ...gone])];
+}
