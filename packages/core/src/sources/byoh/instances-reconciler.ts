@@ -253,7 +253,9 @@ export class InstancesReconciler implements Reconciler {
   ): Promise<ReconcileOutcome | undefined> {
     const stillWanted = (): boolean =>
       this.view.instances()?.[entry] !== undefined && this.view.privateKey() === privateKeyPem;
-    return this.drift.check({ entry, ...found, privateKeyPem, signal, stillWanted });
+    const { instance, node } = found;
+    const target = { address: instance.address, ipv4: instance.ipv4Address, username: instance.username };
+    return this.drift.check({ entry, target, node, privateKeyPem, signal, stillWanted });
   }
 
   private async reconcileNode(

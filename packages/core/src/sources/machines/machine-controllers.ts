@@ -108,6 +108,7 @@ export class MachineControllers implements MachineView {
         retryMs,
         replacements: o.replacements ?? this.budgetedReplacements(Math.min(retryMs, 5000)),
         lifecycle: this.lifecycle(),
+        now: () => this.now(),
       },
       this,
     );
@@ -125,6 +126,8 @@ export class MachineControllers implements MachineView {
       },
     );
     this.wire();
+    // Cluster configuration changes reach Machine nodes at once, as they reach BYOH nodes.
+    o.maintenance.addSource({ id: 'machine', requeueAll: () => this.enqueueMachines() });
   }
 
   private budgetedReplacements(retryMs: number): BudgetedReplacements {
@@ -145,18 +148,23 @@ export class MachineControllers implements MachineView {
     const { deps, metrics } = this.o;
     const observed = metrics?.drift;
     return new MachineLifecycle({
-      version: deps.version,
       sshUser: this.o.sshUser,
       logger: deps.logger,
       upgrades: this.o.maintenance.upgrades(),
+      now: () => this.now(),
       drift: {
         repair: this.o.maintenance.driftRepair(),
         intervalMs: this.o.driftRepairIntervalMs ?? 0,
+        recent: this.o.maintenance.recent,
         ...(observed
           ? { observed: (x: { result: DriftOutcome['result'] | 'error' }) => observed(x.result) }
           : {}),
       },
     });
+  }
+
+  private now(): number {
+    return (this.o.deps.now?.() ?? new Date()).getTime();
   }
 
   machine(key: string): MachineResource | undefined {

@@ -55,8 +55,10 @@ export function machineJson(m: MachinePlanReport): object {
 
 function machineSummary(machines: readonly MachinePlanReport[]): string {
   const count = (a: MachinePlanReport['action']): number => machines.filter((m) => m.action === a).length;
+  const maintain = count('upgrade') + count('reboot') + count('resume');
   return (
-    `Machines: ${count('join')} to join, ${count('replace')} to replace, ${count('nothing')} unchanged, ` +
+    `Machines: ${count('join')} to join, ${maintain} to upgrade, reboot or resume, ` +
+    `${count('replace')} to replace, ${count('check-drift') + count('nothing')} unchanged, ` +
     `${count('wait')} waiting, ${count('ignore')} ignored.`
   );
 }
