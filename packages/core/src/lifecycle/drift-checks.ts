@@ -3,6 +3,7 @@ import type { ReconcileOutcome } from '../kube/controller.js';
 import { errorMessage, type Logger } from '../kube/logger.js';
 import type { DriftOutcome, DriftRepair } from './drift-repair.js';
 import { MAINTAIN_CONNECT_DEADLINE_MS, type HostTarget } from './join-deps.js';
+import type { SourceInstance } from './node-source.js';
 import type { RecentConvergence } from './recent-convergence.js';
 
 /** Periodic drift repair of up-to-date nodes; `intervalMs` 0 turns it off. */
@@ -19,8 +20,8 @@ export interface DriftCheckRequest {
   readonly entry: string;
   /** Where the host is reached (the key is added here). */
   readonly target: Pick<HostTarget, 'address' | 'ipv4' | 'username'>;
-  /** Whether the Node is still this source's instance's (default: the BYOH instance at `target.address`). */
-  readonly owns?: (node: V1Node) => boolean;
+  /** The source's instance (node-source.ts): the check leaves a Node that is not its own alone. */
+  readonly instance: SourceInstance;
   readonly node: V1Node;
   readonly privateKeyPem: string;
   readonly signal: AbortSignal;
@@ -86,7 +87,7 @@ export class DriftChecks {
         target,
         signal: r.signal,
         stillWanted: r.stillWanted,
-        ...(r.owns ? { owns: r.owns } : {}),
+        owns: (n) => r.instance.owns(n),
       });
       if (outcome.result !== 'skipped') drift.recent?.looked(r.entry, began);
       drift.observed?.(outcome);

@@ -1,5 +1,7 @@
 import type { V1Node } from '@kubernetes/client-node';
 import type { HostState } from '../host/protocol/index.js';
+import { NodeNotOwnedError, nodeOwner } from '../identity/node-ownership.js';
+import { Annotations } from '../identity/node-metadata.js';
 import type { ObjectRef } from '../kube/event-recorder.js';
 import type { InstanceStatus } from './instance-status.js';
 
@@ -62,4 +64,11 @@ export interface JoiningInstance extends SourceInstance {
   claim(node: V1Node): Promise<void>;
   /** The join ended (joined or failed): nothing more is approved for it. */
   end(): void;
+}
+
+/** Throws NodeNotOwnedError unless `node` belongs to `instance` (never touch another's node). */
+export function assertOwns(instance: SourceInstance, node: V1Node, action: string): void {
+  if (instance.owns(node)) return;
+  const other = nodeOwner(node) ?? node.metadata?.annotations?.[Annotations.machine];
+  throw new NodeNotOwnedError(node.metadata?.name ?? '', action, other, instance.owner);
 }

@@ -7,6 +7,7 @@ import { publicKeyOf } from '../../desired/public-key.js';
 import type { Reconciler, ReconcileOutcome } from '../../kube/controller.js';
 import { Annotations, Labels, PRIVATE_KEY_SECRET } from '../../identity/node-metadata.js';
 import { DriftChecks, type DriftSettings } from '../../lifecycle/drift-checks.js';
+import { byohJoiningInstance, byohSourceInstance } from './byoh-instance.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
 import { EntryAdmission, type EntryAddressing } from './entry-admission.js';
 import { enterPhase } from '../../lifecycle/instance-status.js';
@@ -129,6 +130,7 @@ export class InstancesReconciler implements Reconciler {
       privateKeyPem: privateKey,
       publicKeyHash: hash,
       signal,
+      identity: byohJoiningInstance(this.deps, result.instance),
     });
     // A node that has just joined needs no drift check before the interval passed: the events of its own
     // writes (the version annotation) find it recent, and the periodic checks start from here.
@@ -190,7 +192,8 @@ export class InstancesReconciler implements Reconciler {
   ): Promise<ReconcileOutcome | undefined> {
     const { address, ipv4Address: ipv4, username } = instance;
     const target = { address, ipv4, username, privateKeyPem };
-    return this.flows.upgrades?.run(node, target, signal) ?? Promise.resolve(undefined);
+    const source = byohSourceInstance(this.deps.namespace, instance);
+    return this.flows.upgrades?.run(node, target, signal, source) ?? Promise.resolve(undefined);
   }
 
   /** A Ready node of this version whose only difference is the key: re-key it without a re-join. */
@@ -255,7 +258,8 @@ export class InstancesReconciler implements Reconciler {
       this.view.instances()?.[entry] !== undefined && this.view.privateKey() === privateKeyPem;
     const { instance, node } = found;
     const target = { address: instance.address, ipv4: instance.ipv4Address, username: instance.username };
-    return this.drift.check({ entry, target, node, privateKeyPem, signal, stillWanted });
+    const source = byohSourceInstance(this.deps.namespace, instance);
+    return this.drift.check({ entry, target, instance: source, node, privateKeyPem, signal, stillWanted });
   }
 
   private async reconcileNode(

@@ -18,7 +18,7 @@ import { machineInformers } from './machine-informers.js';
 import type { MachineResource } from './machine-object.js';
 import { MachineReconciler, type MachineView } from './machine-reconciler.js';
 import { MachineSetNameCheck, machineSetInformer } from './machine-set-names.js';
-import { nodeMachine } from './machine-join-identity.js';
+import { nodeMachine } from './machine-instance.js';
 import { MachineLifecycle } from './machine-lifecycle.js';
 import { BudgetedReplacements, type MachineReplacements } from './machine-replacements.js';
 import { ensureUserDataSecrets } from './user-data-secret.js';

@@ -1,24 +1,11 @@
 import type { V1Node } from '@kubernetes/client-node';
 import { DriftChecks, type DriftSettings } from '../../lifecycle/drift-checks.js';
-import { MACHINE_STATUS_PREFIX } from '../../lifecycle/instance-status.js';
 import type { HostTarget } from '../../lifecycle/join-deps.js';
-import { nodeOwner } from '../../identity/node-ownership.js';
 import type { ReconcileOutcome } from '../../kube/controller.js';
 import type { Logger } from '../../kube/logger.js';
-import type { MaintenanceSubject } from '../../lifecycle/maintenance-subject.js';
 import type { NodeUpgrades } from '../../lifecycle/node-upgrades.js';
-import { machineKey, nodeMachine } from './machine-join-identity.js';
+import { machineKey, machineSourceInstance } from './machine-instance.js';
 import type { WindowsMachine } from './machine-object.js';
-
-/** A Machine as the subject of the shared lifecycle: its Node carries the machine annotation, no instance. */
-export function machineSubject(m: WindowsMachine): MaintenanceSubject {
-  return {
-    owner: `Machine ${machineKey(m)}`,
-    owns: (node) => nodeMachine(node) === machineKey(m) && nodeOwner(node) === undefined,
-    statusKey: `${MACHINE_STATUS_PREFIX}${m.name}`,
-    statusExtra: { source: 'machine', machine: m.name },
-  };
-}
 
 export interface MachineLifecycleDeps {
   readonly sshUser: string;
@@ -57,7 +44,8 @@ export class MachineLifecycle {
   async maintain(w: MachineNodeWork): Promise<ReconcileOutcome | undefined> {
     const began = this.d.now();
     const target = { ...this.target(w.machine), privateKeyPem: w.privateKeyPem };
-    const outcome = await this.d.upgrades.run(w.node, target, w.signal, machineSubject(w.machine));
+    const instance = machineSourceInstance(w.machine);
+    const outcome = await this.d.upgrades.run(w.node, target, w.signal, instance);
     return this.drift.converged(machineKey(w.machine), began, outcome);
   }
 
@@ -72,11 +60,10 @@ export class MachineLifecycle {
 
   /** The drift check (WICD's periodic resync) when it is due, and when the next one is. */
   checkDrift(w: MachineNodeWork): Promise<ReconcileOutcome | undefined> {
-    const subject = machineSubject(w.machine);
     return this.drift.check({
       entry: machineKey(w.machine),
       target: this.target(w.machine),
-      owns: (n) => subject.owns(n),
+      instance: machineSourceInstance(w.machine),
       node: w.node,
       privateKeyPem: w.privateKeyPem,
       signal: w.signal,

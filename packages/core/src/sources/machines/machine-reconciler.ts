@@ -7,8 +7,8 @@ import type { EventRecorder } from '../../kube/event-recorder.js';
 import { errorMessage, type Logger } from '../../kube/logger.js';
 import { publicKeyOf } from '../../desired/public-key.js';
 import type { HostRename } from '../../provider/capabilities/host-rename.js';
-import { machineKey, nodeMachine } from './machine-join-identity.js';
-import { machineJoinIdentity } from './machine-join-identity.js';
+import { machineKey, nodeMachine } from './machine-instance.js';
+import { machineJoiningInstance } from './machine-instance.js';
 import {
   deleteMachineObject,
   machineRef,
@@ -183,7 +183,7 @@ export class MachineReconciler implements Reconciler {
         privateKeyPem: k.privateKeyPem,
         publicKeyHash: k.hash,
         signal,
-        identity: machineJoinIdentity(this.d.core, m, k.hostname),
+        identity: machineJoiningInstance(this.d.core, m, k.hostname),
       });
       this.failures.delete(key);
       return this.d.lifecycle.joined(m, began);
