@@ -8,14 +8,15 @@ import type { Reconciler, ReconcileOutcome } from '../../kube/controller.js';
 import { Annotations, Labels, PRIVATE_KEY_SECRET } from '../../identity/node-metadata.js';
 import { DriftChecks, type DriftSettings } from '../../lifecycle/drift-checks.js';
 import { byohJoiningInstance, byohSourceInstance } from './byoh-instance.js';
+import { planByohInstance, type ByohPlan } from './byoh-plan.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
 import { EntryAdmission, type EntryAddressing } from './entry-admission.js';
 import { enterPhase } from '../../lifecycle/instance-status.js';
 import { instancesConfigMapRef, type JoinDeps } from '../../lifecycle/join-deps.js';
 import type { JoinFlow } from '../../lifecycle/join-flow.js';
 import type { KeyRotation } from '../../lifecycle/key-rotation.js';
-import { needsMaintenance, type NodeUpgrades } from '../../lifecycle/node-upgrades.js';
-import { isNodeReady, nodeInternalIp } from '../../lifecycle/node-ops.js';
+import type { NodeUpgrades } from '../../lifecycle/node-upgrades.js';
+import { nodeInternalIp } from '../../lifecycle/node-ops.js';
 import type { RemoveFlow, RemoveOptions } from '../../lifecycle/remove-flow.js';
 import { pruneInstanceStatuses } from './status-pruner.js';
 import { privateKeyProblem } from '../../lifecycle/private-key-problem.js';
@@ -26,9 +27,19 @@ export interface InstanceFlows {
   readonly removeOptions: RemoveOptions;
   readonly rotation: KeyRotation;
   /** A joined node of another version goes through the upgrade flow (lifecycle/), never the join. */
-  readonly upgrades?: NodeUpgrades;
+  readonly upgrades: NodeUpgrades;
   /** Periodic drift repair of up-to-date nodes; absent or `intervalMs` 0 turns it off. */
   readonly drift?: DriftSettings;
+}
+
+/** One admitted entry's reconcile, once the key is known. */
+interface EntryWork {
+  readonly entry: string;
+  readonly instance: WindowsInstance;
+  readonly privateKey: string;
+  readonly hash: string;
+  readonly signal: AbortSignal;
+  readonly began: number;
 }
 
 /**
@@ -113,28 +124,36 @@ export class InstancesReconciler implements Reconciler {
     }
     this.reported.delete(`entry/${entry}`);
     const hash = publicKeyHash(publicKeyOf(privateKey));
-    const began = this.now();
-    const stale = this.staleNode(result.instance);
-    if (stale)
-      return this.drift.converged(
-        entry,
-        began,
-        await this.upgrade(stale, result.instance, privateKey, signal),
-      );
-    const ready = this.upToDate(result.instance, hash);
-    if (ready) return this.checkDrift(entry, { instance: result.instance, node: ready }, privateKey, signal);
-    const joined = this.joinedNode(result.instance);
-    if (joined) return this.rotateKey(joined, result.instance, privateKey, hash);
+    const node = this.ownNode(result.instance);
+    const plan = planByohInstance(node, hash, this.deps.version);
+    const work = { entry, instance: result.instance, privateKey, hash, signal, began: this.now() };
+    return this.act(plan, node, work);
+  }
+
+  /** Does what `planByohInstance` decided (the decision `wmco plan` prints). */
+  private async act(
+    plan: ByohPlan,
+    node: V1Node | undefined,
+    w: EntryWork,
+  ): Promise<ReconcileOutcome | undefined> {
+    if (plan.action === 'join' || node === undefined) return this.join(w);
+    if (plan.action === 'rotate-key') return this.rotateKey(node, w.instance, w.privateKey, w.hash);
+    if (plan.action === 'check-drift') return this.checkDrift(w.entry, this.owned(w.instance, node), w);
+    const outcome = await this.upgrade(node, w.instance, w.privateKey, w.signal);
+    return this.drift.converged(w.entry, w.began, outcome);
+  }
+
+  private async join(w: EntryWork): Promise<ReconcileOutcome | undefined> {
     await this.flows.join.join({
-      instance: result.instance,
-      privateKeyPem: privateKey,
-      publicKeyHash: hash,
-      signal,
-      identity: byohJoiningInstance(this.deps, result.instance),
+      instance: w.instance,
+      privateKeyPem: w.privateKey,
+      publicKeyHash: w.hash,
+      signal: w.signal,
+      identity: byohJoiningInstance(this.deps, w.instance),
     });
     // A node that has just joined needs no drift check before the interval passed: the events of its own
     // writes (the version annotation) find it recent, and the periodic checks start from here.
-    return this.drift.converged(entry, began, undefined);
+    return this.drift.converged(w.entry, w.began, undefined);
   }
 
   /** Why the key cannot be used (a public key, a passphrase, garbage), or undefined; one parse per key. */
@@ -178,12 +197,6 @@ export class InstancesReconciler implements Reconciler {
       .find((n) => nodeInternalIp(n) === instance.ipv4Address && ownedBy(n, instance.address));
   }
 
-  /** The instance's Node when it needs the upgrade flow (another version, or left mid-upgrade). */
-  private staleNode(instance: WindowsInstance): V1Node | undefined {
-    const node = this.flows.upgrades ? this.ownNode(instance) : undefined;
-    return node && needsMaintenance(node, this.deps.version) ? node : undefined;
-  }
-
   private upgrade(
     node: V1Node,
     instance: WindowsInstance,
@@ -193,14 +206,7 @@ export class InstancesReconciler implements Reconciler {
     const { address, ipv4Address: ipv4, username } = instance;
     const target = { address, ipv4, username, privateKeyPem };
     const source = byohSourceInstance(this.deps.namespace, instance);
-    return this.flows.upgrades?.run(node, target, signal, source) ?? Promise.resolve(undefined);
-  }
-
-  /** A Ready node of this version whose only difference is the key: re-key it without a re-join. */
-  private joinedNode(instance: WindowsInstance): V1Node | undefined {
-    const node = this.ownNode(instance);
-    const a = node?.metadata?.annotations ?? {};
-    return node && a[Annotations.version] === this.deps.version && isNodeReady(node) ? node : undefined;
+    return this.flows.upgrades.run(node, target, signal, source);
   }
 
   private async rotateKey(
@@ -232,28 +238,18 @@ export class InstancesReconciler implements Reconciler {
     return undefined;
   }
 
-  /** The instance's Node when it is Ready and joined by this version with this key, else undefined. */
-  private upToDate(instance: WindowsInstance, hash: string): V1Node | undefined {
-    const node = this.ownNode(instance);
-    if (node === undefined || !this.isCurrent(node, hash)) return undefined;
-    // After a restart, this is how the operator learns again which nodes it owns (for serving CSRs).
+  /** After a restart, this is how the operator learns again which nodes it owns (for serving CSRs). */
+  private owned(instance: WindowsInstance, node: V1Node): { instance: WindowsInstance; node: V1Node } {
     if (node.metadata?.name) this.deps.names.own({ ...instanceRef(instance), nodeName: node.metadata.name });
-    return node;
-  }
-
-  private isCurrent(node: V1Node, hash: string): boolean {
-    const a = node.metadata?.annotations ?? {};
-    return (
-      a[Annotations.version] === this.deps.version && a[Annotations.pubKeyHash] === hash && isNodeReady(node)
-    );
+    return { instance, node };
   }
 
   private checkDrift(
     entry: string,
     found: { instance: WindowsInstance; node: V1Node },
-    privateKeyPem: string,
-    signal: AbortSignal,
+    w: EntryWork,
   ): Promise<ReconcileOutcome | undefined> {
+    const { privateKey: privateKeyPem, signal } = w;
     const stillWanted = (): boolean =>
       this.view.instances()?.[entry] !== undefined && this.view.privateKey() === privateKeyPem;
     const { instance, node } = found;

@@ -1,7 +1,7 @@
 import type { V1Node } from '@kubernetes/client-node';
 import { Annotations } from '../../identity/node-metadata.js';
 import { errorMessage } from '../../kube/logger.js';
-import { lifecyclePhase } from '../../lifecycle/lifecycle-annotations.js';
+import { maintenancePlan } from '../../lifecycle/maintenance-plan.js';
 import { needsMaintenance } from '../../lifecycle/node-upgrades.js';
 import { isNodeReady } from '../../lifecycle/node-ops.js';
 import { notConfigurable, type WindowsMachine } from './machine-object.js';
@@ -87,23 +87,6 @@ function joinPlan(i: MachinePlanInput): MachinePlan {
       ...renamed,
     };
   return { action: 'join', reason: `configure ${how}`, ...renamed };
-}
-
-/** A joined node the shared maintenance flow takes (needsMaintenance): why. */
-function maintenancePlan(node: V1Node, version: string): MachinePlan {
-  const phase = lifecyclePhase(node);
-  if (phase !== undefined)
-    return { action: 'resume', reason: `the operator left the node in phase ${phase}: resume that pass` };
-  const carried = node.metadata?.annotations?.[Annotations.version] ?? '';
-  if (carried !== version)
-    return {
-      action: 'upgrade',
-      reason: `the node has version ${carried}, not ${version}: cordon, drain, reconfigure what differs, uncordon (under the disruption budget)`,
-    };
-  return {
-    action: 'reboot',
-    reason: 'a reboot was requested: cordon, drain, reboot, uncordon (under the disruption budget)',
-  };
 }
 
 /** A node with this version and key: its periodic drift check when Ready, else it waits for its kubelet. */
