@@ -9,7 +9,11 @@ import {
   errorMessage,
   isNodeReady,
   nodeInternalIp,
+  planByohInstance,
   planNode,
+  publicKeyHash,
+  publicKeyOf,
+  type ByohPlan,
   type Plan,
 } from '@wmco/core';
 import { WMCO_VERSION } from '../version-command.js';
@@ -24,6 +28,8 @@ export interface NodePlanReport {
   readonly plan: Plan;
   readonly notes: readonly string[];
   readonly error?: string;
+  /** What the operator does next to the node (`planByohInstance`, the decision its reconciler acts on). */
+  readonly next?: ByohPlan;
 }
 
 export interface NodePlannerOptions {
@@ -42,21 +48,25 @@ export interface NodePlannerOptions {
  */
 export class NodePlanner {
   private readonly pins: ConfigMapHostKeyStore;
+  private readonly hash: string;
 
   constructor(private readonly o: NodePlannerOptions) {
     this.pins = new ConfigMapHostKeyStore(o.source.core, o.source.namespace);
+    this.hash = publicKeyHash(publicKeyOf(o.privateKeyPem));
   }
 
   async plan(node: V1Node): Promise<NodePlanReport> {
     const name = node.metadata?.name ?? '';
     const address = nodeInternalIp(node) ?? '';
     const notes = this.notes(node);
+    const next = planByohInstance(node, this.hash, WMCO_VERSION);
     try {
       const plan = await this.look(node, address);
       const result = plan.steps.length === 0 ? 'no-changes' : 'changes';
-      return { node: name, address, result, plan, notes };
+      return { node: name, address, result, plan, notes, next };
     } catch (err) {
-      return { node: name, address, result: 'error', plan: { steps: [] }, notes, error: describe(err) };
+      const error = describe(err);
+      return { node: name, address, result: 'error', plan: { steps: [] }, notes, error, next };
     }
   }
 
