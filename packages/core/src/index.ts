@@ -166,3 +166,6 @@ export {
 
 // csr
 export { type CreatedCsr, type CsrSubject, type ParsedCsr, createCsr, parseCsr } from './admit/index.js';
+
+// the source seam: what an embedding controller's own source of Windows instances implements
+export { assertOwns, type JoiningInstance, type NodeSource, type SourceInstance } from './lifecycle/index.js';

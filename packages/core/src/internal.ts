@@ -2,7 +2,17 @@
 // their wiring, cluster facts, node metadata names, the host protocol and capture scripts). NOT a public
 // API: no semver promise, no API report, and it may change in any release. Embedders and providers use
 // '@wmco/core', '@wmco/core/provider' and '@wmco/core/testing' only.
-export { ByohControllers, type ByohControllersOptions, ClusterAddresses } from './sources/byoh/index.js';
+export {
+  ByohControllers,
+  type ByohControllersOptions,
+  ClusterAddresses,
+  byohJoiningInstance,
+  byohSourceInstance,
+  planByohInstance,
+  type ByohAction,
+  type ByohPlan,
+} from './sources/byoh/index.js';
+export { machineJoiningInstance, machineSourceInstance } from './sources/machines/index.js';
 export {
   CloudJoin,
   type CloudJoinOptions,
@@ -84,9 +94,8 @@ export {
   sharedTransfers,
   stagedArchivePathFor,
   stagedPathFor,
-  addressGuardedOpener,
-  AddressRefusedError,
 } from './host/index.js';
+export { addressGuardedOpener, AddressRefusedError, recordDisagreements } from './lifecycle/index.js';
 export {
   type HostcheckPorts,
   type HostcheckResult,
@@ -112,7 +121,6 @@ export {
   decryptUsername,
   InformedNodeRecords,
   decodeNodeRecord,
-  recordDisagreements,
   NODE_RECORD_LABEL,
   type NodeRecord,
 } from './identity/index.js';

@@ -5,7 +5,7 @@ import { APPROVAL_REASON, approvalMessage } from '../admit/approval-record.js';
 import type { BootstrapIdentity } from '../identity/bootstrap-identity.js';
 import type { OwnedNode, Registrations } from '../identity/registrations.js';
 import type { NodeRecords } from '../identity/node-record-store.js';
-import { recordDisagreements } from '../identity/node-record-check.js';
+import { recordDisagreements } from '../lifecycle/node-record-check.js';
 import type { CachedCsr } from '../admit/cached-csr.js';
 import { isConflict, isNotFound } from '../kube/client/api-errors.js';
 import type { Reconciler, ReconcileOutcome } from '../kube/controller.js';

@@ -41,4 +41,3 @@ export {
   type HostCaptureScript,
 } from './capture/host-capture.js';
 export { captureHost } from './capture/capture-session.js';
-export { addressGuardedOpener, AddressRefusedError } from './address-guarded-host.js';

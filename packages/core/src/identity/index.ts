@@ -9,7 +9,5 @@ export * from './node-metadata.js';
 export { encryptUsername, decryptUsername } from './username-crypto.js';
 export * from './node-record.js';
 export * from './node-record-store.js';
-export { recordDisagreements, type OperatorKey } from './node-record-check.js';
 export { InformedNodeRecords, type InformedNodeRecordsSources } from './informed-node-records.js';
 export { MemoryNodeRecords } from './memory-node-records.js';
-export { RecordMismatchReporter, NODE_RECORD_MISMATCH } from './record-mismatch-reporter.js';

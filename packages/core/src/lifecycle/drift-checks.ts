@@ -1,9 +1,9 @@
 import type { V1Node } from '@kubernetes/client-node';
-import type { WindowsInstance } from '../desired/windows-instances.js';
 import type { ReconcileOutcome } from '../kube/controller.js';
 import { errorMessage, type Logger } from '../kube/logger.js';
 import type { DriftOutcome, DriftRepair } from './drift-repair.js';
-import { MAINTAIN_CONNECT_DEADLINE_MS } from './join-deps.js';
+import { MAINTAIN_CONNECT_DEADLINE_MS, type HostTarget } from './join-deps.js';
+import type { SourceInstance } from './node-source.js';
 import type { RecentConvergence } from './recent-convergence.js';
 
 /** Periodic drift repair of up-to-date nodes; `intervalMs` 0 turns it off. */
@@ -16,8 +16,12 @@ export interface DriftSettings {
 }
 
 export interface DriftCheckRequest {
+  /** The source's key of the instance (a `windows-instances` entry, `<namespace>/<Machine>`). */
   readonly entry: string;
-  readonly instance: WindowsInstance;
+  /** Where the host is reached (the key is added here). */
+  readonly target: Pick<HostTarget, 'address' | 'ipv4' | 'username'>;
+  /** The source's instance (node-source.ts): the check leaves a Node that is not its own alone. */
+  readonly instance: SourceInstance;
   readonly node: V1Node;
   readonly privateKeyPem: string;
   readonly signal: AbortSignal;
@@ -26,10 +30,11 @@ export interface DriftCheckRequest {
 }
 
 /**
- * Drift repair (upstream WICD's periodic resync) as the instances controller schedules it: an up-to-date
- * node is looked at every `intervalMs` on its entry's key, so a check never runs alongside a join of the
- * same host; a node joined, upgraded or checked less than the interval ago is not looked at again for an
- * event that does not concern it (another Node's change, its own version annotation).
+ * Drift repair (upstream WICD's periodic resync) as every source's controller schedules it (BYOH entries,
+ * Machines): an up-to-date node is looked at every `intervalMs` on its instance's queue key, so a check
+ * never runs alongside a join of the same host; a node joined, upgraded or checked less than the interval
+ * ago is not looked at again for an event that does not concern it (another Node's change, its own version
+ * annotation), unless the cluster configuration changed since (`RecentConvergence.configChanged`).
  */
 export class DriftChecks {
   constructor(
@@ -69,11 +74,8 @@ export class DriftChecks {
   /** One check; a failure is reported, never thrown (but a stop is). */
   private async run(drift: DriftSettings, r: DriftCheckRequest): Promise<void> {
     const began = this.now();
-    const { instance } = r;
     const target = {
-      address: instance.address,
-      ipv4: instance.ipv4Address,
-      username: instance.username,
+      ...r.target,
       privateKeyPem: r.privateKeyPem,
       connectDeadlineMs: MAINTAIN_CONNECT_DEADLINE_MS,
       // The join installed the module: the check is one exec, with no SFTP look for it first.
@@ -85,6 +87,7 @@ export class DriftChecks {
         target,
         signal: r.signal,
         stillWanted: r.stillWanted,
+        owns: (n) => r.instance.owns(n),
       });
       if (outcome.result !== 'skipped') drift.recent?.looked(r.entry, began);
       drift.observed?.(outcome);
@@ -93,7 +96,7 @@ export class DriftChecks {
       // A node that cannot be looked at now is looked at again at the next interval, not in a tight loop.
       drift.recent?.looked(r.entry, began);
       drift.observed?.({ result: 'error', error: errorMessage(err) });
-      this.logger.warn({ address: instance.address, err: errorMessage(err) }, 'drift check failed');
+      this.logger.warn({ address: r.target.address, err: errorMessage(err) }, 'drift check failed');
     }
   }
 }

@@ -37,7 +37,7 @@ export { TrackedJoinFlow } from './tracked-join-flow.js';
 export { KubeOperatorCondition } from '../kube/client/kube-operator-condition.js';
 export { NodeMaintenance } from './maintenance.js';
 export { NodeReconfigure, type ReconfigureResult } from './node-reconfigure.js';
-export { byohSubject, assertSubjectOwns, type MaintenanceSubject } from './maintenance-subject.js';
+export { assertOwns, type JoiningInstance, type NodeSource, type SourceInstance } from './node-source.js';
 export { JoinFlow, type JoinRequest } from './join-flow.js';
 export { RemoveFlow, type RemoveOptions } from './remove-flow.js';
 export type { JoinDeps, HostTarget, JoinTimings } from './join-deps.js';
@@ -53,3 +53,6 @@ export {
   type CloudFacts,
 } from './cloud-instance.js';
 export { ConcurrencyBudget, type ServiceDisruption } from './service-disruption.js';
+export { recordDisagreements, type OperatorKey } from './node-record-check.js';
+export { RecordMismatchReporter, NODE_RECORD_MISMATCH } from './record-mismatch-reporter.js';
+export { addressGuardedOpener, AddressRefusedError } from './address-guarded-host.js';

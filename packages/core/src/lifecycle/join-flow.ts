@@ -10,7 +10,7 @@ import type { NodeRecord } from '../identity/node-record.js';
 import { bootstrapRound, nodeRound, type JoinRoundState } from './join-rounds.js';
 import { enterPhase, type InstancePhase, type InstanceStatus } from './instance-status.js';
 import { nodeEventRef, type JoinDeps } from './join-deps.js';
-import { byohJoinIdentity, type JoinIdentity } from './join-identity.js';
+import type { JoiningInstance } from './node-source.js';
 import { isNodeReady, patchNode, patchNodeMetadata } from './node-ops.js';
 import { designContent, designNode } from '../desired/node-spec.js';
 import { publishServicesConfigMap } from './services-configmap-publisher.js';
@@ -23,12 +23,12 @@ export interface JoinRequest {
   readonly privateKeyPem: string;
   readonly publicKeyHash: string;
   readonly signal: AbortSignal;
-  /** Who the instance is (default: a `windows-instances` entry). */
-  readonly identity?: JoinIdentity;
+  /** The source's instance (node-source.ts): its name decision, claim, labels, status and events. */
+  readonly identity: JoiningInstance;
 }
 
 interface JoinState extends JoinRoundState {
-  readonly identity: JoinIdentity;
+  readonly identity: JoiningInstance;
   readonly signal: AbortSignal;
   readonly services: readonly WindowsServiceSpec[];
   cloud?: CloudFacts | undefined; // the cloud instance behind the host, where the cloud could say
@@ -50,7 +50,7 @@ export class JoinFlow {
   async join(req: JoinRequest): Promise<void> {
     const { instance } = req;
     const started = this.now();
-    const identity = req.identity ?? byohJoinIdentity(this.deps, instance);
+    const { identity } = req;
     await this.phase(identity, 'Connecting');
     const host = this.deps.openHost({
       address: instance.address, // a DNS name here pins the host key by name too
@@ -276,7 +276,7 @@ export class JoinFlow {
   }
 
   private async phase(
-    identity: JoinIdentity,
+    identity: JoiningInstance,
     phase: InstancePhase,
     extra: Partial<InstanceStatus> = {},
   ): Promise<void> {

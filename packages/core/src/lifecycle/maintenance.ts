@@ -6,7 +6,9 @@ import type { HostKeyStore } from '../host/host-key-store.js';
 import { errorMessage } from '../kube/logger.js';
 import { DisruptionBudget } from './disruption-budget.js';
 import { lifecycleOptions, type LifecycleOptions } from './lifecycle-options.js';
+import type { NodeSource } from './node-source.js';
 import { NodeUpgrades } from './node-upgrades.js';
+import { RecentConvergence } from './recent-convergence.js';
 import { ServicesConfigMapKeeper } from './services-configmap-keeper.js';
 import { TrackedJoinFlow } from './tracked-join-flow.js';
 import { UpgradeFlow } from './upgrade-flow.js';
@@ -14,8 +16,10 @@ import { ActiveWork, UpgradeableReporter, busyNodes } from './upgradeable.js';
 
 /**
  * The node lifecycle parts one operator shares between its sources: the disruption budget, the upgrade
- * flow, the services ConfigMap keeper and the OperatorCondition reporter. The BYOH and the Machine
- * sources take their budget and flows from the same instance (ADR 0020).
+ * flow, the services ConfigMap keeper, the OperatorCondition reporter, and the drift scheduling (when
+ * each node was last looked at, and the sources to requeue when the cluster configuration changes). The
+ * BYOH and the Machine sources (and any other `NodeSource`) take all of them from the same instance
+ * (ADR 0020).
  */
 export class NodeMaintenance {
   readonly options: LifecycleOptions;
@@ -23,6 +27,9 @@ export class NodeMaintenance {
   private readonly work = new ActiveWork();
   private readonly keeper: ServicesConfigMapKeeper;
   private readonly reporter: UpgradeableReporter | undefined;
+  /** When each instance's host was last joined, upgraded or checked (drift checks of every source). */
+  readonly recent: RecentConvergence;
+  private readonly sources: NodeSource[] = [];
 
   constructor(
     private readonly deps: JoinDeps,
@@ -30,6 +37,7 @@ export class NodeMaintenance {
     options: Partial<LifecycleOptions> = {},
   ) {
     this.options = lifecycleOptions(options);
+    this.recent = new RecentConvergence(() => (deps.now?.() ?? new Date()).getTime());
     this.budget = new DisruptionBudget(this.options.maxUnavailable, nodes);
     this.keeper = new ServicesConfigMapKeeper(deps, nodes);
     const port = this.options.operatorCondition;
@@ -73,6 +81,22 @@ export class NodeMaintenance {
         this.deps.logger.warn({ err: errorMessage(err) }, 'cannot write the OperatorCondition yet'),
       );
     this.reporter?.start(this.options.upgradeableIntervalMs);
+  }
+
+  /** A source whose nodes follow the cluster configuration (see `configChanged`). */
+  addSource(source: NodeSource): void {
+    if (this.sources.some((s) => s.id === source.id))
+      throw new Error(`a node source named ${source.id} is registered already`);
+    this.sources.push(source);
+  }
+
+  /**
+   * The cluster configuration the nodes carry changed (a watch saw it): every node of every source is due
+   * for a drift check now, not at its next interval, and each source puts its nodes on its queue.
+   */
+  configChanged(): void {
+    this.recent.configChanged();
+    for (const s of this.sources) s.requeueAll();
   }
 
   /** This version's services ConfigMap changed or went away: put it right now, not at the next resync. */

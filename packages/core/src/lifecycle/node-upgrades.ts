@@ -5,7 +5,7 @@ import type { EventRecorder } from '../kube/event-recorder.js';
 import type { ReconcileOutcome } from '../kube/controller.js';
 import { Annotations } from '../identity/node-metadata.js';
 import { lifecyclePhase, rebootRequested } from './lifecycle-annotations.js';
-import type { MaintenanceSubject } from './maintenance-subject.js';
+import type { SourceInstance } from './node-source.js';
 import { nodeRef } from './node-patch.js';
 import type { UpgradeFlow } from './upgrade-flow.js';
 
@@ -35,10 +35,10 @@ export class NodeUpgrades {
     node: V1Node,
     target: HostTarget,
     signal: AbortSignal,
-    subject?: MaintenanceSubject,
+    instance: SourceInstance,
   ): Promise<ReconcileOutcome | undefined> {
     const name = node.metadata?.name ?? '';
-    const outcome = await this.flow.upgrade({ node, target, signal, ...(subject ? { subject } : {}) });
+    const outcome = await this.flow.upgrade({ node, target, signal, instance });
     if (outcome.result === 'done') {
       this.waiting.delete(name);
       return undefined;

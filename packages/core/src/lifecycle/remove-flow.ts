@@ -3,7 +3,7 @@ import { PROXY_VARIABLES } from '../desired/proxy-env.js';
 import { drainNode } from '../kube/client/drain.js';
 import { isNotFound } from '../kube/client/api-errors.js';
 import type { NodeRecord } from '../identity/node-record.js';
-import { recordDisagreements } from '../identity/node-record-check.js';
+import { recordDisagreements } from './node-record-check.js';
 import { errorMessage } from '../kube/logger.js';
 import { enterPhase, type InstancePhase, type InstanceStatus } from './instance-status.js';
 import { REMOVE_CONNECT_DEADLINE_MS, instancesConfigMapRef, type JoinDeps } from './join-deps.js';

@@ -9,7 +9,7 @@ import { designNode, variableScripts } from '../desired/node-spec.js';
 import { scriptsFor } from '../desired/service-scripts.js';
 import { InMemoryHostKeyStore } from '../host/host-key-store.js';
 import { Annotations } from '../identity/node-metadata.js';
-import type { JoinIdentity } from './join-identity.js';
+import type { JoiningInstance } from './node-source.js';
 import { JoinFlow } from './join-flow.js';
 import { FACTS, shippedCorePayload, StateHost, testDeps, testNode } from './lifecycle.test-helper.js';
 import { ServicesConfigMapKeeper } from './services-configmap-keeper.js';
@@ -51,7 +51,9 @@ function cluster(): { core: CoreV1Api; writes: string[]; stored: Map<string, V1C
   return { core: core as unknown as CoreV1Api, writes, stored };
 }
 
-const identity: JoinIdentity = {
+const identity: JoiningInstance = {
+  owner: '10.0.0.5',
+  owns: () => true,
   status: { key: '10.0.0.5', extra: {} },
   eventTarget: { apiVersion: 'v1', kind: 'ConfigMap', name: 'windows-instances', namespace: 'wmco' },
   labels: {},

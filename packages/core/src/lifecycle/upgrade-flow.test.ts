@@ -4,6 +4,7 @@ import { StateHost, stateMatching, testDeps, testNode } from './lifecycle.test-h
 import { NodeNotOwnedError } from '../identity/node-ownership.js';
 import { DisruptionBudget } from './disruption-budget.js';
 import { UpgradeFlow } from './upgrade-flow.js';
+import { byohSourceInstance } from '../sources/byoh/byoh-instance.js';
 
 /** A CoreV1Api that records calls; pods on the node are refused eviction (a PDB) when `blocked`. */
 function recordingCore(blocked: boolean): { core: CoreV1Api; calls: string[] } {
@@ -41,6 +42,7 @@ const host = (): StateHost =>
     }),
   );
 const target = { address: '10.0.0.5', ipv4: '10.0.0.5', username: 'Administrator', privateKeyPem: 'k' };
+const instance = byohSourceInstance('wmco', { address: '10.0.0.5', ipv4Address: '10.0.0.5' });
 const ready = (n: V1Node): V1Node => ({
   ...n,
   metadata: {
@@ -59,7 +61,7 @@ test('no room in the budget: the node is not touched and the caller learns who i
   const node = ready(testNode());
   const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [node, busy]);
   const flow = new UpgradeFlow(testDeps(host(), { core }), budget, { drainTimeoutMs: 1000 });
-  const out = await flow.upgrade({ node, target, signal: new AbortController().signal });
+  const out = await flow.upgrade({ node, target, instance, signal: new AbortController().signal });
   t.deepEqual(out, { result: 'waiting', max: 1, unavailable: ['win-b'] });
   t.deepEqual(calls, []);
 });
@@ -69,7 +71,7 @@ test('a node of another instance is refused before any grant or call', async (t)
   const node = ready(testNode('win-a', '10.0.0.7'));
   const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [node]);
   const flow = new UpgradeFlow(testDeps(host(), { core }), budget, { drainTimeoutMs: 1000 });
-  await t.throwsAsync(flow.upgrade({ node, target, signal: new AbortController().signal }), {
+  await t.throwsAsync(flow.upgrade({ node, target, instance, signal: new AbortController().signal }), {
     instanceOf: NodeNotOwnedError,
   });
   t.deepEqual(calls, []);
@@ -82,7 +84,7 @@ test('a drain a PDB blocks past the bounded wait: Warning events, node back in s
   const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [node]);
   const deps = testDeps(host(), { core });
   const flow = new UpgradeFlow(deps, budget, { drainTimeoutMs: 50, drainRetryMs: 10 });
-  const out = await flow.upgrade({ node, target, signal: new AbortController().signal });
+  const out = await flow.upgrade({ node, target, instance, signal: new AbortController().signal });
   t.is(out.result, 'drain-blocked');
   t.deepEqual(
     deps.events.events.map((e) => `${e.object.kind}/${e.type}/${e.reason}`),

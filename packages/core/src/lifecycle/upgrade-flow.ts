@@ -12,7 +12,7 @@ import {
   lifecyclePhase,
   rebootRequested,
 } from './lifecycle-annotations.js';
-import { assertSubjectOwns, byohSubject, type MaintenanceSubject } from './maintenance-subject.js';
+import { assertOwns, type SourceInstance } from './node-source.js';
 import { enterLifecyclePhase, leaveLifecycle, nodeRef } from './node-patch.js';
 import { NodeReconfigure } from './node-reconfigure.js';
 
@@ -29,8 +29,8 @@ export interface UpgradeRequest {
   readonly node: V1Node;
   readonly target: HostTarget;
   readonly signal: AbortSignal;
-  /** The source the node comes from (default: the BYOH instance at `target.address`). */
-  readonly subject?: MaintenanceSubject;
+  /** The source's instance the node belongs to (node-source.ts): checked before anything is touched. */
+  readonly instance: SourceInstance;
 }
 
 export type UpgradeOutcome =
@@ -68,7 +68,7 @@ export class UpgradeFlow {
 
   async upgrade(req: UpgradeRequest): Promise<UpgradeOutcome> {
     const name = req.node.metadata?.name ?? '';
-    assertSubjectOwns(this.subject(req), req.node, 'upgrade');
+    assertOwns(req.instance, req.node, 'upgrade');
     const decision = this.budget.tryAcquire(name);
     if (!decision.granted) return { result: 'waiting', max: decision.max, unavailable: decision.unavailable };
     try {
@@ -155,13 +155,9 @@ export class UpgradeFlow {
     }
   }
 
-  private subject(req: UpgradeRequest): MaintenanceSubject {
-    return req.subject ?? byohSubject(req.target);
-  }
-
   private async status(req: UpgradeRequest, phase: 'Upgrading' | 'Rebooting' | 'Ready'): Promise<void> {
-    const { statusKey: address, statusExtra } = this.subject(req);
-    const extra = { ...statusExtra, node: req.node.metadata?.name ?? '' };
+    const { key: address, extra: sourceExtra } = req.instance.status;
+    const extra = { ...sourceExtra, node: req.node.metadata?.name ?? '' };
     await this.deps.status.set(
       enterPhase(this.deps.status.get(address), { address, phase, now: new Date(), extra }),
     );

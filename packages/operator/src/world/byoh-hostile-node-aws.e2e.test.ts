@@ -39,7 +39,10 @@ test.serial(
     if (!victim || !attackerHost) return t.fail('two hosts');
     const attackerNode = (await world.status(attackerHost.address))?.node ?? '';
     const victimTags = await tagsOf(world, victim.address);
-    t.true(Object.values(victimTags).includes('owned'), 'the operator tagged the victim at its join');
+    t.true(
+      Object.values(victimTags).includes('shared'),
+      'the operator tagged the victim at its join (shared: ADR 0033)',
+    );
     const connections = victim.sim.stats.connectionsAccepted;
 
     const listed = Object.entries(victimTags).map(([key, value]) => ({ key, value }));

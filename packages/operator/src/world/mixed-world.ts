@@ -99,7 +99,9 @@ export async function statusText(world: SimWorld): Promise<string> {
     stderr: (s) => out.push(s),
     env: {},
   };
-  (await buildProgram(ctx))
+  await (
+    await buildProgram(ctx)
+  )
     .exitOverride()
     .parseAsync(['status', '--kubeconfig', world.adminKubeconfig, '-n', NS], { from: 'user' });
   return out.join('\n');

@@ -54,7 +54,11 @@ test.serial('wmco plan: BYOH nodes and Machines together, with the action per Ma
   t.like(plan.nodes[0], { source: 'BYOH', result: 'no-changes' });
   const row = (name: string | undefined): MachineRow | undefined =>
     plan.machines.find((m) => m.machine === name);
-  t.like(row(joined?.metadata.name), { source: 'Machine', action: 'nothing', node: joined?.metadata.name });
+  t.like(row(joined?.metadata.name), {
+    source: 'Machine',
+    action: 'check-drift',
+    node: joined?.metadata.name,
+  });
   t.like(row(fresh.metadata.name), { source: 'Machine', action: 'join' });
   t.regex(
     row(fresh.metadata.name)?.reason ?? '',
@@ -62,7 +66,10 @@ test.serial('wmco plan: BYOH nodes and Machines together, with the action per Ma
   );
   t.like(row(ignored.metadata.name), { action: 'ignore' });
   t.is(plan.machines.length, 3);
-  t.regex(plan.summary, /Machines: 1 to join, 0 to replace, 1 unchanged, 0 waiting, 1 ignored\./);
+  t.regex(
+    plan.summary,
+    /Machines: 1 to join, 0 to upgrade, reboot or resume, 0 to replace, 1 unchanged, 0 waiting, 1 ignored\./,
+  );
 
   const text = await wmcoCli(world, 'plan', '--payload', world.payloadDir);
   t.is(text.code, 0, text.stderr);

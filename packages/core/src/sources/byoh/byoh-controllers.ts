@@ -27,10 +27,9 @@ import { MAINTAIN_WORKERS, REMOVE_WORKERS, instanceLanes } from './instance-lane
 import type { JoinDeps } from '../../lifecycle/join-deps.js';
 import { KeyRotation } from '../../lifecycle/key-rotation.js';
 import { NodeChangeFeed } from '../../lifecycle/node-changes.js';
-import { RecentConvergence } from '../../lifecycle/recent-convergence.js';
 import { isNodeReady, nodeInternalIp, readNode } from '../../lifecycle/node-ops.js';
 import { RemoveFlow, type RemoveOptions } from '../../lifecycle/remove-flow.js';
-import { removalCandidates } from '../../lifecycle/recorded-removals.js';
+import { removalCandidates } from './recorded-removals.js';
 import type { LifecycleOptions } from '../../lifecycle/lifecycle-options.js';
 import { LIFECYCLE_PHASE_ANNOTATION, rebootRequested } from '../../lifecycle/lifecycle-annotations.js';
 import { NodeMaintenance } from '../../lifecycle/maintenance.js';
@@ -96,7 +95,6 @@ export class ByohControllers implements ByohView {
   readonly maintenance: NodeMaintenance;
   private readonly trustedCa: TrustedCaConfigMap;
   private readonly nodeFeed = new NodeChangeFeed();
-  private readonly recent = new RecentConvergence();
   /** The entries of windows-instances as last seen, to reconcile those that disappear. */
   private listedEntries = new Set<string>();
   private readonly o: ByohControllersOptions;
@@ -106,6 +104,7 @@ export class ByohControllers implements ByohView {
     const o = { ...options, deps: { ...options.deps, nodeChanges: this.nodeFeed } };
     this.o = o;
     this.maintenance = new NodeMaintenance(o.deps, () => this.windowsNodes(), o.lifecycle);
+    this.maintenance.addSource({ id: 'byoh', requeueAll: () => this.enqueueAll() });
     this.informers = this.makeInformers();
     this.trustedCa = new TrustedCaConfigMap(o.deps.core, o.deps.namespace, o.deps.logger);
     this.clusterConfig = this.makeClusterConfigWatches();
@@ -139,7 +138,10 @@ export class ByohControllers implements ByohView {
     });
   }
 
-  /** A cluster configuration change puts every instance on the queue: Ready nodes get a drift check now. */
+  /**
+   * A cluster configuration change puts every node of every source (BYOH and Machines, through
+   * `NodeMaintenance.configChanged`) on its queue: Ready nodes get a drift check now.
+   */
   private makeClusterConfigWatches(): ClusterConfigWatches | undefined {
     const { custom, deps, metrics } = this.o;
     if (custom === undefined) return undefined;
@@ -149,8 +151,7 @@ export class ByohControllers implements ByohView {
       (what) => {
         if (what.startsWith('trusted-ca/')) void this.trustedCa.ensure();
         if (what.startsWith(`${SERVICES_CONFIGMAP_WATCH}/`)) this.maintenance.servicesConfigMapChanged();
-        this.recent.configChanged();
-        this.enqueueAll();
+        this.maintenance.configChanged();
       },
       [
         ...CLUSTER_CONFIG_WATCHES,
@@ -174,7 +175,7 @@ export class ByohControllers implements ByohView {
         // Service restarts on Ready nodes (a new proxy) draw from the same budget as upgrades and reboots.
         repair: this.maintenance.driftRepair(),
         intervalMs: this.o.driftRepairIntervalMs ?? 0,
-        recent: this.recent,
+        recent: this.maintenance.recent,
         ...(driftMetric
           ? { observed: (o: { result: Parameters<typeof driftMetric>[0] }) => driftMetric(o.result) }
           : {}),

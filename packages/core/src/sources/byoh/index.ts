@@ -2,3 +2,5 @@ export { ByohControllers, type ByohControllersOptions } from './byoh-controllers
 export type { ByohView } from './byoh-view.js';
 export { ClusterAddresses, type ClusterAddressesOptions } from './cluster-addresses.js';
 export { InstancesReconciler } from './instances-reconciler.js';
+export { byohJoiningInstance, byohSourceInstance } from './byoh-instance.js';
+export { planByohInstance, type ByohAction, type ByohPlan } from './byoh-plan.js';

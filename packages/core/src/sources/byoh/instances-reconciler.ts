@@ -6,17 +6,18 @@ import { publicKeyOf } from '../../desired/public-key.js';
 import type { Reconciler, ReconcileOutcome } from '../../kube/controller.js';
 import { Annotations, PRIVATE_KEY_SECRET } from '../../identity/node-metadata.js';
 import { DriftChecks, type DriftSettings } from '../../lifecycle/drift-checks.js';
+import { byohJoiningInstance, byohSourceInstance } from './byoh-instance.js';
+import { planByohInstance, type ByohPlan } from './byoh-plan.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
 import { EntryAdmission, type EntryAddressing } from './entry-admission.js';
 import { enterPhase } from '../../lifecycle/instance-status.js';
 import { instancesConfigMapRef, type JoinDeps } from '../../lifecycle/join-deps.js';
 import type { JoinFlow } from '../../lifecycle/join-flow.js';
 import type { KeyRotation } from '../../lifecycle/key-rotation.js';
-import { needsMaintenance, type NodeUpgrades } from '../../lifecycle/node-upgrades.js';
-import { isNodeReady } from '../../lifecycle/node-ops.js';
-import { NodeRecordGuard } from '../../lifecycle/node-record-guard.js';
-import { RecordMigration } from '../../lifecycle/record-migration.js';
-import { RecordedRemovals } from '../../lifecycle/recorded-removals.js';
+import type { NodeUpgrades } from '../../lifecycle/node-upgrades.js';
+import { NodeRecordGuard } from './node-record-guard.js';
+import { RecordMigration } from './record-migration.js';
+import { RecordedRemovals } from './recorded-removals.js';
 import type { RemoveFlow, RemoveOptions } from '../../lifecycle/remove-flow.js';
 import { pruneInstanceStatuses } from './status-pruner.js';
 import { privateKeyProblem } from '../../lifecycle/private-key-problem.js';
@@ -27,9 +28,19 @@ export interface InstanceFlows {
   readonly removeOptions: RemoveOptions;
   readonly rotation: KeyRotation;
   /** A joined node of another version goes through the upgrade flow (lifecycle/), never the join. */
-  readonly upgrades?: NodeUpgrades;
+  readonly upgrades: NodeUpgrades;
   /** Periodic drift repair of up-to-date nodes; absent or `intervalMs` 0 turns it off. */
   readonly drift?: DriftSettings;
+}
+
+/** One admitted entry's reconcile, once the key is known. */
+interface EntryWork {
+  readonly entry: string;
+  readonly instance: WindowsInstance;
+  readonly privateKey: string;
+  readonly hash: string;
+  readonly signal: AbortSignal;
+  readonly began: number;
 }
 
 /**
@@ -122,34 +133,42 @@ export class InstancesReconciler implements Reconciler {
     }
     this.reported.delete(`entry/${entry}`);
     const hash = publicKeyHash(publicKeyOf(privateKey));
-    const began = this.now();
     // The instance's Node is the one its record names, and only while the Node agrees with the record.
     const found = this.guard.ofEntry(result.instance, { privateKeyPem: privateKey, publicKeyHash: hash });
     if (found.kind === 'contradicts') {
       await this.guard.report(found, 'configured, upgraded, re-keyed or repaired (no SSH connection)');
       return undefined;
     }
-    const own = found.kind === 'agrees' ? found.node : undefined;
-    const stale = this.staleNode(own);
-    if (stale)
-      return this.drift.converged(
-        entry,
-        began,
-        await this.upgrade(stale, result.instance, privateKey, signal),
-      );
-    const ready = this.upToDate(own, result.instance, hash);
-    if (ready) return this.checkDrift(entry, { instance: result.instance, node: ready }, privateKey, signal);
-    const joined = this.joinedNode(own);
-    if (joined) return this.rotateKey(joined, result.instance, privateKey, hash);
+    const node = found.kind === 'agrees' ? found.node : undefined;
+    const plan = planByohInstance(node, hash, this.deps.version);
+    const work = { entry, instance: result.instance, privateKey, hash, signal, began: this.now() };
+    return this.act(plan, node, work);
+  }
+
+  /** Does what `planByohInstance` decided (the decision `wmco plan` prints). */
+  private async act(
+    plan: ByohPlan,
+    node: V1Node | undefined,
+    w: EntryWork,
+  ): Promise<ReconcileOutcome | undefined> {
+    if (plan.action === 'join' || node === undefined) return this.join(w);
+    if (plan.action === 'rotate-key') return this.rotateKey(node, w.instance, w.privateKey, w.hash);
+    if (plan.action === 'check-drift') return this.checkDrift(w.entry, this.owned(w.instance, node), w);
+    const outcome = await this.upgrade(node, w.instance, w.privateKey, w.signal);
+    return this.drift.converged(w.entry, w.began, outcome);
+  }
+
+  private async join(w: EntryWork): Promise<ReconcileOutcome | undefined> {
     await this.flows.join.join({
-      instance: result.instance,
-      privateKeyPem: privateKey,
-      publicKeyHash: hash,
-      signal,
+      instance: w.instance,
+      privateKeyPem: w.privateKey,
+      publicKeyHash: w.hash,
+      signal: w.signal,
+      identity: byohJoiningInstance(this.deps, w.instance),
     });
     // A node that has just joined needs no drift check before the interval passed: the events of its own
     // writes (the version annotation) find it recent, and the periodic checks start from here.
-    return this.drift.converged(entry, began, undefined);
+    return this.drift.converged(w.entry, w.began, undefined);
   }
 
   /** Why the key cannot be used (a public key, a passphrase, garbage), or undefined; one parse per key. */
@@ -186,11 +205,6 @@ export class InstancesReconciler implements Reconciler {
     return (this.deps.now?.() ?? new Date()).getTime();
   }
 
-  /** The instance's Node when it needs the upgrade flow (another version, or left mid-upgrade). */
-  private staleNode(node: V1Node | undefined): V1Node | undefined {
-    return this.flows.upgrades && node && needsMaintenance(node, this.deps.version) ? node : undefined;
-  }
-
   private upgrade(
     node: V1Node,
     instance: WindowsInstance,
@@ -199,13 +213,8 @@ export class InstancesReconciler implements Reconciler {
   ): Promise<ReconcileOutcome | undefined> {
     const { address, ipv4Address: ipv4, username } = instance;
     const target = { address, ipv4, username, privateKeyPem };
-    return this.flows.upgrades?.run(node, target, signal) ?? Promise.resolve(undefined);
-  }
-
-  /** A Ready node of this version whose only difference is the key: re-key it without a re-join. */
-  private joinedNode(node: V1Node | undefined): V1Node | undefined {
-    const a = node?.metadata?.annotations ?? {};
-    return node && a[Annotations.version] === this.deps.version && isNodeReady(node) ? node : undefined;
+    const source = byohSourceInstance(this.deps.namespace, instance);
+    return this.flows.upgrades.run(node, target, signal, source);
   }
 
   private async rotateKey(
@@ -237,30 +246,24 @@ export class InstancesReconciler implements Reconciler {
     return undefined;
   }
 
-  /** The instance's Node when it is Ready and joined by this version with this key, else undefined. */
-  private upToDate(node: V1Node | undefined, instance: WindowsInstance, hash: string): V1Node | undefined {
-    if (node === undefined || !this.isCurrent(node, hash)) return undefined;
-    // After a restart, this is how the operator learns again which nodes it owns (for serving CSRs).
+  /** After a restart, this is how the operator learns again which nodes it owns (for serving CSRs). */
+  private owned(instance: WindowsInstance, node: V1Node): { instance: WindowsInstance; node: V1Node } {
     if (node.metadata?.name) this.deps.names.own({ ...instanceRef(instance), nodeName: node.metadata.name });
-    return node;
-  }
-
-  private isCurrent(node: V1Node, hash: string): boolean {
-    const a = node.metadata?.annotations ?? {};
-    return (
-      a[Annotations.version] === this.deps.version && a[Annotations.pubKeyHash] === hash && isNodeReady(node)
-    );
+    return { instance, node };
   }
 
   private checkDrift(
     entry: string,
     found: { instance: WindowsInstance; node: V1Node },
-    privateKeyPem: string,
-    signal: AbortSignal,
+    w: EntryWork,
   ): Promise<ReconcileOutcome | undefined> {
+    const { privateKey: privateKeyPem, signal } = w;
     const stillWanted = (): boolean =>
       this.view.instances()?.[entry] !== undefined && this.view.privateKey() === privateKeyPem;
-    return this.drift.check({ entry, ...found, privateKeyPem, signal, stillWanted });
+    const { instance, node } = found;
+    const target = { address: instance.address, ipv4: instance.ipv4Address, username: instance.username };
+    const source = byohSourceInstance(this.deps.namespace, instance);
+    return this.drift.check({ entry, target, instance: source, node, privateKeyPem, signal, stillWanted });
   }
 
   private async reportOnce(

@@ -8,10 +8,15 @@ export {
   type MachineResource,
   type WindowsMachine,
 } from './machine-object.js';
-export { machineJoinIdentity, machineKey, nodeMachine } from './machine-join-identity.js';
+export {
+  machineJoiningInstance,
+  machineKey,
+  machineSourceInstance,
+  nodeMachine,
+} from './machine-instance.js';
 export { nodeOfMachine } from './machine-reconciler.js';
 export { BudgetedReplacements, type MachineReplacements } from './machine-replacements.js';
-export { MachineLifecycle, machineSubject } from './machine-lifecycle.js';
+export { MachineLifecycle } from './machine-lifecycle.js';
 export {
   ensureUserDataSecrets,
   userDataSecret,

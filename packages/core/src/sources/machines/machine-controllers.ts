@@ -18,7 +18,7 @@ import { machineInformers } from './machine-informers.js';
 import type { MachineResource } from './machine-object.js';
 import { MachineReconciler, type MachineView } from './machine-reconciler.js';
 import { MachineSetNameCheck, machineSetInformer } from './machine-set-names.js';
-import { nodeMachine } from './machine-join-identity.js';
+import { nodeMachine } from './machine-instance.js';
 import { MachineLifecycle } from './machine-lifecycle.js';
 import { BudgetedReplacements, type MachineReplacements } from './machine-replacements.js';
 import { ensureUserDataSecrets } from './user-data-secret.js';
@@ -109,6 +109,7 @@ export class MachineControllers implements MachineView {
         retryMs,
         replacements: o.replacements ?? this.budgetedReplacements(Math.min(retryMs, 5000)),
         lifecycle: this.lifecycle(),
+        now: () => this.now(),
       },
       this,
     );
@@ -126,6 +127,8 @@ export class MachineControllers implements MachineView {
       },
     );
     this.wire();
+    // Cluster configuration changes reach Machine nodes at once, as they reach BYOH nodes.
+    o.maintenance.addSource({ id: 'machine', requeueAll: () => this.enqueueMachines() });
   }
 
   private budgetedReplacements(retryMs: number): BudgetedReplacements {
@@ -146,18 +149,23 @@ export class MachineControllers implements MachineView {
     const { deps, metrics } = this.o;
     const observed = metrics?.drift;
     return new MachineLifecycle({
-      version: deps.version,
       sshUser: this.o.sshUser,
       logger: deps.logger,
       upgrades: this.o.maintenance.upgrades(),
+      now: () => this.now(),
       drift: {
         repair: this.o.maintenance.driftRepair(),
         intervalMs: this.o.driftRepairIntervalMs ?? 0,
+        recent: this.o.maintenance.recent,
         ...(observed
           ? { observed: (x: { result: DriftOutcome['result'] | 'error' }) => observed(x.result) }
           : {}),
       },
     });
+  }
+
+  private now(): number {
+    return (this.o.deps.now?.() ?? new Date()).getTime();
   }
 
   machine(key: string): MachineResource | undefined {

@@ -5,7 +5,8 @@ import { NodeNotOwnedError } from '../../identity/node-ownership.js';
 import { DisruptionBudget } from '../../lifecycle/disruption-budget.js';
 import { busyNodes } from '../../lifecycle/upgradeable.js';
 import { UpgradeFlow } from '../../lifecycle/upgrade-flow.js';
-import { machineSubject } from './machine-lifecycle.js';
+import { byohSourceInstance } from '../byoh/byoh-instance.js';
+import { machineSourceInstance } from './machine-instance.js';
 import type { WindowsMachine } from './machine-object.js';
 
 const machine = (name: string): WindowsMachine => ({
@@ -46,16 +47,15 @@ const blank = {
   features: [],
 };
 
-test('a Machine subject owns only its own Machine node, and records status under machine.<name>', (t) => {
-  const s = machineSubject(machine('win-1'));
+test('a Machine instance owns only its own Machine node, and records status under machine.<name>', (t) => {
+  const s = machineSourceInstance(machine('win-1'));
   t.true(s.owns(machineNode('win-1')));
   t.false(s.owns(machineNode('win-2')));
   t.false(
     s.owns(machineNode('win-1', { 'windowsmachineconfig.openshift.io/instance-address': '10.0.0.8' })),
     'a node a BYOH instance claimed is not the Machine’s',
   );
-  t.is(s.statusKey, 'machine.win-1');
-  t.deepEqual(s.statusExtra, { source: 'machine', machine: 'win-1' });
+  t.deepEqual(s.status, { key: 'machine.win-1', extra: { source: 'machine', machine: 'win-1' } });
 });
 
 test('the upgrade flow refuses a Machine node for a BYOH instance and for another Machine, before any grant', async (t) => {
@@ -63,8 +63,12 @@ test('the upgrade flow refuses a Machine node for a BYOH instance and for anothe
   const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [node]);
   const flow = new UpgradeFlow(testDeps(new StateHost(stateMatching(blank))), budget, { drainTimeoutMs: 10 });
   const signal = new AbortController().signal;
-  await t.throwsAsync(flow.upgrade({ node, target, signal }), { instanceOf: NodeNotOwnedError });
-  await t.throwsAsync(flow.upgrade({ node, target, signal, subject: machineSubject(machine('win-2')) }), {
+  const byoh = byohSourceInstance('wmco', { address: '10.0.0.8', ipv4Address: '10.0.0.8' });
+  await t.throwsAsync(flow.upgrade({ node, target, signal, instance: byoh }), {
+    instanceOf: NodeNotOwnedError,
+  });
+  const other = machineSourceInstance(machine('win-2'));
+  await t.throwsAsync(flow.upgrade({ node, target, signal, instance: other }), {
     instanceOf: NodeNotOwnedError,
     message: /Machine openshift-machine-api\/win-2/,
   });
@@ -73,7 +77,7 @@ test('the upgrade flow refuses a Machine node for a BYOH instance and for anothe
     testDeps(new StateHost(stateMatching(blank))),
     new DisruptionBudget({ kind: 'count', count: 1 }, () => [node, { metadata: { name: 'byoh-x' } }]),
     { drainTimeoutMs: 10 },
-  ).upgrade({ node, target, signal, subject: machineSubject(machine('win-1')) });
+  ).upgrade({ node, target, signal, instance: machineSourceInstance(machine('win-1')) });
   t.deepEqual(
     out,
     { result: 'waiting', max: 1, unavailable: ['byoh-x'] },

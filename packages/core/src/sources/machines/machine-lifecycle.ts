@@ -1,38 +1,20 @@
 import type { V1Node } from '@kubernetes/client-node';
-import type { DriftOutcome, DriftRepair } from '../../lifecycle/drift-repair.js';
-import { MACHINE_STATUS_PREFIX } from '../../lifecycle/instance-status.js';
-import { MAINTAIN_CONNECT_DEADLINE_MS, type HostTarget } from '../../lifecycle/join-deps.js';
-import { isNodeReady } from '../../lifecycle/node-ops.js';
-import { nodeOwner } from '../../identity/node-ownership.js';
+import { DriftChecks, type DriftSettings } from '../../lifecycle/drift-checks.js';
+import type { HostTarget } from '../../lifecycle/join-deps.js';
 import type { ReconcileOutcome } from '../../kube/controller.js';
-import { errorMessage, type Logger } from '../../kube/logger.js';
-import type { MaintenanceSubject } from '../../lifecycle/maintenance-subject.js';
-import { needsMaintenance, type NodeUpgrades } from '../../lifecycle/node-upgrades.js';
-import { machineKey, nodeMachine } from './machine-join-identity.js';
+import type { Logger } from '../../kube/logger.js';
+import type { NodeUpgrades } from '../../lifecycle/node-upgrades.js';
+import { machineKey, machineSourceInstance } from './machine-instance.js';
 import type { WindowsMachine } from './machine-object.js';
 
-/** A Machine as the subject of the shared lifecycle: its Node carries the machine annotation, no instance. */
-export function machineSubject(m: WindowsMachine): MaintenanceSubject {
-  return {
-    owner: `Machine ${machineKey(m)}`,
-    owns: (node) => nodeMachine(node) === machineKey(m) && nodeOwner(node) === undefined,
-    statusKey: `${MACHINE_STATUS_PREFIX}${m.name}`,
-    statusExtra: { source: 'machine', machine: m.name },
-  };
-}
-
 export interface MachineLifecycleDeps {
-  readonly version: string;
   readonly sshUser: string;
   readonly logger: Logger;
   /** The upgrade and reboot flow of the operator's one NodeMaintenance (shared with BYOH). */
   readonly upgrades: NodeUpgrades;
-  /** Drift repair of Ready, current Machine nodes every `intervalMs` (0 or absent: off). */
-  readonly drift?: {
-    readonly repair: DriftRepair;
-    readonly intervalMs: number;
-    readonly observed?: (outcome: DriftOutcome | { result: 'error'; error: string }) => void;
-  };
+  /** Drift repair of Ready, current Machine nodes every `intervalMs` (0 or absent: off), scheduled as BYOH's. */
+  readonly drift?: DriftSettings;
+  readonly now: () => number;
 }
 
 export interface MachineNodeWork {
@@ -47,56 +29,50 @@ export interface MachineNodeWork {
 /**
  * What the Machine source hands to the one node lifecycle (ARCHITECTURE §3): a joined Machine's node of
  * another version, with a reboot request, or left mid-way goes through the same upgrade/reboot flow as a
- * BYOH node, under the same budget; a current node gets the same periodic drift repair.
+ * BYOH node, under the same budget; a current node gets the same drift checks, scheduled the same way
+ * (`DriftChecks`: none right after a join or upgrade, at once after a cluster configuration change, one
+ * exec per check with no SFTP look for the module).
  */
 export class MachineLifecycle {
-  constructor(private readonly d: MachineLifecycleDeps) {}
+  private readonly drift: DriftChecks;
 
-  /**
-   * What a joined Machine node needs now: the upgrade/reboot flow (another version, a reboot request, or
-   * left mid-way), a drift check (current and Ready), nothing (current, not Ready), or `'join'` (another
-   * version and not Ready: the join converges it, as for BYOH).
-   */
-  next(w: MachineNodeWork, current: boolean): Promise<ReconcileOutcome | undefined> | 'join' {
-    if (needsMaintenance(w.node, this.d.version)) return this.maintain(w);
-    if (!current) return 'join';
-    return isNodeReady(w.node) ? this.checkDrift(w) : Promise.resolve(undefined);
+  constructor(private readonly d: MachineLifecycleDeps) {
+    this.drift = new DriftChecks(d.drift, d.now, d.logger);
   }
 
-  maintain(w: MachineNodeWork): Promise<ReconcileOutcome | undefined> {
-    return this.d.upgrades.run(w.node, this.target(w, false), w.signal, machineSubject(w.machine));
+  /** The upgrade/reboot flow; a finished pass counts as a look at the host. */
+  async maintain(w: MachineNodeWork): Promise<ReconcileOutcome | undefined> {
+    const began = this.d.now();
+    const target = { ...this.target(w.machine), privateKeyPem: w.privateKeyPem };
+    const instance = machineSourceInstance(w.machine);
+    const outcome = await this.d.upgrades.run(w.node, target, w.signal, instance);
+    return this.drift.converged(machineKey(w.machine), began, outcome);
   }
 
-  /** One drift check (WICD's periodic resync), then the next one in `intervalMs`. */
-  async checkDrift(w: MachineNodeWork): Promise<ReconcileOutcome | undefined> {
-    const drift = this.d.drift;
-    if (drift === undefined || drift.intervalMs <= 0) return undefined;
-    const subject = machineSubject(w.machine);
-    try {
-      const outcome = await drift.repair.check({
-        node: w.node,
-        target: this.target(w, true),
-        signal: w.signal,
-        stillWanted: w.stillWanted,
-        owns: (n) => subject.owns(n),
-      });
-      drift.observed?.(outcome);
-    } catch (err) {
-      if (w.signal.aborted) throw err;
-      drift.observed?.({ result: 'error', error: errorMessage(err) });
-      this.d.logger.warn({ machine: machineKey(w.machine), err: errorMessage(err) }, 'drift check failed');
-    }
-    return { requeueAfterMs: drift.intervalMs };
+  /** A join of `m` that began at `began` ended: no drift check before the interval, then periodic ones. */
+  joined(m: WindowsMachine, began: number): ReconcileOutcome | undefined {
+    return this.drift.converged(machineKey(m), began, undefined);
   }
 
-  private target(w: MachineNodeWork, quick: boolean): HostTarget {
-    const ip = w.machine.ipv4 ?? '';
-    return {
-      address: ip,
-      ipv4: ip,
-      username: this.d.sshUser,
+  forget(key: string): void {
+    this.drift.forget(key);
+  }
+
+  /** The drift check (WICD's periodic resync) when it is due, and when the next one is. */
+  checkDrift(w: MachineNodeWork): Promise<ReconcileOutcome | undefined> {
+    return this.drift.check({
+      entry: machineKey(w.machine),
+      target: this.target(w.machine),
+      instance: machineSourceInstance(w.machine),
+      node: w.node,
       privateKeyPem: w.privateKeyPem,
-      ...(quick ? { connectDeadlineMs: MAINTAIN_CONNECT_DEADLINE_MS } : {}),
-    };
+      signal: w.signal,
+      stillWanted: w.stillWanted,
+    });
+  }
+
+  private target(m: WindowsMachine): Pick<HostTarget, 'address' | 'ipv4' | 'username'> {
+    const ip = m.ipv4 ?? '';
+    return { address: ip, ipv4: ip, username: this.d.sshUser };
   }
 }

@@ -22,8 +22,9 @@ function machine(over: Partial<WindowsMachine> = {}): WindowsMachine {
   };
 }
 
-function node(annotations: Record<string, string>): V1Node {
-  return { metadata: { name: 'win-abcde', annotations } };
+function node(annotations: Record<string, string>, ready = true): V1Node {
+  const conditions = [{ type: 'Ready', status: ready ? 'True' : 'False' }];
+  return { metadata: { name: 'win-abcde', annotations }, status: { conditions } };
 }
 
 function input(over: Partial<MachinePlanInput> = {}): MachinePlanInput {
@@ -44,12 +45,14 @@ test('a provisioned Machine without a node is joined, renamed first where the pl
   t.deepEqual(planMachine(input({ hostname: (n) => n, sshUser: 'capi' })), {
     action: 'join',
     reason: 'configure as capi at 10.0.0.7, renaming the host to win-abcde first',
+    hostname: 'win-abcde',
   });
 });
 
-test('a node with this version and key is left alone; another version is upgraded in place', (t) => {
+test('a Ready node with this version and key gets its drift check; another version is upgraded in place', (t) => {
   const current = node({ [Annotations.version]: '1.0.0', [Annotations.pubKeyHash]: HASH });
-  t.is(planMachine(input({ node: current })).action, 'nothing');
+  t.is(planMachine(input({ node: current })).action, 'check-drift');
+  t.is(planMachine(input({ node: node(current.metadata?.annotations ?? {}, false) })).action, 'nothing');
   const older = node({ [Annotations.version]: '0.9.0', [Annotations.pubKeyHash]: HASH });
   const p = planMachine(input({ node: older }));
   t.is(p.action, 'upgrade');
@@ -94,4 +97,25 @@ test('a Machine name the platform cannot use is reported, not joined', (t) => {
   );
   t.is(p.action, 'nothing');
   t.regex(p.reason, /cannot be used: vSphere computer names have at most 15 characters/);
+});
+
+// The two cases where the plan once disagreed with the reconciler (issue 26).
+test('a current node with a reboot request or left mid-way goes through the maintenance flow', (t) => {
+  const current = { [Annotations.version]: '1.0.0', [Annotations.pubKeyHash]: HASH };
+  const reboot = planMachine(
+    input({ node: node({ ...current, 'windowsmachineconfig.openshift.io/reboot-requested': 'now' }) }),
+  );
+  t.is(reboot.action, 'reboot');
+  const midway = { ...current, 'windowsmachineconfig.openshift.io/lifecycle-phase': 'Configuring' };
+  t.deepEqual(planMachine(input({ node: node(midway, false) })), {
+    action: 'resume',
+    reason: 'the operator left the node in phase Configuring: resume that pass',
+  });
+});
+
+test('a node of another version that is not Ready is configured again by the join, not upgraded', (t) => {
+  const older = node({ [Annotations.version]: '0.9.0', [Annotations.pubKeyHash]: HASH }, false);
+  const p = planMachine(input({ node: older }));
+  t.is(p.action, 'join');
+  t.regex(p.reason, /configure again .*version 0\.9\.0, not 1\.0\.0, and is not Ready/);
 });

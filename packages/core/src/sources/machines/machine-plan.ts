@@ -1,6 +1,9 @@
 import type { V1Node } from '@kubernetes/client-node';
 import { Annotations } from '../../identity/node-metadata.js';
 import { errorMessage } from '../../kube/logger.js';
+import { maintenancePlan } from '../../lifecycle/maintenance-plan.js';
+import { needsMaintenance } from '../../lifecycle/node-upgrades.js';
+import { isNodeReady } from '../../lifecycle/node-ops.js';
 import { notConfigurable, type WindowsMachine } from './machine-object.js';
 
 /** How far a Machine's node is configured: with this version and key, another key, another version, or not (yet). */
@@ -18,12 +21,22 @@ export function machineNodeState(node: V1Node | undefined, hash: string, version
   return v === version ? 'current' : 'other-version';
 }
 
-/** What the operator would do to a Windows Machine now. */
-export type MachineAction = 'join' | 'upgrade' | 'replace' | 'nothing' | 'wait' | 'ignore';
+/**
+ * What the operator does to a Windows Machine now: `join` (configure its host), `upgrade`, `reboot` or
+ * `resume` (the shared maintenance flow: another version, a reboot request, or a pass the operator left
+ * mid-way), `replace` (its node has another key), `check-drift` (the periodic drift check of a current,
+ * Ready node), or leave it: `nothing`, `wait` (for something outside the operator), `ignore` (labelled).
+ */
+export type MachineAction =
+  'join' | 'upgrade' | 'reboot' | 'resume' | 'replace' | 'check-drift' | 'nothing' | 'wait' | 'ignore';
 
 export interface MachinePlan {
   readonly action: MachineAction;
   readonly reason: string;
+  /** `join`: the computer name HostRename gives the host first (undefined: the platform keeps the name). */
+  readonly hostname?: string;
+  /** `nothing` because HostRename refuses the Machine's name: why (the reconciler reports it once). */
+  readonly nameError?: string;
 }
 
 export interface MachinePlanInput {
@@ -58,24 +71,34 @@ function joinPlan(i: MachinePlanInput): MachinePlan {
   try {
     hostname = i.hostname(i.machine.name);
   } catch (err) {
-    return { action: 'nothing', reason: `the Machine name cannot be used: ${errorMessage(err)}` };
+    const nameError = errorMessage(err);
+    return { action: 'nothing', reason: `the Machine name cannot be used: ${nameError}`, nameError };
   }
   const version = i.node?.metadata?.annotations?.[Annotations.version];
   const how = [
     `as ${i.sshUser} at ${i.machine.ipv4 ?? ''}`,
     ...(hostname !== undefined ? [`renaming the host to ${hostname} first`] : []),
   ].join(', ');
+  const renamed = hostname === undefined ? {} : { hostname };
   if (version !== undefined)
     return {
       action: 'join',
-      reason: `configure again ${how}: the node has version ${version}, not ${i.version}`,
+      reason: `configure again ${how}: the node has version ${version}, not ${i.version}, and is not Ready`,
+      ...renamed,
     };
-  return { action: 'join', reason: `configure ${how}` };
+  return { action: 'join', reason: `configure ${how}`, ...renamed };
+}
+
+/** A node with this version and key: its periodic drift check when Ready, else it waits for its kubelet. */
+function currentPlan(node: V1Node): MachinePlan {
+  if (isNodeReady(node))
+    return { action: 'check-drift', reason: 'configured with this version and key: periodic drift check' };
+  return { action: 'nothing', reason: 'configured with this version and key; not Ready' };
 }
 
 /**
- * The Machine reconciler's decision for one Machine, without doing it (`wmco plan`): the same checks in
- * the same order (configurable, key, node state, name).
+ * The one decision of what a Windows Machine needs next: the Machine reconciler acts on it, `wmco plan`
+ * prints it. Checks in order: configurable, key, node state (maintenance first), name.
  */
 export function planMachine(i: MachinePlanInput): MachinePlan {
   const early = notNow(i);
@@ -88,11 +111,9 @@ export function planMachine(i: MachinePlanInput): MachinePlan {
       reason:
         'its node was configured with another private key: deleted so its MachineSet recreates it, one at a time',
     };
-  if (state === 'current') return { action: 'nothing', reason: 'configured with this version and key' };
-  if (state === 'other-version')
-    return {
-      action: 'upgrade',
-      reason: `the node has version ${i.node?.metadata?.annotations?.[Annotations.version] ?? ''}, not ${i.version}: cordon, drain, reconfigure what differs, uncordon (under the disruption budget)`,
-    };
+  if (i.node !== undefined && state !== 'not-joined') {
+    if (needsMaintenance(i.node, i.version)) return maintenancePlan(i.node, i.version);
+    if (state === 'current') return currentPlan(i.node);
+  }
   return joinPlan(i);
 }

@@ -7,12 +7,11 @@ import type { EventRecorder } from '../../kube/event-recorder.js';
 import { errorMessage, type Logger } from '../../kube/logger.js';
 import { publicKeyOf } from '../../desired/public-key.js';
 import type { HostRename } from '../../provider/capabilities/host-rename.js';
-import { machineKey, nodeMachine } from './machine-join-identity.js';
-import { machineJoinIdentity } from './machine-join-identity.js';
+import { machineKey, nodeMachine } from './machine-instance.js';
+import { machineJoiningInstance } from './machine-instance.js';
 import {
   deleteMachineObject,
   machineRef,
-  notConfigurable,
   windowsMachine,
   type MachineResource,
   type WindowsMachine,
@@ -20,10 +19,22 @@ import {
 import type { MachineLifecycle } from './machine-lifecycle.js';
 import type { MachineReplacements } from './machine-replacements.js';
 import { machineSetNameProblem } from './machine-set-names.js';
-import { machineNodeState } from './machine-plan.js';
 import { machineNode, type MachineRecordDeps } from './machine-record.js';
 import type { NodeRecords } from '../../identity/node-record-store.js';
-import { RecordMismatchReporter } from '../../identity/record-mismatch-reporter.js';
+import { RecordMismatchReporter } from '../../lifecycle/record-mismatch-reporter.js';
+import { planMachine, type MachineAction, type MachinePlan } from './machine-plan.js';
+
+/** The actions the shared maintenance flow (upgrade, reboot, resume) carries out. */
+const MAINTENANCE: ReadonlySet<MachineAction> = new Set<MachineAction>(['upgrade', 'reboot', 'resume']);
+
+/** One reconcile's inputs once the private key is known. */
+interface Work {
+  readonly machine: WindowsMachine;
+  readonly node: V1Node | undefined;
+  readonly privateKeyPem: string;
+  readonly hash: string;
+  readonly signal: AbortSignal;
+}
 
 /** What the Machine reconciler reads from its informers. */
 export interface MachineView {
@@ -53,6 +64,8 @@ export interface MachineReconcilerDeps {
   readonly lifecycle: MachineLifecycle;
   /** The operator's node records: which Node is the Machine's (ADR 0035). */
   readonly records: NodeRecords;
+  /** Milliseconds now (when a join began, for the drift schedule). */
+  readonly now: () => number;
 }
 
 /** The Node that belongs to a Machine: annotated with it, or named by its nodeRef and at its address. */
@@ -64,7 +77,8 @@ export function nodeOfMachine(nodes: readonly V1Node[], m: WindowsMachine): V1No
 }
 
 /**
- * One Windows Machine: once Provisioned with an IPv4 InternalIP (and not ignored), joins it through the
+ * One Windows Machine, acting on `planMachine`'s decision (the one `wmco plan` prints): once Provisioned
+ * with an IPv4 InternalIP (and not ignored), joins it through the
  * shared join flow with the platform's Machine user, renaming the host to the Machine name where the
  * platform needs it; a Machine that fails `retryBudget` times is deleted (with an event saying why) so
  * its MachineSet replaces it; a joined Machine whose node carries another key hash is replaced through
@@ -96,29 +110,22 @@ export class MachineReconciler implements Reconciler {
     const res = this.view.machine(key);
     if (!res) return this.forget(key);
     const m = windowsMachine(res);
-    const privateKey = this.workable(key, m);
-    if (privateKey === undefined) return undefined;
+    if (this.deleted.get(key) === m.uid) return undefined;
+    const privateKey = this.view.privateKey();
+    const hash = privateKey === undefined ? undefined : publicKeyHash(publicKeyOf(privateKey));
     const node = await this.machineNode(m);
     if (node === false) return undefined;
-    const hash = publicKeyHash(publicKeyOf(privateKey));
-    const state = machineNodeState(node, hash, this.d.version);
-    if (state === 'other-key')
-      return this.d.replacements.replace(m, 'its node was configured with another private key');
-    if (node && state !== 'not-joined') {
-      const stillWanted = this.stillWanted(key, privateKey);
-      const work = { machine: m, node, privateKeyPem: privateKey, signal, stillWanted };
-      const next = this.d.lifecycle.next(work, state === 'current');
-      if (next !== 'join') return next;
-    }
-    const hostname = await this.hostname(m);
-    if (hostname === false) return undefined;
-    return this.join(m, { privateKeyPem: privateKey, hash, hostname }, signal);
-  }
-
-  /** The private key, when the Machine is one to work on now (not deleted by us, configurable, a key). */
-  private workable(key: string, m: WindowsMachine): string | undefined {
-    if (this.deleted.get(key) === m.uid || notConfigurable(m) !== undefined) return undefined;
-    return this.view.privateKey();
+    const plan = planMachine({
+      machine: m,
+      node,
+      publicKeyHash: hash,
+      version: this.d.version,
+      machineApi: true,
+      hostname: (name) => this.d.hostRename?.hostnameFor(name),
+      sshUser: this.d.sshUser,
+    });
+    if (privateKey === undefined || hash === undefined) return undefined;
+    return this.act(plan, { machine: m, node, privateKeyPem: privateKey, hash, signal });
   }
 
   /**
@@ -129,6 +136,19 @@ export class MachineReconciler implements Reconciler {
     const nodes = this.view.windowsNodes();
     const found = await machineNode(this.recordDeps, nodes, m, nodeOfMachine(nodes, m));
     return found.kind === 'node' ? found.node : false;
+  }
+
+  /** Does what `planMachine` decided (the decision `wmco plan` prints). */
+  private act(plan: MachinePlan, w: Work): Promise<ReconcileOutcome | undefined> {
+    const { machine: m, node } = w;
+    if (plan.action === 'replace') return this.d.replacements.replace(m, plan.reason);
+    if (plan.action === 'join') return this.join(m, { ...w, hostname: plan.hostname }, w.signal);
+    if (plan.nameError !== undefined) return this.reportName(m, plan.nameError);
+    if (node === undefined) return Promise.resolve(undefined);
+    const work = { ...w, node, stillWanted: this.stillWanted(machineKey(m), w.privateKeyPem) };
+    if (plan.action === 'check-drift') return this.d.lifecycle.checkDrift(work);
+    if (MAINTENANCE.has(plan.action)) return this.d.lifecycle.maintain(work);
+    return Promise.resolve(undefined);
   }
 
   /** False once the Machine is gone or being deleted, or the private key changed. */
@@ -143,35 +163,31 @@ export class MachineReconciler implements Reconciler {
   private async forget(key: string): Promise<undefined> {
     this.failures.delete(key);
     this.deleted.delete(key);
+    this.d.lifecycle.forget(key);
     await this.d.status.remove(`${MACHINE_STATUS_PREFIX}${key.split('/')[1] ?? ''}`);
     return undefined;
   }
 
   /**
-   * The computer name the host must have (HostRename), undefined when the platform keeps the name, or
-   * false when the Machine name cannot be one: the Machine is left alone. A MachineSet whose every
-   * Machine name is too long got its event from the MachineSet name check; any other Machine gets one.
+   * HostRename refused the Machine's name: the Machine is left alone. A MachineSet whose every Machine
+   * name is too long got its event from the MachineSet name check; any other Machine gets one, once.
    */
-  private async hostname(m: WindowsMachine): Promise<string | undefined | false> {
+  private async reportName(m: WindowsMachine, why: string): Promise<undefined> {
     const rename = this.d.hostRename;
-    try {
-      return rename?.hostnameFor(m.name);
-    } catch (err) {
-      if (this.reportedNames.has(m.uid)) return false;
-      this.reportedNames.add(m.uid);
-      const bySet = m.machineSet !== undefined && rename && machineSetNameProblem(rename, m.machineSet);
-      if (bySet) {
-        this.d.logger.info({ machine: machineKey(m) }, 'Machine name too long; reported on its MachineSet');
-        return false;
-      }
-      await this.d.events.record(
-        machineRef(m),
-        'Warning',
-        'InvalidMachineName',
-        `Machine ${m.name} cannot be configured: ${errorMessage(err)}`,
-      );
-      return false;
+    if (this.reportedNames.has(m.uid)) return undefined;
+    this.reportedNames.add(m.uid);
+    const bySet = m.machineSet !== undefined && rename && machineSetNameProblem(rename, m.machineSet);
+    if (bySet) {
+      this.d.logger.info({ machine: machineKey(m) }, 'Machine name too long; reported on its MachineSet');
+      return undefined;
     }
+    await this.d.events.record(
+      machineRef(m),
+      'Warning',
+      'InvalidMachineName',
+      `Machine ${m.name} cannot be configured: ${why}`,
+    );
+    return undefined;
   }
 
   private async join(
@@ -180,6 +196,7 @@ export class MachineReconciler implements Reconciler {
     signal: AbortSignal,
   ): Promise<ReconcileOutcome | undefined> {
     const key = machineKey(m);
+    const began = this.d.now();
     try {
       const ip = m.ipv4 ?? '';
       await this.d.join.join({
@@ -187,10 +204,10 @@ export class MachineReconciler implements Reconciler {
         privateKeyPem: k.privateKeyPem,
         publicKeyHash: k.hash,
         signal,
-        identity: machineJoinIdentity(this.d.core, m, k.hostname),
+        identity: machineJoiningInstance(this.d.core, m, k.hostname),
       });
       this.failures.delete(key);
-      return undefined;
+      return this.d.lifecycle.joined(m, began);
     } catch (err) {
       if (signal.aborted) return undefined;
       const n = (this.failures.get(key) ?? 0) + 1;

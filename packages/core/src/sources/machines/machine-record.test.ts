@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { V1Node } from '@kubernetes/client-node';
 import { MemoryNodeRecords } from '../../identity/memory-node-records.js';
-import { RecordMismatchReporter } from '../../identity/record-mismatch-reporter.js';
+import { RecordMismatchReporter } from '../../lifecycle/record-mismatch-reporter.js';
 import { MemoryEventRecorder } from '../../kube/event-recorder.js';
 import { silentLogger } from '../../kube/logger.js';
 import { machineNode } from './machine-record.js';

@@ -3,10 +3,10 @@ import { nodeInternalIp } from '../../lifecycle/node-ops.js';
 import { nodeEventRef } from '../../lifecycle/join-deps.js';
 import type { NodeRecord } from '../../identity/node-record.js';
 import type { NodeRecords } from '../../identity/node-record-store.js';
-import { recordDisagreements } from '../../identity/node-record-check.js';
-import type { RecordMismatchReporter } from '../../identity/record-mismatch-reporter.js';
+import { recordDisagreements } from '../../lifecycle/node-record-check.js';
+import type { RecordMismatchReporter } from '../../lifecycle/record-mismatch-reporter.js';
 import type { EventRecorder } from '../../kube/event-recorder.js';
-import { machineKey, nodeMachine } from './machine-join-identity.js';
+import { machineKey, nodeMachine } from './machine-instance.js';
 import type { WindowsMachine } from './machine-object.js';
 
 export interface MachineRecordDeps {

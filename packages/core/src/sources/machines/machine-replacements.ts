@@ -5,7 +5,7 @@ import type { EventRecorder } from '../../kube/event-recorder.js';
 import type { Logger } from '../../kube/logger.js';
 import { Annotations } from '../../identity/node-metadata.js';
 import type { DisruptionBudget } from '../../lifecycle/disruption-budget.js';
-import { machineKey, nodeMachine } from './machine-join-identity.js';
+import { machineKey, nodeMachine } from './machine-instance.js';
 import {
   MACHINE_GROUP,
   deleteMachineObject,

@@ -59,7 +59,8 @@ function wanted(names: readonly string[], m: MachineResource, node: V1Node | und
 
 /**
  * Per Windows Machine, what the operator's Machine reconciler would do now (core's `planMachine`, the
- * same decision): join, replace for a key change, wait, ignore or nothing. Nothing is contacted but the
+ * decision the reconciler acts on): join, upgrade, reboot, resume, replace for a key change, check-drift,
+ * wait, ignore or nothing. Nothing is contacted but the
  * API server. Returns the reports and, when Machines cannot be listed, a note saying why.
  */
 export async function planMachines(
@@ -88,7 +89,8 @@ export async function planMachines(
       namespace: m.namespace,
       node: node?.metadata?.name,
       phase: m.phase,
-      ...plan,
+      action: plan.action,
+      reason: plan.reason,
     });
   }
   return { reports: reports.sort((a, b) => a.machine.localeCompare(b.machine)) };

@@ -8,9 +8,13 @@ import {
   type NodeRecord,
   isNodeReady,
   nodeInternalIp,
+  planByohInstance,
   planNode,
+  publicKeyOf,
+  type ByohPlan,
 } from '@wmco/core/internal';
 import {
+  publicKeyHash,
   HostKeyMismatchError,
   ReadOnlyHostKeyStore,
   SshWindowsHost,
@@ -29,6 +33,8 @@ export interface NodePlanReport {
   readonly plan: Plan;
   readonly notes: readonly string[];
   readonly error?: string;
+  /** What the operator does next to the node (`planByohInstance`, the decision its reconciler acts on). */
+  readonly next?: ByohPlan;
 }
 
 export interface NodePlannerOptions {
@@ -49,24 +55,28 @@ export interface NodePlannerOptions {
 export class NodePlanner {
   private readonly pins: ConfigMapHostKeyStore;
   private records: Promise<NodeRecord[]> | undefined;
+  private readonly hash: string;
 
   constructor(private readonly o: NodePlannerOptions) {
     this.pins = new ConfigMapHostKeyStore(o.source.core, o.source.namespace);
+    this.hash = publicKeyHash(publicKeyOf(o.privateKeyPem));
   }
 
   async plan(node: V1Node): Promise<NodePlanReport> {
     const name = node.metadata?.name ?? '';
     const notes = this.notes(node);
     let address = nodeInternalIp(node) ?? '';
+    const next = planByohInstance(node, this.hash, WMCO_VERSION);
     try {
       // Where to connect and as whom come from the operator's record, never from the Node (ADR 0035).
       const record = await this.recordOf(node);
       address = record.address;
       const plan = await this.look(node, record);
       const result = plan.steps.length === 0 ? 'no-changes' : 'changes';
-      return { node: name, address, result, plan, notes };
+      return { node: name, address, result, plan, notes, next };
     } catch (err) {
-      return { node: name, address, result: 'error', plan: { steps: [] }, notes, error: describe(err) };
+      const error = describe(err);
+      return { node: name, address, result: 'error', plan: { steps: [] }, notes, error, next };
     }
   }
 

@@ -29,7 +29,8 @@ export function overview(p: PlanReports): string {
 
 function nodeBlock(r: NodePlanReport): string {
   const head = `${r.node}${r.address ? ` (${r.address})` : ''}`;
-  const notes = r.notes.map((n) => `  note: ${n}`);
+  const next = r.next ? [`  next: ${r.next.action} (${r.next.reason})`] : [];
+  const notes = [...next, ...r.notes.map((n) => `  note: ${n}`)];
   if (r.result === 'error') return [`${head}: error: ${r.error ?? ''}`, ...notes].join('\n');
   const body = describePlan(r.plan)
     .split('\n')
@@ -46,6 +47,7 @@ export function nodeJson(r: NodePlanReport): object {
     steps: r.plan.steps.map((s) => ({ kind: s.kind, description: describeStep(s) })),
     ...(r.notes.length > 0 ? { notes: r.notes } : {}),
     ...(r.error !== undefined ? { error: r.error } : {}),
+    ...(r.next ? { next: r.next } : {}),
   };
 }
 
@@ -55,8 +57,10 @@ export function machineJson(m: MachinePlanReport): object {
 
 function machineSummary(machines: readonly MachinePlanReport[]): string {
   const count = (a: MachinePlanReport['action']): number => machines.filter((m) => m.action === a).length;
+  const maintain = count('upgrade') + count('reboot') + count('resume');
   return (
-    `Machines: ${count('join')} to join, ${count('replace')} to replace, ${count('nothing')} unchanged, ` +
+    `Machines: ${count('join')} to join, ${maintain} to upgrade, reboot or resume, ` +
+    `${count('replace')} to replace, ${count('check-drift') + count('nothing')} unchanged, ` +
     `${count('wait')} waiting, ${count('ignore')} ignored.`
   );
 }

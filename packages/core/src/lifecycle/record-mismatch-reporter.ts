@@ -1,8 +1,8 @@
 import type { V1Node } from '@kubernetes/client-node';
-import { enterPhase, MACHINE_STATUS_PREFIX, type InstanceStatusStore } from '../lifecycle/instance-status.js';
+import { enterPhase, MACHINE_STATUS_PREFIX, type InstanceStatusStore } from './instance-status.js';
 import type { EventRecorder } from '../kube/event-recorder.js';
 import type { Logger } from '../kube/logger.js';
-import type { NodeRecord } from './node-record.js';
+import type { NodeRecord } from '../identity/node-record.js';
 
 export interface RecordMismatchReporterDeps {
   readonly events: EventRecorder;

@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import test from 'ava';
 import type { V1Node } from '@kubernetes/client-node';
-import { encryptUsername } from './username-crypto.js';
-import type { NodeRecord } from './node-record.js';
+import { encryptUsername } from '../identity/username-crypto.js';
+import type { NodeRecord } from '../identity/node-record.js';
 import { recordDisagreements } from './node-record-check.js';
 
 const KEY = generateKeyPairSync('rsa', {

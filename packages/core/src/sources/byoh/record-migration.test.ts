@@ -1,11 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
 import test from 'ava';
 import type { V1Node } from '@kubernetes/client-node';
-import type { Ipv4Resolver } from '../desired/windows-instances.js';
-import { MemoryNodeRecords } from '../identity/memory-node-records.js';
-import { encryptUsername } from '../identity/username-crypto.js';
-import type { ByohView } from '../sources/byoh/byoh-view.js';
-import { StateHost, stateMatching, testDeps } from './lifecycle.test-helper.js';
+import type { Ipv4Resolver } from '../../desired/windows-instances.js';
+import { MemoryNodeRecords } from '../../identity/memory-node-records.js';
+import { encryptUsername } from '../../identity/username-crypto.js';
+import type { ByohView } from './byoh-view.js';
+import { StateHost, stateMatching, testDeps } from '../../lifecycle/lifecycle.test-helper.js';
 import { NODE_RECORD_NOT_MIGRATED, RecordMigration } from './record-migration.js';
 
 const rsa = (): string =>

@@ -1,9 +1,9 @@
 import type { V1Node } from '@kubernetes/client-node';
-import { CloudAnnotations, appliedTagsOf } from '../lifecycle/cloud-instance.js';
-import { Annotations } from './node-metadata.js';
-import { decryptUsername } from './username-crypto.js';
+import { CloudAnnotations, appliedTagsOf } from './cloud-instance.js';
+import { Annotations } from '../identity/node-metadata.js';
+import { decryptUsername } from '../identity/username-crypto.js';
 import type { CloudTag } from '../provider/capabilities/instance-tagging.js';
-import type { NodeRecord } from './node-record.js';
+import type { NodeRecord } from '../identity/node-record.js';
 
 /** The operator's key, to read the node's username annotation (only when it was written with this key). */
 export interface OperatorKey {

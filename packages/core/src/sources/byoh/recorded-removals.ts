@@ -1,12 +1,12 @@
 import type { V1Node } from '@kubernetes/client-node';
-import { publicKeyHash } from '../desired/authorized-key.js';
-import { Labels } from '../identity/node-metadata.js';
-import { publicKeyOf } from '../desired/public-key.js';
-import type { ReconcileOutcome } from '../kube/controller.js';
-import type { NodeRecords } from '../identity/node-record-store.js';
-import type { ByohView } from '../sources/byoh/byoh-view.js';
+import { publicKeyHash } from '../../desired/authorized-key.js';
+import { Labels } from '../../identity/node-metadata.js';
+import { publicKeyOf } from '../../desired/public-key.js';
+import type { ReconcileOutcome } from '../../kube/controller.js';
+import type { NodeRecords } from '../../identity/node-record-store.js';
+import type { ByohView } from './byoh-view.js';
 import type { NodeRecordGuard } from './node-record-guard.js';
-import type { RemoveFlow, RemoveOptions } from './remove-flow.js';
+import type { RemoveFlow, RemoveOptions } from '../../lifecycle/remove-flow.js';
 
 /**
  * Removals of BYOH instances, decided from the operator's records (ADR 0035): a node name is removed only

@@ -2,7 +2,7 @@ import { type CoreV1Api, type V1Node } from '@kubernetes/client-node';
 import { kubeletNodeName } from '../../identity/node-name.js';
 import { NodeNotOwnedError, nodeOwner } from '../../identity/node-ownership.js';
 import { Annotations } from '../../identity/node-metadata.js';
-import type { JoinIdentity } from '../../lifecycle/join-identity.js';
+import type { JoiningInstance, SourceInstance } from '../../lifecycle/node-source.js';
 import { MACHINE_STATUS_PREFIX } from '../../lifecycle/instance-status.js';
 import { nodeInternalIp, readNode } from '../../lifecycle/node-ops.js';
 import { machineRef, type WindowsMachine } from './machine-object.js';
@@ -35,19 +35,31 @@ function assertMachineMayOwn(node: V1Node, m: WindowsMachine): void {
 }
 
 /**
+ * A Machine as the shared flows see it (node-source.ts): its Node carries the machine annotation and no
+ * BYOH instance's, its status is kept under `machine.<name>`, its events go on the Machine.
+ */
+export function machineSourceInstance(m: WindowsMachine): SourceInstance {
+  return {
+    owner: `Machine ${machineKey(m)}`,
+    owns: (node) => nodeMachine(node) === machineKey(m) && nodeOwner(node) === undefined,
+    status: { key: `${MACHINE_STATUS_PREFIX}${m.name}`, extra: { source: 'machine', machine: m.name } },
+    eventTarget: machineRef(m),
+  };
+}
+
+/**
  * A Machine's join: the kubelet registers the name its host reports (after HostRename on vSphere and
  * Nutanix), no registration is made with the operator's CSR approver (the cluster machine approver
  * approves Machine-backed CSRs), and the Node is claimed for the Machine only when it carries the
  * Machine's address and no other owner.
  */
-export function machineJoinIdentity(
+export function machineJoiningInstance(
   core: CoreV1Api,
   m: WindowsMachine,
   hostname: string | undefined,
-): JoinIdentity {
+): JoiningInstance {
   return {
-    status: { key: `${MACHINE_STATUS_PREFIX}${m.name}`, extra: { source: 'machine', machine: m.name } },
-    eventTarget: machineRef(m),
+    ...machineSourceInstance(m),
     ...(hostname === undefined ? {} : { hostname }),
     labels: {},
     annotations: { [Annotations.machine]: machineKey(m) },

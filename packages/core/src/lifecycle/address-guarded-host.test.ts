@@ -1,6 +1,6 @@
 import test from 'ava';
-import type { HostTarget } from '../lifecycle/join-deps.js';
-import { StateHost, stateMatching } from '../lifecycle/lifecycle.test-helper.js';
+import type { HostTarget } from './join-deps.js';
+import { StateHost, stateMatching } from './lifecycle.test-helper.js';
 import { addressGuardedOpener, AddressRefusedError } from './address-guarded-host.js';
 
 const empty = stateMatching({

@@ -1,12 +1,12 @@
 import type { V1Node } from '@kubernetes/client-node';
-import type { WindowsInstance } from '../desired/windows-instances.js';
-import type { NodeRecord } from '../identity/node-record.js';
-import { recordDisagreements, type OperatorKey } from '../identity/node-record-check.js';
-import { RecordMismatchReporter } from '../identity/record-mismatch-reporter.js';
-import { isNotFound } from '../kube/client/api-errors.js';
-import type { ByohView } from '../sources/byoh/byoh-view.js';
-import { nodeEventRef, type JoinDeps } from './join-deps.js';
-import { nodeOwner } from '../identity/node-ownership.js';
+import type { WindowsInstance } from '../../desired/windows-instances.js';
+import type { NodeRecord } from '../../identity/node-record.js';
+import { recordDisagreements, type OperatorKey } from '../../lifecycle/node-record-check.js';
+import { RecordMismatchReporter } from '../../lifecycle/record-mismatch-reporter.js';
+import { isNotFound } from '../../kube/client/api-errors.js';
+import type { ByohView } from './byoh-view.js';
+import { nodeEventRef, type JoinDeps } from '../../lifecycle/join-deps.js';
+import { nodeOwner } from '../../identity/node-ownership.js';
 
 /** What the operator's record says of an instance or a node name, checked against the Node. */
 export type RecordedNode =

@@ -3,16 +3,16 @@ import {
   parseWindowsInstances,
   type Ipv4Resolver,
   type WindowsInstance,
-} from '../desired/windows-instances.js';
-import { instanceRef } from '../identity/instance-ref.js';
-import { nodeOwner } from '../identity/node-ownership.js';
-import type { NodeRecord } from '../identity/node-record.js';
-import { Annotations, Labels } from '../identity/node-metadata.js';
-import { decryptUsername } from '../identity/username-crypto.js';
-import { errorMessage } from '../kube/logger.js';
-import type { ByohView } from '../sources/byoh/byoh-view.js';
-import { nodeEventRef, type JoinDeps } from './join-deps.js';
-import { nodeInternalIp } from './node-ops.js';
+} from '../../desired/windows-instances.js';
+import { instanceRef } from '../../identity/instance-ref.js';
+import { nodeOwner } from '../../identity/node-ownership.js';
+import type { NodeRecord } from '../../identity/node-record.js';
+import { Annotations, Labels } from '../../identity/node-metadata.js';
+import { decryptUsername } from '../../identity/username-crypto.js';
+import { errorMessage } from '../../kube/logger.js';
+import type { ByohView } from './byoh-view.js';
+import { nodeEventRef, type JoinDeps } from '../../lifecycle/join-deps.js';
+import { nodeInternalIp } from '../../lifecycle/node-ops.js';
 
 /** The reason of the Warning event on a Node whose record could not be made from operator-side data. */
 export const NODE_RECORD_NOT_MIGRATED = 'NodeRecordNotMigrated';

@@ -1,7 +1,7 @@
-import type { HostTarget } from '../lifecycle/join-deps.js';
+import type { HostTarget } from './join-deps.js';
 import { instanceAddressProblem, type InstanceAddressPolicy } from '../desired/instance-address.js';
 import type { Plan } from '../converge/plan.js';
-import type { HostState } from './protocol/index.js';
+import type { HostState } from '../host/protocol/index.js';
 import type {
   ApplyOptions,
   ChangeOutcome,
@@ -10,7 +10,7 @@ import type {
   UploadFile,
   UploadReport,
   WindowsHost,
-} from './windows-host.js';
+} from '../host/windows-host.js';
 
 /** The operator refused to connect to an address its policy forbids (loopback, the API server, ...). */
 export class AddressRefusedError extends Error {
