@@ -4,6 +4,7 @@ import type { Ipv4Resolver, WindowsInstance } from '../../desired/windows-instan
 import { instanceRef } from '../../identity/instance-ref.js';
 import { publicKeyOf } from '../../desired/public-key.js';
 import type { Reconciler, ReconcileOutcome } from '../../kube/controller.js';
+import { PRIVATE_KEY_SECRET } from '../../identity/node-metadata.js';
 import { DriftChecks, type DriftSettings } from '../../lifecycle/drift-checks.js';
 import { byohJoiningInstance, byohSourceInstance } from './byoh-instance.js';
 import { planByohInstance, type ByohPlan } from './byoh-plan.js';
