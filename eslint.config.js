@@ -141,7 +141,12 @@ export default tseslint.config(
   },
   {
     // No branching on the platform name outside provider packages: platforms differ through capabilities.
-    files: ['packages/core/**/*.ts', 'packages/sim/**/*.ts', 'packages/operator/**/*.ts'],
+    files: [
+      'packages/core/**/*.ts',
+      'packages/sim/**/*.ts',
+      'packages/operator/**/*.ts',
+      'packages/world/**/*.ts',
+    ],
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-syntax': [

@@ -7,7 +7,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const name = process.argv[2];
+// A built benchmark counts only while its source exists: a dist/ left from before a benchmark moved to
+// another package (e.g. @wmco/operator's, before @wmco/world) neither runs nor makes a name ambiguous.
 const found = readdirSync(join(root, 'packages'))
+  .filter((pkg) => existsSync(join(root, 'packages', pkg, 'src', 'bench', `${name}.ts`)))
   .map((pkg) => join(root, 'packages', pkg, 'dist', 'bench', `${name}.js`))
   .filter((file) => existsSync(file));
 if (!name || found.length !== 1) {
@@ -15,7 +18,12 @@ if (!name || found.length !== 1) {
     const dir = join(root, 'packages', pkg, 'dist', 'bench');
     return existsSync(dir)
       ? readdirSync(dir)
-          .filter((f) => f.endsWith('.js') && !f.includes('-'))
+          .filter(
+            (f) =>
+              f.endsWith('.js') &&
+              !f.includes('-') &&
+              existsSync(join(dir, '..', '..', 'src', 'bench', `${f.slice(0, -3)}.ts`)),
+          )
           .map((f) => f.slice(0, -3))
       : [];
   });

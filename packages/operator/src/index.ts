@@ -11,3 +11,21 @@ export {
   parseBakedProviders,
 } from './providers/baked-providers.js';
 export { loadProviderPackage, loadProviders } from './providers/load-provider-package.js';
+export { WMCO_VERSION } from './cli/version-command.js';
+export { requestReboot } from './cli/reboot-command.js';
+export { REAL_PREFLIGHT_PORTS, preflightCommand } from './cli/preflight-command.js';
+export type { RunSim, SimOptions } from './cli/sim-command.js';
+export { kubeCloudContext } from './clouds/kube-cloud-context.js';
+export { ROOT_CREDENTIALS, staticCloudContext } from './clouds/static-cloud-context.js';
+export { bootstrapIdentity } from './runtime/bootstrap-identity.js';
+export { defaultParallelJoins, machineResources } from './runtime/join-concurrency.js';
+export { PooledKubeConfig } from './runtime/load-kubeconfig.js';
+export { createLogger } from './runtime/logger.js';
+export { kubeMetricsAccess } from './runtime/metrics-access.js';
+export { OperatorMetrics } from './runtime/metrics.js';
+export { OPERATOR_MALLOC_ENV, OPERATOR_NODE_FLAGS } from './runtime/node-flags.js';
+export { LEADER_LEASE_NAME } from './runtime/operator-elector.js';
+export { OperatorRuntime, StartupError } from './runtime/operator-runtime.js';
+export { Redactor } from './runtime/redactor.js';
+export type { RuntimeHooks } from './runtime/runtime-hooks.js';
+export { SecureMetricsServer } from './runtime/secure-metrics.js';

@@ -58,6 +58,23 @@ test('the image built from the Containerfile holds no @wmco/sim and no tree-sitt
   if (deployed.code !== 0) return t.fail(`pnpm deploy failed: ${deployed.stderr}${deployed.stdout}`);
   for (const p of removed) await rm(join(app, p), { recursive: true, force: true });
   const files = await listFiles(app);
+  // The simulated world's orchestration and the benchmarks are @wmco/world's, which depends on the
+  // operator: nothing of it is deployed, and the Containerfile has nothing to delete for it.
+  t.deepEqual(
+    files.filter((f) => /^dist\/(world|bench)(\/|$)|(^|\/)@wmco[/+]world(\/|@|$)/.test(f)),
+    [],
+    'no world/ or bench/ folder and no @wmco/world in the image',
+  );
+  t.false(
+    removed.some((p) => /^dist\/(world|bench)$/.test(p)),
+    'the clean-up step removes no world/bench code',
+  );
+  const deployedNames = await Promise.all(
+    files
+      .filter((f) => f.startsWith('node_modules/') && f.endsWith('/package.json'))
+      .map(async (m) => (JSON.parse(await readFile(join(app, m), 'utf8')) as { name?: string }).name),
+  );
+  t.false(deployedNames.includes('@wmco/world'), 'no package named @wmco/world in the image');
 
   // The listing is real: the operator and its runtime dependencies are there.
   t.true(files.includes('dist/main.js'));
@@ -82,5 +99,5 @@ test('the image built from the Containerfile holds no @wmco/sim and no tree-sitt
   t.is(version.code, 0, version.stderr);
   const simRun = await run(process.execPath, [main, 'sim'], app);
   t.not(simRun.code, 0);
-  t.regex(simRun.stderr, /wmco sim needs the simulated world \(@wmco\/sim\)/);
+  t.regex(simRun.stderr, /wmco sim needs the simulated world \(@wmco\/world and @wmco\/sim\)/);
 });

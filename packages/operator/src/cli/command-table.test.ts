@@ -1,9 +1,17 @@
 import test from 'ava';
+import { newRootContainer } from '@wmco/core';
+import { loadBuiltinProviders } from '../providers/baked-providers.js';
+import type { CliContext } from './cli-context.js';
 import { COMMANDS, selectedCommand } from './command-table.js';
-import { capturingContext } from './in-process-cli.test-helper.js';
 
 test('each summary wmco --help lists is the loaded command’s own description', async (t) => {
-  const ctx = await capturingContext([]);
+  const ctx: CliContext = {
+    container: newRootContainer(),
+    builtinProviders: await loadBuiltinProviders(),
+    stdout: () => undefined,
+    stderr: () => undefined,
+    env: {},
+  };
   for (const entry of COMMANDS) {
     const command = await entry.load(ctx);
     t.is(command.name(), entry.name);

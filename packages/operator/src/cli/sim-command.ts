@@ -1,8 +1,36 @@
 import { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
-import type { runSim, SimOptions } from './sim-run.js';
 
-type RunSim = typeof runSim;
+/** The options `wmco sim` parses; the simulated world's `runSim` (in @wmco/world) reads them. */
+export interface SimOptions {
+  readonly keep?: boolean;
+  readonly kubeconfigOut?: string;
+  readonly platform: string;
+  readonly hosts?: string;
+  readonly hostsFile?: string;
+  readonly timeout: string;
+  readonly cluster?: string;
+  readonly seed?: boolean;
+  readonly bootstrapGroup?: string;
+  readonly cleanup?: boolean;
+  readonly logOut?: string;
+  readonly upgradeAfter?: string;
+  readonly maxUnavailable?: string;
+  readonly machinesets?: string;
+  readonly replicas?: string;
+  readonly hostEngine?: string;
+}
+
+/** What @wmco/world's `sim` entry exports: runs `wmco sim` with the parsed options. */
+export type RunSim = (ctx: CliContext, platform: string, opts: SimOptions) => Promise<void>;
+
+/**
+ * The simulated world's entry. A string variable, not a literal: @wmco/world depends on the operator, so
+ * the operator neither lists it as a dependency nor lets the compiler follow this import (no cycle). In a
+ * source checkout the workspace root's node_modules links it; the image (`pnpm deploy --prod` of the
+ * operator) has no such package.
+ */
+const WORLD_SIM_ENTRY: string = '@wmco/world/sim';
 
 function checkPlatform(p: string): string {
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(p))
@@ -15,19 +43,19 @@ function isModuleNotFound(err: unknown): boolean {
 }
 
 /**
- * The simulated world, loaded only when `wmco sim` runs: @wmco/sim is a development dependency of the
- * operator, left out of the image (`pnpm deploy --prod`), so nothing else may import it.
+ * The simulated world, loaded only when `wmco sim` runs: @wmco/world (with @wmco/sim) is a separate,
+ * private package of the source checkout, left out of the image, so nothing else may import it.
  */
 export async function loadSimRun(
-  load: () => Promise<{ runSim: RunSim }> = () => import('./sim-run.js'),
+  load: () => Promise<{ runSim: RunSim }> = () => import(WORLD_SIM_ENTRY) as Promise<{ runSim: RunSim }>,
 ): Promise<RunSim> {
   try {
     return (await load()).runSim;
   } catch (err) {
     if (!isModuleNotFound(err)) throw err;
     throw new Error(
-      'wmco sim needs the simulated world (@wmco/sim), a development dependency that this installation ' +
-        'does not have (the operator image leaves it out); run it from a source checkout: ' +
+      'wmco sim needs the simulated world (@wmco/world and @wmco/sim), packages of the source checkout ' +
+        'that this installation does not have (the operator image leaves them out); run it from a source checkout: ' +
         `pnpm install && pnpm build && pnpm wmco sim (${err instanceof Error ? err.message : String(err)})`,
       { cause: err },
     );

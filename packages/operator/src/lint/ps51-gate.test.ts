@@ -75,7 +75,7 @@ const HINTS_ONLY = [
 ];
 // The simulated world's stand-ins for scripts of upstream's payload (run only by simulated hosts on the
 // PowerShell engine; a real cluster's payload has upstream's own).
-const SIMULATED_PAYLOAD = ['packages/operator/src/world/sim-payload.ts'];
+const SIMULATED_PAYLOAD = ['packages/world/src/world/sim-payload.ts'];
 const CMDLET =
   /\b(Get|Set|New|Remove|Invoke|Start|Stop|Add|Test|Enable|Rename|Import|Install)-[A-Z][A-Za-z]+\b/;
 

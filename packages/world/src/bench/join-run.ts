@@ -1,0 +1,136 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readPayloadManifest } from '@wmco/core';
+import { type InstanceStatus } from '@wmco/core/internal';
+import { DEFAULT_HOST_COSTS, type ServiceRecord } from '@wmco/sim';
+import { loadBuiltinProviders } from '@wmco/operator';
+import { SimWorld } from '../world/sim-world.js';
+import { until } from '../world/world-fixture.js';
+import { ms, type JoinWork } from './join-limit.js';
+
+export interface JoinRun {
+  readonly hosts: number;
+  /** Distinct errors of joins that failed (and were retried) on the way. */
+  readonly failures: string[];
+  readonly seconds: number;
+  readonly work: JoinWork[];
+  /** Longest chain of services that start one after the other (dependencies), per host. */
+  readonly serviceChains: number[];
+  /** Mean seconds per phase over the hosts (where the time went). */
+  readonly phases: Record<string, number>;
+  /** CPU seconds of this process (operator and simulated world) from listing the hosts to the last Ready. */
+  readonly cpuSeconds: number;
+  /** Median seconds of one API request (a GET of the operator's namespace), measured in this world. */
+  readonly apiRoundTripSeconds: number;
+  /**
+   * The share of that time the process's event loop was busy (Node's event loop utilization: not waiting
+   * for I/O). Near 1, the joins wait for this one thread, which carries both ends of every SSH connection,
+   * the simulated API server and kubelets, and the operator (ADR 0031).
+   */
+  readonly eventLoopBusy: number;
+}
+
+/** The compressed bytes of the payload files a node of this world receives (the core payload). */
+export async function compressedPayloadBytes(payloadDir: string): Promise<number> {
+  const entries = await readPayloadManifest(payloadDir);
+  const sizes = await Promise.all(entries.map(async (e) => (await stat(join(payloadDir, e.source))).size));
+  return sizes.reduce((a, b) => a + b, 0);
+}
+
+/** The longest dependency chain among the services that run (a service starts after those it needs). */
+export function serviceChain(
+  services: readonly Pick<ServiceRecord, 'name' | 'dependencies' | 'state'>[],
+): number {
+  const byName = new Map(services.map((s) => [s.name.toLowerCase(), s]));
+  const depth = (name: string, seen: Set<string>): number => {
+    const s = byName.get(name.toLowerCase());
+    if (!s || s.state !== 'running' || seen.has(name)) return 0;
+    const deps = s.dependencies.map((d) => depth(d, new Set([...seen, name])));
+    return 1 + Math.max(0, ...deps);
+  };
+  return Math.max(0, ...services.map((s) => depth(s.name, new Set())));
+}
+
+async function apiRoundTrip(world: SimWorld): Promise<number> {
+  const api = world.admin();
+  const samples: number[] = [];
+  for (let i = 0; i < 21; i++) {
+    const t0 = performance.now();
+    await api.readNamespace({ name: 'default' });
+    samples.push((performance.now() - t0) / 1000);
+  }
+  return samples.sort((a, b) => a - b)[10]!;
+}
+
+/** One world, `n` hosts, the given payload: the time from listing them in windows-instances to the last Ready. */
+export async function runJoin(
+  n: number,
+  payloadDir: string,
+  parallel: { readonly joins: number; readonly uploads: number },
+): Promise<JoinRun> {
+  const world = await SimWorld.start({
+    hosts: Array.from({ length: n }, (_, i) => ({ hostname: `WIN-BENCH-${i + 1}` })),
+    costs: DEFAULT_HOST_COSTS,
+    providers: await loadBuiltinProviders(),
+    payloadDir,
+    parallelJoins: parallel.joins,
+    parallelUploads: parallel.uploads,
+    // `wmco run`'s default: a Ready node is not looked at again during the measurement.
+    driftRepairIntervalMs: 120_000,
+  });
+  try {
+    await world.createPrivateKeySecret();
+    const op = await world.startOperator();
+    await until('the operator to lead', () => Promise.resolve(op.leading && op.synced ? true : undefined));
+    const apiRoundTripSeconds = await apiRoundTrip(world);
+    const cpu0 = process.cpuUsage();
+    const elu0 = performance.eventLoopUtilization();
+    const t0 = Date.now();
+    await world.setInstances(Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i))));
+    const failures = new Set<string>();
+    // Each host's counters when it turned Ready, before any later drift check adds to them. One read of
+    // the status ConfigMap per tick for every host: the bench must not load the CPU it measures.
+    const work = new Map<string, JoinWork>();
+    const readyStatus = new Map<string, InstanceStatus>();
+    await until(
+      'every host Ready',
+      async () => {
+        const all = await world.statuses();
+        for (const h of world.hosts.hosts) {
+          const s = all[h.address];
+          if (s?.phase === 'Failed') failures.add(s.lastError ?? 'no error recorded');
+          if (s?.phase !== 'Ready' || readyStatus.has(h.address)) continue;
+          readyStatus.set(h.address, s);
+          work.set(h.address, {
+            powershellStarts: h.sim.stats.powershellStarts,
+            execs: h.sim.stats.execs,
+            serviceStarts: h.sim.model.scm.events.filter((e) => e.action === 'start').length,
+            bytes: h.sim.stats.bytesReceived,
+          });
+        }
+        return readyStatus.size === n ? true : undefined;
+      },
+      1_800_000,
+    );
+    const ready = [...readyStatus.values()];
+    const cpu = process.cpuUsage(cpu0);
+    const elu = performance.eventLoopUtilization(elu0);
+    const last = Math.max(...ready.map((s) => Date.parse(s.since)));
+    const phases: Record<string, number> = {};
+    for (const s of ready)
+      for (const [p, v] of Object.entries(s.phaseSeconds)) phases[p] = ms((phases[p] ?? 0) + v / n);
+    return {
+      hosts: n,
+      failures: [...failures],
+      seconds: (last - t0) / 1000,
+      phases,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      apiRoundTripSeconds,
+      eventLoopBusy: ms(elu.utilization),
+      serviceChains: world.hosts.hosts.map((h) => serviceChain(h.sim.model.scm.all())),
+      work: world.hosts.hosts.map((h) => work.get(h.address)!),
+    };
+  } finally {
+    await world.stop();
+  }
+}

@@ -1,0 +1,134 @@
+// `pnpm bench join [--hosts 1,10,50] [--parallel N] [--uploads N] [--scale S]` (defaults: wmco run's): fresh BYOH joins of simulated Windows
+// hosts with the realistic payload (upstream's layout, ~550 MB, cached) at the default simulated costs,
+// each beside a physical limit that does not depend on this implementation (join-limit.ts). Each figure is
+// measured in a fresh process (join-child.ts): none pays for the memory and garbage of those before it.
+import { parseArgs } from 'node:util';
+import { DEFAULT_HOST_COSTS, realisticPayload } from '@wmco/sim';
+import { cacheDir } from './cache-dir.js';
+import { defaultParallelJoins, machineResources } from '@wmco/operator';
+import { hostCriticalPath, joinLimit, ms } from './join-limit.js';
+import { inChild, largestArchive } from './join-measure.js';
+import { compressedPayloadBytes, type JoinRun } from './join-run.js';
+
+interface BenchOptions {
+  readonly hosts: number[];
+  readonly parallel: number;
+  readonly uploads: number;
+  readonly scale: number;
+}
+
+function options(argv: readonly string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      hosts: { type: 'string' },
+      parallel: { type: 'string' },
+      uploads: { type: 'string' },
+      scale: { type: 'string' },
+    },
+    strict: true,
+  });
+  const hosts = (values.hosts ?? '1,10,50').split(',').map(Number);
+  // The operator's own defaults (wmco run without --parallel-joins/--parallel-uploads), from this machine.
+  const auto = defaultParallelJoins(machineResources());
+  const parallel = Number(values.parallel ?? auto.parallelJoins);
+  // wmco run caps uploads only with --parallel-uploads: as many as join at once.
+  const uploads = Number(values.uploads ?? parallel);
+  const scale = Number(values.scale ?? 1);
+  if (hosts.some((n) => !Number.isInteger(n) || n < 1) || !(parallel >= 1) || !(uploads >= 1) || !(scale > 0))
+    throw new Error(
+      '--hosts takes positive integers (e.g. 1,10,50), --parallel, --uploads and --scale positive numbers',
+    );
+  return { hosts, parallel: Math.floor(parallel), uploads: Math.floor(uploads), scale };
+}
+
+interface Figure {
+  readonly run: JoinRun;
+  readonly limit: number;
+  readonly line: string;
+}
+
+function figure(run: JoinRun, compressed: number, sshBytesPerSec: number): Figure {
+  const paths = run.serviceChains.map((chain) =>
+    hostCriticalPath(
+      { compressedPayloadBytes: compressed, serviceStarts: chain },
+      DEFAULT_HOST_COSTS,
+      run.apiRoundTripSeconds,
+    ),
+  );
+  const slowest = paths.reduce((a, b) => (b.seconds > a.seconds ? b : a));
+  const bytes = run.work.reduce((n, w) => n + w.bytes, 0);
+  const limit = joinLimit(slowest.seconds, bytes, sshBytesPerSec);
+  const p = slowest.parts;
+  const line =
+    `${String(run.hosts).padStart(2)} host(s): ${ms(run.seconds)} s  limit ${ms(limit.seconds)} s (${limit.bound}; ` +
+    `critical path ${ms(limit.criticalPath)} s = transfer ${ms(p.transfer)} + PowerShell ${ms(p.powershell)} + ` +
+    `services ${ms(p.services)} + API ${ms(p.apiRoundTrips)}; SSH ${ms(limit.encryption)} s = ${bytes} B)  ` +
+    `ratio ${ms(run.seconds / limit.seconds)}  CPU ${ms(run.cpuSeconds / run.hosts)} s/join  ` +
+    `event loop busy ${Math.round(run.eventLoopBusy * 100)} %`;
+  return { run, limit: limit.seconds, line };
+}
+
+async function main(): Promise<void> {
+  const o = options(process.argv.slice(2));
+  const c = DEFAULT_HOST_COSTS;
+  const payload = await realisticPayload(cacheDir(), o.scale);
+  const compressed = await compressedPayloadBytes(payload.dir);
+  console.log(
+    `payload ${payload.dir}: ${ms(payload.bytes / 1e6)} MB in all, ${ms(payload.compressedBytes / 1e6)} MB compressed; ` +
+      `a node receives ${ms(compressed / 1e6)} MB of it`,
+  );
+  const { sshBytesPerSec: ssh } = await inChild<{ sshBytesPerSec: number }>({
+    task: 'ssh',
+    file: largestArchive(payload),
+  });
+  console.log(
+    `costs: PowerShell start ${c.powershellStartMs} ms, service start ${c.serviceStartMs} ms, latency ${c.latencyMs} ms, ` +
+      `link ${(c.bandwidthBytesPerSec * 8) / 1e9} Gbit/s per host; ${o.parallel} joins and ${o.uploads} uploads at once; ` +
+      `this machine's SSH throughput ${ms(ssh / 1e6)} MB/s`,
+  );
+  const figures: Figure[] = [];
+  let peakRssMiB = 0;
+  for (const n of o.hosts) {
+    const { run, peakRssMiB: peak } = await inChild<{ run: JoinRun }>({
+      task: 'join',
+      hosts: n,
+      payloadDir: payload.dir,
+      joins: o.parallel,
+      uploads: o.uploads,
+    });
+    const f = figure(run, compressed, ssh);
+    figures.push(f);
+    peakRssMiB = Math.max(peakRssMiB, ms(peak));
+    console.log(f.line);
+    console.log(`          mean seconds per phase: ${JSON.stringify(f.run.phases)}`);
+    for (const e of f.run.failures) console.log(`          a join failed and was retried: ${e}`);
+    console.log(`          peak RSS of its process (operator and simulated world): ${ms(peak)} MiB`);
+  }
+  const all = figures.flatMap((f) => f.run.work);
+  const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  const by = (n: number): Figure | undefined => figures.find((f) => f.run.hosts === n);
+  const joins = figures.reduce((n, f) => n + f.run.hosts, 0);
+  console.log(
+    JSON.stringify({
+      join1Seconds: by(1) && ms(by(1)!.run.seconds),
+      join10Seconds: by(10) && ms(by(10)!.run.seconds),
+      join50Seconds: by(50) && ms(by(50)!.run.seconds),
+      limit1Seconds: by(1) && ms(by(1)!.limit),
+      limit10Seconds: by(10) && ms(by(10)!.limit),
+      limit50Seconds: by(50) && ms(by(50)!.limit),
+      psStartsPerJoin: ms(mean(all.map((w) => w.powershellStarts))),
+      bytesPerJoin: Math.round(mean(all.map((w) => w.bytes))),
+      cpuSecondsPerJoin: ms(figures.reduce((n, f) => n + f.run.cpuSeconds, 0) / joins),
+      peakRssMiB,
+    }),
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(`bench join: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

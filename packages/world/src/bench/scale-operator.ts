@@ -1,0 +1,70 @@
+// The operator of `pnpm bench scale`, in its own process so that its memory and CPU are its own: the
+// runtime `wmco run` starts, with `wmco run`'s defaults, except that it accepts the simulated hosts'
+// loopback addresses and logs nowhere. One argument: the JSON of `ScaleOperatorArgs`. Not imported by the
+// image's code; `@wmco/sim` is not loaded here.
+import 'reflect-metadata';
+import { writeHeapSnapshot } from 'node:v8';
+import { newRootContainer } from '@wmco/core';
+import { loadBuiltinProviders } from '@wmco/operator';
+import { createLogger } from '@wmco/operator';
+import { OperatorMetrics } from '@wmco/operator';
+import { OperatorRuntime } from '@wmco/operator';
+import { Redactor } from '@wmco/operator';
+
+export interface ScaleOperatorArgs {
+  readonly kubeconfig: string;
+  readonly namespace: string;
+  readonly payloadDir: string;
+  readonly parallelJoins: number;
+  readonly driftRepairIntervalMs: number;
+}
+
+async function main(): Promise<void> {
+  const a = JSON.parse(process.argv[2] ?? '') as ScaleOperatorArgs;
+  const redactor = new Redactor();
+  // Every line formatted as `wmco run` formats it at info level, then dropped (the bench reads none).
+  const logger = createLogger({ level: 'info', redactor, destination: { write: () => undefined } });
+  const metrics = new OperatorMetrics();
+  const rt = await OperatorRuntime.start({
+    config: {
+      kubeconfig: a.kubeconfig,
+      namespace: a.namespace,
+      payloadDir: a.payloadDir,
+      parallelJoins: a.parallelJoins,
+      debug: false,
+      logLevel: 'info',
+      probeAddress: '',
+      leaderElection: true,
+      identity: `wmco-scale-${process.pid}`,
+      privateKeySecret: 'cloud-private-key',
+      providerPackages: [],
+      servicesLog: {},
+      proxyEnv: {},
+      keepLogsOnRemoval: true,
+      driftRepairIntervalMs: a.driftRepairIntervalMs,
+      allowLoopbackInstances: true,
+    },
+    providers: await loadBuiltinProviders(),
+    container: newRootContainer(),
+    logger,
+    redactor,
+    metrics,
+  });
+  // The bench asks for the drift checks finished so far (wmco_drift_checks_total, every result).
+  process.on('message', (m) => {
+    if (m === 'heap-snapshot') process.send?.({ heapSnapshot: writeHeapSnapshot() });
+    if (m !== 'sample') return;
+    void metrics.driftChecks.get().then((c) => {
+      const driftChecks = c.values.reduce((n, v) => n + v.value, 0);
+      process.send?.({ driftChecks, memory: process.memoryUsage() });
+    });
+  });
+  process.once('SIGTERM', () => void rt.stop().then(() => process.exit(0)));
+  process.send?.('started');
+  await rt.done;
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`scale operator: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,177 @@
+// `pnpm bench scale [--nodes 1000] [--drift-interval 4] [--parallel-joins 50] [--batch 50] [--heap-snapshot]
+// [--operator-node-options=--max-old-space-size=160]`: the operator in its own process, with the image
+// entrypoint's node flags unless --operator-node-options replaces them (runtime/node-flags.ts), manages `nodes` simulated Windows hosts (this process: the API server and the hosts, with a
+// tiny payload so that joining them all stays short). After every node is Ready and one drift cycle has
+// passed, one hour of `wmco run` is replayed at accelerated drift intervals (120 s → --drift-interval, so
+// 30 intervals): the operator's steady-state RSS, CPU seconds per drift cycle and API requests per minute.
+import { parseArgs } from 'node:util';
+import { OPERATOR_NAMESPACE } from '@wmco/sim';
+import { OPERATOR_NODE_FLAGS } from '@wmco/operator';
+import { until } from '../world/world-fixture.js';
+import { ms } from './join-limit.js';
+import { sampleProcess } from './proc-stats.js';
+import { batchSummary, scaleFigures, type ScalePoint } from './scale-figures.js';
+import { startScaleOperator, type ScaleOperator } from './scale-process.js';
+import { MAX_SCALE_NODES } from './scale-network.js';
+import { startScaleWorld, type ScaleWorld } from './scale-world.js';
+
+/** `wmco run`'s drift repair interval, which the bench accelerates. */
+const REAL_DRIFT_INTERVAL_S = 120;
+
+interface ScaleOptions {
+  readonly nodes: number;
+  readonly driftIntervalS: number;
+  readonly parallelJoins: number;
+  /** Write a heap snapshot of the operator at the end of the steady state (where the memory goes). */
+  readonly heapSnapshot: boolean;
+  /** Hosts listed in windows-instances at a time while joining. */
+  readonly batch: number;
+  /** Flags for the operator's node process (default: the image entrypoint's, OPERATOR_NODE_FLAGS). */
+  readonly operatorNodeOptions: string[];
+}
+
+function options(argv: readonly string[]): ScaleOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      nodes: { type: 'string' },
+      'drift-interval': { type: 'string' },
+      'parallel-joins': { type: 'string' },
+      'heap-snapshot': { type: 'boolean' },
+      batch: { type: 'string' },
+      'operator-node-options': { type: 'string' },
+    },
+    strict: true,
+  });
+  const o = {
+    nodes: Number(values.nodes ?? 1000),
+    driftIntervalS: Number(values['drift-interval'] ?? 4),
+    parallelJoins: Number(values['parallel-joins'] ?? 50),
+    heapSnapshot: values['heap-snapshot'] === true,
+    batch: Number(values.batch ?? 50),
+    operatorNodeOptions:
+      values['operator-node-options'] === undefined
+        ? [...OPERATOR_NODE_FLAGS]
+        : values['operator-node-options'].split(' ').filter((f) => f !== ''),
+  };
+  const whole = (n: number, max: number): boolean => Number.isInteger(n) && n >= 1 && n <= max;
+  if (!whole(o.nodes, MAX_SCALE_NODES) || !whole(o.parallelJoins, 50) || !(o.driftIntervalS > 0))
+    throw new Error(
+      `--nodes takes 1-${MAX_SCALE_NODES}, --parallel-joins 1-50, --drift-interval a positive number of seconds`,
+    );
+  return o;
+}
+
+async function point(world: ScaleWorld, op: ScaleOperator): Promise<ScalePoint> {
+  const [proc, { driftChecks }] = await Promise.all([sampleProcess(op.pid), op.sample()]);
+  const apiRequests = world.world.cluster.server.requestsByUser.get(world.operatorUser) ?? 0;
+  return { atMs: Date.now(), cpuSeconds: proc.cpuSeconds, apiRequests, driftChecks };
+}
+
+/**
+ * Lists the hosts `batch` at a time, each batch once the ones before are Ready. (All 1,000 at once stalled:
+ * after 3.5 minutes 45 were Ready and 45 kubelet CSRs waited for approval; see docs/benchmarks.md.)
+ */
+async function joinAll(world: ScaleWorld, op: ScaleOperator, nodes: number, batch: number): Promise<void> {
+  const t0 = Date.now();
+  for (
+    let listed = Math.min(batch, nodes), from = 0;
+    ;
+    from = listed, listed = Math.min(listed + batch, nodes)
+  ) {
+    await world.list(listed);
+    await readyCount(world, op, listed, t0);
+    const addresses = new Set(world.hosts.slice(from, listed).map((h) => h.host));
+    const statuses = (await world.statuses()).filter((s) => addresses.has(s.address));
+    console.log(`  hosts ${from + 1}-${listed}: ${batchSummary(statuses)}`);
+    if (listed === nodes) break;
+  }
+  console.log(`every node Ready after ${ms((Date.now() - t0) / 1000)} s`);
+}
+
+async function readyCount(world: ScaleWorld, op: ScaleOperator, nodes: number, t0: number): Promise<void> {
+  let shown = 0;
+  await until(
+    `${nodes} nodes Ready`,
+    async () => {
+      const ready = await world.ready();
+      if (Date.now() - shown > 30_000) {
+        shown = Date.now();
+        const p = await sampleProcess(op.pid);
+        console.log(
+          `  ${ready}/${nodes} Ready after ${Math.round((Date.now() - t0) / 1000)} s, operator RSS ${Math.round(p.rssBytes / 2 ** 20)} MiB`,
+        );
+      }
+      return ready >= nodes ? true : undefined;
+    },
+    20 * 60_000,
+  );
+}
+
+/** The operator's memory as V8 sees it (heap, buffers outside it), and a heap snapshot when asked. */
+async function describeMemory(op: ScaleOperator, snapshot: boolean): Promise<void> {
+  const m = (await op.sample()).memory;
+  const mib = (n: number): number => Math.round(n / 2 ** 20);
+  console.log(
+    `operator memory: rss ${mib(m.rss)} MiB = heap ${mib(m.heapUsed)} used of ${mib(m.heapTotal)} MiB, ` +
+      `external ${mib(m.external)} MiB (array buffers ${mib(m.arrayBuffers)} MiB), the rest code and V8's own`,
+  );
+  if (snapshot) console.log(`operator heap snapshot: ${await op.heapSnapshot()}`);
+}
+
+async function main(): Promise<void> {
+  const o = options(process.argv.slice(2));
+  // One real hour is 30 drift intervals; the bench replays them at the accelerated interval.
+  const window = 30 * o.driftIntervalS;
+  console.log(
+    `${o.nodes} nodes, drift every ${o.driftIntervalS} s (wmco run: ${REAL_DRIFT_INTERVAL_S} s); one hour is ${window} s`,
+  );
+  const world = await startScaleWorld(o.nodes, (l) => console.log(`  ${l}`));
+  let op: ScaleOperator | undefined;
+  try {
+    op = await startScaleOperator(
+      {
+        kubeconfig: `${world.world.dir}/operator.kubeconfig`,
+        namespace: OPERATOR_NAMESPACE,
+        payloadDir: world.world.payloadDir,
+        parallelJoins: o.parallelJoins,
+        driftRepairIntervalMs: o.driftIntervalS * 1000,
+      },
+      o.operatorNodeOptions,
+    );
+    await joinAll(world, op, o.nodes, o.batch);
+    const warm = await point(world, op);
+    await until(
+      'one drift cycle',
+      async () => ((await op!.sample()).driftChecks >= warm.driftChecks + o.nodes ? true : undefined),
+      20 * 60_000,
+    );
+    const start = await point(world, op);
+    const rss: number[] = [];
+    while (Date.now() - start.atMs < window * 1000) {
+      rss.push((await sampleProcess(op.pid)).rssBytes);
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+    const end = await point(world, op);
+    const f = scaleFigures({ nodes: o.nodes, start, end, rssBytes: rss });
+    const peak = (await sampleProcess(op.pid)).peakRssBytes;
+    const cycles = ms((end.driftChecks - start.driftChecks) / o.nodes);
+    console.log(
+      `steady state over ${ms((end.atMs - start.atMs) / 1000)} s: ${cycles} drift cycles (30 in a real hour), operator RSS ≤ ${f.rssMiB} MiB ` +
+        `(peak while joining ${Math.round(peak / 2 ** 20)} MiB), ${f.cpuSecondsPerDriftCycle} CPU s per drift cycle, ${f.apiRequestsPerMinute} API requests/min`,
+    );
+    await describeMemory(op, o.heapSnapshot);
+    console.log(JSON.stringify(f));
+  } finally {
+    await op?.stop();
+    await world.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(`bench scale: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,68 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import type { SimCluster } from '@wmco/sim';
+import { OPERATOR_NAMESPACE } from '@wmco/sim';
+import { publishSimCloud } from '../clouds/publish-sim-cloud.js';
+import { applyCredentialsRequests, startSimCredentialOperator } from '../clouds/sim-credential-operator.js';
+import type { SimCloud } from '../clouds/sim-clouds.js';
+import type { RuntimeHooks } from '@wmco/operator';
+import type { WorldHostSet } from './world-hosts.js';
+
+/**
+ * Makes the hosts instances of the platform's simulated cloud (started already, so the machine-api's
+ * launcher could be given it) and points the cluster at it. With `minted` credentials (the default, as on
+ * OpenShift with the cloud credential operator in mint mode) deploy/'s CredentialsRequests are applied
+ * and the stand-in has minted the operator's Secret before this resolves.
+ */
+export async function attachWorldCloud(
+  cluster: SimCluster,
+  hosts: WorldHostSet,
+  cloud: SimCloud | undefined,
+  credentials: 'minted' | 'root' = 'minted',
+): Promise<SimCloud | undefined> {
+  if (!cloud) return undefined;
+  for (const h of hosts.hosts)
+    cloud.addHost(h.address, h.spec.hostname, h.sim.model.metadataHostname, h.spec.cloudNetwork);
+  const kc = new KubeConfig();
+  kc.loadFromString(cluster.server.kubeconfig(cluster.admin));
+  await publishSimCloud(kc, cloud);
+  const minter = startSimCredentialOperator(cluster, cloud);
+  if (credentials === 'minted') await applyCredentialsRequests(cluster, minter, OPERATOR_NAMESPACE);
+  return cloud;
+}
+
+/** Which operator `startOperator` runs: its version, payload and disruption budget. */
+export interface OperatorVersionOptions {
+  readonly version?: string;
+  readonly payloadDir?: string;
+  readonly maxUnavailable?: string;
+  readonly drainTimeoutMs?: number;
+  /** OPERATOR_CONDITION_NAME: the OperatorCondition to report `Upgradeable` on. */
+  readonly operatorCondition?: string;
+  /** How often the services ConfigMap keeper looks without a watch event (default 500 ms in the world). */
+  readonly servicesResyncMs?: number;
+}
+
+/** The parts of an operator's configuration `OperatorVersionOptions` set. */
+export function versionConfig(v: OperatorVersionOptions): {
+  maxUnavailable?: string;
+  operatorConditionName?: string;
+} {
+  return {
+    ...(v.maxUnavailable ? { maxUnavailable: v.maxUnavailable } : {}),
+    ...(v.operatorCondition ? { operatorConditionName: v.operatorCondition } : {}),
+  };
+}
+
+/** The runtime hooks an operator version sets: its version and the upgrade flow's test-speed timings. */
+export function versionHooks(v: OperatorVersionOptions): Pick<RuntimeHooks, 'version' | 'lifecycle'> {
+  return {
+    ...(v.version ? { version: v.version } : {}),
+    lifecycle: {
+      drainRetryMs: 200,
+      drainTimeoutMs: v.drainTimeoutMs ?? 30_000,
+      upgradeRetryMs: 500,
+      servicesResyncMs: v.servicesResyncMs ?? 500,
+      upgradeableIntervalMs: 100,
+    },
+  };
+}

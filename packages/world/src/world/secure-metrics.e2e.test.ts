@@ -1,0 +1,154 @@
+// The operator's /metrics endpoint against the simulated API server with RBAC on: the operator's
+// permissions are deploy/'s ClusterRole (TokenReview, SubjectAccessReview), its certificate is the one the
+// service CA issues for deploy/'s metrics Service, and each caller is a real service account token.
+import test from 'ava';
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import type { TLSSocket } from 'node:tls';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CoreV1Api, KubeConfig, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
+import { OPERATOR_NAMESPACE, startSimCluster, type SimCluster } from '@wmco/sim';
+import { parseAllDocuments } from 'yaml';
+import { createLogger } from '@wmco/operator';
+import { kubeMetricsAccess } from '@wmco/operator';
+import { OperatorMetrics } from '@wmco/operator';
+import { Redactor } from '@wmco/operator';
+import { SecureMetricsServer } from '@wmco/operator';
+import { until } from './world-fixture.js';
+
+const DEPLOY = fileURLToPath(new URL('../../../../deploy/', import.meta.url));
+const SECRET = 'windows-machine-config-operator-metrics-tls';
+const SERVER_NAME = `windows-machine-config-operator-metrics.${OPERATOR_NAMESPACE}.svc`;
+
+function deployObjects(file: string, kind: string): KubernetesObject[] {
+  return parseAllDocuments(readFileSync(join(DEPLOY, file), 'utf8'))
+    .map((d) => d.toJS() as KubernetesObject)
+    .filter((o) => o.kind === kind);
+}
+
+async function apply(cluster: SimCluster, objects: readonly KubernetesObject[]): Promise<void> {
+  const kc = new KubeConfig();
+  kc.loadFromString(cluster.server.kubeconfig(cluster.admin));
+  const api = KubernetesObjectApi.makeApiClient(kc);
+  for (const o of objects) await api.create(o);
+}
+
+/** The Secret's files, as the Deployment's volume holds them. */
+async function writeSecret(cluster: SimCluster, dir: string, previous?: string): Promise<string> {
+  const kc = new KubeConfig();
+  kc.loadFromString(cluster.server.kubeconfig(cluster.admin));
+  const core = kc.makeApiClient(CoreV1Api);
+  const data = await until('the service CA filled the metrics Secret', async () => {
+    const s = await core.readNamespacedSecret({ name: SECRET, namespace: OPERATOR_NAMESPACE });
+    return s.data?.['tls.crt'] && s.data['tls.crt'] !== previous ? s.data : undefined;
+  });
+  for (const k of ['tls.crt', 'tls.key']) await writeFile(join(dir, k), Buffer.from(data[k] ?? '', 'base64'));
+  return data['tls.crt'] ?? '';
+}
+
+function get(
+  port: number,
+  ca: string,
+  token?: string,
+): Promise<{ code: number; body: string; cert: X509Certificate }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/metrics',
+        ca,
+        servername: SERVER_NAME,
+        agent: false,
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => {
+          const raw = (res.socket as TLSSocket).getPeerCertificate().raw;
+          resolve({ code: res.statusCode ?? 0, body, cert: new X509Certificate(raw) });
+        });
+      },
+    );
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+test.serial(
+  'metrics over HTTPS: no token 401, no grant 403, granted 200; the rotated certificate is served',
+  async (t) => {
+    const cluster = await startSimCluster({ rbac: true });
+    t.teardown(() => cluster.stop());
+    const dir = await mkdtemp(join(tmpdir(), 'wmco-metrics-tls-'));
+    t.teardown(() => rm(dir, { recursive: true, force: true }));
+    await apply(cluster, [
+      ...deployObjects('02-clusterrole.yaml', 'ClusterRole'),
+      ...deployObjects('03-clusterrolebinding.yaml', 'ClusterRoleBinding'),
+      ...deployObjects('06-service.yaml', 'Service').filter((s) => s.metadata?.name !== 'windows-exporter'),
+    ]);
+    // What OpenShift's monitoring stack grants its Prometheus (nonResourceURLs /metrics, get).
+    const prometheus = cluster.server.addServiceAccount('openshift-monitoring', 'prometheus-k8s');
+    const nobody = cluster.server.addServiceAccount('default', 'nobody');
+    await apply(cluster, [
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'metrics-reader' },
+        rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }],
+      } as KubernetesObject,
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'prometheus-metrics-reader' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'metrics-reader' },
+        subjects: [{ kind: 'ServiceAccount', name: 'prometheus-k8s', namespace: 'openshift-monitoring' }],
+      } as KubernetesObject,
+    ]);
+    const first = await writeSecret(cluster, dir);
+
+    const operator = new KubeConfig();
+    operator.loadFromString(cluster.server.kubeconfig(cluster.operator));
+    const metrics = new OperatorMetrics({ defaultMetrics: false });
+    metrics.csrDecisions.inc({ decision: 'approved' });
+    const server = new SecureMetricsServer({
+      host: '127.0.0.1',
+      port: 0,
+      certDir: dir,
+      registry: metrics.registry,
+      access: kubeMetricsAccess(operator),
+      logger: createLogger({ level: 'error', redactor: new Redactor() }),
+      reloadMs: 200,
+    });
+    const port = await server.start();
+    t.teardown(() => server.stop());
+    const ca = cluster.serviceCa.caPem;
+
+    t.is((await get(port, ca)).code, 401, 'no token');
+    t.is((await get(port, ca, 'not-a-token')).code, 401, 'a token the API server does not know');
+    const denied = await get(port, ca, nobody.token);
+    t.is(denied.code, 403, denied.body);
+    const ok = await get(port, ca, prometheus.token);
+    t.is(ok.code, 200, ok.body);
+    t.regex(ok.body, /wmco_csr_decisions_total\{decision="approved"\} 1/);
+    t.is(ok.cert.fingerprint256, new X509Certificate(Buffer.from(first, 'base64')).fingerprint256);
+
+    // Rotation: the service CA issues a new certificate; the volume gets it; the server serves it.
+    const kc = new KubeConfig();
+    kc.loadFromString(cluster.server.kubeconfig(cluster.admin));
+    await kc.makeApiClient(CoreV1Api).deleteNamespacedSecret({ name: SECRET, namespace: OPERATOR_NAMESPACE });
+    const second = await writeSecret(cluster, dir, first);
+    const want = new X509Certificate(Buffer.from(second, 'base64')).fingerprint256;
+    await until(
+      'the new certificate served',
+      async () => ((await get(port, ca, prometheus.token)).cert.fingerprint256 === want ? true : undefined),
+      10_000,
+    );
+    t.pass();
+  },
+);
