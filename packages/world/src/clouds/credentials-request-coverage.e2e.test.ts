@@ -23,7 +23,7 @@ import {
 } from '@wmco/sim';
 import { cloudCapabilities } from './cloud-capabilities.test-helper.js';
 import { deployCredentialsRequests } from './sim-credential-operator.js';
-import { ROOT_CREDENTIALS, staticCloudContext } from '@wmco/operator';
+import { staticCloudContext } from '@wmco/operator';
 
 const ADDRESS = '127.0.0.7';
 /** The code each provider reports for the cloud's refusal. */
