@@ -1,7 +1,6 @@
 import type { CertificatesV1Api, CustomObjectsApi, V1Node } from '@kubernetes/client-node';
 import type { InstanceAddressPolicy } from '../desired/instance-address.js';
 import type { Ipv4Resolver } from '../desired/windows-instances.js';
-import type { HostKeyStore } from '../host/host-key-store.js';
 import { approvedClientCsr } from '../identity/approval-record.js';
 import { openShiftBootstrapIdentity, type BootstrapIdentity } from '../identity/bootstrap-identity.js';
 import { systemClock } from '../kube/clock.js';
@@ -29,6 +28,7 @@ import { KeyRotation } from './key-rotation.js';
 import { NodeChangeFeed } from './node-changes.js';
 import { RecentConvergence } from './recent-convergence.js';
 import { isNodeReady, nodeInternalIp, readNode } from './node-ops.js';
+import { EntryPins, type PinStore } from './entry-pins.js';
 import { RemoveFlow, type RemoveOptions } from './remove-flow.js';
 import type { LifecycleOptions } from '../lifecycle/lifecycle-options.js';
 import { LIFECYCLE_PHASE_ANNOTATION, rebootRequested } from '../lifecycle/lifecycle-annotations.js';
@@ -39,7 +39,7 @@ export interface ByohControllersOptions {
   readonly deps: JoinDeps;
   readonly certificates: CertificatesV1Api;
   readonly watch: WatchPort;
-  readonly hostKeys: HostKeyStore;
+  readonly hostKeys: PinStore;
   readonly resolver: Ipv4Resolver;
   /** Which addresses `windows-instances` keys may not reach (default: loopback and the other refused ranges). */
   readonly addressPolicy?: () => Promise<InstanceAddressPolicy>;
@@ -163,8 +163,10 @@ export class ByohControllers implements ByohView {
   private makeControllers(): Controller[] {
     const { deps } = this.o;
     const driftMetric = this.o.metrics?.drift;
+    const pins = new EntryPins(this.o.hostKeys, this, deps.logger);
     const flows = {
       join: this.maintenance.joinFlow(this.o.hostKeys),
+      pins,
       remove: new RemoveFlow(deps),
       removeOptions: this.o.remove,
       rotation: new KeyRotation(deps),
@@ -181,7 +183,7 @@ export class ByohControllers implements ByohView {
     };
     const metrics = this.o.metrics?.controller ? { metrics: this.o.metrics.controller } : {};
     return [
-      new Controller(new InstancesReconciler(deps, this, flows, this.addressing()), this.instanceQueue, {
+      new Controller(new InstancesReconciler(deps, this, flows, this.addressing(pins)), this.instanceQueue, {
         workers: this.o.parallelJoins + MAINTAIN_WORKERS + REMOVE_WORKERS,
         logger: deps.logger,
         ...metrics,
@@ -206,9 +208,9 @@ export class ByohControllers implements ByohView {
     });
   }
 
-  private addressing(): EntryAddressing {
+  private addressing(pins: EntryPins): EntryAddressing {
     const policy = this.o.addressPolicy;
-    return { resolve: this.o.resolver, ...(policy ? { policy } : {}) };
+    return { resolve: pins.recording(this.o.resolver), ...(policy ? { policy } : {}) };
   }
 
   instances(): Readonly<Record<string, string>> | undefined {

@@ -12,6 +12,7 @@ import { EntryAdmission, type EntryAddressing } from './entry-admission.js';
 import { enterPhase } from './instance-status.js';
 import { instancesConfigMapRef, type JoinDeps } from './join-deps.js';
 import type { JoinFlow } from './join-flow.js';
+import type { EntryPins } from './entry-pins.js';
 import type { KeyRotation } from './key-rotation.js';
 import { needsMaintenance, type NodeUpgrades } from '../lifecycle/node-upgrades.js';
 import { isNodeReady, nodeInternalIp } from './node-ops.js';
@@ -28,6 +29,8 @@ export interface InstanceFlows {
   readonly upgrades?: NodeUpgrades;
   /** Periodic drift repair of up-to-date nodes; absent or `intervalMs` 0 turns it off. */
   readonly drift?: DriftSettings;
+  /** Forgets the host-key pins of removed entries (absent: pins are kept). */
+  readonly pins?: EntryPins;
 }
 
 /**
@@ -88,6 +91,7 @@ export class InstancesReconciler implements Reconciler {
         nodes: this.view.windowsNodes(),
         resolve: this.resolve,
       });
+      await this.flows.pins?.entryGone(entry);
       return undefined;
     }
     const result = await this.admission.admit(entry, value);
@@ -266,6 +270,7 @@ export class InstancesReconciler implements Reconciler {
     // Only a Node this operator joined is ever drained and deleted (a Linux node someone labelled is not).
     if (nodeOwner(node) === undefined || this.hasEntry(node)) return undefined;
     await this.flows.remove.remove(node, privateKey, { ...this.flows.removeOptions, signal });
+    await this.flows.pins?.nodeRemoved(node);
     return undefined;
   }
 

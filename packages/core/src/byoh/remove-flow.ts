@@ -32,7 +32,7 @@ export interface RemoveOptions {
 /**
  * Gives a BYOH host back (reference §1.6 Deconfigure): cordon, drain (PodDisruptionBudgets honoured,
  * DaemonSet pods left), remove services, HNS networks, proxy variables and the operator's directories
- * over SSH, then delete the Node. The SSH host key stays pinned, so the host can rejoin.
+ * over SSH, then delete the Node. The instances reconciler then forgets the host's SSH key pins (entry-pins.ts).
  */
 export class RemoveFlow {
   constructor(private readonly deps: JoinDeps) {}

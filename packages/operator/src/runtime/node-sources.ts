@@ -7,6 +7,7 @@ import {
   httpStatus,
   type ByohControllers,
   type HostKeyStore,
+  type HostPinRemover,
   type JoinDeps,
   type NodeMaintenance,
   type WatchPort,
@@ -52,7 +53,7 @@ export interface MachineSourceInput {
   readonly deps: JoinDeps;
   readonly custom: CustomObjectsApi;
   readonly watch: WatchPort;
-  readonly hostKeys: HostKeyStore;
+  readonly hostKeys: HostKeyStore & HostPinRemover;
   readonly parts: PlatformParts['machines'] | undefined;
   readonly privateKeySecret: string;
   readonly parallelJoins: number;

@@ -3,7 +3,6 @@ import { CertificatesV1Api, CoreV1Api, CustomObjectsApi, VersionApi } from '@kub
 import {
   ByohControllers,
   ClusterAddresses,
-  ConfigMapHostKeyStore,
   ConfigMapStatusStore,
   KubeEventRecorder,
   Registrations,
@@ -27,7 +26,7 @@ import { WMCO_VERSION } from '../cli/version-command.js';
 import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
 import type { OperatorConfig } from './operator-config.js';
 import { hostOpener } from './host-opener.js';
-import { clusterCaches } from './cluster-caches.js';
+import { clusterCaches, type ClusterCaches } from './cluster-caches.js';
 import { machineSource, NodeSources, serviceMonitor } from './node-sources.js';
 import { cloudJoin, platformParts, type PlatformParts } from './platform-parts.js';
 import { lifecycleFrom } from './lifecycle-config.js';
@@ -119,10 +118,13 @@ export class OperatorRuntime {
     const core = this.kc.makeApiClient(CoreV1Api);
     const custom = this.kc.makeApiClient(CustomObjectsApi);
     const facts = await this.validate(core, custom);
-    const deps = await this.joinDeps(core, custom, facts);
+    // Cluster facts and host keys from watches (issue 16 §5), until the operator stops.
+    const caches = clusterCaches(this.kc, this.p.config.namespace, this.p.logger, this.stopping.signal);
+    const deps = await this.joinDeps(core, custom, facts, caches);
     const resolver = this.p.hooks?.resolver ?? systemIpv4Resolver;
     const apiUrls = [this.kc.getCurrentCluster()?.server ?? '', facts.apiServerInternalUrl];
-    const hostKeys = new ConfigMapHostKeyStore(core, this.p.config.namespace);
+    // One store for pins and their removal, so a pin just forgotten is never answered from the watch.
+    const hostKeys = caches.hostKeys;
     const { privateKeySecret, parallelJoins } = this.p.config;
     const driftRepairIntervalMs = this.p.config.driftRepairIntervalMs ?? DEFAULT_DRIFT_REPAIR_INTERVAL_MS;
     const byoh = new ByohControllers({
@@ -168,7 +170,12 @@ export class OperatorRuntime {
     return facts;
   }
 
-  private async joinDeps(core: CoreV1Api, custom: CustomObjectsApi, facts: ClusterFacts): Promise<JoinDeps> {
+  private async joinDeps(
+    core: CoreV1Api,
+    custom: CustomObjectsApi,
+    facts: ClusterFacts,
+    caches: ClusterCaches,
+  ): Promise<JoinDeps> {
     const { config, logger } = this.p;
     const { cloud, ...parts } = await platformParts({
       container: this.p.container,
@@ -187,8 +194,6 @@ export class OperatorRuntime {
       scrub: (t) => this.p.redactor.scrubText(t),
       logger,
     });
-    // Cluster facts and host keys from watches (issue 16 §5), until the operator stops.
-    const caches = clusterCaches(this.kc, config.namespace, logger, this.stopping.signal);
     const problems = factProblems(events, config.namespace);
     await problems(facts);
     return {

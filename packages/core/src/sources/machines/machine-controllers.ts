@@ -3,6 +3,7 @@ import type { DriftOutcome } from '../../byoh/drift-repair.js';
 import type { JoinDeps } from '../../byoh/join-deps.js';
 import { isNodeReady } from '../../byoh/node-ops.js';
 import type { HostKeyStore } from '../../host/host-key-store.js';
+import type { HostPinRemover } from '../../host/host-pins.js';
 import { systemClock } from '../../kube/clock.js';
 import { Controller, type ControllerMetrics } from '../../kube/controller.js';
 import { errorMessage } from '../../kube/logger.js';
@@ -20,6 +21,7 @@ import { MachineReconciler, type MachineView } from './machine-reconciler.js';
 import { MachineSetNameCheck, machineSetInformer } from './machine-set-names.js';
 import { nodeMachine } from './machine-join-identity.js';
 import { MachineLifecycle } from './machine-lifecycle.js';
+import { MachinePins } from './machine-pins.js';
 import { BudgetedReplacements, type MachineReplacements } from './machine-replacements.js';
 import { ensureUserDataSecrets } from './user-data-secret.js';
 
@@ -27,7 +29,8 @@ export interface MachineControllersOptions {
   readonly deps: JoinDeps;
   readonly custom: CustomObjectsApi;
   readonly watch: WatchPort;
-  readonly hostKeys: HostKeyStore;
+  /** Where host keys are pinned; the pins of deleted Machines are forgotten there too. */
+  readonly hostKeys: HostKeyStore & HostPinRemover;
   readonly sshUser: string;
   readonly userDataFormat: UserDataFormat;
   readonly hostRename?: HostRename | undefined;
@@ -108,6 +111,7 @@ export class MachineControllers implements MachineView {
         retryMs,
         replacements: o.replacements ?? this.budgetedReplacements(Math.min(retryMs, 5000)),
         lifecycle: this.lifecycle(),
+        pins: new MachinePins(o.hostKeys, () => this.machines(), deps.logger),
       },
       this,
     );

@@ -18,6 +18,7 @@ import {
   type WindowsMachine,
 } from './machine-object.js';
 import type { MachineLifecycle } from './machine-lifecycle.js';
+import type { MachinePins } from './machine-pins.js';
 import type { MachineReplacements } from './machine-replacements.js';
 import { machineSetNameProblem } from './machine-set-names.js';
 import { machineNodeState, type MachineNodeState } from './machine-plan.js';
@@ -48,6 +49,8 @@ export interface MachineReconcilerDeps {
   readonly status: InstanceStatusStore;
   /** Upgrades, reboots and drift repair of joined Machine nodes: the lifecycle BYOH nodes go through. */
   readonly lifecycle: MachineLifecycle;
+  /** Forgets the host-key pins of deleted Machines. */
+  readonly pins: MachinePins;
 }
 
 /** The Node that belongs to a Machine: annotated with it, or named by its nodeRef and at its address. */
@@ -86,6 +89,7 @@ export class MachineReconciler implements Reconciler {
     const res = this.view.machine(key);
     if (!res) return this.forget(key);
     const m = windowsMachine(res);
+    await this.d.pins.seen(key, m);
     if (this.deleted.get(key) === m.uid) return undefined;
     const privateKey = this.view.privateKey();
     if (notConfigurable(m) !== undefined || privateKey === undefined) return undefined;
@@ -118,11 +122,12 @@ export class MachineReconciler implements Reconciler {
     };
   }
 
-  /** The Machine is gone (machine-api removed its VM and Node): so is its status. */
+  /** The Machine is gone (machine-api removed its VM and Node): so are its status and host-key pins. */
   private async forget(key: string): Promise<undefined> {
     this.failures.delete(key);
     this.deleted.delete(key);
     await this.d.status.remove(`${MACHINE_STATUS_PREFIX}${key.split('/')[1] ?? ''}`);
+    await this.d.pins.gone(key);
     return undefined;
   }
 
