@@ -177,6 +177,7 @@ export class OperatorRuntime {
     caches: ClusterCaches,
   ): Promise<JoinDeps> {
     const { config, logger } = this.p;
+    for (const v of Object.values(config.proxyEnv)) this.p.redactor.registerProxy(v);
     const { cloud, ...parts } = await platformParts({
       container: this.p.container,
       providers: this.p.providers,
@@ -217,6 +218,7 @@ export class OperatorRuntime {
       facts: async () => {
         const f = await caches.facts.facts();
         this.p.redactor.register(f.bootstrap.token);
+        for (const v of Object.values(f.proxy ?? {})) this.p.redactor.registerProxy(v);
         await problems(f);
         return f;
       },
