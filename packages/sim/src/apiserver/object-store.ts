@@ -48,6 +48,23 @@ function decodeContinue(token: string): ContinueToken {
   throw errors.badRequest('continue key is not valid: malformed continue token');
 }
 
+/** The first `limit` of `selected` (keyed objects), with the token of the rest and, when `counted`, its size. */
+function pageOf(
+  selected: readonly [string, JsonObject][],
+  o: { limit: number | undefined; rv: number; counted: boolean },
+): ListPage {
+  const page = o.limit !== undefined && o.limit > 0 ? selected.slice(0, o.limit) : selected;
+  const rest = selected.length - page.length;
+  const last = page[page.length - 1];
+  const token = (after: string): string =>
+    Buffer.from(JSON.stringify({ rv: o.rv, after })).toString('base64url');
+  return {
+    items: page.map(([, obj]) => clone(obj)),
+    resourceVersion: String(o.rv),
+    ...(rest > 0 && last ? { continueToken: token(last[0]), ...(o.counted ? { remaining: rest } : {}) } : {}),
+  };
+}
+
 /**
  * Raw storage: one resourceVersion counter for every object of every type, the event log, and the
  * listeners (watches, controllers) that each commit is fanned out to. Semantics live in ObjectWriter.
@@ -91,26 +108,13 @@ export class ObjectStore {
   list(t: ResourceType, sel: Selection, limit?: number, continueToken?: string): ListPage {
     const from = continueToken === undefined ? undefined : decodeContinue(continueToken);
     if (from) this.assertContinuable(from.rv);
-    const rv = from?.rv ?? this.rv;
     const source = from
       ? snapshotAt(this.bucket(t), this.log.since(from.rv, typeKey(t)), t.namespaced)
       : this.bucket(t);
     const keyed = [...source.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const selected = keyed.filter(([k, o]) => (from === undefined || k > from.after) && matches(sel, o));
-    const page = limit !== undefined && limit > 0 ? selected.slice(0, limit) : selected;
-    const rest = selected.length - page.length;
-    const last = page[page.length - 1];
     const unselected = sel.labels.length === 0 && sel.fields.length === 0;
-    return {
-      items: page.map(([, o]) => clone(o)),
-      resourceVersion: String(rv),
-      ...(rest > 0 && last
-        ? {
-            continueToken: Buffer.from(JSON.stringify({ rv, after: last[0] })).toString('base64url'),
-            ...(unselected ? { remaining: rest } : {}),
-          }
-        : {}),
-    };
+    return pageOf(selected, { limit, rv: from?.rv ?? this.rv, counted: unselected });
   }
 
   /** The apiserver's refusal of a continue token whose resourceVersion was compacted away. */
