@@ -1,6 +1,6 @@
 import test from 'ava';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { SupervisedInformer, kubeWatch, systemClock, type KubeList } from '@wmco/core';
+import { SupervisedInformer, kubeWatch, systemClock } from '@wmco/core';
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { startApiServerWith } from './started-api-server.test-helper.js';
 import type { SimApiServer } from './api-server.js';
