@@ -3,6 +3,7 @@ import { kubeletNodeName } from '../../identity/node-name.js';
 import { NodeNotOwnedError, nodeOwner } from '../../identity/node-ownership.js';
 import { Annotations } from '../../join/node-metadata.js';
 import type { JoinIdentity } from '../../byoh/join-identity.js';
+import type { HostState } from '../../host/protocol/index.js';
 import { MACHINE_STATUS_PREFIX } from '../../byoh/instance-status.js';
 import { nodeInternalIp, readNode } from '../../byoh/node-ops.js';
 import { machineRef, type WindowsMachine } from './machine-object.js';
@@ -36,10 +37,25 @@ function assertMachineMayOwn(node: V1Node, m: WindowsMachine): void {
 }
 
 /**
+ * A Node of the Machine's future name that exists before the Machine's host ever ran a kubelet was not
+ * registered by that host (on vSphere and Nutanix the name is the Machine's, known in advance): someone
+ * created it to be adopted. It is refused and left alone, unless it already is this Machine's.
+ */
+function assertNotSquatted(node: V1Node, m: WindowsMachine, host: HostState): void {
+  if (nodeMachine(node) === machineKey(m)) return;
+  if (host.services.some((svc) => svc.name.toLowerCase() === 'kubelet')) return;
+  const name = node.metadata?.name ?? '';
+  throw new Error(
+    `Node ${name} already exists, but the host of Machine ${machineKey(m)} has never run a kubelet: ` +
+      `someone else created it, so it is not adopted and is left alone (delete Node ${name} if it is stale)`,
+  );
+}
+
+/**
  * A Machine's join: the kubelet registers the name its host reports (after HostRename on vSphere and
  * Nutanix), no registration is made with the operator's CSR approver (the cluster machine approver
  * approves Machine-backed CSRs), and the Node is claimed for the Machine only when it carries the
- * Machine's address and no other owner.
+ * Machine's address and no other owner, and (when it existed before the join) was registered by the host.
  */
 export function machineJoinIdentity(
   core: CoreV1Api,
@@ -56,6 +72,7 @@ export function machineJoinIdentity(
       const decided = kubeletNodeName(values['HOSTNAME_OVERRIDE'] ?? host.hostname);
       if (!decided.ok) throw new Error(decided.reason);
       const existing = await readNode(core, decided.name);
+      if (existing) assertNotSquatted(existing, m, host);
       if (existing) assertMachineMayOwn(existing, m);
       return decided.name;
     },
