@@ -8,7 +8,7 @@ import type { Plan } from './plan.js';
  */
 function redactValue(name: string, value: string): string {
   if (isProxyUrlVariable(name)) return redactProxyCredentials(value);
-  return value.replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/?#]*@/g, '$1***@');
+  return value.replace(/\b([A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/)[^\s/?#]{0,255}@/g, '$1***@');
 }
 
 /** `NAME=value` with the value redacted. */

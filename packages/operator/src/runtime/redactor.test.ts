@@ -72,3 +72,12 @@ test('proxy credentials vanish from logs, events and statuses in every form', (t
   }
   t.is(r.scrubText('see http://proxy:3128/a@b'), 'see http://proxy:3128/a@b', 'a path @ is no userinfo');
 });
+
+test('a long hostile text is scrubbed in linear time', (t) => {
+  const r = new Redactor();
+  // Without bounds, each of these starts would scan the rest of the text (quadratic).
+  const hostile = 'a-'.repeat(200_000) + 'x://'.repeat(100_000) + 'http://u:secretpass@proxy';
+  const out = r.scrubText(hostile);
+  t.false(out.includes('secretpass'));
+  t.true(out.endsWith('http://[REDACTED]@proxy'));
+});

@@ -17,8 +17,12 @@ const SENSITIVE_KEYS = new Set([
 const PRIVATE_KEY_PEM =
   /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g;
 const BEARER = /\bBearer\s+[A-Za-z0-9._~+/-]+=*/g;
-/** The userinfo of a URL with a scheme, up to the authority's last `@` (`http://user:p@ss@proxy`). */
-const URL_USERINFO = /\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/?#]*@/g;
+/**
+ * The userinfo of a URL with a scheme, up to the authority's last `@` (`http://user:p@ss@proxy`). Both
+ * parts are bounded, so a long hostile text costs linear time (longer credentials are still caught when
+ * registered).
+ */
+const URL_USERINFO = /\b([A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/)[^\s/?#]{0,255}@/g;
 const MIN_SECRET = 8;
 
 function normalise(key: string): string {
