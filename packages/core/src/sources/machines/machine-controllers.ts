@@ -77,6 +77,7 @@ export class MachineControllers implements MachineView {
   private readonly informers: ReturnType<typeof machineInformers>;
   private readonly queue: WorkQueue;
   private readonly controller: Controller;
+  private readonly pins: MachinePins;
   /** MachineSets, read only where the platform renames VMs (their names limit the Machines' names); optional. */
   private readonly machineSets: ReturnType<typeof machineSetInformer> | undefined;
 
@@ -95,6 +96,7 @@ export class MachineControllers implements MachineView {
       ? machineSetInformer({ custom: o.custom, watch: o.watch, clock: systemClock, logger: deps.logger })
       : undefined;
     this.queue = new WorkQueue(systemClock, defaultControllerRateLimiter(systemClock));
+    this.pins = new MachinePins(o.hostKeys, () => this.machines(), deps.logger);
     const retryMs = o.retryMs ?? 30_000;
     const reconciler = new MachineReconciler(
       {
@@ -111,7 +113,7 @@ export class MachineControllers implements MachineView {
         retryMs,
         replacements: o.replacements ?? this.budgetedReplacements(Math.min(retryMs, 5000)),
         lifecycle: this.lifecycle(),
-        pins: new MachinePins(o.hostKeys, () => this.machines(), deps.logger),
+        pins: this.pins,
       },
       this,
     );
@@ -224,6 +226,10 @@ export class MachineControllers implements MachineView {
     this.informers.nodes.on('update', (n, old) => {
       if (!old || nodeSignature(n) !== nodeSignature(old)) this.enqueueOwner(n);
     });
+    this.informers.machines.on('update', (m) => {
+      if (m.metadata?.deletionTimestamp !== undefined) this.forgetPins(m, false);
+    });
+    this.informers.machines.on('delete', (m) => this.forgetPins(m, true));
     for (const ev of ['add', 'update', 'delete'] as const) {
       this.informers.machines.on(ev, (m) =>
         this.queue.add(`${m.metadata?.namespace ?? ''}/${m.metadata?.name ?? ''}`),
@@ -235,6 +241,17 @@ export class MachineControllers implements MachineView {
       // Deleted or edited by someone: put back (a write of ours comes back equal and changes nothing).
       this.informers.userData.on(ev, () => this.queue.add(USER_DATA_KEY));
     }
+  }
+
+  private forgetPins(m: MachineResource, gone: boolean): void {
+    this.pins
+      .deleted(m, gone)
+      .catch((e: unknown) =>
+        this.o.deps.logger.warn(
+          { err: errorMessage(e) },
+          'cannot forget the host key pins of a deleted Machine',
+        ),
+      );
   }
 
   private wireMachineSets(): void {

@@ -49,7 +49,7 @@ export interface MachineReconcilerDeps {
   readonly status: InstanceStatusStore;
   /** Upgrades, reboots and drift repair of joined Machine nodes: the lifecycle BYOH nodes go through. */
   readonly lifecycle: MachineLifecycle;
-  /** Forgets the host-key pins of deleted Machines. */
+  /** Remembers each Machine's address and pin, for MachinePins to forget on deletion. */
   readonly pins: MachinePins;
 }
 
@@ -122,12 +122,11 @@ export class MachineReconciler implements Reconciler {
     };
   }
 
-  /** The Machine is gone (machine-api removed its VM and Node): so are its status and host-key pins. */
+  /** The Machine is gone (machine-api removed its VM and Node): so is its status. */
   private async forget(key: string): Promise<undefined> {
     this.failures.delete(key);
     this.deleted.delete(key);
     await this.d.status.remove(`${MACHINE_STATUS_PREFIX}${key.split('/')[1] ?? ''}`);
-    await this.d.pins.gone(key);
     return undefined;
   }
 
