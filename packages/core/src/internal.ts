@@ -157,3 +157,6 @@ export {
   planMachine,
   windowsMachine,
 } from './sources/machines/index.js';
+export { forgetHostPins, isPinOf, type HostPinRemover } from './host/index.js';
+export { proxyCredentials } from './desired/index.js';
+export { SupervisedInformer } from './kube/index.js';

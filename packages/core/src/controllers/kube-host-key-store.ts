@@ -1,5 +1,6 @@
 import type { CoreV1Api, V1ConfigMap } from '@kubernetes/client-node';
 import type { HostKeyStore, PinnedHostKey } from '../host/host-key-store.js';
+import { pinsOf, type HostPinRemover } from '../host/host-pins.js';
 import { isConflict, isNotFound } from '../kube/client/api-errors.js';
 import { HOST_KEYS_CONFIGMAP } from '../identity/node-metadata.js';
 import { SupervisedInformer } from '../kube/supervised-informer.js';
@@ -7,17 +8,22 @@ import { namedObject, type ClusterConfigSources } from './cluster-config-watches
 
 const encode = (k: PinnedHostKey): string => `${k.type} ${k.base64}`;
 
+function sameData(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
 function decode(value: string | undefined): PinnedHostKey | undefined {
   const [type, base64] = (value ?? '').split(' ');
   return type && base64 ? { type, base64 } : undefined;
 }
 
 /**
- * Host keys pinned on first use, in the ConfigMap `windows-ssh-host-keys` keyed by address. Unlike
- * upstream, the pin outlives the Node: a host removed from `windows-instances` and added back must
- * present the same key (the Node also carries it, as annotations, for people).
+ * Host keys pinned on first use, in the ConfigMap `windows-ssh-host-keys` keyed by address (the Node also
+ * carries its key, as annotations, for people). A pin lasts as long as its instance: it is forgotten once
+ * the instance's entry and Node are removed or its Machine is deleted (host/host-pins.ts).
  */
-export class ConfigMapHostKeyStore implements HostKeyStore {
+export class ConfigMapHostKeyStore implements HostKeyStore, HostPinRemover {
   constructor(
     private readonly api: CoreV1Api,
     private readonly namespace: string,
@@ -44,26 +50,47 @@ export class ConfigMapHostKeyStore implements HostKeyStore {
     return this.update((data) => Object.fromEntries(Object.entries(data).filter(([k]) => k !== address)));
   }
 
-  private async update(change: (data: Record<string, string>) => Record<string, string>): Promise<void> {
+  /** Removes every pin of `hosts` in one write (none when nothing is pinned for them). */
+  async forgetHosts(hosts: readonly string[]): Promise<readonly string[]> {
+    let gone: string[] = [];
+    await this.update((data) => {
+      gone = pinsOf(Object.keys(data), hosts);
+      return Object.fromEntries(Object.entries(data).filter(([k]) => !gone.includes(k)));
+    }, false);
+    return gone;
+  }
+
+  /** `create`: make the ConfigMap when it is missing (false: nothing to change then). */
+  private async update(
+    change: (data: Record<string, string>) => Record<string, string>,
+    create = true,
+  ): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
-        const cm = await this.api.readNamespacedConfigMap({
-          name: HOST_KEYS_CONFIGMAP,
-          namespace: this.namespace,
-        });
-        await this.api.replaceNamespacedConfigMap({
-          name: HOST_KEYS_CONFIGMAP,
-          namespace: this.namespace,
-          body: { ...cm, data: change(cm.data ?? {}) },
-        });
+        await this.replace(change);
         return;
       } catch (err) {
         if (!isNotFound(err) && !isConflict(err)) throw err;
         // Not found: create it; a concurrent pin may create it first (409), then the loop updates it.
-        if (isNotFound(err) && (await this.create(change({})))) return;
+        if (isNotFound(err) && (!create || (await this.create(change({}))))) return;
       }
     }
     throw new Error(`cannot update ${HOST_KEYS_CONFIGMAP}: too many conflicts`);
+  }
+
+  /** One read and, when `change` changes anything, one write (409 when someone wrote meanwhile). */
+  private async replace(change: (data: Record<string, string>) => Record<string, string>): Promise<void> {
+    const cm = await this.api.readNamespacedConfigMap({
+      name: HOST_KEYS_CONFIGMAP,
+      namespace: this.namespace,
+    });
+    const data = change(cm.data ?? {});
+    if (sameData(data, cm.data ?? {})) return;
+    await this.api.replaceNamespacedConfigMap({
+      name: HOST_KEYS_CONFIGMAP,
+      namespace: this.namespace,
+      body: { ...cm, data },
+    });
   }
 
   /** True when created; false when someone else created it meanwhile. */
@@ -92,12 +119,15 @@ export class ConfigMapHostKeyStore implements HostKeyStore {
  * `ConfigMapHostKeyStore` with its reads answered from a watch of the ConfigMap (issue 16 §5: a drift
  * check reads no cluster object per check). Only a pin the cache holds is answered from it: an address
  * the cache does not know is read from the API server, so a pin made a moment ago by another join is
- * never missed (and never pinned over). Pins and removals go to the API server. The watch starts with the
+ * never missed (and never pinned over), and a pin this store forgot is read from the API server until the
+ * cache has caught up with the removal. Pins and removals go to the API server. The watch starts with the
  * first read.
  */
-export class InformedHostKeyStore implements HostKeyStore {
+export class InformedHostKeyStore implements HostKeyStore, HostPinRemover {
   private readonly store: ConfigMapHostKeyStore;
   private readonly informer: SupervisedInformer<V1ConfigMap>;
+  /** Pins forgotten here (key → the value forgotten) that the cache may still hold. */
+  private readonly forgotten = new Map<string, string>();
   private started = false;
   private stopped = false;
 
@@ -116,18 +146,21 @@ export class InformedHostKeyStore implements HostKeyStore {
     });
   }
 
-  get(address: string): Promise<PinnedHostKey | undefined> {
+  async get(address: string): Promise<PinnedHostKey | undefined> {
     if (!this.started && !this.stopped) {
       this.started = true;
       void this.informer.start();
     }
-    const cached =
-      this.informer.synced && !this.stopped
-        ? decode(
-            this.informer.list().find((cm) => cm.metadata?.name === HOST_KEYS_CONFIGMAP)?.data?.[address],
-          )
-        : undefined;
-    return cached ? Promise.resolve(cached) : this.store.get(address);
+    const raw = this.cached(address);
+    const stale = raw !== undefined && this.forgotten.get(address) === raw;
+    if (raw !== undefined && !stale) {
+      this.forgotten.delete(address);
+      return decode(raw);
+    }
+    const current = await this.store.get(address);
+    // The API server holds the cache's value again (pinned anew): the cache can be trusted for it.
+    if (stale && current !== undefined && encode(current) === raw) this.forgotten.delete(address);
+    return current;
   }
 
   pin(address: string, key: PinnedHostKey): Promise<void> {
@@ -135,12 +168,32 @@ export class InformedHostKeyStore implements HostKeyStore {
   }
 
   forget(address: string): Promise<void> {
+    this.tombstone([address]);
     return this.store.forget(address);
+  }
+
+  async forgetHosts(hosts: readonly string[]): Promise<readonly string[]> {
+    const gone = await this.store.forgetHosts(hosts);
+    this.tombstone(gone);
+    return gone;
   }
 
   /** Ends the watch for good; later reads go to the API server. */
   stop(): void {
     this.stopped = true;
     this.informer.stop();
+  }
+
+  /** The cache's raw pin for `address`, or undefined (also before the first list and after `stop`). */
+  private cached(address: string): string | undefined {
+    if (!this.informer.synced || this.stopped) return undefined;
+    return this.informer.list().find((cm) => cm.metadata?.name === HOST_KEYS_CONFIGMAP)?.data?.[address];
+  }
+
+  private tombstone(keys: readonly string[]): void {
+    for (const k of keys) {
+      const raw = this.cached(k);
+      if (raw !== undefined) this.forgotten.set(k, raw);
+    }
   }
 }

@@ -1,9 +1,22 @@
 import type { PlanStep } from '../host/protocol/index.js';
+import { isProxyUrlVariable, redactProxyCredentials } from '../desired/proxy-credentials.js';
 import type { Plan } from './plan.js';
 
-/** Proxy URLs may carry credentials (`http://user:secret@proxy:3128`); a plan preview never shows them. */
-function redactUserinfo(value: string): string {
-  return value.replace(/(\w+:\/\/)[^/@\s]+@/g, '$1***@');
+/**
+ * Proxy URLs may carry credentials (`http://user:secret@proxy:3128`, `user:secret@proxy:3128`); a plan
+ * preview or a drift event never shows them. Other values lose the userinfo of any URL with a scheme.
+ */
+function redactValue(name: string, value: string): string {
+  if (isProxyUrlVariable(name)) return redactProxyCredentials(value);
+  return value.replace(/\b([A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/)[^\s/?#]{0,255}@/g, '$1***@');
+}
+
+/** `NAME=value` with the value redacted. */
+function redactAssignment(assignment: string): string {
+  const eq = assignment.indexOf('=');
+  return eq < 0
+    ? assignment
+    : `${assignment.slice(0, eq)}=${redactValue(assignment.slice(0, eq), assignment.slice(eq + 1))}`;
 }
 
 type Describers = { [K in PlanStep['kind']]: (step: Extract<PlanStep, { kind: K }>) => string };
@@ -17,7 +30,7 @@ const describers: Describers = {
   startService: (s) => `start service ${s.name}`,
   startServices: (s) => `start services ${s.names.join(', ')} together`,
   runScript: (s) => `run pre-script ${s.name}: ${s.script}`,
-  setEnvVar: (s) => `set environment variable ${s.name}=${redactUserinfo(s.value)} (reboot)`,
+  setEnvVar: (s) => `set environment variable ${s.name}=${redactValue(s.name, s.value)} (reboot)`,
   removeEnvVar: (s) => `remove environment variable ${s.name} (reboot)`,
   addRoute: (s) => `add persistent route ${s.destinationPrefix} via the default gateway`,
   addFirewallRule: (s) =>
@@ -31,7 +44,7 @@ const describers: Describers = {
   setServiceEnvironment: (s) =>
     s.environment.length === 0
       ? `clear the environment of service ${s.name}`
-      : `set the environment of service ${s.name}: ${s.environment.map(redactUserinfo).join(' ')}`,
+      : `set the environment of service ${s.name}: ${s.environment.map(redactAssignment).join(' ')}`,
 };
 
 /** One line per step, in words a person reads in `wmco plan`. Stable: no times, no ids. */

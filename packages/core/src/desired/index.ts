@@ -23,6 +23,7 @@ export * from './network-script.js';
 export * from './containerd-config.js';
 export { credentialProviderConfigFile } from './credential-provider-config.js';
 export * from './proxy-env.js';
+export * from './proxy-credentials.js';
 export * from './ca-bundle.js';
 export { parseSha256Sums } from './sha256sum-file.js';
 export * from './payload-manifest.js';

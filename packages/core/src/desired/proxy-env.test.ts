@@ -19,6 +19,14 @@ test('credentials in proxy URLs are removed from what is published', (t) => {
   t.deepEqual(withoutProxyCredentials({ HTTP_PROXY: 'http://proxy:3128/path@x' }), {
     HTTP_PROXY: 'http://proxy:3128/path@x',
   });
+  // An unencoded @ in the password, an IPv6 proxy, lower-case names: the whole userinfo goes.
+  t.deepEqual(
+    withoutProxyCredentials({
+      https_proxy: 'user:p@ss@proxy:3128',
+      HTTP_PROXY: 'http://user:pass@[fd00::1]:3128',
+    }),
+    { https_proxy: 'proxy:3128', HTTP_PROXY: 'http://[fd00::1]:3128' },
+  );
 });
 
 test('the services ConfigMap never holds proxy credentials', async (t) => {

@@ -1,3 +1,5 @@
+import { isProxyUrlVariable, stripProxyCredentials } from './proxy-credentials.js';
+
 export const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'] as const;
 
 /**
@@ -31,19 +33,17 @@ export function watchedEnvironmentChanged(
   return watched.some((name) => existing[name] !== desired[name]);
 }
 
-/** `scheme://user:pass@` or `user:pass@` at the start of a proxy value (RFC 3986 userinfo). */
-const USERINFO = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)?[^/?#@\s]*@/;
-
 /**
  * The variables as they may be published (the services ConfigMap, which anyone who can read ConfigMaps in
- * the namespace sees): credentials in a proxy URL (`http://user:pass@proxy:3128`) are removed, leaving
- * `http://proxy:3128`. The hosts still get the full values; only the published record is stripped.
+ * the namespace sees): credentials in a proxy URL (`http://user:pass@proxy:3128`, or `user:pass@proxy:3128`
+ * without a scheme) are removed, leaving `http://proxy:3128`. The hosts still get the full values; only
+ * the published record is stripped.
  */
 export function withoutProxyCredentials(env: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(env).map(([name, value]) => [
       name,
-      /^https?_proxy$/i.test(name) ? value.replace(USERINFO, '$1') : value,
+      isProxyUrlVariable(name) ? stripProxyCredentials(value) : value,
     ]),
   );
 }

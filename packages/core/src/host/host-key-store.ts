@@ -1,3 +1,5 @@
+import { pinsOf, type HostPinRemover } from './host-pins.js';
+
 /** A pinned SSH host key: its algorithm and the base64 of its wire format (upstream's annotation form). */
 export interface PinnedHostKey {
   readonly type: string;
@@ -16,7 +18,7 @@ export interface HostKeyStore {
 }
 
 /** Keeps pins in a Map; for tests and one-shot CLI commands. */
-export class InMemoryHostKeyStore implements HostKeyStore {
+export class InMemoryHostKeyStore implements HostKeyStore, HostPinRemover {
   private readonly keys = new Map<string, PinnedHostKey>();
 
   get(address: string): Promise<PinnedHostKey | undefined> {
@@ -31,6 +33,12 @@ export class InMemoryHostKeyStore implements HostKeyStore {
   forget(address: string): Promise<void> {
     this.keys.delete(address);
     return Promise.resolve();
+  }
+
+  forgetHosts(hosts: readonly string[]): Promise<readonly string[]> {
+    const gone = pinsOf(this.keys.keys(), hosts);
+    for (const k of gone) this.keys.delete(k);
+    return Promise.resolve(gone);
   }
 }
 

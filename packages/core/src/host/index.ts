@@ -9,6 +9,7 @@ export {
   type PinnedHostKey,
 } from './host-key-store.js';
 export { NamePinnedHostKeyStore } from './name-pinned-host-key-store.js';
+export { forgetHostPins, isPinOf, type HostPinRemover } from './host-pins.js';
 export { silentHostLogger, type HostLogger } from './host-logger.js';
 export { loadHostModule, HOST_MODULE_FILE, type HostModule } from './host-module.js';
 export { SshWindowsHost } from './ssh/ssh-windows-host.js';

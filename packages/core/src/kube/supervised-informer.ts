@@ -1,6 +1,7 @@
 import type { Clock, TimerHandle } from './clock.js';
 import { errorMessage, silentLogger, type Logger } from './logger.js';
 import { withoutManagedFields } from './cache-transform.js';
+import { listInPages } from './paged-list.js';
 import { ObjectCache, type CacheHandlers, type ObjectHandler } from './object-cache.js';
 import {
   httpStatus,
@@ -20,6 +21,8 @@ export interface SupervisedInformerOptions<T extends KubeObject> {
   readonly fieldSelector?: string;
   readonly clock: Clock;
   readonly logger?: Logger;
+  /** List in pages of this many objects (client-go's reflector: 500); unset: one unpaged list. */
+  readonly pageSize?: number;
   /** Full relist period, whatever happens (default 10 min). */
   readonly relistIntervalMs?: number;
   /** Restart when no event or bookmark arrived for this long (default 5 min). */
@@ -139,11 +142,15 @@ export class SupervisedInformer<T extends KubeObject> {
   }
 
   private async relist(): Promise<void> {
-    const { labelSelector, fieldSelector } = this.options;
-    const list = await this.options.list({
+    const { labelSelector, fieldSelector, pageSize } = this.options;
+    const selectors = {
       ...(labelSelector === undefined ? {} : { labelSelector }),
       ...(fieldSelector === undefined ? {} : { fieldSelector }),
-    });
+    };
+    const list =
+      pageSize === undefined
+        ? await this.options.list(selectors)
+        : await listInPages(this.options.list, selectors, pageSize);
     this.cache.replace(list.items.map((o) => this.kept(o)));
     this.resourceVersion = list.metadata?.resourceVersion ?? '';
     this.lastList = this.options.clock.now();

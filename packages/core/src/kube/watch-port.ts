@@ -9,7 +9,8 @@ export interface KubeObject {
 
 export interface KubeList<T extends KubeObject> {
   readonly items: readonly T[];
-  readonly metadata?: { resourceVersion?: string };
+  /** `_continue` (client-node's name of `continue`): the next page's token, for a list with a `limit`. */
+  readonly metadata?: { resourceVersion?: string; _continue?: string };
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -34,6 +35,9 @@ export type WatchPort = (
 export type ListPort<T extends KubeObject> = (selectors: {
   labelSelector?: string;
   fieldSelector?: string;
+  /** Page size and the previous page's token, for informers that list in pages (`pageSize`). */
+  limit?: number;
+  continue?: string;
 }) => Promise<KubeList<T>>;
 
 /** HTTP status of an error thrown or reported by client-node (ApiException.code, or statusCode). */

@@ -38,7 +38,8 @@ export interface RemovalSubject {
  * Gives a BYOH host back (reference §1.6 Deconfigure): cordon, drain (PodDisruptionBudgets honoured,
  * DaemonSet pods left), remove services, HNS networks, proxy variables and the operator's directories
  * over SSH, then delete the Node. Where to connect, as whom, which Node and which cloud tags all come
- * from the operator's record (ADR 0035), never from the Node's own fields. The SSH host key stays pinned.
+ * from the operator's record (ADR 0035), never from the Node's own fields. The instances reconciler then
+ * forgets the host's SSH key pins (sources/byoh/entry-pins.ts).
  */
 export class RemoveFlow {
   constructor(private readonly deps: JoinDeps) {}

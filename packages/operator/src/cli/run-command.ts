@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { OperatorRuntime, StartupError } from '../runtime/operator-runtime.js';
 import { LeadershipLostError, LOST_LEADERSHIP_STOP_MS } from './leadership-lost-error.js';
 import { ProbeServer } from '../runtime/probes.js';
+import { CachedMetricsAccess } from '../runtime/cached-metrics-access.js';
 import { kubeMetricsAccess } from '../runtime/metrics-access.js';
 import { serveMetricsWhenReady } from '../runtime/secure-metrics.js';
 import { loadKubeConfig } from '../runtime/load-kubeconfig.js';
@@ -143,7 +144,10 @@ function hostPort(address: string): [string, number] {
   return [address.slice(0, i) || '0.0.0.0', Number(address.slice(i + 1))];
 }
 
-/** `/metrics` over HTTPS (TokenReview, SubjectAccessReview) once its certificate is there; off when empty. */
+/**
+ * `/metrics` over HTTPS (TokenReview, SubjectAccessReview, answers cached briefly and reviews rate-limited)
+ * once its certificate is there; off when empty.
+ */
 function secureMetrics(
   config: OperatorConfig,
   metrics: OperatorMetrics,
@@ -156,7 +160,7 @@ function secureMetrics(
     port,
     certDir: config.metricsCertDir ?? DEFAULT_METRICS_CERT_DIR,
     registry: metrics.registry,
-    access: kubeMetricsAccess(loadKubeConfig(config)),
+    access: new CachedMetricsAccess(kubeMetricsAccess(loadKubeConfig(config))),
     logger,
   });
 }

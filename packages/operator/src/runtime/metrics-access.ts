@@ -18,8 +18,8 @@ export interface MetricsAccess {
 
 /**
  * TokenReview and SubjectAccessReview (nonResourceAttributes `{path, verb: get}`), as controller-runtime's
- * `filters.WithAuthenticationAndAuthorization` and kube-rbac-proxy ask them. Nothing is cached: each
- * scrape is checked against the API server's current answer.
+ * `filters.WithAuthenticationAndAuthorization` and kube-rbac-proxy ask them. Nothing is cached here: the
+ * operator wraps it in CachedMetricsAccess (answers kept briefly, reviews rate-limited).
  */
 export function kubeMetricsAccess(kc: KubeConfig): MetricsAccess {
   const authn = kc.makeApiClient(AuthenticationV1Api);

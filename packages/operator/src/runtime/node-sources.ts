@@ -5,6 +5,7 @@ import {
   ServiceMonitorController,
   httpStatus,
   type ByohControllers,
+  type HostPinRemover,
   type JoinDeps,
   type NodeMaintenance,
   type WatchPort,
@@ -51,7 +52,7 @@ export interface MachineSourceInput {
   readonly deps: JoinDeps;
   readonly custom: CustomObjectsApi;
   readonly watch: WatchPort;
-  readonly hostKeys: HostKeyStore;
+  readonly hostKeys: HostKeyStore & HostPinRemover;
   readonly parts: PlatformParts['machines'] | undefined;
   readonly privateKeySecret: string;
   readonly parallelJoins: number;

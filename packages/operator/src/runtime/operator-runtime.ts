@@ -2,9 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { CertificatesV1Api, CoreV1Api, CustomObjectsApi, VersionApi } from '@kubernetes/client-node';
 import {
   ByohControllers,
-  ClusterAddresses,
   addressGuardedOpener,
-  ConfigMapHostKeyStore,
   ConfigMapStatusStore,
   Registrations,
   kubeWatch,
@@ -30,7 +28,7 @@ import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
 import { cloudCredentialsSetting } from '../clouds/cloud-credentials-setting.js';
 import type { OperatorConfig } from './operator-config.js';
 import { hostOpener } from './host-opener.js';
-import { clusterCaches } from './cluster-caches.js';
+import { clusterCaches, type ClusterCaches } from './cluster-caches.js';
 import { machineSource, NodeSources, serviceMonitor } from './node-sources.js';
 import { cloudJoin, platformParts, type PlatformParts } from './platform-parts.js';
 import { lifecycleFrom } from './lifecycle-config.js';
@@ -43,6 +41,7 @@ import { bootstrapIdentity } from './bootstrap-identity.js';
 import { servicesLogRotation } from './services-log-rotation.js';
 import { factProblems } from './fact-problems.js';
 import { operatorElector } from './operator-elector.js';
+import { clusterAddressPolicy } from './cluster-address-policy.js';
 export type { RuntimeHooks } from './runtime-hooks.js';
 
 export interface RuntimeParts {
@@ -122,18 +121,15 @@ export class OperatorRuntime {
     const core = this.kc.makeApiClient(CoreV1Api);
     const custom = this.kc.makeApiClient(CustomObjectsApi);
     const facts = await this.validate(core, custom);
+    // Cluster facts and host keys from watches (issue 16 §5), until the operator stops.
+    const caches = clusterCaches(this.kc, this.p.config.namespace, this.p.logger, this.stopping.signal);
     const resolver = this.p.hooks?.resolver ?? systemIpv4Resolver;
-    const apiUrls = [this.kc.getCurrentCluster()?.server ?? '', facts.apiServerInternalUrl];
-    const addressPolicy = new ClusterAddresses({
-      core,
-      apiUrls: () => Promise.resolve(apiUrls),
-      resolve: resolver,
-      allowLoopback: this.p.config.allowLoopbackInstances === true,
-    }).policy;
-    const opened = await this.joinDeps(core, custom, facts);
+    const allowLoopback = this.p.config.allowLoopbackInstances === true;
+    const addressPolicy = clusterAddressPolicy(core, this.kc, facts, { resolver, allowLoopback });
+    const opened = await this.joinDeps(core, custom, facts, caches);
     // Every SSH target passes the address policy, whichever flow and source it comes from (issue 27).
     const deps = { ...opened, openHost: addressGuardedOpener(opened.openHost, addressPolicy) };
-    const hostKeys = new ConfigMapHostKeyStore(core, this.p.config.namespace);
+    const hostKeys = caches.hostKeys; // pins and their removal in one store: none answered from a stale watch
     const { privateKeySecret, parallelJoins } = this.p.config;
     const driftRepairIntervalMs = this.p.config.driftRepairIntervalMs ?? DEFAULT_DRIFT_REPAIR_INTERVAL_MS;
     const byoh = new ByohControllers({
@@ -174,8 +170,14 @@ export class OperatorRuntime {
     return facts;
   }
 
-  private async joinDeps(core: CoreV1Api, custom: CustomObjectsApi, facts: ClusterFacts): Promise<JoinDeps> {
+  private async joinDeps(
+    core: CoreV1Api,
+    custom: CustomObjectsApi,
+    facts: ClusterFacts,
+    caches: ClusterCaches,
+  ): Promise<JoinDeps> {
     const { config, logger } = this.p;
+    for (const v of Object.values(config.proxyEnv)) this.p.redactor.registerProxy(v);
     const { cloud, ...parts } = await platformParts({
       container: this.p.container,
       providers: this.p.providers,
@@ -195,8 +197,6 @@ export class OperatorRuntime {
       scrub: (t) => this.p.redactor.scrubText(t),
       logger,
     });
-    // Cluster facts and host keys from watches (issue 16 §5), until the operator stops.
-    const caches = clusterCaches(this.kc, config.namespace, logger, this.stopping.signal);
     const problems = factProblems(events, config.namespace);
     await problems(facts);
     // No decision is made before the operator's node records are read (ADR 0035).
@@ -222,6 +222,7 @@ export class OperatorRuntime {
       facts: async () => {
         const f = await caches.facts.facts();
         this.p.redactor.register(f.bootstrap.token);
+        for (const v of Object.values(f.proxy ?? {})) this.p.redactor.registerProxy(v);
         await problems(f);
         return f;
       },

@@ -55,3 +55,29 @@ test('the logger never writes a secret, in objects, messages or errors', (t) => 
   t.regex(all, /"host":"10.0.0.5"/);
   t.is(lines.length, 2);
 });
+
+test('proxy credentials vanish from logs, events and statuses in every form', (t) => {
+  const r = new Redactor();
+  r.registerProxy('alice:hunter2@proxy:3128');
+  r.registerProxy('http://bob:s3cr%40tpass@proxy:3128');
+  for (const text of [
+    'connect via alice:hunter2@proxy:3128 failed',
+    'HTTPS_PROXY=alice:hunter2@proxy:3128',
+    'proxy http://bob:s3cr%40tpass@proxy:3128 refused',
+    'the password s3cr@tpass was rejected',
+    'an unregistered http://carol:pw@x@[fd00::1]:3128 too',
+  ]) {
+    const out = r.scrubText(text);
+    t.false(/hunter2|s3cr|carol|:pw/.test(out), out);
+  }
+  t.is(r.scrubText('see http://proxy:3128/a@b'), 'see http://proxy:3128/a@b', 'a path @ is no userinfo');
+});
+
+test('a long hostile text is scrubbed in linear time', (t) => {
+  const r = new Redactor();
+  // Without bounds, each of these starts would scan the rest of the text (quadratic).
+  const hostile = 'a-'.repeat(200_000) + 'x://'.repeat(100_000) + 'http://u:secretpass@proxy';
+  const out = r.scrubText(hostile);
+  t.false(out.includes('secretpass'));
+  t.true(out.endsWith('http://[REDACTED]@proxy'));
+});

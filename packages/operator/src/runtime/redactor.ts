@@ -1,3 +1,5 @@
+import { proxyCredentials } from '@wmco/core/internal';
+
 const SENSITIVE_KEYS = new Set([
   'privatekey',
   'privatekeypem',
@@ -15,6 +17,12 @@ const SENSITIVE_KEYS = new Set([
 const PRIVATE_KEY_PEM =
   /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g;
 const BEARER = /\bBearer\s+[A-Za-z0-9._~+/-]+=*/g;
+/**
+ * The userinfo of a URL with a scheme, up to the authority's last `@` (`http://user:p@ss@proxy`). Both
+ * parts are bounded, so a long hostile text costs linear time (longer credentials are still caught when
+ * registered).
+ */
+const URL_USERINFO = /\b([A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/)[^\s/?#]{0,255}@/g;
 const MIN_SECRET = 8;
 
 function normalise(key: string): string {
@@ -38,8 +46,20 @@ export class Redactor {
     }
   }
 
+  /**
+   * Registers the credentials of a proxy value (`http://user:pass@proxy:3128`, or `user:pass@proxy:3128`
+   * without a scheme, where no pattern can find them in free text): as written, percent-decoded, and the
+   * password alone when it is long enough to be told from ordinary words.
+   */
+  registerProxy(value: string | undefined): void {
+    for (const secret of proxyCredentials(value ?? '')) this.register(secret);
+  }
+
   scrubText(text: string): string {
-    let out = text.replace(PRIVATE_KEY_PEM, '[REDACTED PRIVATE KEY]').replace(BEARER, 'Bearer [REDACTED]');
+    let out = text
+      .replace(PRIVATE_KEY_PEM, '[REDACTED PRIVATE KEY]')
+      .replace(BEARER, 'Bearer [REDACTED]')
+      .replace(URL_USERINFO, '$1[REDACTED]@');
     for (const s of [...this.secrets].sort((a, b) => b.length - a.length)) {
       if (out.includes(s)) out = out.split(s).join('[REDACTED]');
     }

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Registry } from 'prom-client';
 import type { Logger } from '@wmco/core';
+import { ReviewsThrottledError } from './cached-metrics-access.js';
 import type { MetricsAccess } from './metrics-access.js';
 
 export interface SecureMetricsOptions {
@@ -24,7 +25,8 @@ type Answer = readonly [number, string, string];
 /**
  * `/metrics` over HTTPS, for callers the API server authenticates (TokenReview of the bearer token) and
  * authorises (SubjectAccessReview: `get` on the non-resource URL `/metrics`), as upstream's secure metrics
- * serving does: no token or an unknown one is 401, a user without the grant 403. The certificate comes
+ * serving does: no token or an unknown one is 401, a user without the grant 403, and 429 when `access`
+ * refuses to ask for more reviews now (CachedMetricsAccess's rate). The certificate comes
  * from `certDir` and is re-read every `reloadMs`, so a rotation needs no restart. Probes stay on the
  * plain probe server.
  */
@@ -77,11 +79,20 @@ export class SecureMetricsServer {
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let retryAfter: number | undefined;
     const [code, type, body] = await this.answer(req).catch((err: unknown): Answer => {
+      if (err instanceof ReviewsThrottledError) {
+        // A flood of new tokens: answered without asking the API server (no token in the log).
+        retryAfter = err.retryAfterSeconds;
+        return [429, 'text/plain', 'Too Many Requests\n'];
+      }
       this.o.logger.warn({ err: String(err) }, 'metrics request could not be checked');
       return [500, 'text/plain', 'Internal Server Error\n'];
     });
-    res.writeHead(code, { 'content-type': type });
+    res.writeHead(code, {
+      'content-type': type,
+      ...(retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) }),
+    });
     res.end(body);
   }
 

@@ -127,7 +127,13 @@ export async function handleRequest(x: Exchange): Promise<void> {
     await x.ctx.faults.before(method, url.pathname, isWatch(url.searchParams));
     const user = authenticate(x);
     const watch = isWatch(url.searchParams);
-    const logged = x.ctx.requests?.record({ method, path: url.pathname, watch, user: user.name });
+    const logged = x.ctx.requests?.record({
+      method,
+      path: url.pathname,
+      query: url.search.slice(1),
+      watch,
+      user: user.name,
+    });
     if (logged) x.res.once('finish', () => (logged.status = x.res.statusCode));
     const info = parseRequestPath(url.pathname);
     if (info.kind === 'resource') {

@@ -2,6 +2,7 @@ import { EventLog, type EventType, type StoreEvent } from './event-log.js';
 import { clone, meta, str, type JsonObject } from './json.js';
 import { typeKey, type ResourceType } from './resource-type.js';
 import { matchesFields, matchesLabels, type FieldRequirement, type LabelRequirement } from './selectors.js';
+import { snapshotAt } from './list-snapshot.js';
 import { errors } from './status.js';
 
 export interface Selection {
@@ -47,6 +48,23 @@ function decodeContinue(token: string): ContinueToken {
   throw errors.badRequest('continue key is not valid: malformed continue token');
 }
 
+/** The first `limit` of `selected` (keyed objects), with the token of the rest and, when `counted`, its size. */
+function pageOf(
+  selected: readonly [string, JsonObject][],
+  o: { limit: number | undefined; rv: number; counted: boolean },
+): ListPage {
+  const page = o.limit !== undefined && o.limit > 0 ? selected.slice(0, o.limit) : selected;
+  const rest = selected.length - page.length;
+  const last = page[page.length - 1];
+  const token = (after: string): string =>
+    Buffer.from(JSON.stringify({ rv: o.rv, after })).toString('base64url');
+  return {
+    items: page.map(([, obj]) => clone(obj)),
+    resourceVersion: String(o.rv),
+    ...(rest > 0 && last ? { continueToken: token(last[0]), ...(o.counted ? { remaining: rest } : {}) } : {}),
+  };
+}
+
 /**
  * Raw storage: one resourceVersion counter for every object of every type, the event log, and the
  * listeners (watches, controllers) that each commit is fanned out to. Semantics live in ObjectWriter.
@@ -81,24 +99,31 @@ export class ObjectStore {
     return [...this.bucket(t).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, o]) => o);
   }
 
+  /**
+   * One page of a list, as the apiserver pages etcd: the first page is read now; a continue token carries
+   * that read's resourceVersion and the last key, and later pages are read at that resourceVersion (a
+   * consistent snapshot, as etcd's MVCC serves it) and report it. A token older than the history kept is
+   * 410 Expired. `remainingItemCount` only for lists without a selector (etcd3's store counts it only then).
+   */
   list(t: ResourceType, sel: Selection, limit?: number, continueToken?: string): ListPage {
     const from = continueToken === undefined ? undefined : decodeContinue(continueToken);
-    if (from) this.log.assertFresh(from.rv);
-    const keyed = [...this.bucket(t).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    if (from) this.assertContinuable(from.rv);
+    const source = from
+      ? snapshotAt(this.bucket(t), this.log.since(from.rv, typeKey(t)), t.namespaced)
+      : this.bucket(t);
+    const keyed = [...source.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const selected = keyed.filter(([k, o]) => (from === undefined || k > from.after) && matches(sel, o));
-    const page = limit !== undefined && limit > 0 ? selected.slice(0, limit) : selected;
-    const rest = selected.length - page.length;
-    const last = page[page.length - 1];
-    return {
-      items: page.map(([, o]) => clone(o)),
-      resourceVersion: String(this.rv),
-      ...(rest > 0 && last
-        ? {
-            continueToken: Buffer.from(JSON.stringify({ rv: this.rv, after: last[0] })).toString('base64url'),
-            remaining: rest,
-          }
-        : {}),
-    };
+    const unselected = sel.labels.length === 0 && sel.fields.length === 0;
+    return pageOf(selected, { limit, rv: from?.rv ?? this.rv, counted: unselected });
+  }
+
+  /** The apiserver's refusal of a continue token whose resourceVersion was compacted away. */
+  private assertContinuable(rv: number): void {
+    if (rv >= this.log.oldestValid) return;
+    throw errors.expired(
+      'The provided continue parameter is too old to display a consistent list result. You can start a new ' +
+        'list without the continue parameter.',
+    );
   }
 
   /** Stores a new state (or removes it for DELETED), stamps a fresh resourceVersion and fans out. */

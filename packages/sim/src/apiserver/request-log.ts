@@ -2,6 +2,8 @@
 export interface LoggedRequest {
   readonly method: string;
   readonly path: string;
+  /** The query string without its `?` (`limit=500&continue=...`); absent in entries recorded without it. */
+  readonly query?: string;
   /** A watch (`?watch=true`): one long request, not one per event. */
   readonly watch: boolean;
   readonly user: string;

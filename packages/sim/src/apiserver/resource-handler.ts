@@ -58,7 +58,8 @@ function list(c: ResourceCall): void {
   );
   const listMeta = {
     resourceVersion: page.resourceVersion,
-    ...(page.continueToken ? { continue: page.continueToken, remainingItemCount: page.remaining ?? 0 } : {}),
+    ...(page.continueToken ? { continue: page.continueToken } : {}),
+    ...(page.remaining !== undefined ? { remainingItemCount: page.remaining } : {}),
   };
   if (wantsTable(c.req)) {
     sendJson(

@@ -63,11 +63,21 @@ function windowsDefaultName(): string {
  */
 export class SimInstanceLauncher implements MachineInstanceLauncher {
   readonly instances = new Map<string, MachineInstance>();
+  /** Released addresses to hand out before fresh ones (see `reuseAddress`). */
+  private readonly released: string[] = [];
 
   constructor(private readonly o: SimInstanceLauncherOptions) {}
 
+  /**
+   * The next VM launched gets `address` (once no running VM has it), as a cloud's subnet or a vSphere IP
+   * pool gives a released private address to the next instance. The new VM has a new SSH host key.
+   */
+  reuseAddress(address: string): void {
+    this.released.push(address);
+  }
+
   async launch(req: MachineInstanceRequest): Promise<MachineInstance> {
-    const address = this.o.allocateAddress();
+    const address = this.nextAddress();
     const vm = this.createInCloud(req, address);
     const hostname = vm?.computerName ?? windowsDefaultName();
     const boot = this.firstBoot(req, address, vm);
@@ -86,6 +96,14 @@ export class SimInstanceLauncher implements MachineInstanceLauncher {
     };
     this.instances.set(req.machineName, instance);
     return instance;
+  }
+
+  private nextAddress(): string {
+    const inUse = new Set([...this.instances.values()].map((i) => i.address));
+    const free = this.released.findIndex((a) => !inUse.has(a));
+    return free < 0
+      ? this.o.allocateAddress()
+      : (this.released.splice(free, 1)[0] ?? this.o.allocateAddress());
   }
 
   /** What the guest's first-boot agent does with the user data (it reaches a cloud's guest through the cloud). */

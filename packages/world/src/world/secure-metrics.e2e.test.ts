@@ -1,7 +1,7 @@
 // The operator's /metrics endpoint against the simulated API server with RBAC on: the operator's
 // permissions are deploy/'s ClusterRole (TokenReview, SubjectAccessReview), its certificate is the one the
 // service CA issues for deploy/'s metrics Service, and each caller is a real service account token.
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -13,11 +13,16 @@ import { fileURLToPath } from 'node:url';
 import { CoreV1Api, KubeConfig, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
 import { OPERATOR_NAMESPACE, startSimCluster, type SimCluster } from '@wmco/sim';
 import { parseAllDocuments } from 'yaml';
-import { createLogger } from '@wmco/operator';
-import { kubeMetricsAccess } from '@wmco/operator';
-import { OperatorMetrics } from '@wmco/operator';
-import { Redactor } from '@wmco/operator';
-import { SecureMetricsServer } from '@wmco/operator';
+import {
+  CachedMetricsAccess,
+  DEFAULT_METRICS_ACCESS_LIMITS,
+  OperatorMetrics,
+  Redactor,
+  SecureMetricsServer,
+  createLogger,
+  kubeMetricsAccess,
+  type MetricsAccess,
+} from '@wmco/operator';
 import { until } from './world-fixture.js';
 
 const DEPLOY = fileURLToPath(new URL('../../../../deploy/', import.meta.url));
@@ -80,54 +85,72 @@ function get(
   });
 }
 
+interface MetricsWorld {
+  readonly cluster: SimCluster;
+  readonly dir: string;
+  readonly first: string;
+  readonly port: number;
+  readonly ca: string;
+  readonly prometheus: { token: string };
+  readonly nobody: { token: string };
+}
+
+/** deploy/'s RBAC and Service, a Prometheus granted /metrics, a nobody, and a server with `access`. */
+async function metricsWorld(
+  t: ExecutionContext,
+  access: (operator: KubeConfig) => MetricsAccess,
+): Promise<MetricsWorld> {
+  const cluster = await startSimCluster({ rbac: true });
+  t.teardown(() => cluster.stop());
+  const dir = await mkdtemp(join(tmpdir(), 'wmco-metrics-tls-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  await apply(cluster, [
+    ...deployObjects('02-clusterrole.yaml', 'ClusterRole'),
+    ...deployObjects('03-clusterrolebinding.yaml', 'ClusterRoleBinding'),
+    ...deployObjects('06-service.yaml', 'Service').filter((s) => s.metadata?.name !== 'windows-exporter'),
+  ]);
+  // What OpenShift's monitoring stack grants its Prometheus (nonResourceURLs /metrics, get).
+  const prometheus = cluster.server.addServiceAccount('openshift-monitoring', 'prometheus-k8s');
+  const nobody = cluster.server.addServiceAccount('default', 'nobody');
+  await apply(cluster, [
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'metrics-reader' },
+      rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }],
+    } as KubernetesObject,
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'prometheus-metrics-reader' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'metrics-reader' },
+      subjects: [{ kind: 'ServiceAccount', name: 'prometheus-k8s', namespace: 'openshift-monitoring' }],
+    } as KubernetesObject,
+  ]);
+  const first = await writeSecret(cluster, dir);
+
+  const operator = new KubeConfig();
+  operator.loadFromString(cluster.server.kubeconfig(cluster.operator));
+  const metrics = new OperatorMetrics({ defaultMetrics: false });
+  metrics.csrDecisions.inc({ decision: 'approved' });
+  const server = new SecureMetricsServer({
+    host: '127.0.0.1',
+    port: 0,
+    certDir: dir,
+    registry: metrics.registry,
+    access: access(operator),
+    logger: createLogger({ level: 'error', redactor: new Redactor() }),
+    reloadMs: 200,
+  });
+  const port = await server.start();
+  t.teardown(() => server.stop());
+  return { cluster, dir, first, port, ca: cluster.serviceCa.caPem, prometheus, nobody };
+}
+
 test.serial(
   'metrics over HTTPS: no token 401, no grant 403, granted 200; the rotated certificate is served',
   async (t) => {
-    const cluster = await startSimCluster({ rbac: true });
-    t.teardown(() => cluster.stop());
-    const dir = await mkdtemp(join(tmpdir(), 'wmco-metrics-tls-'));
-    t.teardown(() => rm(dir, { recursive: true, force: true }));
-    await apply(cluster, [
-      ...deployObjects('02-clusterrole.yaml', 'ClusterRole'),
-      ...deployObjects('03-clusterrolebinding.yaml', 'ClusterRoleBinding'),
-      ...deployObjects('06-service.yaml', 'Service').filter((s) => s.metadata?.name !== 'windows-exporter'),
-    ]);
-    // What OpenShift's monitoring stack grants its Prometheus (nonResourceURLs /metrics, get).
-    const prometheus = cluster.server.addServiceAccount('openshift-monitoring', 'prometheus-k8s');
-    const nobody = cluster.server.addServiceAccount('default', 'nobody');
-    await apply(cluster, [
-      {
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'ClusterRole',
-        metadata: { name: 'metrics-reader' },
-        rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }],
-      } as KubernetesObject,
-      {
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'ClusterRoleBinding',
-        metadata: { name: 'prometheus-metrics-reader' },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'metrics-reader' },
-        subjects: [{ kind: 'ServiceAccount', name: 'prometheus-k8s', namespace: 'openshift-monitoring' }],
-      } as KubernetesObject,
-    ]);
-    const first = await writeSecret(cluster, dir);
-
-    const operator = new KubeConfig();
-    operator.loadFromString(cluster.server.kubeconfig(cluster.operator));
-    const metrics = new OperatorMetrics({ defaultMetrics: false });
-    metrics.csrDecisions.inc({ decision: 'approved' });
-    const server = new SecureMetricsServer({
-      host: '127.0.0.1',
-      port: 0,
-      certDir: dir,
-      registry: metrics.registry,
-      access: kubeMetricsAccess(operator),
-      logger: createLogger({ level: 'error', redactor: new Redactor() }),
-      reloadMs: 200,
-    });
-    const port = await server.start();
-    t.teardown(() => server.stop());
-    const ca = cluster.serviceCa.caPem;
+    const { cluster, dir, first, port, ca, prometheus, nobody } = await metricsWorld(t, kubeMetricsAccess);
 
     t.is((await get(port, ca)).code, 401, 'no token');
     t.is((await get(port, ca, 'not-a-token')).code, 401, 'a token the API server does not know');
@@ -150,5 +173,37 @@ test.serial(
       10_000,
     );
     t.pass();
+  },
+);
+
+/** The reviews the API server answered since `since` (its request count then). */
+function reviews(cluster: SimCluster, since: number): { tokens: number; access: number } {
+  const posts = cluster.server.requests.since(since).filter((r) => r.method === 'POST');
+  return {
+    tokens: posts.filter((r) => r.path.endsWith('/tokenreviews')).length,
+    access: posts.filter((r) => r.path.endsWith('/subjectaccessreviews')).length,
+  };
+}
+
+test.serial(
+  'metrics reviews are cached per token and rate-limited: a flood of new tokens gets 429 unasked',
+  async (t) => {
+    const limits = { ...DEFAULT_METRICS_ACCESS_LIMITS, reviewsPerSecond: 1, reviewBurst: 5 };
+    const w = await metricsWorld(t, (kc) => new CachedMetricsAccess(kubeMetricsAccess(kc), limits));
+    const before = w.cluster.server.requests.total;
+    for (let i = 0; i < 10; i++) t.is((await get(w.port, w.ca, w.prometheus.token)).code, 200);
+    t.deepEqual(reviews(w.cluster, before), { tokens: 1, access: 1 }, 'ten scrapes, one review of each');
+
+    const flood = w.cluster.server.requests.total;
+    const began = Date.now();
+    const codes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => get(w.port, w.ca, `flood-${i}`).then((r) => r.code)),
+    );
+    const seconds = Math.ceil((Date.now() - began) / 1000);
+    const { tokens } = reviews(w.cluster, flood);
+    t.true(tokens <= limits.reviewBurst + seconds * limits.reviewsPerSecond, `${tokens} TokenReviews`);
+    t.true(codes.every((c) => c === 401 || c === 429));
+    t.true(codes.filter((c) => c === 429).length >= 50 - tokens, 'every request not reviewed got 429');
+    t.is((await get(w.port, w.ca, w.prometheus.token)).code, 200, 'Prometheus, cached, is still served');
   },
 );

@@ -1,7 +1,6 @@
 import type { CertificatesV1Api, CustomObjectsApi, V1Node } from '@kubernetes/client-node';
 import type { InstanceAddressPolicy } from '../../desired/instance-address.js';
 import type { Ipv4Resolver } from '../../desired/windows-instances.js';
-import type { HostKeyStore } from '../../host/host-key-store.js';
 import { approvedClientCsr } from '../../admit/approval-record.js';
 import { openShiftBootstrapIdentity, type BootstrapIdentity } from '../../identity/bootstrap-identity.js';
 import { systemClock } from '../../kube/clock.js';
@@ -34,12 +33,13 @@ import type { LifecycleOptions } from '../../lifecycle/lifecycle-options.js';
 import { LIFECYCLE_PHASE_ANNOTATION, rebootRequested } from '../../lifecycle/lifecycle-annotations.js';
 import { NodeMaintenance } from '../../lifecycle/maintenance.js';
 import { TrustedCaConfigMap } from '../../controllers/trusted-ca-configmap.js';
+import { EntryPins, type PinStore } from './entry-pins.js';
 
 export interface ByohControllersOptions {
   readonly deps: JoinDeps;
   readonly certificates: CertificatesV1Api;
   readonly watch: WatchPort;
-  readonly hostKeys: HostKeyStore;
+  readonly hostKeys: PinStore;
   readonly resolver: Ipv4Resolver;
   /** Which addresses `windows-instances` keys may not reach (default: loopback and the other refused ranges). */
   readonly addressPolicy?: () => Promise<InstanceAddressPolicy>;
@@ -167,6 +167,7 @@ export class ByohControllers implements ByohView {
     const driftMetric = this.o.metrics?.drift;
     const flows = {
       join: this.maintenance.joinFlow(this.o.hostKeys),
+      pins: new EntryPins(this.o.hostKeys, this, deps.logger),
       remove: new RemoveFlow(deps),
       removeOptions: this.o.remove,
       rotation: new KeyRotation(deps),
@@ -182,17 +183,11 @@ export class ByohControllers implements ByohView {
       },
     };
     const metrics = this.o.metrics?.controller ? { metrics: this.o.metrics.controller } : {};
+    const instances = new InstancesReconciler(deps, this, flows, this.addressing(flows.pins));
+    const workers = this.o.parallelJoins + MAINTAIN_WORKERS + REMOVE_WORKERS;
     return [
-      new Controller(new InstancesReconciler(deps, this, flows, this.addressing()), this.instanceQueue, {
-        workers: this.o.parallelJoins + MAINTAIN_WORKERS + REMOVE_WORKERS,
-        logger: deps.logger,
-        ...metrics,
-      }),
-      new Controller(this.csr, this.csrQueue, {
-        workers: 2,
-        logger: deps.logger,
-        ...metrics,
-      }),
+      new Controller(instances, this.instanceQueue, { workers, logger: deps.logger, ...metrics }),
+      new Controller(this.csr, this.csrQueue, { workers: 2, logger: deps.logger, ...metrics }),
     ];
   }
 
@@ -209,9 +204,9 @@ export class ByohControllers implements ByohView {
     });
   }
 
-  private addressing(): EntryAddressing {
+  private addressing(pins: EntryPins): EntryAddressing {
     const policy = this.o.addressPolicy;
-    return { resolve: this.o.resolver, ...(policy ? { policy } : {}) };
+    return { resolve: pins.recording(this.o.resolver), ...(policy ? { policy } : {}) };
   }
 
   instances(): Readonly<Record<string, string>> | undefined {
@@ -283,14 +278,13 @@ export class ByohControllers implements ByohView {
 
   private enqueueAll(): void {
     const entries = Object.keys(this.instances() ?? {});
-    // An entry that is gone ends its registration: nothing is approved for it afterwards.
+    // A gone entry ends its registration (nothing approved for it) and is reconciled once more (status gone).
     if (this.informers.instances.synced) this.o.deps.names.retainOnly(entries);
-    // ... and is reconciled once more, so its status (a bad entry's Failed) goes at once.
     const gone = [...this.listedEntries].filter((e) => !entries.includes(e));
     this.listedEntries = new Set(entries);
     [...entries, ...gone].forEach((e) => this.instanceQueue.add(ENTRY_PREFIX + e));
-    const names = removalCandidates(this.windowsNodes(), this.o.deps.records, entries);
-    names.forEach((n) => this.instanceQueue.add(NODE_PREFIX + n));
+    for (const n of removalCandidates(this.windowsNodes(), this.o.deps.records, entries))
+      this.instanceQueue.add(NODE_PREFIX + n);
   }
 
   /** The undecided CSRs (a decided one needs no fresh read: with 1,000 nodes that was 1,000 GETs a registration). */

@@ -2,7 +2,7 @@ import type { CertificatesV1Api, CoreV1Api, V1ConfigMap, V1Node, V1Secret } from
 import type { Clock } from '../../kube/clock.js';
 import type { Logger } from '../../kube/logger.js';
 import { SupervisedInformer } from '../../kube/supervised-informer.js';
-import type { KubeList, KubeObject, WatchPort } from '../../kube/watch-port.js';
+import type { KubeList, KubeObject, ListPort, WatchPort } from '../../kube/watch-port.js';
 import {
   PRIVATE_KEY_SECRET,
   WINDOWS_INSTANCES_CONFIGMAP,
@@ -21,19 +21,25 @@ export interface InformerSources {
   readonly onRestart?: (informer: string, reason: string) => void;
   /** Secret holding the private key (default cloud-private-key). */
   readonly privateKeySecret?: string;
+  /** CSRs per page of the CSR list (default CSR_PAGE_SIZE). */
+  readonly csrPageSize?: number;
 }
+
+/** Every CSR of the cluster is listed, in pages of this many (client-go's reflector page size). */
+export const CSR_PAGE_SIZE = 500;
 
 function make<T extends KubeObject>(
   s: InformerSources,
   what: {
     name: string;
     path: string;
-    list: (sel: { labelSelector?: string; fieldSelector?: string }) => Promise<KubeList<T>>;
+    list: ListPort<T>;
     selectors: { labelSelector?: string; fieldSelector?: string };
     transform?: (obj: T) => T;
+    pageSize?: number;
   },
 ): SupervisedInformer<T> {
-  const { name, path, list, selectors, transform } = what;
+  const { name, path, list, selectors, transform, pageSize } = what;
   return new SupervisedInformer<T>({
     name,
     path,
@@ -43,6 +49,7 @@ function make<T extends KubeObject>(
     logger: s.logger,
     ...selectors,
     ...(transform ? { transform } : {}),
+    ...(pageSize === undefined ? {} : { pageSize }),
     onRestart: (reason) => s.onRestart?.(name, reason),
   });
 }
@@ -82,9 +89,15 @@ export function byohInformers(s: InformerSources): {
     csrs: make(s, {
       name: 'csrs',
       path: '/apis/certificates.k8s.io/v1/certificatesigningrequests',
-      list: (sel) => s.certificates.listCertificateSigningRequest(sel) as Promise<KubeList<CachedCsr>>,
+      list: ({ continue: token, ...sel }) =>
+        s.certificates.listCertificateSigningRequest({
+          ...sel,
+          ...(token === undefined ? {} : { _continue: token }),
+        }) as Promise<KubeList<CachedCsr>>,
       selectors: {},
       transform: cachedCsr,
+      // A cluster's every CSR (Linux nodes' too): never in one answer (issue 27).
+      pageSize: s.csrPageSize ?? CSR_PAGE_SIZE,
     }),
   };
 }

@@ -19,6 +19,7 @@ import { NodeRecordGuard } from './node-record-guard.js';
 import { RecordMigration } from './record-migration.js';
 import { RecordedRemovals } from './recorded-removals.js';
 import type { RemoveFlow, RemoveOptions } from '../../lifecycle/remove-flow.js';
+import type { EntryPins } from './entry-pins.js';
 import { pruneInstanceStatuses } from './status-pruner.js';
 import { privateKeyProblem } from '../../lifecycle/private-key-problem.js';
 
@@ -31,6 +32,8 @@ export interface InstanceFlows {
   readonly upgrades: NodeUpgrades;
   /** Periodic drift repair of up-to-date nodes; absent or `intervalMs` 0 turns it off. */
   readonly drift?: DriftSettings;
+  /** Forgets the host-key pins of removed entries (absent: pins are kept). */
+  readonly pins?: EntryPins;
 }
 
 /** One admitted entry's reconcile, once the key is known. */
@@ -109,6 +112,7 @@ export class InstancesReconciler implements Reconciler {
         nodes: this.view.windowsNodes(),
         resolve: this.resolve,
       });
+      await this.flows.pins?.entryGone(entry);
       return undefined;
     }
     const result = await this.admission.admit(entry, value);

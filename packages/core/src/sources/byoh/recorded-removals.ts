@@ -7,6 +7,7 @@ import type { NodeRecords } from '../../identity/node-record-store.js';
 import type { ByohView } from './byoh-view.js';
 import type { NodeRecordGuard } from './node-record-guard.js';
 import type { RemoveFlow, RemoveOptions } from '../../lifecycle/remove-flow.js';
+import type { EntryPins } from './entry-pins.js';
 
 /**
  * Removals of BYOH instances, decided from the operator's records (ADR 0035): a node name is removed only
@@ -18,7 +19,11 @@ export class RecordedRemovals {
   constructor(
     private readonly view: ByohView,
     private readonly guard: NodeRecordGuard,
-    private readonly flows: { readonly remove: RemoveFlow; readonly removeOptions: RemoveOptions },
+    private readonly flows: {
+      readonly remove: RemoveFlow;
+      readonly removeOptions: RemoveOptions;
+      readonly pins?: EntryPins;
+    },
   ) {}
 
   async reconcile(
@@ -38,6 +43,7 @@ export class RecordedRemovals {
     }
     const node = found.kind === 'agrees' ? found.node : undefined;
     await this.flows.remove.remove({ record, node }, privateKey, { ...this.flows.removeOptions, signal });
+    await this.flows.pins?.recordRemoved(record);
     return undefined;
   }
 

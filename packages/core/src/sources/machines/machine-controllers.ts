@@ -3,6 +3,7 @@ import type { DriftOutcome } from '../../lifecycle/drift-repair.js';
 import type { JoinDeps } from '../../lifecycle/join-deps.js';
 import { isNodeReady } from '../../lifecycle/node-ops.js';
 import type { HostKeyStore } from '../../host/host-key-store.js';
+import type { HostPinRemover } from '../../host/host-pins.js';
 import { systemClock } from '../../kube/clock.js';
 import { Controller, type ControllerMetrics } from '../../kube/controller.js';
 import { errorMessage } from '../../kube/logger.js';
@@ -20,6 +21,7 @@ import { MachineReconciler, type MachineView } from './machine-reconciler.js';
 import { MachineSetNameCheck, machineSetInformer } from './machine-set-names.js';
 import { nodeMachine } from './machine-instance.js';
 import { MachineLifecycle } from './machine-lifecycle.js';
+import { MachinePins } from './machine-pins.js';
 import { BudgetedReplacements, type MachineReplacements } from './machine-replacements.js';
 import { ensureUserDataSecrets } from './user-data-secret.js';
 
@@ -27,7 +29,8 @@ export interface MachineControllersOptions {
   readonly deps: JoinDeps;
   readonly custom: CustomObjectsApi;
   readonly watch: WatchPort;
-  readonly hostKeys: HostKeyStore;
+  /** Where host keys are pinned; the pins of deleted Machines are forgotten there too. */
+  readonly hostKeys: HostKeyStore & HostPinRemover;
   readonly sshUser: string;
   readonly userDataFormat: UserDataFormat;
   readonly hostRename?: HostRename | undefined;
@@ -74,6 +77,7 @@ export class MachineControllers implements MachineView {
   private readonly informers: ReturnType<typeof machineInformers>;
   private readonly queue: WorkQueue;
   private readonly controller: Controller;
+  private readonly pins: MachinePins;
   /** MachineSets, read only where the platform renames VMs (their names limit the Machines' names); optional. */
   private readonly machineSets: ReturnType<typeof machineSetInformer> | undefined;
 
@@ -92,6 +96,7 @@ export class MachineControllers implements MachineView {
       ? machineSetInformer({ custom: o.custom, watch: o.watch, clock: systemClock, logger: deps.logger })
       : undefined;
     this.queue = new WorkQueue(systemClock, defaultControllerRateLimiter(systemClock));
+    this.pins = new MachinePins(o.hostKeys, () => this.machines(), deps.logger);
     const retryMs = o.retryMs ?? 30_000;
     const reconciler = new MachineReconciler(
       {
@@ -110,6 +115,7 @@ export class MachineControllers implements MachineView {
         replacements: o.replacements ?? this.budgetedReplacements(Math.min(retryMs, 5000)),
         lifecycle: this.lifecycle(),
         now: () => this.now(),
+        pins: this.pins,
       },
       this,
     );
@@ -229,6 +235,10 @@ export class MachineControllers implements MachineView {
     this.informers.nodes.on('update', (n, old) => {
       if (!old || nodeSignature(n) !== nodeSignature(old)) this.enqueueOwner(n);
     });
+    this.informers.machines.on('update', (m) => {
+      if (m.metadata?.deletionTimestamp !== undefined) this.forgetPins(m, false);
+    });
+    this.informers.machines.on('delete', (m) => this.forgetPins(m, true));
     for (const ev of ['add', 'update', 'delete'] as const) {
       this.informers.machines.on(ev, (m) =>
         this.queue.add(`${m.metadata?.namespace ?? ''}/${m.metadata?.name ?? ''}`),
@@ -240,6 +250,17 @@ export class MachineControllers implements MachineView {
       // Deleted or edited by someone: put back (a write of ours comes back equal and changes nothing).
       this.informers.userData.on(ev, () => this.queue.add(USER_DATA_KEY));
     }
+  }
+
+  private forgetPins(m: MachineResource, gone: boolean): void {
+    this.pins
+      .deleted(m, gone)
+      .catch((e: unknown) =>
+        this.o.deps.logger.warn(
+          { err: errorMessage(e) },
+          'cannot forget the host key pins of a deleted Machine',
+        ),
+      );
   }
 
   private wireMachineSets(): void {

@@ -15,6 +15,7 @@ import { planMachine, type MachineAction } from './machine-plan.js';
 import { MachineReconciler, nodeOfMachine } from './machine-reconciler.js';
 import { windowsMachine } from './machine-object.js';
 import { MemoryNodeRecords } from '../../identity/memory-node-records.js';
+import type { MachinePins } from './machine-pins.js';
 
 // Issue 26: `wmco plan` and the Machine reconciler share one decision. Each row is fed to both: the
 // reconciler (with fakes recording which flow it started) and `planMachine`; both must name one action.
@@ -122,6 +123,7 @@ function recordingReconciler(row: Row): { reconciler: MachineReconciler; did: st
       hostRename: undefined,
       retryBudget: 3,
       records: new MemoryNodeRecords(),
+      pins: { seen: () => Promise.resolve() } as unknown as MachinePins,
       retryMs: 1000,
       replacements: { replace: () => record('replace') },
       status: {

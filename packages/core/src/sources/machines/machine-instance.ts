@@ -5,6 +5,7 @@ import { Annotations } from '../../identity/node-metadata.js';
 import type { JoiningInstance, SourceInstance } from '../../lifecycle/node-source.js';
 import { MACHINE_STATUS_PREFIX } from '../../lifecycle/instance-status.js';
 import { nodeInternalIp, readNode } from '../../lifecycle/node-ops.js';
+import type { HostState } from '../../host/protocol/index.js';
 import { machineRef, type WindowsMachine } from './machine-object.js';
 import { mergePatchNode } from '../../kube/client/node-merge-patch.js';
 
@@ -48,10 +49,25 @@ export function machineSourceInstance(m: WindowsMachine): SourceInstance {
 }
 
 /**
+ * A Node of the Machine's future name that exists before the Machine's host ever ran a kubelet was not
+ * registered by that host (on vSphere and Nutanix the name is the Machine's, known in advance): someone
+ * created it to be adopted. It is refused and left alone, unless it already is this Machine's.
+ */
+function assertNotSquatted(node: V1Node, m: WindowsMachine, host: HostState): void {
+  if (nodeMachine(node) === machineKey(m)) return;
+  if (host.services.some((svc) => svc.name.toLowerCase() === 'kubelet')) return;
+  const name = node.metadata?.name ?? '';
+  throw new Error(
+    `Node ${name} already exists, but the host of Machine ${machineKey(m)} has never run a kubelet: ` +
+      `someone else created it, so it is not adopted and is left alone (delete Node ${name} if it is stale)`,
+  );
+}
+
+/**
  * A Machine's join: the kubelet registers the name its host reports (after HostRename on vSphere and
  * Nutanix), no registration is made with the operator's CSR approver (the cluster machine approver
  * approves Machine-backed CSRs), and the Node is claimed for the Machine only when it carries the
- * Machine's address and no other owner.
+ * Machine's address and no other owner, and (when it existed before the join) was registered by the host.
  */
 export function machineJoiningInstance(
   core: CoreV1Api,
@@ -68,6 +84,7 @@ export function machineJoiningInstance(
       const decided = kubeletNodeName(values['HOSTNAME_OVERRIDE'] ?? host.hostname);
       if (!decided.ok) throw new Error(decided.reason);
       const existing = await readNode(core, decided.name);
+      if (existing) assertNotSquatted(existing, m, host);
       if (existing) assertMachineMayOwn(existing, m);
       return decided.name;
     },

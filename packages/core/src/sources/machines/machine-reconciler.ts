@@ -17,6 +17,7 @@ import {
   type WindowsMachine,
 } from './machine-object.js';
 import type { MachineLifecycle } from './machine-lifecycle.js';
+import type { MachinePins } from './machine-pins.js';
 import type { MachineReplacements } from './machine-replacements.js';
 import { machineSetNameProblem } from './machine-set-names.js';
 import { machineNode, type MachineRecordDeps } from './machine-record.js';
@@ -66,6 +67,8 @@ export interface MachineReconcilerDeps {
   readonly records: NodeRecords;
   /** Milliseconds now (when a join began, for the drift schedule). */
   readonly now: () => number;
+  /** Remembers each Machine's address and pin, for MachinePins to forget on deletion. */
+  readonly pins: MachinePins;
 }
 
 /** The Node that belongs to a Machine: annotated with it, or named by its nodeRef and at its address. */
@@ -110,6 +113,7 @@ export class MachineReconciler implements Reconciler {
     const res = this.view.machine(key);
     if (!res) return this.forget(key);
     const m = windowsMachine(res);
+    await this.d.pins.seen(key, m);
     if (this.deleted.get(key) === m.uid) return undefined;
     const privateKey = this.view.privateKey();
     const hash = privateKey === undefined ? undefined : publicKeyHash(publicKeyOf(privateKey));
