@@ -1,10 +1,15 @@
 #!/usr/bin/env node
 // Regenerates the CSV's install strategy from deploy/. `--check` exits 1 (and writes nothing) when the
-// committed CSV differs. Usage: node packages/packaging/dist/sync-bundle-cli.js [--check]
+// committed CSV differs. The release step adds `--operator-image-digest sha256:<hex> --output <file>`: it
+// writes the CSV with every image referenced by that digest (and `disconnected` claimed) to <file>, leaving
+// the committed CSV alone.
+// Usage: node packages/packaging/dist/sync-bundle-cli.js [--check] [--operator-image-digest D --output F]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
 import { deploySources, syncCsv } from './csv-sync.js';
 import { listYamlFiles } from './manifest-files.js';
+import { imageRepository, ImageDigestError, pinImages } from './pin-images.js';
 import { REPO_ROOT } from './repo-root.js';
 
 const CSV_PATH = join(
@@ -12,13 +17,33 @@ const CSV_PATH = join(
   'bundle/manifests/windows-machine-config-operator.clusterserviceversion.yaml',
 );
 
+const { values } = parseArgs({
+  options: {
+    check: { type: 'boolean', default: false },
+    'operator-image-digest': { type: 'string' },
+    output: { type: 'string' },
+  },
+});
 const files = listYamlFiles(join(REPO_ROOT, 'deploy')).map((f) => ({
   text: readFileSync(f, 'utf8'),
   source: relative(REPO_ROOT, f),
 }));
 const current = readFileSync(CSV_PATH, 'utf8');
 const next = syncCsv(current, deploySources(files));
-if (process.argv.includes('--check')) {
+const digest = values['operator-image-digest'];
+if (digest !== undefined) {
+  try {
+    if (values.output === undefined)
+      throw new ImageDigestError('--operator-image-digest needs --output <file>');
+    const image = /^\s+containerImage: (\S+)$/m.exec(next)?.[1] ?? '';
+    writeFileSync(values.output, pinImages(next, new Map([[imageRepository(image), digest]])));
+    process.stdout.write(`wrote ${values.output}\n`);
+  } catch (e) {
+    if (!(e instanceof ImageDigestError)) throw e;
+    process.stderr.write(`sync-bundle: ${e.message}\n`);
+    process.exitCode = 2;
+  }
+} else if (values.check) {
   if (next !== current) {
     process.stderr.write(
       `${relative(REPO_ROOT, CSV_PATH)} is out of date; run pnpm --filter @wmco/packaging sync-bundle\n`,
