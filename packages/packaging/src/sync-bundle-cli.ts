@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Regenerates the CSV's install strategy from deploy/. `--check` exits 1 (and writes nothing) when the
+// Regenerates the CSV's install strategy from deploy/ and its icon from bundle/icon.svg. `--check` exits 1 (and writes nothing) when the
 // committed CSV differs. The release step adds `--operator-image-digest sha256:<hex> --output <file>`: it
 // writes the CSV with every image referenced by that digest (and `disconnected` claimed) to <file>, leaving
 // the committed CSV alone.
@@ -7,6 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import { withIcon } from './csv-icon.js';
 import { deploySources, syncCsv } from './csv-sync.js';
 import { listYamlFiles } from './manifest-files.js';
 import { imageRepository, ImageDigestError, pinImages } from './pin-images.js';
@@ -29,7 +30,10 @@ const files = listYamlFiles(join(REPO_ROOT, 'deploy')).map((f) => ({
   source: relative(REPO_ROOT, f),
 }));
 const current = readFileSync(CSV_PATH, 'utf8');
-const next = syncCsv(current, deploySources(files));
+const next = withIcon(
+  syncCsv(current, deploySources(files)),
+  readFileSync(join(REPO_ROOT, 'bundle/icon.svg'), 'utf8'),
+);
 const digest = values['operator-image-digest'];
 if (digest !== undefined) {
   try {
