@@ -1,13 +1,15 @@
 #!/usr/bin/env node
-// Regenerates the CSV's install strategy from deploy/ and its icon from bundle/icon.svg. `--check` exits 1 (and writes nothing) when the
+// Regenerates the CSV's install strategy from deploy/ and its icon from bundle/icon.svg, and the
+// file-based catalog catalog/windows-machine-config-operator/catalog.yaml from the bundle. `--check` exits 1 (and writes nothing) when the
 // committed CSV differs. The release step adds `--operator-image-digest sha256:<hex> --output <file>`: it
 // writes the CSV with every image referenced by that digest (and `disconnected` claimed) to <file>, leaving
 // the committed CSV alone.
 // Usage: node packages/packaging/dist/sync-bundle-cli.js [--check] [--operator-image-digest D --output F]
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withIcon } from './csv-icon.js';
+import { CATALOG_FILE, catalogFor } from './catalog-file.js';
 import { deploySources, syncCsv } from './csv-sync.js';
 import { listYamlFiles } from './manifest-files.js';
 import { imageRepository, ImageDigestError, pinImages } from './pin-images.js';
@@ -48,13 +50,23 @@ if (digest !== undefined) {
     process.exitCode = 2;
   }
 } else if (values.check) {
+  if (catalogFor(next) !== readFileSync(CATALOG_FILE, 'utf8')) {
+    process.stderr.write(
+      `${relative(REPO_ROOT, CATALOG_FILE)} is out of date; run pnpm --filter @wmco/packaging sync-bundle\n`,
+    );
+    process.exitCode = 1;
+  }
   if (next !== current) {
     process.stderr.write(
       `${relative(REPO_ROOT, CSV_PATH)} is out of date; run pnpm --filter @wmco/packaging sync-bundle\n`,
     );
     process.exitCode = 1;
   }
-} else if (next !== current) {
-  writeFileSync(CSV_PATH, next);
-  process.stdout.write(`updated ${relative(REPO_ROOT, CSV_PATH)}\n`);
+} else {
+  if (next !== current) {
+    writeFileSync(CSV_PATH, next);
+    process.stdout.write(`updated ${relative(REPO_ROOT, CSV_PATH)}\n`);
+  }
+  mkdirSync(dirname(CATALOG_FILE), { recursive: true });
+  writeFileSync(CATALOG_FILE, catalogFor(next));
 }
