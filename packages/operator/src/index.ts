@@ -24,6 +24,7 @@ export { createLogger } from './runtime/logger.js';
 export { kubeMetricsAccess, type MetricsAccess } from './runtime/metrics-access.js';
 export { CachedMetricsAccess, DEFAULT_METRICS_ACCESS_LIMITS } from './runtime/cached-metrics-access.js';
 export { OperatorMetrics } from './runtime/metrics.js';
+export { MeteredStatusStore } from './runtime/metered-status-store.js';
 export { OPERATOR_MALLOC_ENV, OPERATOR_NODE_FLAGS } from './runtime/node-flags.js';
 export { LEADER_LEASE_NAME } from './runtime/operator-elector.js';
 export { OperatorRuntime, StartupError } from './runtime/operator-runtime.js';

@@ -58,7 +58,7 @@ test('the operator container runs `run` from the release image with upstream env
   }
 });
 
-test('probes use a named container port, the plain HTTP port 9182 (metrics are on 8443, HTTPS)', (t) => {
+test('probes use a named container port, the plain HTTP port 9182 (metrics are on 9183, HTTPS)', (t) => {
   const c = container();
   const ports = new Map(c.ports.map((p) => [p.name, p.containerPort]));
   t.is(c.livenessProbe.httpGet.path, '/healthz');
@@ -119,7 +119,7 @@ test('the namespace enables cluster monitoring and allows the host-network pod',
   t.is(ns.metadata.labels['pod-security.kubernetes.io/enforce'], 'privileged');
 });
 
-test('metrics: HTTPS port 8443 behind the metrics Service, its serving-cert Secret mounted (optional) where `wmco run` reads it', (t) => {
+test('metrics: HTTPS port 9183 behind the metrics Service, its serving-cert Secret mounted (optional) where `wmco run` reads it', (t) => {
   const d = deployment() as unknown as {
     spec: {
       template: {
@@ -135,7 +135,7 @@ test('metrics: HTTPS port 8443 behind the metrics Service, its serving-cert Secr
   };
   const pod = d.spec.template.spec;
   const c = pod.containers[0]!;
-  t.is(new Map(c.ports.map((p) => [p.name, p.containerPort])).get('https-metrics'), 8443);
+  t.is(new Map(c.ports.map((p) => [p.name, p.containerPort])).get('https-metrics'), 9183);
   t.is(c.volumeMounts.find((m) => m.name === 'metrics-tls')?.mountPath, '/etc/wmco/metrics-tls');
   const secret = pod.volumes.find((v) => v.name === 'metrics-tls')?.secret;
   t.deepEqual(secret, { secretName: 'windows-machine-config-operator-metrics-tls', optional: true });

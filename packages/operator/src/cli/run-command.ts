@@ -183,7 +183,7 @@ export function runCommand(ctx: CliContext): Command {
     .option(
       '--metrics-address <host:port>',
       'serve /metrics here over HTTPS, to callers the API server authenticates and authorises; empty: off',
-      '0.0.0.0:8443',
+      '0.0.0.0:9183',
     )
     .option(
       '--metrics-cert-dir <dir>',

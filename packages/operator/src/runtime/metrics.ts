@@ -1,7 +1,23 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ByohControllersOptions, InstancePhase } from '@wmco/core/internal';
 import type { ControllerMetrics, WorkQueueMetrics } from '@wmco/core';
+import { CONTRACT_VERSION } from '@wmco/core/contract-version';
 import type { HostMeter } from './metered-host.js';
+import { WMCO_VERSION } from '../cli/wmco-version.js';
+
+/**
+ * prom-client's default gauges that end in `_total` (Prometheus keeps that suffix for counters, and
+ * `promtool check metrics` refuses them). Their per-type gauges (`wmco_nodejs_active_handles{type}`, ...)
+ * stay: `sum()` over them gives the same totals.
+ */
+const TOTAL_NAMED_GAUGES = [
+  'wmco_nodejs_active_handles_total',
+  'wmco_nodejs_active_requests_total',
+  'wmco_nodejs_active_resources_total',
+] as const;
+
+/** Latency buckets of client-go's workqueue metrics (10 µs to 10 s, by factors of ten). */
+const WORKQUEUE_BUCKETS = [1e-5, 1e-4, 1e-3, 0.01, 0.1, 1, 10];
 
 /** The operator's Prometheus metrics, in a registry of its own (never prom-client's global one). */
 export class OperatorMetrics {
@@ -35,6 +51,34 @@ export class OperatorMetrics {
     name: 'wmco_workqueue_retries_total',
     help: 'Rate-limited re-adds',
     labelNames: ['queue'] as const,
+    registers: [this.registry],
+  });
+  readonly queueLatency = new Histogram({
+    name: 'wmco_workqueue_queue_duration_seconds',
+    help: 'Seconds a key waited in a work queue before it was handed out',
+    labelNames: ['queue'] as const,
+    buckets: WORKQUEUE_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly workDuration = new Histogram({
+    name: 'wmco_workqueue_work_duration_seconds',
+    help: 'Seconds processing a key took, from hand-out to done',
+    labelNames: ['queue'] as const,
+    buckets: WORKQUEUE_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly phases = new Map<string, InstancePhase>();
+  readonly instances = new Gauge({
+    name: 'wmco_instances',
+    help: 'Windows instances known to the operator, by phase',
+    labelNames: ['phase'] as const,
+    registers: [this.registry],
+    collect: () => this.countPhases(),
+  });
+  readonly buildInfo = new Gauge({
+    name: 'wmco_build_info',
+    help: 'Always 1; the labels name the operator version, the provider contract version and the Node.js runtime',
+    labelNames: ['version', 'contract_version', 'node_version'] as const,
     registers: [this.registry],
   });
   readonly joinPhase = new Histogram({
@@ -85,7 +129,27 @@ export class OperatorMetrics {
   });
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
-    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'wmco_' });
+    if (options.defaultMetrics ?? true) {
+      collectDefaultMetrics({ register: this.registry, prefix: 'wmco_' });
+      for (const name of TOTAL_NAMED_GAUGES) this.registry.removeSingleMetric(name);
+    }
+    this.buildInfo.set(
+      { version: WMCO_VERSION, contract_version: String(CONTRACT_VERSION), node_version: process.version },
+      1,
+    );
+  }
+
+  /** Records an instance's current phase (`undefined`: the instance is gone). */
+  instancePhase(address: string, phase: InstancePhase | undefined): void {
+    if (phase === undefined) this.phases.delete(address);
+    else this.phases.set(address, phase);
+  }
+
+  private countPhases(): void {
+    this.instances.reset();
+    const counts = new Map<InstancePhase, number>();
+    for (const phase of this.phases.values()) counts.set(phase, (counts.get(phase) ?? 0) + 1);
+    for (const [phase, n] of counts) this.instances.set({ phase }, n);
   }
 
   queueMetrics(queue: string): WorkQueueMetrics {
@@ -93,6 +157,8 @@ export class OperatorMetrics {
       depth: (n) => this.queueDepth.set({ queue }, n),
       added: () => this.queueAdds.inc({ queue }),
       retried: () => this.queueRetries.inc({ queue }),
+      queueLatencyMs: (ms) => this.queueLatency.observe({ queue }, ms / 1000),
+      workDurationMs: (ms) => this.workDuration.observe({ queue }, ms / 1000),
     };
   }
 

@@ -231,6 +231,7 @@ export class OperatorRuntime {
       status: new MeteredStatusStore(
         new ConfigMapStatusStore(core, config.namespace, (t) => this.p.redactor.scrubText(t)),
         (phase, seconds) => this.p.metrics.phaseDone(phase, seconds),
+        (address, phase) => this.p.metrics.instancePhase(address, phase),
       ),
       names: new Registrations({ ttlMs: config.registrationTimeoutMs ?? DEFAULT_REGISTRATION_TTL_MS }),
       records: caches.records,

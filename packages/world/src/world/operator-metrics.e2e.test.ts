@@ -22,7 +22,7 @@ async function shippedPayloadBytes(dir: string): Promise<number> {
 }
 
 test.serial(
-  'a join moves the join phase, SSH operation, PowerShell start and bytes-sent metrics',
+  'a join moves the join phase, SSH operation, PowerShell start, bytes-sent, per-phase and work-queue metrics',
   async (t) => {
     const { world } = await testWorld([{ hostname: 'WIN-A' }], { driftRepairIntervalMs: 600_000 });
     t.teardown(() => world.stop());
@@ -63,5 +63,19 @@ test.serial(
     t.true(bytes >= (status?.bytesSent ?? Infinity), 'every byte of the join is counted');
     const shipped = await shippedPayloadBytes(world.payloadDir);
     t.true(shipped > 0 && bytes >= shipped, `the payload went up (${shipped} bytes shipped)`);
+
+    // The per-phase gauge, fed by the operator's status store: the one host, Ready.
+    const instances = (await samples(m, 'wmco_instances')).filter((s) => s.value > 0);
+    t.deepEqual(
+      instances.map((s) => [s.labels['phase'], s.value]),
+      [['Ready', 1]],
+    );
+    // The work queues' latency and work duration: every key handed out was also timed.
+    const workCount = total(
+      (await samples(m, 'wmco_workqueue_work_duration_seconds')).filter((s) =>
+        s.metricName?.endsWith('_count'),
+      ),
+    );
+    t.true(workCount >= 1, 'work duration observed');
   },
 );
