@@ -127,9 +127,8 @@ export class SimApiServer {
     return this.sockets.size;
   }
 
-  private kubeletClientCert: Promise<KeyAndCert> | undefined;
-
   /** The API server's kubelet client certificate (`--kubelet-client-certificate`), issued on first use. */
+  private kubeletClientCert: Promise<KeyAndCert> | undefined;
   private async kubeletClient(): Promise<KubeletClient> {
     this.kubeletClientCert ??= this.ca.client('system:kube-apiserver', ['kube-master']);
     return { cert: await this.kubeletClientCert, caPem: this.ca.certPem };

@@ -71,7 +71,6 @@ class KubeletProcess {
   private get signal(): AbortSignal {
     return this.ctx.signal;
   }
-
   /** TLS bootstrap: a client CSR with the bootstrap credentials, then the issued certificate saved. */
   private async bootstrap(boot: KubeconfigCredentials): Promise<KubeconfigCredentials> {
     const client = new KubeClient(boot, this.signal);
