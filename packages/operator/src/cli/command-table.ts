@@ -74,6 +74,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async (ctx) => (await import('./hostcheck-command.js')).hostcheckCommand(ctx),
   },
   {
+    name: 'must-gather',
+    summary:
+      "Collect the operator's logs, events, ConfigMaps, Windows Nodes, CSRs and each Windows node's service logs into a folder",
+    usesProviders: false,
+    load: async (ctx) => (await import('./must-gather/must-gather-command.js')).mustGatherCommand(ctx),
+  },
+  {
     name: 'plan',
     summary:
       'Show what the operator would do now: per BYOH node the changes of converging it, per Windows Machine its next action',

@@ -11,7 +11,8 @@ import { handleRequest } from './http-handler.js';
 import { renderKubeconfig } from './kubeconfig.js';
 import { ObjectStore } from './object-store.js';
 import { ObjectWriter } from './object-writer.js';
-import { ClusterCa } from './pki.js';
+import type { KubeletClient } from './node-proxy.js';
+import { ClusterCa, type KeyAndCert } from './pki.js';
 import { RequestAuthorizer } from './request-authorizer.js';
 import type { RequestUser } from './request-user.js';
 import type { ServerContext } from './server-context.js';
@@ -66,6 +67,7 @@ export class SimApiServer {
       requests: this.requests,
       authorizer: new RequestAuthorizer(this.store, this.registry, rbac),
       lookupToken: (token) => this.authn.lookupToken(token),
+      kubeletClient: () => this.kubeletClient(),
     };
     installBuiltinHooks(this.writer, this.registry);
     this.admin = this.addUser('admin', ['system:masters']);
@@ -123,6 +125,13 @@ export class SimApiServer {
   /** TCP connections open now (kept-alive ones included). */
   get openConnections(): number {
     return this.sockets.size;
+  }
+
+  /** The API server's kubelet client certificate (`--kubelet-client-certificate`), issued on first use. */
+  private kubeletClientCert: Promise<KeyAndCert> | undefined;
+  private async kubeletClient(): Promise<KubeletClient> {
+    this.kubeletClientCert ??= this.ca.client('system:kube-apiserver', ['kube-master']);
+    return { cert: await this.kubeletClientCert, caPem: this.ca.certPem };
   }
 
   get caPem(): string {

@@ -11,6 +11,7 @@ import { parseRequestPath, type ResourceRequest } from './request-info.js';
 import { handleResource } from './resource-handler.js';
 import { impersonate } from './impersonation.js';
 import { admitNodeDeletion } from './node-deletion.js';
+import { isNodeProxy, nodeProxyAttributes, serveNodeProxy } from './node-proxy.js';
 import type { ServerContext } from './server-context.js';
 import { errors } from './status.js';
 
@@ -113,6 +114,12 @@ async function serveResource(
   await handleResource({ ctx, req, res, info, type, user, query, verb });
 }
 
+/** `nodes/<name>/proxy/...`: authorized as the `nodes/proxy` subresource, then forwarded to the kubelet. */
+async function proxyNode(x: Exchange, info: ResourceRequest, user: RequestUser, url: URL): Promise<void> {
+  authorize(x.ctx, nodeProxyAttributes(info, user, x.req.method ?? 'GET', url.pathname));
+  await serveNodeProxy(x.ctx, { req: x.req, res: x.res, url }, info);
+}
+
 function authenticate(x: Exchange): RequestUser {
   const who = x.authn.authenticate(x.req);
   if (who === 'invalid' || who === undefined) throw errors.unauthorized();
@@ -137,7 +144,9 @@ export async function handleRequest(x: Exchange): Promise<void> {
     if (logged) x.res.once('finish', () => (logged.status = x.res.statusCode));
     const info = parseRequestPath(url.pathname);
     if (info.kind === 'resource') {
-      await serveResource(x, info, user, url.searchParams);
+      await (isNodeProxy(info)
+        ? proxyNode(x, info, user, url)
+        : serveResource(x, info, user, url.searchParams));
       return;
     }
     authorize(x.ctx, { user, verb: method === 'GET' ? 'get' : 'post', path: url.pathname });

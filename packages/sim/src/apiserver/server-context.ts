@@ -1,3 +1,4 @@
+import type { KubeletClient } from './node-proxy.js';
 import type { RequestLog } from './request-log.js';
 import type { Faults } from './faults.js';
 import type { ObjectStore } from './object-store.js';
@@ -20,4 +21,6 @@ export interface ServerContext {
   readonly authorizer: RequestAuthorizer;
   /** The token authenticator, as TokenReview asks it (undefined: every token is unknown). */
   readonly lookupToken?: (token: string) => RequestUser | undefined;
+  /** The API server's kubelet client (node proxy); absent: the node proxy answers 404. */
+  readonly kubeletClient?: () => Promise<KubeletClient>;
 }

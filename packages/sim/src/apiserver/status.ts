@@ -55,7 +55,7 @@ export function statusBody(
     metadata: {},
     status: code < 400 ? 'Success' : 'Failure',
     message,
-    ...(reason === undefined ? {} : { reason }),
+    ...(reason === undefined || reason === '' ? {} : { reason }),
     ...(details === undefined ? {} : { details }),
     code,
   };

@@ -4,6 +4,7 @@ import { flagValue, splitCommandLine } from './command-line.js';
 import { kubeletBehaviour, type KubeletBehaviourOptions } from './kubelet/kubelet-behaviour.js';
 import { stripLogRunner } from './kubelet/kubelet-flags.js';
 import { windowsExporter } from './windows-exporter.js';
+import { withServiceLog } from './service-log.js';
 
 /** What a behaviour sees when its service starts. */
 export interface ServiceStartContext {
@@ -65,7 +66,10 @@ export function requiresFlagFiles(...flags: string[]): ServiceBehaviour {
   };
 }
 
-/** Service name → behaviour; names not registered use `binaryExists`. */
+/**
+ * Service name → behaviour; names not registered use `binaryExists`. Every behaviour writes the log file
+ * its command line names (`withServiceLog`).
+ */
 export class ServiceBehaviourRegistry {
   private readonly behaviours = new Map<string, ServiceBehaviour>();
 
@@ -75,7 +79,7 @@ export class ServiceBehaviourRegistry {
   }
 
   for(serviceName: string): ServiceBehaviour {
-    return this.behaviours.get(serviceName.toLowerCase()) ?? binaryExists;
+    return withServiceLog(this.behaviours.get(serviceName.toLowerCase()) ?? binaryExists);
   }
 
   static splitCommandLine = splitCommandLine;

@@ -6,6 +6,7 @@ import { saveClientCredentials, saveServingCert } from './kubelet-credentials.js
 import { planKubelet, type KubeletPlan } from './kubelet-plan.js';
 import { recordError, resetKubeletStatus, setPhase, type KubeletStatus } from './kubelet-status.js';
 import { heartbeat, registerNode } from './node-agent.js';
+import { serveNodeLogs } from './kubelet-serving.js';
 import { submitCsr, waitForCertificate } from './tls-bootstrap.js';
 
 export interface KubeletBehaviourOptions {
@@ -70,7 +71,6 @@ class KubeletProcess {
   private get signal(): AbortSignal {
     return this.ctx.signal;
   }
-
   /** TLS bootstrap: a client CSR with the bootstrap credentials, then the issued certificate saved. */
   private async bootstrap(boot: KubeconfigCredentials): Promise<KubeconfigCredentials> {
     const client = new KubeClient(boot, this.signal);
@@ -101,7 +101,7 @@ class KubeletProcess {
   }
 
   /** The serving certificate, requested once registered; waits for it without blocking Ready. */
-  private async servingCert(client: KubeClient): Promise<void> {
+  private async servingCert(client: KubeClient, caPem: string): Promise<void> {
     const id = this.plan.identity;
     const csr = await submitCsr(client, {
       signerName: SERVING_SIGNER,
@@ -115,6 +115,12 @@ class KubeletProcess {
     const certPem = await waitForCertificate(client, csr.name, this.o.retryIntervalMs, this.signal);
     saveServingCert(this.ctx.files, this.plan.flags.certDir, certPem, csr.keyPem);
     this.status.servingCertIssued = true;
+    await serveNodeLogs(this.ctx, {
+      address: id.internalIp,
+      certPem,
+      keyPem: csr.keyPem,
+      clientCaPem: caPem,
+    });
   }
 
   async run(): Promise<void> {
@@ -138,7 +144,7 @@ class KubeletProcess {
     if (node === undefined) return;
     status.lastError = undefined;
     setPhase(status, 'running');
-    const serving = this.servingCert(client).catch((e: unknown) => {
+    const serving = this.servingCert(client, creds.caPem).catch((e: unknown) => {
       if (!signal.aborted) recordError(status, `serving certificate: ${message(e)}`);
     });
     await heartbeat(client, plan.identity, {

@@ -79,6 +79,8 @@ export function nodeStatus(
       { type: 'InternalIP', address: id.internalIp },
       { type: 'Hostname', address: id.name },
     ],
+    // The kubelet publishes the port of its HTTPS server here; the API server's node proxy dials it.
+    daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
     capacity: { cpu: '4', memory: '16776692Ki', pods: '250', 'ephemeral-storage': '133703676Ki' },
     allocatable: { cpu: '3500m', memory: '14577140Ki', pods: '250', 'ephemeral-storage': '122147783367' },
     nodeInfo: {
