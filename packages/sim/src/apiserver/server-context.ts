@@ -1,3 +1,4 @@
+import type { PodLogs } from './pod-logs.js';
 import type { RequestLog } from './request-log.js';
 import type { Faults } from './faults.js';
 import type { ObjectStore } from './object-store.js';
@@ -20,4 +21,6 @@ export interface ServerContext {
   readonly authorizer: RequestAuthorizer;
   /** The token authenticator, as TokenReview asks it (undefined: every token is unknown). */
   readonly lookupToken?: (token: string) => RequestUser | undefined;
+  /** The simulated containers' logs that `pods/<name>/log` serves (absent: none). */
+  readonly podLogs?: PodLogs;
 }
