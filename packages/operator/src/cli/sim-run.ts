@@ -14,6 +14,8 @@ import { upgradeDemo } from '../world/upgrade-demo.js';
 import { upgradePlan } from './sim-upgrade-plan.js';
 import { WMCO_VERSION } from './version-command.js';
 import { runAttached } from './sim-attach.js';
+import { OperatorLogFile } from '../world/attach-log.js';
+import { OPERATOR_DEPLOYMENT } from '../world/operator-pod.js';
 import type { SimHostSpec } from '../world/world-hosts.js';
 import { parseHostEngine } from '../world/host-engine.js';
 
@@ -153,7 +155,12 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
   });
   const sets = demoMachineSetsFlags(opts);
   const hostEngine = parseHostEngine(opts.hostEngine ?? 'model');
+  const log = await OperatorLogFile.open(opts.logOut);
+  ctx.stdout(
+    `operator log: ${log.path}  (also: kubectl -n ${OPERATOR_NAMESPACE} logs deployment/${OPERATOR_DEPLOYMENT})`,
+  );
   const ok = await runDemo({
+    logSink: log.write,
     hostEngine,
     hosts,
     platform,
@@ -187,7 +194,8 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
         ctx.stdout(`received ${await nextShutdownSignal()}, stopping`);
       }
     },
-  });
+  }).finally(() => log.close());
+  ctx.stdout(`operator log: ${log.path}`);
   if (!ok) throw new Error('not every host became Ready (see the table above)');
   if (!upgraded) throw new Error('the upgrade did not finish in time (see the lines above)');
 }
@@ -219,9 +227,13 @@ async function attach(ctx: CliContext, platform: string, opts: SimOptions): Prom
  */
 export async function runSim(ctx: CliContext, platform: string, opts: SimOptions): Promise<void> {
   if (opts.cluster !== undefined) return attach(ctx, platform, opts);
-  if ([opts.seed, opts.bootstrapGroup, opts.cleanup, opts.logOut].some((x) => x !== undefined))
-    throw new Error('--seed, --bootstrap-group, --cleanup and --log-out apply only with --cluster');
+  if ([opts.seed, opts.bootstrapGroup, opts.cleanup].some((x) => x !== undefined))
+    throw new Error('--seed, --bootstrap-group and --cleanup apply only with --cluster');
   if (wantsWorld(opts)) return runWorld(ctx, platform, opts);
+  if (opts.logOut !== undefined)
+    throw new Error(
+      '--log-out applies with --cluster, --hosts, --hosts-file or --machinesets (an operator runs)',
+    );
   const cluster = await startSimCluster({ platform });
   let cloud: SimCloud | undefined;
   try {
