@@ -74,11 +74,22 @@ export function simClusterStarter(
 }
 
 /**
- * The one namespace deploy/ puts a Role in that the simulated cluster does not seed: openshift-cluster-api
- * exists only where the cluster API is enabled (ADR 0019). The checks run on a cluster that has it.
+ * The one namespace deploy/ puts a Role in that a bare cluster may lack: openshift-cluster-api (ADR 0019;
+ * the simulated OpenShift cluster seeds it). The checks run on a cluster that has it: created when absent.
  */
 export async function createClusterApiNamespace(kubeconfig: string): Promise<void> {
-  await run('kubectl', ['--kubeconfig', kubeconfig, 'create', 'namespace', 'openshift-cluster-api']);
+  const exists = await run('kubectl', [
+    '--kubeconfig',
+    kubeconfig,
+    'get',
+    'namespace',
+    'openshift-cluster-api',
+  ]).then(
+    () => true,
+    () => false,
+  );
+  if (!exists)
+    await run('kubectl', ['--kubeconfig', kubeconfig, 'create', 'namespace', 'openshift-cluster-api']);
 }
 
 /**

@@ -6,6 +6,8 @@ export { Faults, type RequestMatcher } from './apiserver/faults.js';
 export { RequestLog, type LoggedRequest } from './apiserver/request-log.js';
 export { renderKubeconfig, type KubeconfigInput } from './apiserver/kubeconfig.js';
 export { ApiError } from './apiserver/status.js';
+export { PodLogs, type ContainerLog } from './apiserver/pod-logs.js';
+export { ContainerLogBuffer } from './apiserver/container-log-buffer.js';
 export type { RequestUser } from './apiserver/request-user.js';
 export type { ResourceType } from './apiserver/resource-type.js';
 export {

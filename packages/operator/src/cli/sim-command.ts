@@ -101,7 +101,7 @@ export function simCommand(ctx: CliContext, load?: () => Promise<{ runSim: RunSi
     )
     .option(
       '--log-out <file>',
-      "with --cluster: write the operator's log to this file (default: operator.log in a new temporary directory)",
+      "with --cluster or --hosts/--machinesets: write the operator's log to this file (default: operator.log in a new temporary directory)",
     )
     .option(
       '--upgrade-after <seconds>',

@@ -1,3 +1,4 @@
+import { PodLogs } from './pod-logs.js';
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
@@ -45,6 +46,8 @@ export class SimApiServer {
   /** Every authenticated request (the last 100,000), for tests and benchmarks. */
   readonly requests = new RequestLog();
   readonly watches = new WatchRegistry();
+  /** The simulated containers' logs, served at `pods/<name>/log`. */
+  readonly podLogs = new PodLogs();
   readonly ctx: ServerContext;
   private readonly sockets = new Set<Socket>();
   private port = 0;
@@ -68,6 +71,7 @@ export class SimApiServer {
       authorizer: new RequestAuthorizer(this.store, this.registry, rbac),
       lookupToken: (token) => this.authn.lookupToken(token),
       kubeletClient: () => this.kubeletClient(),
+      podLogs: this.podLogs,
     };
     installBuiltinHooks(this.writer, this.registry);
     this.admin = this.addUser('admin', ['system:masters']);

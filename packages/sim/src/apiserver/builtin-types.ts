@@ -46,7 +46,7 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
     kind: 'Pod',
     shortNames: ['po'],
     categories: ['all'],
-    subresources: ['status', 'eviction'],
+    subresources: ['status', 'eviction', 'log'],
     fieldSelectors: [
       'spec.nodeName',
       'spec.restartPolicy',

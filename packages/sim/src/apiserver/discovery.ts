@@ -35,6 +35,8 @@ function subresourceShape(t: ResourceType, sub: string): SubresourceShape {
       return { verbs: ['create'], group: 'policy', version: 'v1', kind: 'Eviction' };
     case 'finalize':
       return { verbs: ['update'] };
+    case 'log':
+      return { verbs: ['get'], kind: 'Pod' };
     case 'scale':
       // A CRD's scale subresource speaks autoscaling/v1 Scale, and discovery says so: kubectl's scale
       // client resolves the Scale kind from this entry.

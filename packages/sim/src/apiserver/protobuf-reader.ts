@@ -93,6 +93,20 @@ export class PbMessage {
     return v === undefined ? undefined : v !== 0;
   }
 
+  /** A map<string,bytes> field, values base64 as in JSON (Secret data, ConfigMap binaryData). */
+  bytesMap(num: number): Record<string, string> | undefined {
+    const entries = this.msgs(num);
+    if (entries.length === 0) return undefined;
+    return Object.fromEntries(
+      entries.map((e) => [e.str(1) ?? '', (e.bytes(2) ?? Buffer.alloc(0)).toString('base64')]),
+    );
+  }
+
+  /** The numbers of the fields that carry something (a non-zero varint or non-empty bytes). */
+  setFields(): number[] {
+    return this.fields.filter((f) => (f.bytes ? f.bytes.length > 0 : f.varint !== 0n)).map((f) => f.num);
+  }
+
   /** A map<string,string> field (repeated entries {1 key, 2 value}). */
   map(num: number): Record<string, string> | undefined {
     const entries = this.msgs(num);

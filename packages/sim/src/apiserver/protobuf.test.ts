@@ -108,3 +108,19 @@ test('a missing magic is 400, an unsupported kind is 415, a truncated message is
   const truncated = Buffer.concat([Buffer.from([0x6b, 0x38, 0x73, 0x00]), Buffer.from([0x0a, 0x10, 0x01])]);
   t.is(t.throws(() => decodeProtobuf(truncated), { instanceOf: ApiError }).code, 400);
 });
+
+test('a Deployment field the decoder does not know is 415, not silently dropped; empty ones pass', (t) => {
+  const container = msg(bytes(1, 'c'), bytes(2, 'img'), bytes(8, Buffer.alloc(0)));
+  const podSpec = (extra: Buffer): Buffer => msg(bytes(2, container), bytes(6, ''), extra);
+  const deployment = (extra: Buffer): Buffer =>
+    envelope(
+      'apps/v1',
+      'Deployment',
+      msg(bytes(1, bytes(1, 'd')), bytes(2, msg(int(1, 1), bytes(3, bytes(2, podSpec(extra)))))),
+    );
+  t.like(decodeProtobuf(deployment(int(12, 0))), { spec: { replicas: 1 } });
+  // PodSpec field 12 is hostPID: set to true it would change the pod, so it is refused.
+  const err = t.throws(() => decodeProtobuf(deployment(int(12, 1))), { instanceOf: ApiError });
+  t.is(err.code, 415);
+  t.regex(err.message, /PodSpec field\(s\) 12/);
+});

@@ -1,56 +1,17 @@
 import type { JsonObject } from './json.js';
+import { compact, objectMeta, time, type Fields } from './protobuf-meta.js';
 import { PbMessage } from './protobuf-reader.js';
+import { WORKLOAD_DECODERS } from './protobuf-workloads.js';
 import { ApiError, errors } from './status.js';
 
 /**
  * Decoding of the protobuf request bodies kubectl sends (kubectl-needs §5): the `k8s\0` + runtime.Unknown
  * envelope, then CertificateSigningRequest (`certificate approve|deny`), DeleteOptions (drain's DELETE
- * fallback), ConfigMap and Namespace (`create configmap|namespace`). Other kinds get 415.
+ * fallback), ConfigMap and Namespace (`create configmap|namespace`), and the kinds of protobuf-workloads.ts.
+ * Other kinds get 415.
  */
 export const PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';
 const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
-
-type Fields = Record<string, unknown>;
-
-function compact(o: Fields): JsonObject {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as JsonObject;
-}
-
-function time(m: PbMessage | undefined): string | undefined {
-  const s = m?.int(1);
-  return s === undefined ? undefined : new Date(s * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
-}
-
-function ownerRef(m: PbMessage): JsonObject {
-  return compact({
-    apiVersion: m.str(5),
-    kind: m.str(1),
-    name: m.str(3),
-    uid: m.str(4),
-    controller: m.bool(6),
-    blockOwnerDeletion: m.bool(7),
-  });
-}
-
-function objectMeta(m: PbMessage | undefined): JsonObject {
-  if (!m) return {};
-  const owners = m.msgs(13).map(ownerRef);
-  const finalizers = m.strs(14);
-  return compact({
-    name: m.str(1),
-    generateName: m.str(2),
-    namespace: m.str(3),
-    uid: m.str(5),
-    resourceVersion: m.str(6),
-    generation: m.int(7),
-    creationTimestamp: time(m.msg(8)),
-    deletionTimestamp: time(m.msg(9)),
-    labels: m.map(11),
-    annotations: m.map(12),
-    ownerReferences: owners.length > 0 ? owners : undefined,
-    finalizers: finalizers.length > 0 ? finalizers : undefined,
-  });
-}
 
 function csrCondition(c: PbMessage): JsonObject {
   return compact({
@@ -121,11 +82,12 @@ const DECODERS: Readonly<Record<string, (m: PbMessage) => Fields>> = {
   SelfSubjectReview: () => ({}),
   CertificateSigningRequest: csr,
   DeleteOptions: deleteOptions,
-  ConfigMap: (m) => ({ data: m.map(2), immutable: m.bool(4) }),
+  ConfigMap: (m) => ({ data: m.map(2), binaryData: m.bytesMap(3), immutable: m.bool(4) }),
   Namespace: (m) => {
     const fins = m.msg(2)?.strs(1) ?? [];
     return { spec: fins.length > 0 ? { finalizers: fins } : undefined };
   },
+  ...WORKLOAD_DECODERS,
 };
 
 export function decodeProtobuf(body: Buffer): JsonObject {

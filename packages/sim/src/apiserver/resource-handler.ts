@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { evict } from './eviction.js';
+import { servePodLog } from './pod-logs.js';
 import { checkFieldValidation } from './field-validation.js';
 import { review } from './reviews.js';
 import { mediaType, parseBody, parseObjectBody, readBody, sendJson } from './http-io.js';
@@ -179,10 +180,15 @@ function onlyCreate(c: ResourceCall): void {
   }
 }
 
+const GETS: Readonly<Record<string, (c: ResourceCall, name: string) => void | Promise<void>>> = {
+  scale: getScale,
+  log: servePodLog,
+};
+
 const VERBS: Readonly<Record<string, (c: ResourceCall, name: string) => void | Promise<void>>> = {
   list: (c) => list(c),
   watch: (c) => watch(c),
-  get: (c, name) => (c.info.subresource === 'scale' ? getScale(c, name) : get(c, name)),
+  get: (c, name) => (GETS[c.info.subresource] ?? get)(c, name),
   create: (c, name) =>
     c.info.subresource === 'eviction' ? evict(c, name) : c.type.review ? review(c) : create(c),
   update: (c, name) => (c.info.subresource === 'scale' ? updateScale(c, name) : update(c, name)),

@@ -1,4 +1,5 @@
 import type { KubeletClient } from './node-proxy.js';
+import type { PodLogs } from './pod-logs.js';
 import type { RequestLog } from './request-log.js';
 import type { Faults } from './faults.js';
 import type { ObjectStore } from './object-store.js';
@@ -23,4 +24,6 @@ export interface ServerContext {
   readonly lookupToken?: (token: string) => RequestUser | undefined;
   /** The API server's kubelet client (node proxy); absent: the node proxy answers 404. */
   readonly kubeletClient?: () => Promise<KubeletClient>;
+  /** The simulated containers' logs that `pods/<name>/log` serves (absent: none). */
+  readonly podLogs?: PodLogs;
 }

@@ -9,6 +9,11 @@ import * as seed from './seed-objects.js';
 export const OPERATOR_NAMESPACE = 'openshift-windows-machine-config-operator';
 export const OPERATOR_SERVICE_ACCOUNT = 'windows-machine-config-operator';
 
+/**
+ * The namespaces of a fresh OpenShift 4.x cluster that the docs, deploy/ and the operator refer to:
+ * openshift-cluster-api is the namespace of the cluster-capi-operator's manifests in the release payload
+ * (deploy/ puts a Role there, ADR 0019), openshift-monitoring that of the cluster monitoring stack.
+ */
 const NAMESPACES = [
   'default',
   'kube-system',
@@ -19,6 +24,8 @@ const NAMESPACES = [
   'openshift-machine-api',
   'openshift-machine-config-operator',
   'openshift-cloud-credential-operator',
+  'openshift-cluster-api',
+  'openshift-monitoring',
 ];
 
 function put(server: SimApiServer, o: JsonObject): JsonObject {

@@ -28,10 +28,7 @@ test.before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'wmco-kc-tools-'));
   await sim.server.writeKubeconfig(join(dir, 'admin.kubeconfig'));
   k = new Kubectl(join(dir, 'admin.kubeconfig'));
-  // deploy/ has a Role in openshift-cluster-api, which exists where the cluster API is enabled (ADR 0019);
-  // the simulated cluster does not seed it, so this is a cluster with the cluster API.
-  const ns = await k.run(['create', 'namespace', 'openshift-cluster-api']);
-  if (ns.code !== 0) throw new Error(`creating openshift-cluster-api failed: ${ns.stderr}`);
+  // deploy/ has a Role in openshift-cluster-api (ADR 0019), which the simulated OpenShift cluster seeds.
 });
 
 test.after.always(async () => {

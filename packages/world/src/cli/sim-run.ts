@@ -13,6 +13,8 @@ import { runDemo } from '../world/run-demo.js';
 import { upgradeDemo } from '../world/upgrade-demo.js';
 import { upgradePlan } from './sim-upgrade-plan.js';
 import { runAttached } from './sim-attach.js';
+import { OperatorLogFile } from '../world/attach-log.js';
+import { OPERATOR_DEPLOYMENT } from '../world/operator-pod.js';
 import type { SimHostSpec } from '../world/world-hosts.js';
 import { parseHostEngine } from '../world/host-engine.js';
 
@@ -133,7 +135,12 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
   });
   const sets = demoMachineSetsFlags(opts);
   const hostEngine = parseHostEngine(opts.hostEngine ?? 'model');
+  const log = await OperatorLogFile.open(opts.logOut);
+  ctx.stdout(
+    `operator log: ${log.path}  (also: kubectl -n ${OPERATOR_NAMESPACE} logs deployment/${OPERATOR_DEPLOYMENT})`,
+  );
   const ok = await runDemo({
+    logSink: log.write,
     hostEngine,
     hosts,
     platform,
@@ -167,7 +174,8 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
         ctx.stdout(`received ${await nextShutdownSignal()}, stopping`);
       }
     },
-  });
+  }).finally(() => log.close());
+  ctx.stdout(`operator log: ${log.path}`);
   if (!ok) throw new Error('not every host became Ready (see the table above)');
   if (!upgraded) throw new Error('the upgrade did not finish in time (see the lines above)');
 }
@@ -200,9 +208,13 @@ async function attach(ctx: CliContext, platform: string, opts: SimOptions): Prom
 /** `wmco sim` (loaded by @wmco/operator's sim command through this package's `./sim` export). */
 export const runSim: RunSim = async (ctx, platform, opts) => {
   if (opts.cluster !== undefined) return attach(ctx, platform, opts);
-  if ([opts.seed, opts.bootstrapGroup, opts.cleanup, opts.logOut].some((x) => x !== undefined))
-    throw new Error('--seed, --bootstrap-group, --cleanup and --log-out apply only with --cluster');
+  if ([opts.seed, opts.bootstrapGroup, opts.cleanup].some((x) => x !== undefined))
+    throw new Error('--seed, --bootstrap-group and --cleanup apply only with --cluster');
   if (wantsWorld(opts)) return runWorld(ctx, platform, opts);
+  if (opts.logOut !== undefined)
+    throw new Error(
+      '--log-out applies with --cluster, --hosts, --hosts-file or --machinesets (an operator runs)',
+    );
   const cluster = await startSimCluster({ platform });
   let cloud: SimCloud | undefined;
   try {

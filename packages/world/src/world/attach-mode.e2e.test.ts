@@ -178,7 +178,11 @@ test.serial(
 test('attach-only options are refused without --cluster, and --keep with it', async (t) => {
   const seed = await wmcoSim(['--hosts', '1', '--seed']);
   t.not(seed.code, 0);
-  t.regex(seed.stderr, /--seed, --bootstrap-group, --cleanup and --log-out apply only with --cluster/);
+  t.regex(seed.stderr, /--seed, --bootstrap-group and --cleanup apply only with --cluster/);
+  // --log-out names the operator's log file wherever an operator runs; the cluster alone runs none.
+  const logOut = await wmcoSim(['--log-out', '/tmp/x.log']);
+  t.not(logOut.code, 0);
+  t.regex(logOut.stderr, /--log-out applies with --cluster, --hosts, --hosts-file or --machinesets/);
   const keep = await wmcoSim(['--cluster', '/nonexistent', '--hosts', '1', '--keep']);
   t.not(keep.code, 0);
   t.regex(keep.stderr, /--cluster starts no API server: --keep and --kubeconfig-out do not apply/);

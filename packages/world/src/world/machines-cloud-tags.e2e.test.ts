@@ -3,7 +3,7 @@
 // take back (issue 27).
 import test from 'ava';
 import { machineNodes, settled } from './machine-wait.js';
-import { apis, testWorld } from './world-fixture.js';
+import { testWorld } from './world-fixture.js';
 
 for (const platform of ['AWS', 'GCP']) {
   test.serial(
@@ -11,7 +11,7 @@ for (const platform of ['AWS', 'GCP']) {
     async (t) => {
       const { world } = await testWorld([], { platform, cloud: true, cloudTagging: 'apply' });
       t.teardown(() => world.stop());
-      await apis(world).core.createNamespace({ body: { metadata: { name: 'openshift-cluster-api' } } });
+      // openshift-cluster-api is seeded by the simulated cluster: the user data is copied there too.
       await world.createPrivateKeySecret();
       await world.startOperator();
       await world.machineApi().createMachineSet({ name: 'win', replicas: 1, platform });

@@ -115,7 +115,7 @@ async function checkReplaced(t: ExecutionContext, world: SimWorld, publicKey: st
 async function lifecycle(t: ExecutionContext, platform: string): Promise<void> {
   const { world } = await testWorld([], { platform, cloud: hasCloud(platform) });
   t.teardown(() => world.stop());
-  await apis(world).core.createNamespace({ body: { metadata: { name: 'openshift-cluster-api' } } });
+  // openshift-cluster-api is seeded by the simulated cluster: the user data is copied there too.
   await world.createPrivateKeySecret();
   await world.startOperator();
   const api = world.machineApi();

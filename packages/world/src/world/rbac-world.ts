@@ -34,8 +34,8 @@ export async function deployRbac(): Promise<KubernetesObject[]> {
 
 /**
  * Creates them as the cluster admin; the ServiceAccount already exists in the simulated cluster. The
- * simulated cluster has no openshift-cluster-api namespace (a cluster without the cluster API); it is
- * created first, as on a cluster with it, so that deploy/'s Role there applies (ADR 0019).
+ * openshift-cluster-api namespace (seeded by the simulated cluster) is created first where absent, so that
+ * deploy/'s Role there applies (ADR 0019).
  */
 export async function applyAsAdmin(world: SimWorld, objects: readonly KubernetesObject[]): Promise<void> {
   const kc = new KubeConfig();

@@ -24,6 +24,8 @@ export interface DemoOptions {
   readonly whileRunning?: (world: SimWorld) => Promise<void>;
   /** What answers the host module on the hosts (`--host-engine`; default the model). */
   readonly hostEngine?: HostEngine;
+  /** Hears each line of the operator's log (`wmco sim` writes them to its log file). */
+  readonly logSink?: (line: string) => void;
 }
 
 type Statuses = [string, InstanceStatus | undefined][];
@@ -99,6 +101,7 @@ export async function runDemo(o: DemoOptions): Promise<boolean> {
     // On AWS, Azure and GCP the hosts and the Machines are instances of the platform's simulated cloud.
     cloud: simCloudPlatforms().includes(o.platform),
     ...(o.hostEngine ? { hostEngine: o.hostEngine } : {}),
+    ...(o.logSink ? { logSink: o.logSink } : {}),
   });
   try {
     o.out(

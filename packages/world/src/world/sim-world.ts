@@ -23,6 +23,7 @@ import { OperatorMetrics } from '@wmco/operator';
 import { createLogger } from '@wmco/operator';
 import { Redactor } from '@wmco/operator';
 import { writeSimPayload } from './sim-payload.js';
+import { operatorPodLogSink } from './operator-pod.js';
 import { WorldHostSet } from './world-hosts.js';
 import { powershellEngineFor } from './host-engine.js';
 import { WorldMachines, worldLauncher } from './world-machines.js';
@@ -190,7 +191,8 @@ export class SimWorld {
   }
 
   async startOperator(identity = 'wmco-0', v: OperatorVersionOptions = {}): Promise<OperatorRuntime> {
-    const sink = this.o.logSink ?? (() => undefined);
+    // The log goes to the caller's sink and to the simulated operator Pod (`kubectl logs`).
+    const sink = operatorPodLogSink(this.cluster.server, identity, this.o.logSink);
     const logger = createLogger({ level: 'debug', redactor: this.redactor, destination: { write: sink } });
     const rt = await OperatorRuntime.start({
       config: {
