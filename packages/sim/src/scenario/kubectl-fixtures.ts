@@ -128,6 +128,16 @@ apiVersion: monitoring.coreos.com/v1
 kind: PrometheusRule
 metadata: {name: windows-rules, namespace: ${NS}}
 spec: {groups: [{name: windows.node.rules, rules: [{record: 'instance:node_num_cpu:sum', expr: 'count(windows_cpu_time_total)'}]}]}
+---
+apiVersion: cloudcredential.openshift.io/v1
+kind: CredentialsRequest
+metadata: {name: windows-machine-config-operator-aws, namespace: openshift-cloud-credential-operator}
+spec:
+  secretRef: {name: windows-machine-config-operator-cloud-credentials, namespace: ${NS}}
+  providerSpec:
+    apiVersion: cloudcredential.openshift.io/v1
+    kind: AWSProviderSpec
+    statementEntries: [{effect: Allow, action: ['ec2:DescribeInstances'], resource: '*'}]
 `;
 
 export function csrYaml(name: string, pem: string): string {
