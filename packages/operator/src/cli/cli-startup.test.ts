@@ -1,29 +1,12 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import test from 'ava';
+import { staticPackages } from './static-packages.test-helper.js';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..');
 const run = promisify(execFile);
-
-/** Every package a module reaches through static imports (`import`/`export ... from`), not `import()`. */
-async function staticPackages(
-  file: string,
-  seen = new Set<string>(),
-  out = new Set<string>(),
-): Promise<Set<string>> {
-  if (seen.has(file)) return out;
-  seen.add(file);
-  const text = await readFile(file, 'utf8');
-  for (const m of text.matchAll(/^(?:import|export)\s[^;]*?from\s+'([^']+)'|^import\s+'([^']+)'/gm)) {
-    const spec = (m[1] ?? m[2])!;
-    if (spec.startsWith('.')) await staticPackages(resolve(dirname(file), spec), seen, out);
-    else out.add(spec);
-  }
-  return out;
-}
 
 // What makes a start slow (measured: the Kubernetes client about 0.45 s, @wmco/core 0.6 s, zod through the
 // provider entry 0.1 s); `pnpm bench cli` prints the times.

@@ -1,27 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
+import { staticPackages } from './static-packages.test-helper.js';
 import { loadSimRun } from './sim-command.js';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-/** Every package a module reaches through static imports (`import`/`export ... from`), not `import()`. */
-async function staticPackages(
-  file: string,
-  seen = new Set<string>(),
-  out = new Set<string>(),
-): Promise<Set<string>> {
-  if (seen.has(file)) return out;
-  seen.add(file);
-  const text = await readFile(file, 'utf8');
-  for (const m of text.matchAll(/^(?:import|export)\s[^;]*?from\s+'([^']+)'|^import\s+'([^']+)'/gm)) {
-    const spec = (m[1] ?? m[2])!;
-    if (spec.startsWith('.')) await staticPackages(resolve(dirname(file), spec), seen, out);
-    else out.add(spec);
-  }
-  return out;
-}
 
 test('nothing the operator loads at start-up imports @wmco/sim or @wmco/world (not in the image)', async (t) => {
   // main.js loads one command module when it runs (command-table.ts): walk main.js and every command but sim.
