@@ -1,7 +1,7 @@
 // Host-key pins last as long as their instance (issue 27): a new machine given a removed instance's
 // address, with a new SSH host key, joins instead of failing with a host key mismatch for ever.
 import test from 'ava';
-import { HOST_KEYS_CONFIGMAP } from '@wmco/core/internal';
+import { HOST_KEYS_CONFIGMAP, NODE_RECORD_LABEL } from '@wmco/core/internal';
 import { OPERATOR_NAMESPACE } from '@wmco/sim';
 import { settled } from './machine-wait.js';
 import type { SimWorld } from './sim-world.js';
@@ -55,10 +55,21 @@ test.serial(
     const [first] = await settled(world, 'win', 1);
     const ip = first!.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
     t.is(pinnedFor(await pins(world), ip).length, 1, 'pinned on first use');
+    const records = async (): Promise<number> =>
+      (
+        await apis(world).core.listNamespacedConfigMap({
+          namespace: OPERATOR_NAMESPACE,
+          labelSelector: NODE_RECORD_LABEL,
+        })
+      ).items.length;
+    t.is(await records(), 1, 'the join recorded the Machine’s node');
 
     await api.scale('win', 0);
     await until('the Machine and its node gone', async () =>
       (await api.machines('win')).length === 0 && (await windowsNodes(world)).length === 0 ? true : undefined,
+    );
+    await until('the deleted Machine’s record forgotten', async () =>
+      (await records()) === 0 ? true : undefined,
     );
     // The IP pool hands the address to the next VM, which has a host key of its own.
     world.launcher.reuseAddress(ip);

@@ -20,6 +20,7 @@ import type { MachineResource } from './machine-object.js';
 import { MachineReconciler, type MachineView } from './machine-reconciler.js';
 import { MachineSetNameCheck, machineSetInformer } from './machine-set-names.js';
 import { nodeMachine } from './machine-instance.js';
+import { forgetDeletedMachine } from './deleted-machine.js';
 import { MachineLifecycle } from './machine-lifecycle.js';
 import { MachinePins } from './machine-pins.js';
 import { BudgetedReplacements, type MachineReplacements } from './machine-replacements.js';
@@ -236,9 +237,9 @@ export class MachineControllers implements MachineView {
       if (!old || nodeSignature(n) !== nodeSignature(old)) this.enqueueOwner(n);
     });
     this.informers.machines.on('update', (m) => {
-      if (m.metadata?.deletionTimestamp !== undefined) this.forgetPins(m, false);
+      if (m.metadata?.deletionTimestamp !== undefined) this.forget(m, false);
     });
-    this.informers.machines.on('delete', (m) => this.forgetPins(m, true));
+    this.informers.machines.on('delete', (m) => this.forget(m, true));
     for (const ev of ['add', 'update', 'delete'] as const) {
       this.informers.machines.on(ev, (m) =>
         this.queue.add(`${m.metadata?.namespace ?? ''}/${m.metadata?.name ?? ''}`),
@@ -252,15 +253,9 @@ export class MachineControllers implements MachineView {
     }
   }
 
-  private forgetPins(m: MachineResource, gone: boolean): void {
-    this.pins
-      .deleted(m, gone)
-      .catch((e: unknown) =>
-        this.o.deps.logger.warn(
-          { err: errorMessage(e) },
-          'cannot forget the host key pins of a deleted Machine',
-        ),
-      );
+  private forget(m: MachineResource, gone: boolean): void {
+    const { records, logger } = this.o.deps;
+    void forgetDeletedMachine(m, gone, { pins: this.pins, records, logger });
   }
 
   private wireMachineSets(): void {
