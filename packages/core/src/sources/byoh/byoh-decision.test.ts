@@ -4,6 +4,8 @@ import type { V1Node } from '@kubernetes/client-node';
 import { publicKeyHash } from '../../desired/authorized-key.js';
 import { publicKeyOf } from '../../desired/public-key.js';
 import { Annotations, Labels } from '../../identity/node-metadata.js';
+import { MemoryNodeRecords } from '../../identity/memory-node-records.js';
+import type { NodeRecord } from '../../identity/node-record.js';
 import type { JoinFlow } from '../../lifecycle/join-flow.js';
 import type { KeyRotation } from '../../lifecycle/key-rotation.js';
 import { StateHost, stateMatching, testDeps } from '../../lifecycle/lifecycle.test-helper.js';
@@ -83,6 +85,18 @@ const FLOW: Readonly<Record<ByohAction, string>> = {
   'check-drift': 'check-drift',
 };
 
+function recordOf(n: V1Node): NodeRecord {
+  return {
+    source: 'windows-instances',
+    instance: IP,
+    address: IP,
+    nodeName: n.metadata?.name ?? '',
+    username: 'Administrator',
+    appliedTags: [],
+    recordedAt: new Date(0).toISOString(),
+  };
+}
+
 function recordingReconciler(n: V1Node | undefined): { reconciler: InstancesReconciler; did: string[] } {
   const did: string[] = [];
   const record = <T>(what: string, value: T): Promise<T> => {
@@ -101,6 +115,8 @@ function recordingReconciler(n: V1Node | undefined): { reconciler: InstancesReco
         features: [],
       }),
     ),
+    // The operator's record of the instance names the node (ADR 0035): the reconciler reads nodes through it.
+    { records: new MemoryNodeRecords(n ? [recordOf(n)] : []) },
   );
   const flows = {
     join: { join: () => record('join', undefined) } as unknown as JoinFlow,

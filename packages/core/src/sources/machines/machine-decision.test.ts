@@ -48,7 +48,11 @@ function machineResource(over: { phase?: string; labels?: Record<string, string>
 function node(annotations: Record<string, string>, ready = true): V1Node {
   return {
     metadata: { name: 'win-1', annotations: { [Annotations.machine]: KEY, ...annotations } },
-    status: { conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
+    status: {
+      // Its Machine's address: a node joined before records gets its record from this (ADR 0035).
+      addresses: [{ type: 'InternalIP', address: '10.0.0.8' }],
+      conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }],
+    },
   };
 }
 
