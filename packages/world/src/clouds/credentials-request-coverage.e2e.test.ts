@@ -42,15 +42,28 @@ interface CloudUnderTest {
   close(): Promise<void>;
 }
 
+const INFRA = 'sim-cov-a1b2c';
+
 const CLOUDS: Readonly<Record<string, () => Promise<CloudUnderTest>>> = {
   AWS: async () => {
     const ec2 = await SimEc2.start();
     ec2.addSecurityGroup({ groupId: 'sg-win', groupName: 'windows', tags: {}, ingress: [] });
+    // The control plane, tagged as the installer tags it: the providers read the cluster's VPC from it.
+    ec2.addInstance({
+      privateIp: '10.0.0.10',
+      name: 'master-0',
+      tags: { [`kubernetes.io/cluster/${INFRA}`]: 'owned' },
+    });
     ec2.addInstance({ privateIp: ADDRESS, name: 'win-a', groups: ['sg-win'] });
     return { provider: awsProvider, mint: ec2Mint(ec2), ...parts(ec2), refused: ec2.iam.refused };
   },
   Azure: async () => {
     const arm = await SimArm.start();
+    arm.addInstance({
+      privateIp: '10.0.0.10',
+      name: `${INFRA}-master-0`,
+      tags: { [`kubernetes.io_cluster.${INFRA}`]: 'owned' },
+    });
     arm.addInstance({ privateIp: ADDRESS, name: 'win-a' });
     return { provider: azureProvider, mint: armMint(arm), ...parts(arm), refused: arm.refused };
   },
@@ -60,6 +73,12 @@ const CLOUDS: Readonly<Record<string, () => Promise<CloudUnderTest>>> = {
       name: 'vxlan',
       sourceRanges: ['10.0.0.0/16'],
       allowed: [{ IPProtocol: 'udp', ports: ['4789'] }],
+    });
+    gce.addInstance({
+      privateIp: '10.0.0.10',
+      name: `${INFRA}-master-0`,
+      zone: 'us-central1-a',
+      tags: { [`kubernetes-io-cluster-${INFRA}`]: 'owned' },
     });
     gce.addInstance({ privateIp: ADDRESS, name: 'win-a', zone: 'us-central1-a' });
     return { provider: gcpProvider, mint: gceMint(gce), ...parts(gce), refused: gce.refused };
@@ -96,7 +115,7 @@ function without(spec: Record<string, unknown>, p: string): Record<string, unkno
 async function exercise(cloud: CloudUnderTest, spec: Record<string, unknown>): Promise<void> {
   const data = cloud.mint.mint('windows-machine-config-operator', spec as Parameters<CloudMint['mint']>[1]);
   const ctx = staticCloudContext({
-    infrastructureName: 'sim-cov-a1b2c',
+    infrastructureName: INFRA,
     platformStatus: cloud.platformStatus,
     caBundle: cloud.caPem,
     secrets: [{ namespace: NS, name: MINTED_CREDENTIALS_SECRET, data }],

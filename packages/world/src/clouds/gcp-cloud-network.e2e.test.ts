@@ -5,7 +5,7 @@ import { gcpProvider } from '@wmco/provider-gcp';
 import { CloudNotConfiguredError, InstanceOutsideClusterNetworkError } from '@wmco/core/provider';
 import { SimGce } from '@wmco/sim';
 import { cloudCapabilities, type CloudCapabilities } from './cloud-capabilities.test-helper.js';
-import { staticCloudContext } from '@wmco/operator';
+import { ROOT_CREDENTIALS, staticCloudContext } from '@wmco/operator';
 
 const INFRA = 'sim-gcp-n3t5w';
 const OWNER = `kubernetes-io-cluster-${INFRA}`;
@@ -19,6 +19,7 @@ async function world(t: ExecutionContext): Promise<{ gce: SimGce; caps: CloudCap
     platformStatus: gce.platformStatus(),
     caBundle: gce.caPem,
     secrets: [gce.credentialsSecret()],
+    credentials: ROOT_CREDENTIALS,
   });
   // The control plane, labelled as the installer labels it: the cluster's network is read from it.
   gce.addInstance({ privateIp: '10.0.0.10', name: `${INFRA}-master-0`, tags: { [OWNER]: 'owned' } });
