@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import test from 'ava';
 import { realisticPayload } from '@wmco/sim';
 import { inChild, MEASUREMENT_V8_FLAGS } from './join-measure.js';
-import { compressedPayloadBytes, type JoinRun } from './join-run.js';
+import { payloadFileBytes, type JoinRun } from './join-run.js';
+import { serviceNeeds } from './service-needs.js';
 
 test('the SSH throughput is measured in a process of its own, which reports its peak memory', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'wmco-join-measure-'));
@@ -53,7 +54,17 @@ test('a join measurement joins the hosts in a process of its own and reports whe
     t.true(r.run.seconds > 0);
     const [work] = r.run.work;
     t.is(work?.powershellStarts, 1);
-    t.true((work?.bytes ?? 0) >= (await compressedPayloadBytes(payload.dir)), `${work?.bytes} bytes`);
+    const files = await payloadFileBytes(payload.dir);
+    const compressed = [...files.values()].reduce((a, b) => a + b, 0);
+    t.true((work?.bytes ?? 0) >= compressed, `${work?.bytes} bytes`);
+    // The lower bound's view of the node: each service and the payload files its command line names.
+    const needs = new Map(serviceNeeds(r.run.services[0] ?? [], files.keys()).map((n) => [n.name, n]));
+    t.true(needs.get('kubelet')?.files.includes('kubelet.exe'), JSON.stringify([...needs.values()]));
+    t.true(needs.get('containerd')?.files.includes('containerd.exe'));
+    t.deepEqual(
+      needs.get('kubelet')?.dependencies.map((d) => d.toLowerCase()),
+      ['containerd'],
+    );
     // The event loop's share of the join: more than nothing, at most all of it.
     t.true(r.run.eventLoopBusy > 0 && r.run.eventLoopBusy <= 1, `${r.run.eventLoopBusy}`);
     t.true(r.run.cpuSeconds > 0);

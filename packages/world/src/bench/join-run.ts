@@ -14,8 +14,8 @@ export interface JoinRun {
   readonly failures: string[];
   readonly seconds: number;
   readonly work: JoinWork[];
-  /** Longest chain of services that start one after the other (dependencies), per host. */
-  readonly serviceChains: number[];
+  /** The services running on each host at the end (what its join had to start). */
+  readonly services: ServiceSnapshot[][];
   /** Mean seconds per phase over the hosts (where the time went). */
   readonly phases: Record<string, number>;
   /** CPU seconds of this process (operator and simulated world) from listing the hosts to the last Ready. */
@@ -30,25 +30,22 @@ export interface JoinRun {
   readonly eventLoopBusy: number;
 }
 
-/** The compressed bytes of the payload files a node of this world receives (the core payload). */
-export async function compressedPayloadBytes(payloadDir: string): Promise<number> {
+/** The compressed bytes of each payload file a node of this world receives (the core payload), by name. */
+export async function payloadFileBytes(payloadDir: string): Promise<Map<string, number>> {
   const entries = await readPayloadManifest(payloadDir);
-  const sizes = await Promise.all(entries.map(async (e) => (await stat(join(payloadDir, e.source))).size));
-  return sizes.reduce((a, b) => a + b, 0);
+  const sizes = await Promise.all(
+    entries.map(async (e) => [e.name, (await stat(join(payloadDir, e.source))).size] as const),
+  );
+  return new Map(sizes);
 }
 
-/** The longest dependency chain among the services that run (a service starts after those it needs). */
-export function serviceChain(
-  services: readonly Pick<ServiceRecord, 'name' | 'dependencies' | 'state'>[],
-): number {
-  const byName = new Map(services.map((s) => [s.name.toLowerCase(), s]));
-  const depth = (name: string, seen: Set<string>): number => {
-    const s = byName.get(name.toLowerCase());
-    if (!s || s.state !== 'running' || seen.has(name)) return 0;
-    const deps = s.dependencies.map((d) => depth(d, new Set([...seen, name])));
-    return 1 + Math.max(0, ...deps);
-  };
-  return Math.max(0, ...services.map((s) => depth(s.name, new Set())));
+/** A service as the bench reads it off a simulated host. */
+export type ServiceSnapshot = Pick<ServiceRecord, 'name' | 'dependencies' | 'commandLine'>;
+
+function runningServices(services: readonly ServiceRecord[]): ServiceSnapshot[] {
+  return services
+    .filter((s) => s.state === 'running')
+    .map((s) => ({ name: s.name, dependencies: [...s.dependencies], commandLine: s.commandLine }));
 }
 
 async function apiRoundTrip(world: SimWorld): Promise<number> {
@@ -127,7 +124,7 @@ export async function runJoin(
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
       apiRoundTripSeconds,
       eventLoopBusy: ms(elu.utilization),
-      serviceChains: world.hosts.hosts.map((h) => serviceChain(h.sim.model.scm.all())),
+      services: world.hosts.hosts.map((h) => runningServices(h.sim.model.scm.all())),
       work: world.hosts.hosts.map((h) => work.get(h.address)!),
     };
   } finally {

@@ -6,9 +6,10 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_HOST_COSTS, realisticPayload } from '@wmco/sim';
 import { cacheDir } from './cache-dir.js';
 import { defaultParallelJoins, machineResources } from '@wmco/operator';
-import { hostCriticalPath, joinLimit, ms } from './join-limit.js';
+import { ms } from './join-limit.js';
+import { figure, type Figure } from './join-figure.js';
 import { inChild, largestArchive } from './join-measure.js';
-import { compressedPayloadBytes, type JoinRun } from './join-run.js';
+import { payloadFileBytes, type JoinRun } from './join-run.js';
 
 interface BenchOptions {
   readonly hosts: number[];
@@ -42,38 +43,12 @@ function options(argv: readonly string[]): BenchOptions {
   return { hosts, parallel: Math.floor(parallel), uploads: Math.floor(uploads), scale };
 }
 
-interface Figure {
-  readonly run: JoinRun;
-  readonly limit: number;
-  readonly line: string;
-}
-
-function figure(run: JoinRun, compressed: number, sshBytesPerSec: number): Figure {
-  const paths = run.serviceChains.map((chain) =>
-    hostCriticalPath(
-      { compressedPayloadBytes: compressed, serviceStarts: chain },
-      DEFAULT_HOST_COSTS,
-      run.apiRoundTripSeconds,
-    ),
-  );
-  const slowest = paths.reduce((a, b) => (b.seconds > a.seconds ? b : a));
-  const bytes = run.work.reduce((n, w) => n + w.bytes, 0);
-  const limit = joinLimit(slowest.seconds, bytes, sshBytesPerSec);
-  const p = slowest.parts;
-  const line =
-    `${String(run.hosts).padStart(2)} host(s): ${ms(run.seconds)} s  limit ${ms(limit.seconds)} s (${limit.bound}; ` +
-    `critical path ${ms(limit.criticalPath)} s = transfer ${ms(p.transfer)} + PowerShell ${ms(p.powershell)} + ` +
-    `services ${ms(p.services)} + API ${ms(p.apiRoundTrips)}; SSH ${ms(limit.encryption)} s = ${bytes} B)  ` +
-    `ratio ${ms(run.seconds / limit.seconds)}  CPU ${ms(run.cpuSeconds / run.hosts)} s/join  ` +
-    `event loop busy ${Math.round(run.eventLoopBusy * 100)} %`;
-  return { run, limit: limit.seconds, line };
-}
-
 async function main(): Promise<void> {
   const o = options(process.argv.slice(2));
   const c = DEFAULT_HOST_COSTS;
   const payload = await realisticPayload(cacheDir(), o.scale);
-  const compressed = await compressedPayloadBytes(payload.dir);
+  const fileBytes = await payloadFileBytes(payload.dir);
+  const compressed = [...fileBytes.values()].reduce((a, b) => a + b, 0);
   console.log(
     `payload ${payload.dir}: ${ms(payload.bytes / 1e6)} MB in all, ${ms(payload.compressedBytes / 1e6)} MB compressed; ` +
       `a node receives ${ms(compressed / 1e6)} MB of it`,
@@ -97,7 +72,7 @@ async function main(): Promise<void> {
       joins: o.parallel,
       uploads: o.uploads,
     });
-    const f = figure(run, compressed, ssh);
+    const f = figure(run, fileBytes, ssh);
     figures.push(f);
     peakRssMiB = Math.max(peakRssMiB, ms(peak));
     console.log(f.line);

@@ -1,0 +1,46 @@
+import test from 'ava';
+import { figure } from './join-figure.js';
+import type { JoinRun } from './join-run.js';
+
+const MB = 1e6;
+const run = (seconds: number): JoinRun => ({
+  hosts: 1,
+  failures: [],
+  seconds,
+  work: [],
+  services: [
+    [
+      { name: 'containerd', dependencies: [], commandLine: 'C:\\k\\containerd\\containerd.exe' },
+      { name: 'kubelet', dependencies: ['containerd'], commandLine: 'C:\\k\\kubelet.exe' },
+    ],
+  ],
+  phases: {},
+  cpuSeconds: 1,
+  apiRoundTripSeconds: 0.002,
+  eventLoopBusy: 0.5,
+});
+// 125 MB over the default 1 Gbit/s link: in at 1.001 s, the kubelet running at 1.201, then 5 API round trips.
+const FILES = new Map([
+  ['containerd.exe', 25 * MB],
+  ['kubelet.exe', 100 * MB],
+]);
+
+test('a join at or above its lower bound is printed with its ratio', (t) => {
+  const f = figure(run(2.422), FILES, 1000 * MB);
+  t.is(Math.round(f.limit * 1000), 1211);
+  t.regex(f.line, /ratio 2 /);
+  t.regex(f.line, /one host: kubelet, then API round trips/);
+});
+
+test('a join faster than its limit fails the bench, naming the limit as wrong', (t) => {
+  const e = t.throws(() => figure(run(1.1), FILES, 1000 * MB));
+  t.regex(e.message, /limit is wrong/);
+});
+
+test("many hosts: every host's payload through this machine's SSH can bound the join", (t) => {
+  const many = { ...run(30), hosts: 50 };
+  // 50 × 125 MB at 250 MB/s = 25 s, above one host's 1.211 s.
+  const f = figure(many, FILES, 250 * MB);
+  t.is(f.limit, 25);
+  t.regex(f.line, /SSH throughput/);
+});

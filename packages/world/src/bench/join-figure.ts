@@ -1,0 +1,43 @@
+import { DEFAULT_HOST_COSTS } from '@wmco/sim';
+import { joinLimit, LimitNotALowerBoundError, ms } from './join-limit.js';
+import { hostJoinBound } from './join-lower-bound.js';
+import type { JoinRun } from './join-run.js';
+import { serviceNeeds } from './service-needs.js';
+
+/** One printed figure of `pnpm bench join`: a run beside its limit. */
+export interface Figure {
+  readonly run: JoinRun;
+  readonly limit: number;
+  readonly line: string;
+}
+
+/** The kubelet's service name on a node (what the API round trips of a join wait for). */
+const KUBELET = 'kubelet';
+
+/**
+ * A run beside its limit (the slowest host's lower bound, or every byte through this machine's SSH). A
+ * run faster than its limit throws: the limit would not be a lower bound, and its ratio would mislead.
+ */
+export function figure(run: JoinRun, fileBytes: ReadonlyMap<string, number>, sshBytesPerSec: number): Figure {
+  const paths = run.services.map((services) =>
+    hostJoinBound(
+      { fileBytes, services: serviceNeeds(services, fileBytes.keys()), kubelet: KUBELET },
+      DEFAULT_HOST_COSTS,
+      run.apiRoundTripSeconds,
+    ),
+  );
+  const slowest = paths.reduce((a, b) => (b.seconds > a.seconds ? b : a));
+  const perHost = [...fileBytes.values()].reduce((a, b) => a + b, 0);
+  const limit = joinLimit(slowest.seconds, perHost * run.hosts, sshBytesPerSec);
+  const parts = Object.entries(slowest.bounds)
+    .map(([k, v]) => `${k} ${ms(v)}`)
+    .join(', ');
+  const ratio = run.seconds / limit.seconds;
+  const line =
+    `${String(run.hosts).padStart(2)} host(s): ${ms(run.seconds)} s  limit ${ms(limit.seconds)} s (${limit.bound}; ` +
+    `one host: ${slowest.decidedBy} of [${parts}]; SSH ${ms(limit.encryption)} s = ${perHost * run.hosts} B)  ` +
+    `ratio ${ms(ratio)}  CPU ${ms(run.cpuSeconds / run.hosts)} s/join  ` +
+    `event loop busy ${Math.round(run.eventLoopBusy * 100)} %`;
+  if (ratio < 1) throw new LimitNotALowerBoundError(line);
+  return { run, limit: limit.seconds, line };
+}
