@@ -143,6 +143,7 @@ export {
   REBOOT_REQUESTED_ANNOTATION,
   REBOOT_REQUIRED_ANNOTATION,
   parseMaxUnavailable,
+  resolveMaxUnavailable,
   rebootRequested,
 } from './lifecycle/index.js';
 export { ServiceMonitorController, windowsExporterServiceMonitor } from './monitoring/index.js';

@@ -14,6 +14,11 @@ export interface UpgradeRunOptions {
   /** The new operator's `--max-unavailable`. */
   readonly maxUnavailable: string;
   readonly log: (line: string) => void;
+  /**
+   * Called once the old version's operator stopped, before the new one starts: starts watching the
+   * upgrade (e.g. the nodes' availability) and returns how to stop watching.
+   */
+  readonly watchUpgrade?: (world: SimWorld) => Promise<() => void>;
 }
 
 const bytes = (world: SimWorld): number[] => world.hosts.hosts.map((h) => h.sim.stats.bytesReceived);
@@ -41,6 +46,7 @@ export async function runUpgrade(o: UpgradeRunOptions): Promise<UpgradeMeasureme
     await until('every node on 1.0.0', allUpgraded(world, '1.0.0'), 600_000);
     o.log(`${o.nodes} nodes joined on 1.0.0 in ${Math.round((Date.now() - t0) / 100) / 10} s`);
     await a.stop();
+    const stopWatching = await o.watchUpgrade?.(world);
     const before = bytes(world);
     const b = await world.startOperator('wmco-b', {
       version: '1.1.0',
@@ -51,6 +57,7 @@ export async function runUpgrade(o: UpgradeRunOptions): Promise<UpgradeMeasureme
     const t1 = Date.now();
     await until('every node on 1.1.0', allUpgraded(world, '1.1.0'), 1_800_000);
     const seconds = (Date.now() - t1) / 1000;
+    stopWatching?.();
     const changed = o.variant.files.find((f) => f.name === o.changed)!;
     return { before, after: bytes(world), seconds, changedBinaryCompressedBytes: changed.compressedBytes };
   } finally {

@@ -1,0 +1,31 @@
+import { KubeConfig, Watch, type V1Node } from '@kubernetes/client-node';
+import type { SimWorld } from '../world/sim-world.js';
+import type { UnavailabilityTracker } from './node-unavailability.js';
+
+/**
+ * Watches every Node of the world, from a list's snapshot on, feeding `tracker`; a watch the server ends
+ * is started again (from the start: the tracker replaces each node's state). Returns how to stop.
+ */
+export async function watchUnavailability(
+  world: SimWorld,
+  tracker: UnavailabilityTracker,
+): Promise<() => void> {
+  const kc = new KubeConfig();
+  kc.loadFromFile(world.adminKubeconfig);
+  let stopped = false;
+  let current: { abort(): void } | undefined;
+  const start = async (): Promise<void> => {
+    if (stopped) return;
+    current = await new Watch(kc).watch(
+      '/api/v1/nodes',
+      {},
+      (type: string, node: V1Node) => tracker.observe(type, node),
+      () => void start().catch(() => undefined),
+    );
+  };
+  await start();
+  return () => {
+    stopped = true;
+    current?.abort();
+  };
+}
