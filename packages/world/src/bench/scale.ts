@@ -3,13 +3,15 @@
 // entrypoint's node flags unless --operator-node-options replaces them (runtime/node-flags.ts), manages `nodes` simulated Windows hosts (this process: the API server and the hosts, with a
 // tiny payload so that joining them all stays short). After every node is Ready and one drift cycle has
 // passed, one hour of `wmco run` is replayed at accelerated drift intervals (120 s → --drift-interval, so
-// 30 intervals): the operator's steady-state RSS, CPU seconds per drift cycle and API requests per minute.
+// 30 intervals): the operator's steady-state RSS, CPU seconds per drift cycle and API requests per minute;
+// then a registry-mirror change (an ImageDigestMirrorSet) and the seconds until it reached every node.
 import { parseArgs } from 'node:util';
 import { OPERATOR_NAMESPACE } from '@wmco/sim';
 import { OPERATOR_NODE_FLAGS } from '@wmco/operator';
 import { until } from '../world/world-fixture.js';
 import { ms } from './join-limit.js';
 import { sampleProcess } from './proc-stats.js';
+import { mirrorChangeSeconds } from './scale-mirror.js';
 import { batchSummary, scaleFigures, type ScalePoint } from './scale-figures.js';
 import { startScaleOperator, type ScaleOperator } from './scale-process.js';
 import { MAX_SCALE_NODES } from './scale-network.js';
@@ -153,13 +155,20 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 2000));
     }
     const end = await point(world, op);
-    const f = scaleFigures({ nodes: o.nodes, start, end, rssBytes: rss });
+    const mirror = await mirrorChangeSeconds(world.world.adminKubeconfig, world.hosts, (l) =>
+      console.log(`  ${l}`),
+    );
+    const f = {
+      ...scaleFigures({ nodes: o.nodes, start, end, rssBytes: rss }),
+      mirrorChangeSeconds: ms(mirror),
+    };
     const peak = (await sampleProcess(op.pid)).peakRssBytes;
     const cycles = ms((end.driftChecks - start.driftChecks) / o.nodes);
     console.log(
       `steady state over ${ms((end.atMs - start.atMs) / 1000)} s: ${cycles} drift cycles (30 in a real hour), operator RSS ≤ ${f.rssMiB} MiB ` +
         `(peak while joining ${Math.round(peak / 2 ** 20)} MiB), ${f.cpuSecondsPerDriftCycle} CPU s per drift cycle, ${f.apiRequestsPerMinute} API requests/min`,
     );
+    console.log(`a registry-mirror change reached all ${o.nodes} nodes in ${ms(mirror)} s`);
     await describeMemory(op, o.heapSnapshot);
     console.log(JSON.stringify(f));
   } finally {
