@@ -1,5 +1,5 @@
 import test from 'ava';
-import { figure } from './join-figure.js';
+import { cpuPerGB, figure } from './join-figure.js';
 import type { JoinRun } from './join-run.js';
 
 const MB = 1e6;
@@ -16,6 +16,10 @@ const run = (seconds: number): JoinRun => ({
   ],
   phases: {},
   cpuSeconds: 1,
+  operatorCpuSeconds: 0.5,
+  operatorPeakRssMiB: 100,
+  bytesShipped: 250 * MB,
+  plain: { cpuSeconds: 0.25, bytes: 125 * MB, seconds: 1 },
   apiRoundTripSeconds: 0.002,
   eventLoopBusy: 0.5,
 });
@@ -43,4 +47,16 @@ test("many hosts: every host's payload through this machine's SSH can bound the 
   const f = figure(many, FILES, 250 * MB);
   t.is(f.limit, 25);
   t.regex(f.line, /SSH throughput/);
+});
+
+test("CPU per GB: the operator's process per byte it shipped beside the plain ssh2 client's", (t) => {
+  // Operator 0.5 s for 0.25 GB = 2 s/GB; plain 0.25 s for 0.125 GB = 2 s/GB; over two runs, the sums.
+  t.deepEqual(cpuPerGB([run(3)]), { operator: 2, plainSsh: 2 });
+  const other = {
+    ...run(3),
+    operatorCpuSeconds: 1.5,
+    plain: { cpuSeconds: 0.25, bytes: 375 * MB, seconds: 1 },
+  };
+  t.deepEqual(cpuPerGB([run(3), other]), { operator: 4, plainSsh: 1 });
+  t.deepEqual(cpuPerGB([]), { operator: 0, plainSsh: 0 });
 });

@@ -36,8 +36,25 @@ export function figure(run: JoinRun, fileBytes: ReadonlyMap<string, number>, ssh
   const line =
     `${String(run.hosts).padStart(2)} host(s): ${ms(run.seconds)} s  limit ${ms(limit.seconds)} s (${limit.bound}; ` +
     `one host: ${slowest.decidedBy} of [${parts}]; SSH ${ms(limit.encryption)} s = ${perHost * run.hosts} B)  ` +
-    `ratio ${ms(ratio)}  CPU ${ms(run.cpuSeconds / run.hosts)} s/join  ` +
-    `event loop busy ${Math.round(run.eventLoopBusy * 100)} %`;
+    `ratio ${ms(ratio)}  operator CPU ${ms(run.operatorCpuSeconds / run.hosts)} s/join ` +
+    `(${cpuPerGB([run]).operator} s/GB; plain ssh2 ${cpuPerGB([run]).plainSsh} s/GB)  ` +
+    `world event loop busy ${Math.round(run.eventLoopBusy * 100)} %`;
   if (ratio < 1) throw new LimitNotALowerBoundError(line);
   return { run, limit: limit.seconds, line };
+}
+
+/** CPU seconds per GB shipped: the operator's (its process alone) and a plain ssh2 client's, over all runs. */
+export function cpuPerGB(runs: readonly JoinRun[]): { operator: number; plainSsh: number } {
+  const sum = (f: (r: JoinRun) => number): number => runs.reduce((n, r) => n + f(r), 0);
+  const per = (cpu: number, bytes: number): number => (bytes > 0 ? ms(cpu / (bytes / 1e9)) : 0);
+  return {
+    operator: per(
+      sum((r) => r.operatorCpuSeconds),
+      sum((r) => r.bytesShipped),
+    ),
+    plainSsh: per(
+      sum((r) => r.plain.cpuSeconds),
+      sum((r) => r.plain.bytes),
+    ),
+  };
 }

@@ -2,11 +2,15 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readPayloadManifest } from '@wmco/core';
 import { type InstanceStatus } from '@wmco/core/internal';
-import { DEFAULT_HOST_COSTS, type ServiceRecord } from '@wmco/sim';
-import { loadBuiltinProviders } from '@wmco/operator';
+import { DEFAULT_HOST_COSTS, OPERATOR_NAMESPACE, type ServiceRecord } from '@wmco/sim';
+import { loadBuiltinProviders, OPERATOR_NODE_FLAGS } from '@wmco/operator';
 import { SimWorld } from '../world/sim-world.js';
 import { until } from '../world/world-fixture.js';
 import { ms, type JoinWork } from './join-limit.js';
+import { plainShip } from './plain-ship-run.js';
+import type { PlainShipResult } from './plain-ship.js';
+import { sampleProcess } from './proc-stats.js';
+import { startScaleOperator, type ScaleOperator } from './scale-process.js';
 
 export interface JoinRun {
   readonly hosts: number;
@@ -18,14 +22,22 @@ export interface JoinRun {
   readonly services: ServiceSnapshot[][];
   /** Mean seconds per phase over the hosts (where the time went). */
   readonly phases: Record<string, number>;
-  /** CPU seconds of this process (operator and simulated world) from listing the hosts to the last Ready. */
+  /** CPU seconds of this process (the simulated world) from listing the hosts to the last Ready. */
   readonly cpuSeconds: number;
+  /** CPU seconds of the operator's process alone over the same time. */
+  readonly operatorCpuSeconds: number;
+  /** Peak resident memory of the operator's process (start-up included), MiB. */
+  readonly operatorPeakRssMiB: number;
+  /** Bytes the hosts received from the operator over SFTP during the join. */
+  readonly bytesShipped: number;
+  /** A plain ssh2 client in its own process shipping the same payload files to the same hosts, after. */
+  readonly plain: PlainShipResult;
   /** Median seconds of one API request (a GET of the operator's namespace), measured in this world. */
   readonly apiRoundTripSeconds: number;
   /**
-   * The share of that time the process's event loop was busy (Node's event loop utilization: not waiting
-   * for I/O). Near 1, the joins wait for this one thread, which carries both ends of every SSH connection,
-   * the simulated API server and kubelets, and the operator (ADR 0031).
+   * The share of that time this process's event loop was busy (Node's event loop utilization: not waiting
+   * for I/O). Near 1, the joins wait for this one thread, which carries the hosts' end of every SSH
+   * connection and the simulated API server and kubelets (the operator has a process of its own).
    */
   readonly eventLoopBusy: number;
 }
@@ -72,14 +84,28 @@ export async function runJoin(
     payloadDir,
     parallelJoins: parallel.joins,
     parallelUploads: parallel.uploads,
-    // `wmco run`'s default: a Ready node is not looked at again during the measurement.
-    driftRepairIntervalMs: 120_000,
   });
+  let op: ScaleOperator | undefined;
   try {
     await world.createPrivateKeySecret();
-    const op = await world.startOperator();
-    await until('the operator to lead', () => Promise.resolve(op.leading && op.synced ? true : undefined));
+    // The operator as the image runs it (its node flags, `wmco run`'s runtime) in a process of its own,
+    // so that its CPU and memory are its own.
+    const operator = await startScaleOperator(
+      {
+        kubeconfig: join(world.dir, 'operator.kubeconfig'),
+        namespace: OPERATOR_NAMESPACE,
+        payloadDir,
+        parallelJoins: parallel.joins,
+        parallelUploads: parallel.uploads,
+        // `wmco run`'s default: a Ready node is not looked at again during the measurement.
+        driftRepairIntervalMs: 120_000,
+      },
+      OPERATOR_NODE_FLAGS,
+    );
+    op = operator;
+    await until('the operator to lead', async () => ((await operator.sample()).leading ? true : undefined));
     const apiRoundTripSeconds = await apiRoundTrip(world);
+    const op0 = await sampleProcess(operator.pid);
     const cpu0 = process.cpuUsage();
     const elu0 = performance.eventLoopUtilization();
     const t0 = Date.now();
@@ -110,14 +136,21 @@ export async function runJoin(
       1_800_000,
     );
     const ready = [...readyStatus.values()];
+    const op1 = await sampleProcess(operator.pid);
     const cpu = process.cpuUsage(cpu0);
     const elu = performance.eventLoopUtilization(elu0);
     const last = Math.max(...ready.map((s) => Date.parse(s.since)));
     const phases: Record<string, number> = {};
     for (const s of ready)
       for (const [p, v] of Object.entries(s.phaseSeconds)) phases[p] = ms((phases[p] ?? 0) + v / n);
+    const work0 = world.hosts.hosts.map((h) => work.get(h.address)!);
+    const plain = await plainShip(world, payloadDir);
     return {
       hosts: n,
+      operatorCpuSeconds: op1.cpuSeconds - op0.cpuSeconds,
+      operatorPeakRssMiB: op1.peakRssBytes / 2 ** 20,
+      bytesShipped: work0.reduce((b, w) => b + w.bytes, 0),
+      plain,
       failures: [...failures],
       seconds: (last - t0) / 1000,
       phases,
@@ -125,9 +158,10 @@ export async function runJoin(
       apiRoundTripSeconds,
       eventLoopBusy: ms(elu.utilization),
       services: world.hosts.hosts.map((h) => runningServices(h.sim.model.scm.all())),
-      work: world.hosts.hosts.map((h) => work.get(h.address)!),
+      work: work0,
     };
   } finally {
+    await op?.stop();
     await world.stop();
   }
 }

@@ -2,12 +2,13 @@
 // hosts with the realistic payload (upstream's layout, ~550 MB, cached) at the default simulated costs,
 // each beside a physical limit that does not depend on this implementation (join-limit.ts). Each figure is
 // measured in a fresh process (join-child.ts): none pays for the memory and garbage of those before it.
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { DEFAULT_HOST_COSTS, realisticPayload } from '@wmco/sim';
 import { cacheDir } from './cache-dir.js';
 import { defaultParallelJoins, machineResources } from '@wmco/operator';
 import { ms } from './join-limit.js';
-import { figure, type Figure } from './join-figure.js';
+import { cpuPerGB, figure, type Figure } from './join-figure.js';
 import { inChild, largestArchive } from './join-measure.js';
 import { payloadFileBytes, type JoinRun } from './join-run.js';
 
@@ -74,16 +75,19 @@ async function main(): Promise<void> {
     });
     const f = figure(run, fileBytes, ssh);
     figures.push(f);
-    peakRssMiB = Math.max(peakRssMiB, ms(peak));
+    peakRssMiB = Math.max(peakRssMiB, ms(run.operatorPeakRssMiB));
     console.log(f.line);
     console.log(`          mean seconds per phase: ${JSON.stringify(f.run.phases)}`);
     for (const e of f.run.failures) console.log(`          a join failed and was retried: ${e}`);
-    console.log(`          peak RSS of its process (operator and simulated world): ${ms(peak)} MiB`);
+    console.log(
+      `          peak RSS: operator ${ms(f.run.operatorPeakRssMiB)} MiB, simulated world ${ms(peak)} MiB`,
+    );
   }
   const all = figures.flatMap((f) => f.run.work);
   const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   const by = (n: number): Figure | undefined => figures.find((f) => f.run.hosts === n);
   const joins = figures.reduce((n, f) => n + f.run.hosts, 0);
+  const cpu = cpuPerGB(figures.map((f) => f.run));
   console.log(
     JSON.stringify({
       join1Seconds: by(1) && ms(by(1)!.run.seconds),
@@ -94,7 +98,10 @@ async function main(): Promise<void> {
       limit50Seconds: by(50) && ms(by(50)!.limit),
       psStartsPerJoin: ms(mean(all.map((w) => w.powershellStarts))),
       bytesPerJoin: Math.round(mean(all.map((w) => w.bytes))),
-      cpuSecondsPerJoin: ms(figures.reduce((n, f) => n + f.run.cpuSeconds, 0) / joins),
+      operatorCpuPerGB: cpu.operator,
+      plainSshCpuPerGB: cpu.plainSsh,
+      cores: availableParallelism(),
+      operatorCpuSecondsPerJoin: ms(figures.reduce((n, f) => n + f.run.operatorCpuSeconds, 0) / joins),
       peakRssMiB,
     }),
   );

@@ -16,6 +16,8 @@ export interface ScaleOperatorArgs {
   readonly namespace: string;
   readonly payloadDir: string;
   readonly parallelJoins: number;
+  /** `--parallel-uploads` (default: wmco run's, as many as join at once). */
+  readonly parallelUploads?: number;
   readonly driftRepairIntervalMs: number;
 }
 
@@ -31,6 +33,7 @@ async function main(): Promise<void> {
       namespace: a.namespace,
       payloadDir: a.payloadDir,
       parallelJoins: a.parallelJoins,
+      parallelUploads: a.parallelUploads,
       debug: false,
       logLevel: 'info',
       probeAddress: '',
@@ -50,13 +53,14 @@ async function main(): Promise<void> {
     redactor,
     metrics,
   });
-  // The bench asks for the drift checks finished so far (wmco_drift_checks_total, every result).
+  // The bench asks for the drift checks finished so far (wmco_drift_checks_total, every result) and whether
+  // this process leads with its caches synced.
   process.on('message', (m) => {
     if (m === 'heap-snapshot') process.send?.({ heapSnapshot: writeHeapSnapshot() });
     if (m !== 'sample') return;
     void metrics.driftChecks.get().then((c) => {
       const driftChecks = c.values.reduce((n, v) => n + v.value, 0);
-      process.send?.({ driftChecks, memory: process.memoryUsage() });
+      process.send?.({ driftChecks, memory: process.memoryUsage(), leading: rt.leading && rt.synced });
     });
   });
   process.once('SIGTERM', () => void rt.stop().then(() => process.exit(0)));

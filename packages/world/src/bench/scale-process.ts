@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { OPERATOR_MALLOC_ENV } from '@wmco/operator';
 import type { ScaleOperatorArgs } from './scale-operator.js';
 
-/** The operator process of `pnpm bench scale` (scale-operator.js), by its pid. */
+/** The operator process of `pnpm bench scale` and `join` (scale-operator.js), by its pid. */
 export interface ScaleOperator {
   readonly pid: number;
   /** Drift checks it finished so far, and its memory as V8 sees it. */
@@ -18,6 +18,8 @@ export interface ScaleOperator {
 export interface OperatorSample {
   readonly driftChecks: number;
   readonly memory: NodeJS.MemoryUsage;
+  /** It holds the Lease and its caches have synced: it acts on what it sees. */
+  readonly leading: boolean;
 }
 
 /** Sends `ask` and resolves with the first reply that has `key`. */
