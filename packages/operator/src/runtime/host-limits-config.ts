@@ -46,8 +46,8 @@ export function sshLimits(limits: HostLimits = {}): Partial<SshHostOptions> {
     ['maxOutputBytes', limits.maxOutputBytes],
     ['maxSessionOutputBytes', limits.maxSessionOutputBytes],
   ];
-  const set: Partial<Record<keyof SshHostOptions, number>> = Object.fromEntries(
+  const set: Record<string, number | undefined> = Object.fromEntries(
     pairs.filter(([, v]) => v !== undefined),
   );
-  return set as Partial<SshHostOptions>;
+  return set;
 }
