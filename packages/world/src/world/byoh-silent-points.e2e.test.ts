@@ -67,8 +67,10 @@ test('five hosts silent at five points and two lanes: the honest host joins; eac
     hostLimits: { handshakeTimeoutMs: 3000, requestTimeoutMs: 3000 },
   });
   t.teardown(() => world.stop());
+  const started = performance.now();
   await world.startOperator();
   await until('the honest host Ready', phaseIs(world, honest, 'Ready'), 180_000);
+  t.log(`the honest host Ready ${Math.round(performance.now() - started)} ms after the operator started`);
   for (const [i, s] of SILENT.entries()) {
     const address = world.hosts.hosts[i]!.address;
     const status = await until(
@@ -100,5 +102,6 @@ test('a stop while hosts are silent mid-protocol ends promptly: nothing waits fo
   const started = performance.now();
   await rt.stop();
   const ms = performance.now() - started;
+  t.log(`the stop took ${Math.round(ms)} ms`);
   t.true(ms < 15_000, `the stop took ${Math.round(ms)} ms, not a host deadline (20-60 s)`);
 });
