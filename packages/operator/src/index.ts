@@ -31,3 +31,4 @@ export { OperatorRuntime, StartupError } from './runtime/operator-runtime.js';
 export { Redactor } from './runtime/redactor.js';
 export type { RuntimeHooks } from './runtime/runtime-hooks.js';
 export { SecureMetricsServer } from './runtime/secure-metrics.js';
+export type { HostLimits } from './runtime/host-limits-config.js';

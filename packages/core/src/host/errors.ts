@@ -47,8 +47,12 @@ export class HostCommandTimeoutError extends WmcoError {
   constructor(
     readonly address: string,
     readonly timeoutMs: number,
+    what = 'command',
   ) {
-    super('HostCommandTimeout', `command on ${address} did not finish within ${timeoutMs} ms`);
+    super(
+      'HostCommandTimeout',
+      `${what} on ${address} did not finish within ${timeoutMs} ms; its channel was closed`,
+    );
   }
 }
 

@@ -21,11 +21,12 @@ import { Redactor } from '../runtime/redactor.js';
 import { loadProviders } from '../providers/load-provider-package.js';
 import type { CliContext } from './cli-context.js';
 import { collect, providerPackages } from './provider-packages-option.js';
+import { hostLimitOptions, hostLimitsFromFlags, type HostLimitFlags } from './host-limit-flags.js';
 
 /** Where the Deployment mounts the metrics serving-cert Secret (deploy/07-deployment.yaml). */
 const DEFAULT_METRICS_CERT_DIR = '/etc/wmco/metrics-tls';
 
-interface RunFlags {
+interface RunFlags extends HostLimitFlags {
   kubeconfig?: string;
   context?: string;
   namespace?: string;
@@ -132,6 +133,7 @@ export function operatorConfig(flags: RunFlags, env: Env, auto?: () => JoinConcu
     registrationTimeoutMs: Number(flags.registrationTimeout ?? '900') * 1000,
     ...maintenance(flags, env),
     ...cloudSettings(flags),
+    hostLimits: hostLimitsFromFlags(flags),
   };
   const problems = configProblems(candidate);
   if (candidate.namespace === '') problems.push('set WATCH_NAMESPACE or pass -n');
@@ -167,7 +169,7 @@ function secureMetrics(
 
 /** `wmco run`: the operator itself (in a pod, or against any cluster with --kubeconfig). */
 export function runCommand(ctx: CliContext): Command {
-  return new Command('run')
+  return hostLimitOptions(new Command('run'))
     .description('Run the operator: join, maintain and remove Windows nodes')
     .option('--kubeconfig <file>', 'kubeconfig (default: $KUBECONFIG, ~/.kube/config or in-cluster)')
     .option('--context <name>', 'kubeconfig context')

@@ -10,6 +10,7 @@ import {
 } from '@wmco/core';
 import { MeteredWindowsHost, type HostMeter } from './metered-host.js';
 import type { Redactor } from './redactor.js';
+import { sshLimits, type HostLimits } from './host-limits-config.js';
 
 export interface HostOpenerParts {
   readonly core: CoreV1Api;
@@ -24,6 +25,8 @@ export interface HostOpenerParts {
   readonly pins?: HostKeyStore;
   /** Hosts uploading at once, across every host this opener opens (unset: no limit). */
   readonly parallelUploads?: number | undefined;
+  /** Deadlines and output bounds from the operator's config; the test hooks override them. */
+  readonly limits?: HostLimits | undefined;
 }
 
 /** The hooks' SSH options, with the shorter of the two connect deadlines. */
@@ -55,6 +58,7 @@ export function hostOpener(p: HostOpenerParts): (t: HostTarget) => WindowsHost {
       ...(t.moduleExpected ? { assumeModule: true } : {}),
       ...(t.signal ? { signal: t.signal } : {}),
       ...transfers,
+      ...sshLimits(p.limits),
       ...withConnectDeadline(t.connectDeadlineMs, p.sshOverrides?.(t.ipv4)),
     });
     return p.meter ? new MeteredWindowsHost(host, p.meter) : host;

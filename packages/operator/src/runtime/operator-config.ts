@@ -1,5 +1,6 @@
 import { parseMaxUnavailable } from '@wmco/core/internal';
 import { z } from 'zod';
+import { hostLimitsSchema } from './host-limits-config.js';
 
 /** Everything `wmco run` needs, validated at start (flags and environment, upstream names where they exist). */
 export const operatorConfigSchema = z.object({
@@ -85,6 +86,8 @@ export const operatorConfigSchema = z.object({
    * mints from the operator's CredentialsRequest; `root` reads the installer's root Secret in kube-system.
    */
   cloudCredentials: z.enum(['minted', 'root'], { message: "must be 'minted' or 'root'" }).optional(),
+  /** Deadlines and output bounds of host operations (host-limits-config.ts); unset: the defaults. */
+  hostLimits: hostLimitsSchema.optional(),
 });
 export type OperatorConfig = z.infer<typeof operatorConfigSchema>;
 

@@ -214,6 +214,7 @@ export class OperatorRuntime {
         meter: this.p.metrics.hostMeter(),
         pins: caches.hostKeys,
         parallelUploads: config.parallelUploads,
+        limits: config.hostLimits,
       }),
       capabilities: parts.capabilities,
       payload: parts.payload,

@@ -6,9 +6,13 @@ const LINES = Buffer.from('x\r\n'.repeat(16 * 1024));
 
 /**
  * A host that prints without end: writes as fast as the SSH window allows (respecting back-pressure, so
- * the simulator itself stays bounded) until the client closes the channel or the connection drops.
+ * the simulator itself stays bounded) until the client closes the channel or the connection drops; `written` counts what it wrote.
  */
-export function streamEndlessOutput(channel: ServerChannel, shape: true | 'lines' = true): void {
+export function streamEndlessOutput(
+  channel: ServerChannel,
+  shape: true | 'lines' = true,
+  written: (bytes: number) => void = () => undefined,
+): void {
   const chunk = shape === 'lines' ? LINES : CHUNK;
   let open = true;
   const stop = (): void => {
@@ -19,6 +23,7 @@ export function streamEndlessOutput(channel: ServerChannel, shape: true | 'lines
   channel.on('data', () => undefined);
   const pump = (): void => {
     for (let i = 0; open && i < 16; i++) {
+      written(chunk.length);
       if (!channel.write(chunk)) {
         channel.once('drain', pump);
         return;

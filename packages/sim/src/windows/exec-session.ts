@@ -8,7 +8,13 @@ import { serveModuleSession } from './module-session-host.js';
 /** What one exec needs of its host. */
 export interface ExecHost {
   readonly shell: HostShellContext;
-  readonly stats: { execs: number; openExecs: number; maxOpenExecs: number; floodsOpen: number };
+  readonly stats: {
+    execs: number;
+    openExecs: number;
+    maxOpenExecs: number;
+    floodsOpen: number;
+    floodBytes: number;
+  };
   readonly costs: HostCosts;
   /** Runs module sessions in a real PowerShell (the PowerShell engine); absent: the model answers them. */
   readonly sessions?: (channel: ServerChannel, script: string) => void;

@@ -1,3 +1,5 @@
+import type { SilenceFaults } from './host-faults.js';
+
 /** What things cost on one simulated host. Times in milliseconds. */
 export interface HostCosts {
   /** Added to every exec answer and every SFTP answer (one network round trip). */
@@ -46,8 +48,11 @@ export const FREE_HOST_COSTS: HostCosts = {
   rebootMs: 50,
 };
 
-/** Faults to inject; each fires once and then clears itself. */
-export interface HostFaults {
+/**
+ * Faults to inject; the one-shot ones fire once and then clear themselves, the `while set` ones last until
+ * deleted (the silent points and the persistent flood are described in host-faults.ts).
+ */
+export interface HostFaults extends SilenceFaults {
   /** Drop the connection once this many upload bytes have arrived. */
   dropAfterUploadBytes?: number;
   /** Reboot (dropping the connection, no answer) just before this step index of the next apply. */
@@ -61,11 +66,6 @@ export interface HostFaults {
    * endless line (true) or endless short lines (`'lines'`, each `x` and CRLF).
    */
   endlessOutput?: boolean | 'lines';
-  /**
-   * While set, the host accepts SSH connections and channels but answers nothing: every exec stays open
-   * and silent, every SFTP request unanswered (a hung sshd child, a frozen VM with a live TCP stack).
-   */
-  silent?: boolean;
 }
 
 /** Serialises bytes on a link of the given bandwidth: when would a write of `bytes` finish? */

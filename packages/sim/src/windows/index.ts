@@ -16,6 +16,7 @@ export {
   type ServiceStartContext,
 } from './service-behaviour.js';
 export { DEFAULT_HOST_COSTS, FREE_HOST_COSTS, type HostCosts, type HostFaults } from './host-costs.js';
+export { SILENT_POINTS, isSilentAt, type SilenceFaults, type SilentPoint } from './host-faults.js';
 export { splitCommandLine, flagValue } from './command-line.js';
 export { generateEd25519KeyPair } from './ssh-auth.js';
 export { knowPayloadFiles } from './known-payload.js';

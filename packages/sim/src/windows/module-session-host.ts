@@ -3,6 +3,7 @@ import type { ServerChannel } from 'ssh2';
 import { SESSION_READY_MARKER, SESSION_RESULT_PREFIX } from '@wmco/core/internal';
 import type { ExecHost } from './exec-session.js';
 import { streamEndlessOutput } from './endless-output.js';
+import { isSilentAt } from './host-faults.js';
 import { runModule, workAreaRefusedReply, type ExecReply } from './host-shell.js';
 import { installModuleLine, scriptThrew, sessionModuleCheck } from './module-check.js';
 
@@ -67,13 +68,13 @@ async function answer(
     delete faults.hangNextCommand;
     return false;
   }
-  if (faults.silent) return false;
-  if (faults.endlessOutput) {
-    const shape = faults.endlessOutput;
+  if (faults.silent === true || isSilentAt(faults, 'command')) return false;
+  const shape = faults.endlessOutput || faults.endlessOutputAlways;
+  if (shape) {
     delete faults.endlessOutput;
     host.stats.floodsOpen++;
     channel.once('close', () => host.stats.floodsOpen--);
-    streamEndlessOutput(channel, shape);
+    streamEndlessOutput(channel, shape, (bytes) => (host.stats.floodBytes += bytes));
     return false;
   }
   const result = await runModule(shell, line);

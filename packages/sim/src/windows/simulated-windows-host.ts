@@ -9,6 +9,7 @@ import { DEFAULT_HOST_COSTS, LinkClock, type HostCosts, type HostFaults } from '
 import { serveExec } from './exec-session.js';
 import type { HostInvocation, HostShellContext } from './host-shell.js';
 import { takenByFault } from './exec-faults.js';
+import { isSilentAt, silenceSocket } from './host-faults.js';
 import { serveSftp } from './sftp-server.js';
 import { prefetchStagedArchive } from './staged-archive.js';
 import { authenticate, generateEd25519KeyPair, parseKeyOrThrow, type AuthPolicy } from './ssh-auth.js';
@@ -72,6 +73,8 @@ export class SimulatedWindowsHost {
     bytesReceived: 0,
     /** Exec channels now streaming endless output (the `endlessOutput` fault), until the client closes them. */
     floodsOpen: 0,
+    /** Bytes those channels wrote: what the client let through before it closed them. */
+    floodBytes: 0,
   };
   private hostKey = newHostKey();
   private server: SshServer | undefined;
@@ -196,11 +199,7 @@ export class SimulatedWindowsHost {
    * (no FIN, no RST), as when a link or a VM's NIC goes down. Only keepalives can notice.
    */
   partition(): void {
-    for (const c of this.connections) {
-      const sock = socketOf(c);
-      sock.pause();
-      sock.write = (): boolean => true;
-    }
+    for (const c of this.connections) silenceSocket(socketOf(c));
   }
 
   /** A new host key from now on (the operator must refuse it). */
@@ -237,6 +236,12 @@ export class SimulatedWindowsHost {
     (conn as unknown as { setNoDelay(on: boolean): void }).setNoDelay(true);
     conn.on('close', () => this.connections.delete(conn));
     conn.on('error', () => undefined);
+    if (isSilentAt(this.faults, 'handshake')) {
+      // Accepted, then nothing more: the client's handshake deadline is all that ends it.
+      socketOf(conn).on('error', () => undefined);
+      silenceSocket(socketOf(conn));
+      return;
+    }
     conn.on('authentication', (ctx) => authenticate(ctx, this.auth));
     conn.on('ready', () => {
       conn.on('session', (acceptSession) => {
@@ -250,7 +255,7 @@ export class SimulatedWindowsHost {
             },
             onWrite: (bytes) => this.onUploadBytes(bytes, conn),
             onRenamed: (path) => prefetchStagedArchive(this.model, path),
-            silent: () => this.faults.silent === true,
+            silent: () => isSilentAt(this.faults, 'sftp'),
           });
         });
       });

@@ -105,3 +105,19 @@ test('a tampered module of the same size is never run: the adapter uploads it ag
   t.true(w.sim.model.files.read(module.remotePath)?.equals(module.bytes), 'the shipped bytes are back');
   t.is(ran() - before, 1, 'only the verified module ran');
 });
+
+test('output is bounded per session too: small answers that add up past the session bound end the session', async (t) => {
+  const w = await startHostWorld();
+  t.teardown(() => w.stop());
+  const host = w.connect({ maxSessionOutputBytes: 16 * 1024 });
+  let err: unknown;
+  for (let call = 0; call < 200 && err === undefined; call++) {
+    err = await host.observe(emptyQuery).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+  }
+  t.true(err instanceof HostOutputLimitError, String(err));
+  t.regex(String(err), /printed more than 16384 bytes for one session/);
+  t.is((await host.observe(emptyQuery)).v, HOST_PROTOCOL_VERSION, 'a new session answers');
+});

@@ -2,6 +2,7 @@ import type { HostCosts } from '@wmco/sim';
 import type { WmcoProvider } from '@wmco/core/provider';
 import type { PayloadLayout } from './sim-payload.js';
 import type { SimHostSpec } from './world-hosts.js';
+import type { HostLimits } from '@wmco/operator';
 
 /** The engines of a simulated host (`wmco sim --host-engine`). */
 export type HostEngine = 'model' | 'powershell';
@@ -50,6 +51,8 @@ export interface SimWorldOptions {
    * files on disk and shims backed by the model; needs PowerShell 7, `findPwsh`).
    */
   readonly hostEngine?: HostEngine;
+  /** The operators' host deadlines and output bounds (`wmco run --host-*`); unset: the adapter's defaults. */
+  readonly hostLimits?: HostLimits;
   /** Failed joins before the operator deletes a Machine (default 2 here), and the delay between them. */
   readonly machineRetry?: { readonly budget: number; readonly retryMs: number };
 }

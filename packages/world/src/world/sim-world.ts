@@ -214,6 +214,7 @@ export class SimWorld {
         keepLogsOnRemoval: true,
         driftRepairIntervalMs: this.o.driftRepairIntervalMs ?? 1000,
         allowLoopbackInstances: this.o.allowLoopbackInstances ?? true,
+        ...(this.o.hostLimits ? { hostLimits: this.o.hostLimits } : {}),
         ...cloudSettings(this.o),
       },
       providers: this.o.providers,

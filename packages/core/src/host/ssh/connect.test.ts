@@ -86,3 +86,24 @@ test('an abort ends an attempt under way: a server that accepts and never answer
   t.regex(String(err), /connecting was abandoned/);
   t.true(ms < 2000, 'not the 60 s handshake timeout');
 });
+
+test('a host that takes the connection and never finishes the handshake is given up after a few attempts, not at the connect deadline', async (t) => {
+  const accepted: unknown[] = [];
+  const silent = createServer((socket) => accepted.push(socket));
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    silent.close();
+  });
+  const host = hostAt((silent.address() as { port: number }).port, {
+    readyTimeoutMs: 100,
+    connectDeadlineMs: 10 * 60_000,
+    silentHandshakeAttempts: 2,
+  });
+  const err = await t.throwsAsync(host.observe(NOTHING), { instanceOf: HostUnreachableError });
+  t.regex(
+    err.message,
+    /accepted the connection but did not finish the SSH handshake within 100 ms \(2 attempts/,
+  );
+  t.is(accepted.length, 2, 'two attempts, then given up');
+  await host.close();
+});

@@ -8,8 +8,13 @@ import type { LoadedPrivateKey } from './private-key.js';
 import { SHA1_SIGNATURE_REFUSED, SSH_ALGORITHMS, sha2OnlyKey } from './ssh-algorithms.js';
 import { SSH_CIPHERS, type ResolvedSshOptions } from './ssh-options.js';
 
+/** What one attempt saw: the host key check, and whether the host took the TCP connection. */
+interface AttemptCheck extends HostKeyCheck {
+  accepted?: boolean;
+}
+
 /** One handshake attempt. Resolves with a ready client or rejects with what went wrong. */
-function attempt(o: ResolvedSshOptions, key: LoadedPrivateKey, check: HostKeyCheck): Promise<SshClient> {
+function attempt(o: ResolvedSshOptions, key: LoadedPrivateKey, check: AttemptCheck): Promise<SshClient> {
   let offered = false;
   const first = (): boolean => !offered && (offered = true);
   return new Promise((resolve, reject) => {
@@ -41,6 +46,7 @@ function attempt(o: ResolvedSshOptions, key: LoadedPrivateKey, check: HostKeyChe
       resolve(client);
     });
     client.on('error', fail);
+    client.once('connect', () => (check.accepted = true));
     client.connect({
       host: o.host,
       port: o.port,
@@ -78,27 +84,45 @@ function abandoned(o: ResolvedSshOptions): HostUnreachableError {
   return new HostUnreachableError(o.address, 'connecting was abandoned: the work it was for was stopped');
 }
 
+function silentHandshake(o: ResolvedSshOptions, attempts: number): HostUnreachableError {
+  return new HostUnreachableError(
+    o.address,
+    `the host accepted the connection but did not finish the SSH handshake within ${o.readyTimeoutMs} ms ` +
+      `(${attempts} attempt${attempts === 1 ? '' : 's'}; a hung sshd?)`,
+  );
+}
+
 function isAuthFailure(err: Error): boolean {
   return /authentication methods failed/i.test(err.message);
 }
 
+/** 1 when the host took the TCP connection and ssh2's `readyTimeout` passed before the handshake ended. */
+function silentAttempt(check: AttemptCheck, err: Error): number {
+  return check.accepted === true && (err as { level?: string }).level === 'client-timeout' ? 1 : 0;
+}
+
 /**
- * Connects with capped exponential backoff until `connectDeadlineMs`. A changed host key fails at once;
+ * Connects with capped exponential backoff until `connectDeadlineMs`. A host that takes the TCP connection
+ * and then does not finish the handshake within `readyTimeoutMs` (a hung sshd) is given up after
+ * `silentHandshakeAttempts` such attempts, not at the connect deadline. A changed host key fails at once;
  * an authentication failure is retried only within `authRetryMs` of the first attempt; an abort of
  * `o.signal` ends the attempt under way, or the wait for the next, at once.
  */
 export async function connectWithRetry(o: ResolvedSshOptions, key: LoadedPrivateKey): Promise<SshClient> {
   const start = Date.now();
   let delay = o.retryInitialMs;
+  let silent = 0;
   for (let tries = 1; ; tries++) {
     if (o.signal?.aborted) throw abandoned(o);
-    const check: HostKeyCheck = {};
+    const check: AttemptCheck = {};
     try {
       return await attempt(o, key, check);
     } catch (caught) {
       if (o.signal?.aborted) throw abandoned(o);
       const err = caught instanceof Error ? caught : new Error(String(caught));
-      const final = finalError(o, key, { err, check, tries, waited: Date.now() - start + delay });
+      silent += silentAttempt(check, err);
+      const waited = Date.now() - start + delay;
+      const final = finalError(o, key, { err, check, tries, waited, silent });
       if (final) throw final;
       o.logger.debug('ssh connect failed; retrying', { address: o.address, err: err.message, delay });
       // An abort ends the wait; the loop's first check then gives up.
@@ -112,9 +136,17 @@ export async function connectWithRetry(o: ResolvedSshOptions, key: LoadedPrivate
 function finalError(
   o: ResolvedSshOptions,
   key: LoadedPrivateKey,
-  f: { readonly err: Error; readonly check: HostKeyCheck; readonly tries: number; readonly waited: number },
+  f: {
+    readonly err: Error;
+    readonly check: HostKeyCheck;
+    readonly tries: number;
+    readonly waited: number;
+    /** Attempts so far that the host took and then stayed silent in. */
+    readonly silent: number;
+  },
 ): Error | undefined {
   const { err, check } = f;
+  if (f.silent >= o.silentHandshakeAttempts) return silentHandshake(o, f.silent);
   if (check.mismatch)
     return new HostKeyMismatchError(o.address, check.mismatch.pinned, check.mismatch.presented);
   if (err.message.includes(SHA1_SIGNATURE_REFUSED))

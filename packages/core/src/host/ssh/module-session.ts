@@ -96,10 +96,10 @@ export class ModuleSession {
 
   /**
    * Sends one request (a JSON line) once the previous one is answered; resolves with the result's JSON.
-   * `timeoutMs` (default `commandTimeoutMs`) counts from when it is sent.
+   * `timeoutMs` (default `commandTimeoutMs`) counts from when it is sent; `what` names it in the error.
    */
-  request(json: string, timeoutMs = this.o.commandTimeoutMs): Promise<string> {
-    const next = this.queue.then(() => this.send(json, timeoutMs));
+  request(json: string, timeoutMs = this.o.commandTimeoutMs, what = 'command'): Promise<string> {
+    const next = this.queue.then(() => this.send(json, timeoutMs, what));
     this.queue = next.catch(() => undefined);
     return next;
   }
@@ -111,12 +111,12 @@ export class ModuleSession {
     this.channel?.end();
   }
 
-  private async send(json: string, timeoutMs: number): Promise<string> {
+  private async send(json: string, timeoutMs: number, what: string): Promise<string> {
     await this.ready;
     if (this.ended) throw this.ended;
     return new Promise<string>((resolve, reject) => {
       const timer = setTimeout(
-        () => this.fail(new HostCommandTimeoutError(this.o.address, timeoutMs)),
+        () => this.fail(new HostCommandTimeoutError(this.o.address, timeoutMs, what)),
         timeoutMs,
       );
       this.pending = { resolve, reject, timer };

@@ -24,7 +24,7 @@ export async function sftpUpload(
   const { o, stats, timed } = ctx;
   const input = await chunkReader(source, o.sftpChunkSize);
   const handle = await timed(
-    'open',
+    `open of ${remotePath}`,
     call<Buffer>((cb) => sftp.open(remotePath, 'w', cb)),
   );
   stats.sftpRequests++;
@@ -38,7 +38,7 @@ export async function sftpUpload(
         const chunk = await input.read(position, Math.min(o.sftpChunkSize, input.size - position));
         const { bytes } = chunk;
         await timed(
-          'write',
+          `write to ${remotePath}`,
           call<void>((cb) =>
             sftp.write(handle, bytes, 0, bytes.length, position, (err) => cb(err, undefined)),
           ),
@@ -55,7 +55,7 @@ export async function sftpUpload(
   } finally {
     await input.close();
     const closing = timed(
-      'close',
+      `close of ${remotePath}`,
       call<void>((cb) => sftp.close(handle, (err) => cb(err, undefined))),
     );
     stats.sftpRequests++;

@@ -21,13 +21,30 @@ export interface SshHostOptions {
   readonly retryMaxMs?: number;
   /** Per-attempt handshake timeout (default 20 s). */
   readonly readyTimeoutMs?: number;
+  /**
+   * Attempts a host may take the TCP connection and then not finish the handshake within `readyTimeoutMs`
+   * before connecting gives up (default 2): a hung sshd fails in under a minute, not at `connectDeadlineMs`.
+   */
+  readonly silentHandshakeAttempts?: number;
   /** Keepalive probe interval (default 10 s; 3 missed probes end the connection). */
   readonly keepaliveIntervalMs?: number;
   /**
-   * Deadline of a request that changes the host, `apply` and `deconfigure` (default 15 min: installing
-   * the Containers feature is slow).
+   * The longest deadline of a request that changes the host, `apply` and `deconfigure` (default 15 min:
+   * installing the Containers feature is slow); each gets less, sized to its steps (request-deadline.ts).
    */
   readonly commandTimeoutMs?: number;
+  /** An apply's allowance per step that only writes (a file, a variable, a route; default 30 s). */
+  readonly applyStepTimeoutMs?: number;
+  /**
+   * An apply's or deconfigure's allowance per service started or stopped, script run or network removed
+   * (default 3 min: the module waits up to 2 min for a service to run).
+   */
+  readonly serviceStepTimeoutMs?: number;
+  /**
+   * The slowest an upload may be, in bytes per second: a host's whole upload gets twice `sftpRequestTimeoutMs`
+   * plus its bytes at this rate (default 1 MiB/s, a tenth of a slow WAN link).
+   */
+  readonly uploadMinBytesPerSecond?: number;
   /** Deadline of a request a host answers in seconds: `observe` and `reboot` (default 60 s). */
   readonly quickCommandTimeoutMs?: number;
   /** Deadline for powershell.exe to load the host module and say it is ready (default 60 s). */
@@ -87,9 +104,13 @@ export function resolveSshOptions(o: SshHostOptions, logger: HostLogger): Resolv
     retryInitialMs: 1000,
     retryMaxMs: 30_000,
     readyTimeoutMs: 20_000,
+    silentHandshakeAttempts: 2,
     keepaliveIntervalMs: 10_000,
     commandTimeoutMs: 15 * 60_000,
     quickCommandTimeoutMs: 60_000,
+    applyStepTimeoutMs: 30_000,
+    serviceStepTimeoutMs: 3 * 60_000,
+    uploadMinBytesPerSecond: 1024 * 1024,
     sessionStartTimeoutMs: 60_000,
     sftpRequestTimeoutMs: 60_000,
     maxChannels: 4,
@@ -125,12 +146,4 @@ export const SSH_CIPHERS: readonly CipherAlgorithm[] = [
 export function sharedTransfers(slots: number): Required<SshHostOptions>['transfers'] {
   const limit = pLimit(slots);
   return (upload) => limit(upload);
-}
-
-/** A request's deadline: those that change the host get `commandTimeoutMs`; those a host answers in seconds, less. */
-export function requestDeadline(
-  o: ResolvedSshOptions,
-  op: 'observe' | 'apply' | 'deconfigure' | 'reboot',
-): number {
-  return op === 'apply' || op === 'deconfigure' ? o.commandTimeoutMs : o.quickCommandTimeoutMs;
 }

@@ -77,7 +77,7 @@ export class SshSession {
     const sftp = await this.sftp();
     this.stats.sftpRequests++;
     return this.timed(
-      'stat',
+      `stat of ${path}`,
       new Promise((resolve, reject) => {
         sftp.stat(path, (err, stats) => {
           if (!err) return resolve(stats.size);
@@ -92,14 +92,14 @@ export class SshSession {
   async remove(path: string): Promise<void> {
     const sftp = await this.sftp();
     this.stats.sftpRequests++;
-    await this.timed('remove', new Promise<void>((resolve) => sftp.unlink(path, () => resolve())));
+    await this.timed(`remove of ${path}`, new Promise<void>((resolve) => sftp.unlink(path, () => resolve())));
   }
 
   /** Creates a directory; an existing one is fine (SFTP has no "mkdir -p"). */
   async mkdir(path: string): Promise<void> {
     const sftp = await this.sftp();
     this.stats.sftpRequests++;
-    await this.timed('mkdir', new Promise<void>((resolve) => sftp.mkdir(path, () => resolve())));
+    await this.timed(`mkdir of ${path}`, new Promise<void>((resolve) => sftp.mkdir(path, () => resolve())));
   }
 
   /** Writes `source` to `tmpPath`, then renames it to `path`, so `path` is never partial. */
@@ -109,7 +109,7 @@ export class SshSession {
     await this.limit(() => sftpUpload(sftp, source, tmpPath, ctx));
     this.stats.sftpRequests++;
     await this.timed(
-      'rename',
+      `rename of ${tmpPath}`,
       new Promise<void>((resolve, reject) => {
         sftp.rename(tmpPath, path, (err) => (err ? reject(err) : resolve()));
       }),

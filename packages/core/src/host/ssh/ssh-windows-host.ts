@@ -26,12 +26,9 @@ import { stageFile } from './stage-file.js';
 import { loadPrivateKey, type LoadedPrivateKey } from './private-key.js';
 import type { SshHostStats } from './ssh-host-stats.js';
 import { SshSession, type SessionStats } from './ssh-session.js';
-import {
-  requestDeadline,
-  resolveSshOptions,
-  type ResolvedSshOptions,
-  type SshHostOptions,
-} from './ssh-options.js';
+import { requestDeadline } from './request-deadline.js';
+import { resolveSshOptions, type ResolvedSshOptions, type SshHostOptions } from './ssh-options.js';
+import { timedUpload } from './timed-upload.js';
 
 /** Ends a session that started (one that never started needs nothing). */
 function closeSession(session: Promise<ModuleSession> | undefined): void {
@@ -168,7 +165,12 @@ export class SshWindowsHost implements WindowsHost {
     const session = await this.moduleSession(ssh, retried);
     let line: string;
     try {
-      line = await session.request(JSON.stringify(checked.data), requestDeadline(this.o, checked.data.op));
+      const { data } = checked;
+      line = await session.request(
+        JSON.stringify(data),
+        requestDeadline(this.o, data),
+        `the ${data.op} request`,
+      );
     } catch (err) {
       // The session's own stdout line, not stderr: that is CLIXML and may wrap the path.
       if (!retried && session.moduleMissing) {
@@ -204,12 +206,14 @@ export class SshWindowsHost implements WindowsHost {
     const unique = [...new Map(files.map((f) => [f.sha256, f])).values()];
     // One slot of the operator's uploads for the host's whole upload (nothing to send: no slot).
     if (unique.length > 0) {
-      await this.o.transfers(async () => {
-        for (const file of unique) {
-          if (await stageFile(session, file, this.address)) uploaded.push(file.sha256);
-          else skipped.push(file.sha256);
-        }
-      });
+      await this.o.transfers(() =>
+        timedUpload(session, this.o, unique, async () => {
+          for (const file of unique) {
+            if (await stageFile(session, file, this.address)) uploaded.push(file.sha256);
+            else skipped.push(file.sha256);
+          }
+        }),
+      );
     }
     return { uploaded, skipped, bytesSent: this.finished.bytesSent - before };
   }
