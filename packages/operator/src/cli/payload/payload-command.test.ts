@@ -48,7 +48,7 @@ test('fails naming each bad file, after printing the report', async (t) => {
   );
   await rm(join(dir, 'containerd/containerd.exe.tar.gz'));
   const out: string[] = [];
-  const err = await t.throwsAsync(run(['verify', dir, '--kubernetes-version', 'v1.37.0'], out));
+  const err = await t.throwsAsync(run(['verify', dir, '--kubernetes-version', 'v1.38.0'], out));
   t.is(
     err?.message,
     `payload ${dir} is not usable: kubelet.exe (wrong-version), hybrid-overlay-node.exe (modified), containerd.exe (missing)`,
@@ -59,7 +59,7 @@ test('fails naming each bad file, after printing the report', async (t) => {
 test('reads the cluster version through --kubeconfig', async (t) => {
   const server = createServer((req, res) => {
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify(req.url === '/version' ? { gitVersion: 'v1.37.2', major: '1', minor: '37' } : {}));
+    res.end(JSON.stringify(req.url === '/version' ? { gitVersion: 'v1.38.2', major: '1', minor: '38' } : {}));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => void server.close());
@@ -83,7 +83,7 @@ test('reads the cluster version through --kubeconfig', async (t) => {
   const out: string[] = [];
   await t.throwsAsync(run(['verify', generated, '--kubeconfig', kubeconfig, '-o', 'json'], out));
   const report = JSON.parse(out.join('')) as PayloadReport;
-  t.regex(report.files.find((f) => f.name === 'kubelet.exe')?.detail ?? '', /v1\.37\.2/);
+  t.regex(report.files.find((f) => f.name === 'kubelet.exe')?.detail ?? '', /v1\.38\.2/);
 });
 
 test('a version that is no Kubernetes version is a usage error', async (t) => {

@@ -49,15 +49,21 @@ test('refuses a tampered file, naming it', async (t) => {
   t.regex(report.files.find((f) => f.name === 'win-bridge.exe')!.detail, /^sha256 \w+, sha256sum lists \w+$/);
 });
 
-test('refuses a kubelet of another minor version, even when its sum is right', async (t) => {
+test('refuses a kubelet of a minor version the cluster cannot run, even when its sum is right', async (t) => {
   const dir = await payload(t);
-  await replaceKubelet(dir, kubeletImage(Buffer.from('kubelet'), 'v1.35.9'));
+  await replaceKubelet(dir, kubeletImage(Buffer.from('kubelet'), 'v1.37.1'));
   const report = await verifyPayload(dir, 'v1.36.4');
-  t.deepEqual(report.bad, ['kubelet.exe']);
+  t.deepEqual(report.bad, ['kubelet.exe'], 'a kubelet newer than the API server');
   const kubelet = report.files.find((f) => f.name === 'kubelet.exe')!;
   t.is(kubelet.status, 'wrong-version');
-  t.regex(kubelet.detail, /kubelet version 1\.35\.9\.0, the cluster runs Kubernetes v1\.36\.4/);
-  t.deepEqual((await verifyPayload(dir, 'v1.35.2')).bad, [], 'the same kubelet fits a 1.35 cluster');
+  t.regex(
+    kubelet.detail,
+    /kubelet version 1\.37\.1\.0, the cluster runs Kubernetes v1\.36\.4 \(v1\.36 or v1\.35 needed\)/,
+  );
+  t.deepEqual((await verifyPayload(dir, 'v1.39.0')).bad, ['kubelet.exe'], 'two minors older');
+  t.deepEqual((await verifyPayload(dir, 'v2.37.0')).bad, ['kubelet.exe'], 'another major');
+  t.deepEqual((await verifyPayload(dir, 'v1.37.2')).bad, [], 'the same minor');
+  t.deepEqual((await verifyPayload(dir, 'v1.38.0')).bad, [], 'one minor older, as during a cluster upgrade');
 });
 
 test('a kubelet without a version resource passes with a note; one that is no PE image does not', async (t) => {
