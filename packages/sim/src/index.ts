@@ -39,6 +39,12 @@ export {
   type PayloadFileInfo,
 } from './payload/realistic-payload.js';
 export { payloadVariant } from './payload/payload-variant.js';
+export {
+  kubeletImage,
+  peWithVersion,
+  SIM_KUBELET_VERSION,
+  type PeVersionSpec,
+} from './payload/pe-version-image.js';
 export { rawThroughput } from './bench/raw-throughput.js';
 export type { BenchFile } from './bench/payload-files.js';
 export { MachineActuator } from './machines/machine-actuator.js';

@@ -14,6 +14,7 @@ import type { NodeRecords } from '../identity/node-record-store.js';
 import type { CloudJoin } from './cloud-instance.js';
 import type { InstanceStatusStore } from './instance-status.js';
 import type { NodeChanges } from './node-changes.js';
+import type { PlatformBuilds } from './windows-build-gate.js';
 
 /** How to reach one host. */
 export interface HostTarget {
@@ -87,6 +88,8 @@ export interface JoinDeps {
   readonly disruption?: ServiceDisruption;
   /** The Nodes' changes as the watch delivers them: waits for a Node end on the event, not a poll. */
   readonly nodeChanges?: NodeChanges | undefined;
+  /** The platform's supported Windows Server releases (PlatformPrerequisites): a join on another is refused. */
+  readonly windowsBuilds?: PlatformBuilds | undefined;
   readonly now?: () => Date;
 }
 

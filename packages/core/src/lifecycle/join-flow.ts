@@ -15,6 +15,7 @@ import { isNodeReady, patchNode, patchNodeMetadata } from './node-ops.js';
 import { designContent, designNode } from '../desired/node-spec.js';
 import { publishServicesConfigMap } from './services-configmap-publisher.js';
 import { waitForNode } from './node-changes.js';
+import { refuseUnsupportedBuild, UnsupportedWindowsBuildError } from './windows-build-gate.js';
 
 const hasSubnet = (n: V1Node): boolean => Boolean(n.metadata?.annotations?.[Annotations.hybridOverlaySubnet]);
 
@@ -96,8 +97,9 @@ export class JoinFlow {
       s,
       s.services.filter((svc) => svc.bootstrap),
       async (values, host) => {
-        // The operator decides the name before the kubelet starts (ADR 0008); a refusal fails the join
-        // before anything starts.
+        // A Windows build the platform does not support (as preflight) and a name refused (the operator
+        // decides it before the kubelet starts, ADR 0008) fail the join before anything starts.
+        refuseUnsupportedBuild(host.os, this.deps.windowsBuilds);
         nodeName = await s.identity.decideName(values, host);
         // ... and the cloud's name for the instance must agree with it (AWS, Azure, GCP).
         s.cloud = await this.deps.cloud?.verify(req.instance.ipv4Address, nodeName);
@@ -255,7 +257,7 @@ export class JoinFlow {
     await this.deps.events.record(
       s.identity.eventTarget,
       'Warning',
-      'InstanceSetupFailure',
+      err instanceof UnsupportedWindowsBuildError ? 'UnsupportedWindowsBuild' : 'InstanceSetupFailure',
       `instance ${address}: ${errorMessage(err)}`,
     );
   }

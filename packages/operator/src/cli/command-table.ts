@@ -87,6 +87,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     usesProviders: true,
     load: async (ctx) => (await import('./plan/plan-command.js')).planCommand(ctx),
   },
+  {
+    name: 'payload',
+    summary: 'Check the Windows payload (binaries and their sha256sum file) before building an image',
+    usesProviders: false,
+    load: async (ctx) => (await import('./payload/payload-command.js')).payloadCommand(ctx),
+  },
 ];
 
 /**

@@ -219,6 +219,7 @@ export class OperatorRuntime {
       capabilities: parts.capabilities,
       payload: parts.payload,
       providerFiles: parts.providerFiles,
+      windowsBuilds: parts.windowsBuilds,
       payloadDir: config.payloadDir,
       facts: async () => {
         const f = await caches.facts.facts();

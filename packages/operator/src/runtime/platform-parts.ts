@@ -10,6 +10,7 @@ import {
   MachineAccess,
   UserDataFormat,
   MetadataRoutes,
+  PlatformPrerequisites,
   type DependencyContainer,
   type WmcoProvider,
 } from '@wmco/core/provider';
@@ -20,6 +21,8 @@ export interface PlatformParts {
   readonly capabilities: JoinDeps['capabilities'];
   readonly payload: readonly PayloadEntry[];
   readonly providerFiles: JoinDeps['providerFiles'];
+  /** The platform's supported Windows Server releases: a join on another build is refused. */
+  readonly windowsBuilds: JoinDeps['windowsBuilds'];
   /** The cloud capabilities a BYOH join uses (AWS, Azure, GCP). */
   readonly cloud: { readonly identity?: InstanceIdentity; readonly tagging?: InstanceTagging };
   /** What the Machine source needs from the provider (every provider registers MachineAccess and UserDataFormat). */
@@ -73,9 +76,16 @@ export async function platformParts(input: PlatformPartsInput): Promise<Platform
     capabilities,
     payload,
     providerFiles: capabilities.hostnameOverride?.files ?? [],
+    windowsBuilds: windowsBuilds(wmco, input.platform),
     cloud: { ...(identity ? { identity } : {}), ...(tagging ? { tagging } : {}) },
     machines,
   };
+}
+
+/** The supported Windows Server releases of the selected provider, when it states them. */
+function windowsBuilds(wmco: ReturnType<typeof createWmcoCore>, platform: string): JoinDeps['windowsBuilds'] {
+  const prerequisites = wmco.tryResolve<PlatformPrerequisites>(PlatformPrerequisites);
+  return prerequisites ? { platform, supported: prerequisites.supportedBuilds } : undefined;
 }
 
 /** The cloud's part of joins and removals, on a platform whose provider can identify instances. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { copyFile, link, mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { realisticContent, type GeneratedPayload, type PayloadFileInfo } from './realistic-payload.js';
+import { kubeletImage } from './pe-version-image.js';
 import { tarGzOf } from './tar-gz.js';
 
 /**
@@ -26,7 +27,8 @@ export async function payloadVariant(
       files.push(f);
       continue;
     }
-    const data = realisticContent(`${f.name} variant`, f.bytes);
+    const content = realisticContent(`${f.name} variant`, f.bytes);
+    const data = f.name === 'kubelet.exe' ? kubeletImage(content) : content;
     const archive = await tarGzOf(f.name, data);
     await writeFile(to, archive);
     const sha256 = createHash('sha256').update(data).digest('hex');

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { CORE_PAYLOAD, readPayloadManifest } from '@wmco/core';
+import { kubeletImage } from './pe-version-image.js';
 import { UPSTREAM_PAYLOAD_FILES, realisticContent, realisticPayload } from './realistic-payload.js';
 import { readTarGz } from './tar-gz.js';
 
@@ -28,7 +29,8 @@ test('a small-scale payload: upstream layout, sums of the uncompressed files, ca
   const kubelet = p.files.find((f) => f.name === 'kubelet.exe')!;
   t.is(kubelet.archive, 'kube-node/kubelet.exe.tar.gz');
   const inside = (await readTarGz(await readFile(join(p.dir, kubelet.archive)))).get('kubelet.exe')!;
-  t.deepEqual(inside, realisticContent('kubelet.exe', kubelet.bytes));
+  const content = realisticContent('kubelet.exe', Math.round(122 * 0.02 * 2 ** 20));
+  t.deepEqual(inside, kubeletImage(content), 'a PE image with a version resource, then the content');
   const manifest = await readPayloadManifest(p.dir);
   t.true(manifest.every((e) => e.compressed));
   t.is(manifest.find((e) => e.name === 'kubelet.exe')?.sha256, kubelet.sha256);

@@ -1,6 +1,7 @@
 import { createCipheriv, createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { kubeletImage } from './pe-version-image.js';
 import { tarGzOf } from './tar-gz.js';
 
 /**
@@ -31,7 +32,7 @@ export const UPSTREAM_PAYLOAD_FILES: readonly { readonly path: string; readonly 
 ];
 
 /** Bump when the content model changes, so cached payloads are regenerated. */
-const GENERATOR_VERSION = 1;
+const GENERATOR_VERSION = 2;
 /** Share of 16 KiB segments that are incompressible (the rest is code-like); tuned for gzip -6 ≈ 0.37. */
 const RANDOM_SHARE = 0.19;
 const SEGMENT = 16 * 1024;
@@ -82,7 +83,9 @@ async function generate(dir: string, scale: number): Promise<GeneratedPayload['f
   const files: PayloadFileInfo[] = [];
   for (const f of UPSTREAM_PAYLOAD_FILES) {
     const name = f.path.split('/').pop()!;
-    const data = realisticContent(name, Math.max(1, Math.round(f.mib * scale * 2 ** 20)));
+    const content = realisticContent(name, Math.max(1, Math.round(f.mib * scale * 2 ** 20)));
+    // kubelet.exe carries a version resource, as the release's binary does (`wmco payload verify`).
+    const data = name === 'kubelet.exe' ? kubeletImage(content) : content;
     const archive = await tarGzOf(name, data);
     await mkdir(dirname(join(dir, f.path)), { recursive: true });
     await writeFile(join(dir, `${f.path}.tar.gz`), archive);

@@ -40,6 +40,8 @@ export interface OperatorVersionOptions {
   readonly operatorCondition?: string;
   /** How often the services ConfigMap keeper looks without a watch event (default 500 ms in the world). */
   readonly servicesResyncMs?: number;
+  /** SERVICES_LOG_FILE_SIZE / _AGE / _FLUSH_INTERVAL of the operator (default none). */
+  readonly servicesLog?: { readonly size?: string; readonly age?: string; readonly flushInterval?: string };
 }
 
 /** The parts of an operator's configuration `OperatorVersionOptions` set. */

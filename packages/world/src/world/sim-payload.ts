@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CORE_PAYLOAD } from '@wmco/core';
-import { tarGzOf } from '@wmco/sim';
+import { kubeletImage, tarGzOf } from '@wmco/sim';
 
 /** Platform payload files a provider may ask for (AWS ECR plugin, Azure cloud node manager). */
 const PLATFORM_FILES = ['ecr-credential-provider.exe', 'azure-cloud-node-manager.exe'];
@@ -49,7 +49,8 @@ export function simPayloadContent(name: string, bytesPerFile: number, tag?: stri
   const content = Buffer.alloc(bytesPerFile);
   for (let i = 0; i < content.length; i += seed.length) seed.copy(content, i);
   content.write(`wmco-sim ${name}${tag === undefined ? '' : ` ${tag}`}\n`, 0);
-  return content;
+  // kubelet.exe carries the simulated cluster's release in a version resource, as the real binary does.
+  return name === 'kubelet.exe' ? kubeletImage(content) : content;
 }
 
 /**

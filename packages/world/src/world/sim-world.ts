@@ -209,7 +209,7 @@ export class SimWorld {
         identity,
         privateKeySecret: 'cloud-private-key',
         providerPackages: [],
-        servicesLog: {},
+        servicesLog: { ...v.servicesLog },
         proxyEnv: { ...this.o.operatorProxyEnv },
         keepLogsOnRemoval: true,
         driftRepairIntervalMs: this.o.driftRepairIntervalMs ?? 1000,
