@@ -73,6 +73,10 @@ test('a Node that existed before the join and names this instance in its own ann
   t.is(f.registrations.forNode('win-a'), undefined, 'nothing registered');
   const elsewhere = facts([node('win-a', A.address)], {}, 'win-old');
   await t.throwsAsync(decideNodeName(A, { hostname: 'WIN-A' }, elsewhere), { instanceOf: NodeNameError });
+  const recordedForB = { ...facts([node('win-a', A.address)]), recordedFor: (): string => B.address };
+  await t.throwsAsync(decideNodeName(A, { hostname: 'WIN-A' }, recordedForB), {
+    message: /taken by an existing Node of instance 10.0.0.6$/,
+  });
 });
 
 test('an unannotated Node whose client CSR this operator approved for this instance is resumed, bound to that CSR', async (t) => {

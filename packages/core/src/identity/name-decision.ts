@@ -29,6 +29,8 @@ export interface NameDecisionFacts {
    * this instance's address; the only proof that an existing Node is this instance's.
    */
   readonly recordedNode?: string | undefined;
+  /** The instance whose operator record names `nodeName`, if any (for the refusal's message). */
+  recordedFor?(nodeName: string): string | undefined;
 }
 
 /** The host may not register under the name it reported; the message says why. */
@@ -54,6 +56,12 @@ async function existingNodeClaim(
   if (node === undefined || facts.recordedNode === name) return undefined;
   const recovered = facts.approvedClientCsr(name, address);
   if (recovered !== undefined) return recovered;
+  const other = facts.recordedFor?.(name);
+  if (other !== undefined)
+    throw new NodeNameError(
+      address,
+      `the host reports node name ${name}, taken by an existing Node of instance ${other}`,
+    );
   const owner = nodeOwner(node);
   const claims =
     owner === undefined

@@ -54,6 +54,7 @@ export function byohJoiningInstance(deps: JoinDeps, instance: WindowsInstance): 
           node: (name) => readNode(deps.core, name),
           approvedClientCsr: (name, address) => deps.names.approvedClientCsr(name, address),
           recordedNode,
+          recordedFor: (name) => deps.records.forNode(name)?.instance,
         },
       );
       await reportUntrustedClaims(deps, instance, registration.nodeName);
