@@ -103,3 +103,31 @@ test.serial(
     t.deepEqual(await recordedNodes(world), ['win-a']);
   },
 );
+
+test.serial(
+  'a squatter dressed as a Go-WMCO node (version annotation) under the host’s name is not taken over: the host runs no kubelet',
+  async (t) => {
+    const { world } = await testWorld(HOSTS, { driftRepairIntervalMs: 0 });
+    t.teardown(() => world.stop());
+    const a = host(world, 0);
+    const squatter = await nodeAttacker(world, 'win-a');
+    const version = 'windowsmachineconfig.openshift.io/version';
+    await squatter.squat({
+      labels: WINDOWS_BYOH,
+      annotations: { [version]: '10.19.0-8a2b3c4' },
+      internalIp: a.address,
+    });
+
+    await listAndStart(world);
+    const failed = await until('WIN-A refused', phaseIs(world, a.address, 'Failed'), 90_000);
+    t.regex(
+      failed.lastError ?? '',
+      /not taken over from instance .*: the host at the entry’s address runs no kubelet/,
+    );
+    t.regex(await warning(world, 'NodeTakeoverRefused', 'win-a'), /nothing was changed/);
+    t.deepEqual(await recordedNodes(world), [], 'no record names the squatter');
+    const s = await apis(world).core.readNode({ name: 'win-a' });
+    t.is(s.metadata?.annotations?.[OWNER], undefined, 'not annotated as the entry’s');
+    t.is(s.metadata?.annotations?.[version], '10.19.0-8a2b3c4');
+  },
+);
