@@ -9,6 +9,8 @@ export {
   byohJoiningInstance,
   byohSourceInstance,
   planByohInstance,
+  NODE_TAKEN_OVER,
+  NODE_TAKEOVER_REFUSED,
   type ByohAction,
   type ByohPlan,
 } from './sources/byoh/index.js';
@@ -119,6 +121,8 @@ export {
   PRIVATE_KEY_FIELD,
   STATUS_CONFIGMAP,
   decryptUsername,
+  decryptUpstreamUsername,
+  encryptUpstreamUsername,
   InformedNodeRecords,
   decodeNodeRecord,
   NODE_RECORD_LABEL,

@@ -11,3 +11,4 @@ export * from './node-record.js';
 export * from './node-record-store.js';
 export { InformedNodeRecords, type InformedNodeRecordsSources } from './informed-node-records.js';
 export { MemoryNodeRecords } from './memory-node-records.js';
+export { decryptUpstreamUsername, encryptUpstreamUsername } from './upstream-username.js';

@@ -11,11 +11,16 @@ function node(name: string, owner?: string): V1Node {
   return { metadata: { name, ...(owner ? { annotations: { [OWNER]: owner } } : {}) } };
 }
 
-function facts(nodes: V1Node[], approved: Record<string, string> = {}): NameDecisionFacts {
+function facts(
+  nodes: V1Node[],
+  approved: Record<string, string> = {},
+  recordedNode?: string,
+): NameDecisionFacts {
   return {
     registrations: new Registrations({ ttlMs: 60_000 }),
     node: (name) => Promise.resolve(nodes.find((n) => n.metadata?.name === name)),
     approvedClientCsr: (name, address) => approved[`${name}/${address}`],
+    recordedNode,
   };
 }
 
@@ -37,10 +42,10 @@ test('the name of any existing Node not joined from this instance is refused', a
   });
   t.regex(
     linux.message,
-    /instance 10.0.0.5 cannot join: the host reports node name master-0, taken by an existing Node that this operator did not join/,
+    /instance 10.0.0.5 cannot join: the host reports node name master-0, taken by an existing Node the operator has no record of joining; delete that Node/,
   );
   const other = await t.throwsAsync(decideNodeName(A, { hostname: 'WIN-A' }, f));
-  t.regex(other.message, /taken by an existing Node of instance 10.0.0.6/);
+  t.regex(other.message, /its own annotation names instance 10.0.0.6, which the operator does not trust/);
   t.is(f.registrations.forNode('master-0'), undefined, 'nothing registered');
 });
 
@@ -52,9 +57,26 @@ test('a second instance claiming a name another instance registered is refused',
   t.is(f.registrations.forNode('win-a')?.address, A.address);
 });
 
-test('a Node this instance owns is its own again (a resumed or repeated join)', async (t) => {
-  const f = facts([node('win-a', A.address)]);
+test("the Node the operator's record of this instance names is its own again (a repeated join)", async (t) => {
+  const f = facts([node('win-a', A.address)], {}, 'win-a');
   t.is((await decideNodeName(A, { hostname: 'WIN-A' }, f)).nodeName, 'win-a');
+});
+
+test('a Node that existed before the join and names this instance in its own annotation is refused (issue 27)', async (t) => {
+  // A squatter: a kubelet identity created Node win-a before the first join, annotated as this instance's.
+  const f = facts([node('win-a', A.address)]);
+  const err = await t.throwsAsync(decideNodeName(A, { hostname: 'WIN-A' }, f), { instanceOf: NodeNameError });
+  t.regex(
+    err.message,
+    /no record of joining \(its own annotation names instance 10.0.0.5, which the operator/,
+  );
+  t.is(f.registrations.forNode('win-a'), undefined, 'nothing registered');
+  const elsewhere = facts([node('win-a', A.address)], {}, 'win-old');
+  await t.throwsAsync(decideNodeName(A, { hostname: 'WIN-A' }, elsewhere), { instanceOf: NodeNameError });
+  const recordedForB = { ...facts([node('win-a', A.address)]), recordedFor: (): string => B.address };
+  await t.throwsAsync(decideNodeName(A, { hostname: 'WIN-A' }, recordedForB), {
+    message: /taken by an existing Node of instance 10.0.0.6$/,
+  });
 });
 
 test('an unannotated Node whose client CSR this operator approved for this instance is resumed, bound to that CSR', async (t) => {

@@ -24,6 +24,13 @@ export interface NameDecisionFacts {
   node(name: string): Promise<V1Node | undefined>;
   /** The client CSR this operator approved for that node and instance, if it still exists. */
   approvedClientCsr(nodeName: string, address: string): string | undefined;
+  /**
+   * The node name the operator's own record of this instance names (ADR 0035), when the record is for
+   * this instance's address; the only proof that an existing Node is this instance's.
+   */
+  readonly recordedNode?: string | undefined;
+  /** The instance whose operator record names `nodeName`, if any (for the refusal's message). */
+  recordedFor?(nodeName: string): string | undefined;
 }
 
 /** The host may not register under the name it reported; the message says why. */
@@ -35,8 +42,10 @@ export class NodeNameError extends Error {
 }
 
 /**
- * When a Node of that name exists: undefined if it is this instance's own; the CSR this operator approved
- * for it on this instance's behalf if it was never annotated (a join resumed after a restart); else throws.
+ * When a Node of that name exists: undefined if the operator's record of this instance names it; the CSR
+ * this operator approved for it on this instance's behalf (a join resumed after a restart, before the
+ * record was written); else throws. The Node's own instance-address annotation proves nothing: a kubelet
+ * writes its own Node, so a Node created before the first join may carry any owner (issue 27).
  */
 async function existingNodeClaim(
   address: string,
@@ -44,20 +53,32 @@ async function existingNodeClaim(
   facts: NameDecisionFacts,
 ): Promise<string | undefined> {
   const node = await facts.node(name);
-  if (node === undefined) return undefined;
-  const owner = nodeOwner(node);
-  if (owner === address) return undefined;
-  const recovered = owner === undefined ? facts.approvedClientCsr(name, address) : undefined;
+  if (node === undefined || facts.recordedNode === name) return undefined;
+  const recovered = facts.approvedClientCsr(name, address);
   if (recovered !== undefined) return recovered;
-  const whose = owner === undefined ? 'that this operator did not join' : `of instance ${owner}`;
-  throw new NodeNameError(address, `the host reports node name ${name}, taken by an existing Node ${whose}`);
+  const other = facts.recordedFor?.(name);
+  if (other !== undefined)
+    throw new NodeNameError(
+      address,
+      `the host reports node name ${name}, taken by an existing Node of instance ${other}`,
+    );
+  const owner = nodeOwner(node);
+  const claims =
+    owner === undefined
+      ? ''
+      : ` (its own annotation names instance ${owner}, which the operator does not trust)`;
+  throw new NodeNameError(
+    address,
+    `the host reports node name ${name}, taken by an existing Node the operator has no record of joining${claims}; ` +
+      'delete that Node (and find out which credentials created it) for this host to join',
+  );
 }
 
 /**
  * Decides the node name of a joining instance and registers it (issue 10 item 1): the name the kubelet
  * will really register (override or computer name, trimmed and lower-cased), valid, not the name of any
- * existing Node unless that Node already belongs to this instance (or its kubelet got its certificate from
- * this operator for this instance, when a join resumes), and not held by another instance.
+ * existing Node unless the operator's record of this instance names it (or its kubelet got its certificate
+ * from this operator for this instance, when a join resumes), and not held by another instance.
  */
 export async function decideNodeName(
   ref: InstanceRef,

@@ -37,6 +37,11 @@ export interface InstanceStatus {
   readonly source?: 'byoh' | 'machine';
   /** The Machine's name, for a Machine. */
   readonly machine?: string;
+  /**
+   * Nodes that claim this instance through their own fields (annotation, InternalIP) and that the operator
+   * did not join: reported at the instance's join and never acted on (issue 27).
+   */
+  readonly untrustedNodes?: readonly string[];
 }
 
 /** Status keys of Machines: `machine.<name>` (BYOH statuses are keyed by IPv4 address). */

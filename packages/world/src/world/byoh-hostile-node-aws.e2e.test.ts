@@ -2,7 +2,7 @@ import test from 'ava';
 import { KubeConfig } from '@kubernetes/client-node';
 import { cloudCapabilities } from '../clouds/cloud-capabilities.test-helper.js';
 import { kubeCloudContext, loadBuiltinProviders } from '@wmco/operator';
-import { KubeletIdentityAttacker } from './kubelet-identity-attacker.js';
+import { nodeAttacker } from './node-attacker.js';
 import { mismatchReported } from './hostile-node-scenario.js';
 import type { SimWorld } from './sim-world.js';
 import { apis, joinAll, testWorld, until } from './world-fixture.js';
@@ -45,7 +45,9 @@ test.serial(
     const connections = victim.sim.stats.connectionsAccepted;
 
     const listed = Object.entries(victimTags).map(([key, value]) => ({ key, value }));
-    await new KubeletIdentityAttacker(world, 1, attackerNode).forge({
+    await (
+      await nodeAttacker(world, attackerNode, 1)
+    ).forge({
       owner: 'no-such-host.sim.internal',
       internalIp: victim.address,
       annotations: { 'windowsmachineconfig.openshift.io/cloud-applied-tags': JSON.stringify(listed) },

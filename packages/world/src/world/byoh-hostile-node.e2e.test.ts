@@ -21,7 +21,7 @@ test.serial(
     const { world } = await testWorld(HOSTS, OPTIONS);
     t.teardown(() => world.stop());
     await joinAll(world);
-    const scene = hostileNodeScene(world, 'win-x');
+    const scene = await hostileNodeScene(world, 'win-x');
     const running = await victimIntact(scene);
     const connections = scene.victim.sim.stats.connectionsAccepted;
 
@@ -69,7 +69,7 @@ test.serial(
     const { world } = await testWorld(HOSTS, OPTIONS);
     t.teardown(() => world.stop());
     await joinAll(world);
-    const scene = hostileNodeScene(world, 'win-x');
+    const scene = await hostileNodeScene(world, 'win-x');
     const running = await victimIntact(scene);
     const connections = scene.victim.sim.stats.connectionsAccepted;
     const invocations = scene.victim.sim.invocations.length;

@@ -45,7 +45,7 @@ test.serial(
     const linuxFailed = await until('the Linux name refused', phaseIs(world, linux, 'Failed'), 90_000);
     t.regex(
       linuxFailed.lastError ?? '',
-      /reports node name worker-0, taken by an existing Node that this operator did not join/,
+      /reports node name worker-0, taken by an existing Node the operator has no record of joining/,
     );
     const copyFailed = await until('the copied name refused', phaseIs(world, copy, 'Failed'), 90_000);
     t.regex(
@@ -56,7 +56,7 @@ test.serial(
 
     const events = await eventsAbout(world);
     for (const [address, text] of [
-      [linux, 'worker-0, taken by an existing Node that this operator did not join'],
+      [linux, 'worker-0, taken by an existing Node the operator has no record of joining'],
       [copy, 'win-good, taken by an existing Node of instance'],
     ] as const) {
       t.true(

@@ -1,7 +1,7 @@
 import type { V1CertificateSigningRequest } from '@kubernetes/client-node';
 import { parseCsr } from '@wmco/core';
 import { allCsrs, isApproved, SERVING } from './identity-csrs.js';
-import { KubeletIdentityAttacker } from './kubelet-identity-attacker.js';
+import { nodeAttacker, type NodeAttacker } from './node-attacker.js';
 import type { SimWorld } from './sim-world.js';
 import { eventsAbout, phaseIs, until } from './world-fixture.js';
 
@@ -10,13 +10,13 @@ export interface HostileNodeScene {
   readonly world: SimWorld;
   readonly victim: SimWorld['hosts']['hosts'][number];
   readonly attackerHost: SimWorld['hosts']['hosts'][number];
-  readonly attacker: KubeletIdentityAttacker;
+  readonly attacker: NodeAttacker;
 }
 
-export function hostileNodeScene(world: SimWorld, attackerNode: string): HostileNodeScene {
+export async function hostileNodeScene(world: SimWorld, attackerNode: string): Promise<HostileNodeScene> {
   const [victim, attackerHost] = world.hosts.hosts;
   if (!victim || !attackerHost) throw new Error('a hostile-node scenario needs two hosts');
-  return { world, victim, attackerHost, attacker: new KubeletIdentityAttacker(world, 1, attackerNode) };
+  return { world, victim, attackerHost, attacker: await nodeAttacker(world, attackerNode, 1) };
 }
 
 /** Waits for the Warning event that reports `node` as contradicting the operator's record. */

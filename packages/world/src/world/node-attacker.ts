@@ -13,6 +13,11 @@
  *   setInternalIp('192.0.2.9')               status.addresses with its InternalIP replaced (added if absent)
  *   setAddresses([{ type, address }])        status.addresses replaced as given
  *   core                                     the raw CoreV1Api as the node, for any other attempt
+ *   squat({ annotations, labels, internalIp }) creates its own Node before any host joined under that
+ *                                            name (a kubelet may create the Node of its own name)
+ *   forge({ owner, internalIp, annotations }) what a compromised joined node writes: the annotations on
+ *                                            its Node, and the InternalIP by restarting its host's kubelet
+ *                                            with another --node-ip (needs the host's index)
  *
  * Each setter writes the attacker's own Node unless `node` names another one (which the API server
  * refuses: 403 `nodes "<other>" is forbidden: node "win-a" is not allowed to modify node "<other>"`);
@@ -42,7 +47,28 @@ export interface NodeAttacker {
   setLabels(labels: Readonly<Record<string, string | null>>, node?: string): Promise<V1Node>;
   setInternalIp(address: string, node?: string): Promise<V1Node>;
   setAddresses(addresses: readonly V1NodeAddress[], node?: string): Promise<V1Node>;
+  squat(spec: SquattedNode): Promise<V1Node>;
+  forge(f: ForgedNode): Promise<void>;
 }
+
+/** What a compromised node writes on its own Node. */
+export interface ForgedNode {
+  /** Its owner (instance-address) annotation. */
+  readonly owner?: string;
+  /** The InternalIP its kubelet reports (the kubelet restarted with this `--node-ip`). */
+  readonly internalIp?: string;
+  /** Any other annotations (e.g. the cloud-applied-tags list). */
+  readonly annotations?: Readonly<Record<string, string>>;
+}
+
+/** A Node created by a kubelet identity before any join: what it carries from the start. */
+export interface SquattedNode {
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly annotations?: Readonly<Record<string, string>>;
+  readonly internalIp?: string;
+}
+
+const OWNER = 'windowsmachineconfig.openshift.io/instance-address';
 
 /** `addresses` with the InternalIP set to `address` (the first one replaced, or one added). */
 export function withInternalIp(addresses: readonly V1NodeAddress[], address: string): V1NodeAddress[] {
@@ -52,8 +78,11 @@ export function withInternalIp(addresses: readonly V1NodeAddress[], address: str
   return addresses.map((a, i) => (i === at ? internal : a));
 }
 
-/** A client with the kubelet identity of `nodeName` (see the file header). */
-export async function nodeAttacker(world: SimWorld, nodeName: string): Promise<NodeAttacker> {
+/**
+ * A client with the kubelet identity of `nodeName` (see the file header); `host`: the index in
+ * `world.hosts` of the host that runs that kubelet, for `forge` of an address.
+ */
+export async function nodeAttacker(world: SimWorld, nodeName: string, host?: number): Promise<NodeAttacker> {
   const kc = new KubeConfig();
   kc.loadFromString(
     await world.cluster.server.clientCertKubeconfig(`system:node:${nodeName}`, ['system:nodes']),
@@ -63,16 +92,47 @@ export async function nodeAttacker(world: SimWorld, nodeName: string): Promise<N
     core.patchNode({ name: node, body: { metadata } }, MERGE);
   const setAddresses = (addresses: readonly V1NodeAddress[], node = nodeName): Promise<V1Node> =>
     core.patchNodeStatus({ name: node, body: { status: { addresses } } }, MERGE);
+  const setAnnotations = (annotations: object, node = nodeName): Promise<V1Node> =>
+    patchMeta({ annotations }, node);
   return {
     nodeName,
     core,
-    setAnnotations: (annotations, node = nodeName) => patchMeta({ annotations }, node),
+    setAnnotations,
     setLabels: (labels, node = nodeName) => patchMeta({ labels }, node),
     setAddresses,
+    async squat(spec) {
+      const { labels = {}, annotations = {} } = spec;
+      await core.createNode({ body: { metadata: { name: nodeName, labels, annotations } } });
+      const ip = spec.internalIp;
+      return ip === undefined
+        ? core.readNode({ name: nodeName })
+        : setAddresses([{ type: 'InternalIP', address: ip }]);
+    },
+    async forge(f) {
+      const annotations = { ...f.annotations, ...(f.owner === undefined ? {} : { [OWNER]: f.owner }) };
+      if (Object.keys(annotations).length > 0) await setAnnotations(annotations);
+      if (f.internalIp !== undefined) await restartKubeletWithNodeIp(world, host, f.internalIp);
+    },
     async setInternalIp(address, node = nodeName) {
       // Reading another Node is refused too: then the forged list is just the InternalIP.
       const current = await core.readNode({ name: node }).catch(() => undefined);
       return setAddresses(withInternalIp(current?.status?.addresses ?? [], address), node);
     },
   };
+}
+
+/** The host's kubelet restarted with `--node-ip=<ip>`, as an administrator of that host could. */
+async function restartKubeletWithNodeIp(
+  world: SimWorld,
+  host: number | undefined,
+  ip: string,
+): Promise<void> {
+  const scm = host === undefined ? undefined : world.hosts.hosts[host]?.sim.model.scm;
+  const kubelet = scm?.get('kubelet');
+  if (!scm || !kubelet) throw new Error(`host ${String(host)} runs no kubelet`);
+  await scm.stop('kubelet');
+  kubelet.commandLine = /--node-ip=\S+/.test(kubelet.commandLine)
+    ? kubelet.commandLine.replace(/--node-ip=\S+/, `--node-ip=${ip}`)
+    : `${kubelet.commandLine} --node-ip=${ip}`;
+  await scm.start('kubelet');
 }

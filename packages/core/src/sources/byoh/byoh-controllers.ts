@@ -34,6 +34,7 @@ import { LIFECYCLE_PHASE_ANNOTATION, rebootRequested } from '../../lifecycle/lif
 import { NodeMaintenance } from '../../lifecycle/maintenance.js';
 import { TrustedCaConfigMap } from '../../controllers/trusted-ca-configmap.js';
 import { EntryPins, type PinStore } from './entry-pins.js';
+import { ByohTakeover } from './byoh-takeover.js';
 
 export interface ByohControllersOptions {
   readonly deps: JoinDeps;
@@ -168,6 +169,7 @@ export class ByohControllers implements ByohView {
     const flows = {
       join: this.maintenance.joinFlow(this.o.hostKeys),
       pins: new EntryPins(this.o.hostKeys, this, deps.logger),
+      takeover: new ByohTakeover(deps, this.o.hostKeys, this),
       remove: new RemoveFlow(deps),
       removeOptions: this.o.remove,
       rotation: new KeyRotation(deps),

@@ -7,6 +7,7 @@ import { ownedBy } from '../../identity/node-ownership.js';
 import { instancesConfigMapRef, type JoinDeps } from '../../lifecycle/join-deps.js';
 import type { JoiningInstance, SourceInstance } from '../../lifecycle/node-source.js';
 import { readNode } from '../../lifecycle/node-ops.js';
+import { reportUntrustedClaims } from './untrusted-claims.js';
 
 /**
  * A `windows-instances` entry as the shared flows see it (node-source.ts): its Node carries the entry's
@@ -28,6 +29,9 @@ export function byohSourceInstance(
 /** A `windows-instances` entry's join: names registered with the operator's CSR approver (ADR 0008). */
 export function byohJoiningInstance(deps: JoinDeps, instance: WindowsInstance): JoiningInstance {
   const ref = instanceRef(instance);
+  // The node the operator's own record of this entry names, at this address: never the Node's annotation.
+  const recorded = deps.records.get('windows-instances', instance.address);
+  const recordedNode = recorded?.address === instance.ipv4Address ? recorded.nodeName : undefined;
   return {
     ...byohSourceInstance(deps.namespace, instance),
     labels: { [Labels.byoh]: 'true', [Labels.workerRole]: '' },
@@ -49,11 +53,14 @@ export function byohJoiningInstance(deps: JoinDeps, instance: WindowsInstance): 
           registrations: deps.names,
           node: (name) => readNode(deps.core, name),
           approvedClientCsr: (name, address) => deps.names.approvedClientCsr(name, address),
+          recordedNode,
+          recordedFor: (name) => deps.records.forNode(name)?.instance,
         },
       );
+      await reportUntrustedClaims(deps, instance, registration.nodeName);
       return registration.nodeName;
     },
-    claim: (node) => claimNode(deps.core, deps.names, ref, node),
+    claim: (node) => claimNode({ core: deps.core, registrations: deps.names, recordedNode }, ref, node),
     end: () => deps.names.end(instance.address),
   };
 }

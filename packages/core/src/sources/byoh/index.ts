@@ -4,3 +4,4 @@ export { ClusterAddresses, type ClusterAddressesOptions } from './cluster-addres
 export { InstancesReconciler } from './instances-reconciler.js';
 export { byohJoiningInstance, byohSourceInstance } from './byoh-instance.js';
 export { planByohInstance, type ByohAction, type ByohPlan } from './byoh-plan.js';
+export { NODE_TAKEN_OVER, NODE_TAKEOVER_REFUSED } from './byoh-takeover.js';

@@ -21,6 +21,7 @@ import { RecordedRemovals } from './recorded-removals.js';
 import type { RemoveFlow, RemoveOptions } from '../../lifecycle/remove-flow.js';
 import type { EntryPins } from './entry-pins.js';
 import { pruneInstanceStatuses } from './status-pruner.js';
+import { entryNode, type ByohTakeover } from './byoh-takeover.js';
 import { privateKeyProblem } from '../../lifecycle/private-key-problem.js';
 
 export interface InstanceFlows {
@@ -34,6 +35,8 @@ export interface InstanceFlows {
   readonly drift?: DriftSettings;
   /** Forgets the host-key pins of removed entries (absent: pins are kept). */
   readonly pins?: EntryPins;
+  /** Adopts nodes the Go WMCO joined (absent: such a node's name refuses the join). */
+  readonly takeover?: ByohTakeover;
 }
 
 /** One admitted entry's reconcile, once the key is known. */
@@ -143,7 +146,11 @@ export class InstancesReconciler implements Reconciler {
       await this.guard.report(found, 'configured, upgraded, re-keyed or repaired (no SSH connection)');
       return undefined;
     }
-    const node = found.kind === 'agrees' ? found.node : undefined;
+    // Else an entry's Node may be one the Go WMCO joined, adopted only when it checks out (byoh-takeover.ts).
+    const node = await entryNode(found, () =>
+      this.flows.takeover?.consider(result.instance, privateKey, signal),
+    );
+    if (node === 'refused') return undefined;
     const plan = planByohInstance(node, hash, this.deps.version);
     const work = { entry, instance: result.instance, privateKey, hash, signal, began: this.now() };
     return this.act(plan, node, work);
