@@ -29,6 +29,8 @@ export interface ControllerDepsInput {
   readonly caches: ClusterCaches;
   readonly addressPolicy: () => Promise<InstanceAddressPolicy>;
   readonly nodeChanges: NodeChanges;
+  /** The facts read at start, whose problems are reported before the controllers are built. */
+  readonly facts: ClusterFacts;
 }
 
 /** The events recorder of the controllers: its messages pass the process's secret scrubber. */
@@ -43,14 +45,13 @@ export function eventRecorder(o: WmcoControllersOptions): EventRecorder {
 
 /** The cluster facts as the flows read them: each read registers its secrets and reports its problems. */
 async function factsReader(
-  o: WmcoControllersOptions,
-  caches: ClusterCaches,
+  { o, caches, facts: atStart }: ControllerDepsInput,
   events: EventRecorder,
 ): Promise<() => Promise<ClusterFacts>> {
   const secrets = o.secrets ?? NO_SCRUBBER;
   for (const v of Object.values(o.proxyEnv ?? {})) secrets.registerProxy(v);
   const problems = factProblems(events, o.namespace);
-  await problems(await caches.facts.facts());
+  await problems(atStart);
   return async () => {
     const f = await caches.facts.facts();
     secrets.register(f.bootstrap.token);
@@ -100,7 +101,7 @@ function nodeSettings(
 export async function controllerDeps(i: ControllerDepsInput, events: EventRecorder): Promise<JoinDeps> {
   const { o, parts, caches } = i;
   const core = o.kubeConfig.makeApiClient(CoreV1Api);
-  const facts = await factsReader(o, caches, events);
+  const facts = await factsReader(i, events);
   await caches.records.start();
   const secrets = o.secrets ?? NO_SCRUBBER;
   const status = new ConfigMapStatusStore(core, o.namespace, (t) => secrets.scrubText(t));

@@ -4,6 +4,7 @@ import { bootstrapTokenIdentity, openShiftBootstrapIdentity } from '../identity/
 import { kubeWatch } from '../kube/client/kube-watch.js';
 import { KubeOperatorCondition } from '../kube/client/kube-operator-condition.js';
 import type { EventRecorder } from '../kube/event-recorder.js';
+import { readClusterFacts } from '../cluster/read-cluster-facts.js';
 import { systemIpv4Resolver } from '../desired/system-ipv4-resolver.js';
 import type { LifecycleOptions } from '../lifecycle/lifecycle-options.js';
 import { NodeMaintenance } from '../lifecycle/maintenance.js';
@@ -115,12 +116,16 @@ export async function buildControllers(wmco: WmcoCore, o: WmcoControllersOptions
   // Cluster facts, host keys and node records from watches (issue 16 §5), until `signal` aborts.
   const caches = clusterCaches(kc, o.namespace, o.logger, o.signal);
   const s = sourceSettings(o);
-  const facts = await caches.facts.facts();
+  // One read at start (the caches' watches start with the first join: a follower opens none).
+  const facts = await readClusterFacts(core, custom, o.namespace);
   const allowLoopback = o.allowLoopbackInstances === true;
   const addressPolicy = clusterAddressPolicy(core, kc, facts, { resolver: s.resolver, allowLoopback });
   const nodeFeed = new NodeChangeFeed();
   const events = eventRecorder(o);
-  const deps = await controllerDeps({ o, parts, caches, addressPolicy, nodeChanges: nodeFeed }, events);
+  const deps = await controllerDeps(
+    { o, parts, caches, addressPolicy, nodeChanges: nodeFeed, facts },
+    events,
+  );
   let nodes: () => readonly V1Node[] = () => [];
   const maintenance = new NodeMaintenance(deps, () => nodes(), lifecycle);
   const byoh = new ByohControllers({
