@@ -112,7 +112,7 @@ export default tseslint.config(
   },
   {
     // Providers, first- or third-party, build on the public contract only and never on each other (STYLE §1).
-    files: ['packages/provider-*/src/**/*.ts', 'examples/*/src/**/*.ts'],
+    files: ['packages/provider-*/src/**/*.ts', 'examples/provider-*/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -127,7 +127,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['packages/provider-*/src/**/*.ts', 'examples/*/src/**/*.ts'],
+    files: ['packages/provider-*/src/**/*.ts', 'examples/provider-*/src/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
@@ -135,6 +135,24 @@ export default tseslint.config(
         {
           paths: PROVIDER_PATHS,
           patterns: [{ regex: '^@wmco/core/(?!provider$)', message: CONTRACT_ONLY }, NO_OTHER_PROVIDER],
+        },
+      ],
+    },
+  },
+  {
+    // An embedding example builds on the public entries only (@wmco/core, @wmco/core/provider, providers).
+    files: ['examples/embedded-*/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [TSYRINGE_RULE],
+          patterns: [
+            {
+              regex: '^@wmco/core/(?!provider$)',
+              message: 'An embedder uses the public entries only: @wmco/core and @wmco/core/provider.',
+            },
+          ],
         },
       ],
     },

@@ -14,8 +14,15 @@ import { cycles, importGraph, importsOf, roomOf, type ImportEdge } from './impor
 // The test runs from dist/; the sources it reads are the package's src/.
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 
-/** The files that may import a source: the package's barrels (index.ts, public; internal.ts, the operator's). */
+/** The package's barrels (index.ts, public; internal.ts, the operator's). */
 const COMPOSITION = new Set(['index.ts', 'internal.ts']);
+/** The room that composes the sources and the shared rooms into controllers (`createWmcoCore`). */
+const COMPOSE_ROOM = 'compose';
+
+/** A file that may import a source: a barrel, or the composition room. */
+function composes(file: string): boolean {
+  return COMPOSITION.has(file) || roomOf(file) === COMPOSE_ROOM;
+}
 
 function show(e: ImportEdge): string {
   return `${e.from} -> ${e.to}${e.typeOnly ? ' (type only)' : ''}`;
@@ -49,12 +56,23 @@ test('no cycle of value imports between rooms', (t) => {
   t.deepEqual(found, [], `rooms import each other:\n  ${found.join('\n  ')}`);
 });
 
-test('no room but the root barrel imports a source (types included)', (t) => {
+test('no room but the barrels and the composition imports a source (types included)', (t) => {
   const intoSources = importGraph(SRC).filter((e) => {
     const to = roomOf(e.to);
-    return to.startsWith('sources/') && roomOf(e.from) !== to && !COMPOSITION.has(e.from);
+    return to.startsWith('sources/') && roomOf(e.from) !== to && !composes(e.from);
   });
   t.deepEqual(intoSources.map(show), [], 'a shared room imports a source');
+});
+
+test('only the barrels import the composition room (a shared room that did would reach the sources)', (t) => {
+  const intoCompose = importGraph(SRC).filter(
+    (e) => roomOf(e.to) === COMPOSE_ROOM && roomOf(e.from) !== COMPOSE_ROOM && !COMPOSITION.has(e.from),
+  );
+  t.deepEqual(intoCompose.map(show), [], 'a room imports the composition');
+  t.true(
+    importGraph(SRC).some((e) => roomOf(e.from) === COMPOSE_ROOM && roomOf(e.to).startsWith('sources/')),
+    'the composition room composes the sources',
+  );
 });
 
 test('the graph sees the rooms, the sources, and the barrel importing both', (t) => {

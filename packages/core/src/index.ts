@@ -5,7 +5,17 @@
 // and the simulated world need beyond this lives in './internal.ts' ('@wmco/core/internal', no semver).
 
 // composition
-export { type WmcoCore, type WmcoCoreOptions, createWmcoCore } from './core/create-wmco-core.js';
+export { type WmcoCore, type WmcoCoreOptions, createWmcoCore } from './compose/create-wmco-core.js';
+export { DEFAULT_DRIFT_REPAIR_INTERVAL_MS, type WmcoControllers } from './compose/wmco-controllers.js';
+export type {
+  SecretScrubber,
+  WmcoControllersOptions,
+  WmcoMetricsHooks,
+  WmcoTestHooks,
+} from './compose/wmco-controllers-options.js';
+export { type Runnable } from './compose/runnable.js';
+export type { JoinTimings } from './lifecycle/join-deps.js';
+export { DEFAULT_EVENT_COMPONENT } from './compose/controller-deps.js';
 export { selectProvider } from './core/select-provider.js';
 export { ActivePlatform } from './core/active-platform.js';
 export { newRootContainer } from './di.js';
@@ -13,6 +23,7 @@ export { newRootContainer } from './di.js';
 // contract types the composition's signatures use
 export {
   type CapabilityResolver,
+  type CloudContext,
   type CloudNodeManager,
   type Constructor,
   type HostFile,

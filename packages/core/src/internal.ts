@@ -165,3 +165,4 @@ export {
 export { forgetHostPins, isPinOf, type HostPinRemover } from './host/index.js';
 export { proxyCredentials } from './desired/index.js';
 export { SupervisedInformer } from './kube/index.js';
+export { platformParts, type PlatformParts } from './compose/platform-parts.js';

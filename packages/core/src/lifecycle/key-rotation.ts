@@ -7,6 +7,9 @@ import { encryptUsername } from '../identity/username-crypto.js';
 import { MAINTAIN_CONNECT_DEADLINE_MS, type JoinDeps } from './join-deps.js';
 import { patchNodeMetadata } from './node-ops.js';
 
+/** What a re-key needs of the flows' dependencies: the API and a way to reach the host. */
+export type KeyRotationDeps = Pick<JoinDeps, 'core' | 'openHost'>;
+
 const NOTHING = { directories: [], files: [], services: [], envVars: [], firewallRules: [] };
 
 /**
@@ -16,7 +19,7 @@ const NOTHING = { directories: [], files: [], services: [], envVars: [], firewal
  * key on BYOH hosts themselves.
  */
 export class KeyRotation {
-  constructor(private readonly deps: JoinDeps) {}
+  constructor(private readonly deps: KeyRotationDeps) {}
 
   async rotate(
     node: V1Node,

@@ -99,7 +99,8 @@ test('removal connects to the recorded address as the recorded user, whatever th
 test('key rotation never re-keys a Node that belongs to another instance', async (t) => {
   const { core, calls } = recordingCore();
   const host = emptyHost();
-  const rotation = new KeyRotation(testDeps(host, { core }));
+  // A re-key needs only the API and the host (KeyRotationDeps), not the whole JoinDeps bag.
+  const rotation = new KeyRotation({ core, openHost: () => host });
   const instance = { address: '10.0.0.6', ipv4Address: '10.0.0.6', username: 'Administrator' };
   await t.throwsAsync(rotation.rotate(testNode('win-a', '10.0.0.5'), instance, 'key', 'hash'), {
     message: 'will not re-key node win-a for instance 10.0.0.6: it belongs to instance 10.0.0.5',

@@ -34,6 +34,12 @@ export interface RemovalSubject {
   readonly node: V1Node | undefined;
 }
 
+/** What a removal needs of the flows' dependencies (not the payload, the facts or the join's timings). */
+export type RemoveDeps = Pick<
+  JoinDeps,
+  'core' | 'namespace' | 'openHost' | 'events' | 'logger' | 'status' | 'names' | 'records' | 'cloud'
+>;
+
 /**
  * Gives a BYOH host back (reference §1.6 Deconfigure): cordon, drain (PodDisruptionBudgets honoured,
  * DaemonSet pods left), remove services, HNS networks, proxy variables and the operator's directories
@@ -42,7 +48,7 @@ export interface RemovalSubject {
  * forgets the host's SSH key pins (sources/byoh/entry-pins.ts).
  */
 export class RemoveFlow {
-  constructor(private readonly deps: JoinDeps) {}
+  constructor(private readonly deps: RemoveDeps) {}
 
   async remove(
     { record, node }: RemovalSubject,

@@ -77,7 +77,8 @@ test('with the cluster proxy and the operator’s proxy set, a join publishes wh
     ]),
   );
   const host = new StateHost(observedHost(), outputs);
-  const keeper = new ServicesConfigMapKeeper({ ...deps, openHost: () => host }, () => []);
+  // The keeper publishes; it never reaches a host (ServicesKeeperDeps has no openHost).
+  const keeper = new ServicesConfigMapKeeper(deps, () => []);
 
   await keeper.sync();
   await new JoinFlow({ ...deps, openHost: () => host }, new InMemoryHostKeyStore()).join({

@@ -1,7 +1,7 @@
 import type { V1Node } from '@kubernetes/client-node';
 import type { JoinDeps } from './join-deps.js';
 import { instancesConfigMapRef } from './join-deps.js';
-import { designNode } from '../desired/node-spec.js';
+import { designNode, type NodeDesignDeps } from '../desired/node-spec.js';
 import { publishServicesConfigMap } from './services-configmap-publisher.js';
 import { SERVICES_CONFIGMAP_PREFIX } from '../desired/services-configmap.js';
 import { isNotFound } from '../kube/client/api-errors.js';
@@ -18,6 +18,10 @@ export function carriedVersions(nodes: readonly V1Node[]): Set<string> {
   return out;
 }
 
+/** What the keeper needs: the node design's inputs, the facts, and where to publish and report. */
+export type ServicesKeeperDeps = NodeDesignDeps &
+  Pick<JoinDeps, 'core' | 'namespace' | 'version' | 'facts' | 'events' | 'logger'>;
+
 /**
  * The lifecycle of `windows-services-<version>` (reference §1.4, upstream's configmap controller): this
  * version's ConfigMap is published at start, before any node is configured with it, and put back when
@@ -32,7 +36,7 @@ export class ServicesConfigMapKeeper {
   private stopped = false;
 
   constructor(
-    private readonly deps: JoinDeps,
+    private readonly deps: ServicesKeeperDeps,
     private readonly nodes: () => readonly V1Node[],
   ) {}
 

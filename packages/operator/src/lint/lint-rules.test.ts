@@ -70,3 +70,14 @@ test('provider tests may use @wmco/core/testing, provider code may not', async (
   t.deepEqual(await messages(code, 'packages/provider-gcp/src/virtual.test.ts'), []);
   t.is((await messages(code, 'packages/provider-gcp/src/virtual.ts')).length, 1);
 });
+
+test('an embedding example uses @wmco/core, its provider entry and providers, never @wmco/core/internal', async (t) => {
+  const allowed =
+    "import { createWmcoCore } from '@wmco/core';\nimport { CloudContext } from '@wmco/core/provider';\nimport { noneProvider } from '@wmco/provider-none';\nexport const x = [createWmcoCore, CloudContext, noneProvider];\n";
+  t.deepEqual(await messages(allowed, 'examples/embedded-controller/src/virtual.ts'), []);
+  const internal =
+    "import { ByohControllers } from '@wmco/core/internal';\nexport const y = ByohControllers;\n";
+  const found = await messages(internal, 'examples/embedded-controller/src/virtual.ts');
+  t.is(found.length, 1);
+  t.regex(found[0]!, /^1: .*An embedder uses the public entries only/);
+});

@@ -1,47 +1,28 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { CertificatesV1Api, CoreV1Api, CustomObjectsApi, VersionApi } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, VersionApi } from '@kubernetes/client-node';
 import {
-  ByohControllers,
-  addressGuardedOpener,
-  ConfigMapStatusStore,
-  Registrations,
-  kubeWatch,
   kubernetesVersionProblem,
   networkProblems,
   readClusterFacts,
-  systemIpv4Resolver,
   type ClusterFacts,
-  type JoinDeps,
-  DEFAULT_REGISTRATION_TTL_MS,
 } from '@wmco/core/internal';
 import {
-  KubeEventRecorder,
+  createWmcoCore,
   runLeadership,
   systemClock,
   type EventRecorder,
   type Logger,
+  type WmcoControllers,
   DEFAULT_LEADER_ELECTION,
 } from '@wmco/core';
 import { type DependencyContainer, type WmcoProvider } from '@wmco/core/provider';
-import { WMCO_VERSION } from '../cli/version-command.js';
-import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
-import { cloudCredentialsSetting } from '../clouds/cloud-credentials-setting.js';
 import type { OperatorConfig } from './operator-config.js';
-import { hostOpener } from './host-opener.js';
-import { clusterCaches, type ClusterCaches } from './cluster-caches.js';
-import { machineSource, NodeSources, serviceMonitor } from './node-sources.js';
-import { cloudJoin, platformParts, type PlatformParts } from './platform-parts.js';
-import { lifecycleFrom } from './lifecycle-config.js';
 import type { OperatorMetrics } from './metrics.js';
-import { MeteredStatusStore } from './metered-status-store.js';
 import type { Redactor } from './redactor.js';
 import type { RuntimeHooks } from './runtime-hooks.js';
 import { loadKubeConfig } from './load-kubeconfig.js';
-import { bootstrapIdentity } from './bootstrap-identity.js';
-import { servicesLogRotation } from './services-log-rotation.js';
-import { factProblems } from './fact-problems.js';
 import { operatorElector } from './operator-elector.js';
-import { clusterAddressPolicy } from './cluster-address-policy.js';
+import { controllersOptions } from './controllers-options.js';
 export type { RuntimeHooks } from './runtime-hooks.js';
 
 export interface RuntimeParts {
@@ -54,21 +35,17 @@ export interface RuntimeParts {
   readonly hooks?: RuntimeHooks;
 }
 
-/** How often a Ready node is checked for drift: upstream WICD's resync period (2 minutes). */
-export const DEFAULT_DRIFT_REPAIR_INTERVAL_MS = 120_000;
-
 /** A fatal start-up problem: printed and exit 1, as upstream exits on invalid cluster configuration. */
 export class StartupError extends Error {}
 
 /**
- * The running operator: validates the cluster, selects the platform provider, and runs the BYOH
- * controllers while it holds the leader Lease. `stop()` steps down, waits for in-flight work, and
+ * The running operator: validates the cluster, selects the platform provider, builds the controllers
+ * with `createWmcoCore` (@wmco/core) and runs them while it holds the leader Lease. `stop()` steps down, waits for in-flight work, and
  * releases the Lease.
  */
 export class OperatorRuntime {
   private readonly stopping = new AbortController();
-  private controllers: NodeSources | undefined;
-  private machineParts: PlatformParts['machines'] | undefined;
+  private controllers: WmcoControllers | undefined;
   private leadership: Promise<'lost' | 'stopped'> | undefined;
   leading = false;
   /** How many times this operator started its controllers (once per leadership term); for tests. */
@@ -121,37 +98,14 @@ export class OperatorRuntime {
     const core = this.kc.makeApiClient(CoreV1Api);
     const custom = this.kc.makeApiClient(CustomObjectsApi);
     const facts = await this.validate(core, custom);
-    // Cluster facts and host keys from watches (issue 16 §5), until the operator stops.
-    const caches = clusterCaches(this.kc, this.p.config.namespace, this.p.logger, this.stopping.signal);
-    const resolver = this.p.hooks?.resolver ?? systemIpv4Resolver;
-    const allowLoopback = this.p.config.allowLoopbackInstances === true;
-    const addressPolicy = clusterAddressPolicy(core, this.kc, facts, { resolver, allowLoopback });
-    const opened = await this.joinDeps(core, custom, facts, caches);
-    // Every SSH target passes the address policy, whichever flow and source it comes from (issue 27).
-    const deps = { ...opened, openHost: addressGuardedOpener(opened.openHost, addressPolicy) };
-    const hostKeys = caches.hostKeys; // pins and their removal in one store: none answered from a stale watch
-    const { privateKeySecret, parallelJoins } = this.p.config;
-    const driftRepairIntervalMs = this.p.config.driftRepairIntervalMs ?? DEFAULT_DRIFT_REPAIR_INTERVAL_MS;
-    const byoh = new ByohControllers({
-      deps,
-      certificates: this.kc.makeApiClient(CertificatesV1Api),
-      custom,
-      watch: kubeWatch(this.kc),
-      hostKeys,
-      resolver,
-      addressPolicy,
-      parallelJoins: this.p.config.parallelJoins,
-      remove: { deleteLogs: !this.p.config.keepLogsOnRemoval, drainTimeoutMs: 10 * 60_000 },
-      privateKeySecret: this.p.config.privateKeySecret,
-      bootstrap: bootstrapIdentity(this.p.config.bootstrapGroup),
-      driftRepairIntervalMs,
-      lifecycle: lifecycleFrom(this.p.config, this.kc, this.p.hooks?.lifecycle),
-      metrics: this.p.metrics.byohMetrics(),
-    });
-    // One lifecycle for both sources: Machines share the BYOH source's budget and flows (ADR 0020).
-    const machines = await machineSource({ deps, custom, watch: kubeWatch(this.kc), hostKeys, parts: this.machineParts, privateKeySecret, parallelJoins, retry: this.p.hooks?.machineRetry, maintenance: byoh.maintenance, driftRepairIntervalMs, driftMetric: (result) => this.p.metrics.driftChecks.inc({ result }) }); // prettier-ignore
-    this.controllers = new NodeSources(byoh, machines, serviceMonitor(deps, custom, kubeWatch(this.kc)));
-    this.leadership = this.p.config.leaderElection ? this.elect(deps.events) : this.runUnelected();
+    const options = await controllersOptions(this.p, this.kc, this.stopping.signal);
+    this.controllers = await startupStep(
+      async () =>
+      createWmcoCore({ parent: this.p.container, providers: this.p.providers, platform: facts.platform }).controllers(options), // prettier-ignore
+    );
+    this.leadership = this.p.config.leaderElection
+      ? this.elect(this.controllers.events)
+      : this.runUnelected();
   }
 
   /** Checks the cluster once at start and returns the facts read for it. */
@@ -168,86 +122,6 @@ export class OperatorRuntime {
     const fatal = problems.filter((x) => x.fatal).map((x) => x.message);
     if (fatal.length > 0) throw new StartupError(`the cluster is not supported: ${fatal.join('; ')}`);
     return facts;
-  }
-
-  private async joinDeps(
-    core: CoreV1Api,
-    custom: CustomObjectsApi,
-    facts: ClusterFacts,
-    caches: ClusterCaches,
-  ): Promise<JoinDeps> {
-    const { config, logger } = this.p;
-    for (const v of Object.values(config.proxyEnv)) this.p.redactor.registerProxy(v);
-    const { cloud, ...parts } = await platformParts({
-      container: this.p.container,
-      providers: this.p.providers,
-      platform: facts.platform,
-      payloadDir: config.payloadDir,
-      cloudContext: await kubeCloudContext(this.kc, cloudCredentialsSetting(config, logger)).catch(
-        () => undefined,
-      ),
-    }).catch((err: unknown) => {
-      throw new StartupError(err instanceof Error ? err.message : String(err));
-    });
-    this.machineParts = parts.machines;
-    const logRotation = servicesLogRotation(config);
-    const hooks = this.p.hooks ?? {};
-    const events = new KubeEventRecorder(core, {
-      component: 'windows-machine-config-operator',
-      scrub: (t) => this.p.redactor.scrubText(t),
-      logger,
-    });
-    const problems = factProblems(events, config.namespace);
-    await problems(facts);
-    // No decision is made before the operator's node records are read (ADR 0035).
-    await caches.records.start();
-    return {
-      core,
-      namespace: config.namespace,
-      version: hooks.version ?? WMCO_VERSION,
-      openHost: hostOpener({
-        core,
-        namespace: config.namespace,
-        redactor: this.p.redactor,
-        logger,
-        sshOverrides: hooks.sshOverrides,
-        meter: this.p.metrics.hostMeter(),
-        pins: caches.hostKeys,
-        parallelUploads: config.parallelUploads,
-        limits: config.hostLimits,
-      }),
-      capabilities: parts.capabilities,
-      payload: parts.payload,
-      providerFiles: parts.providerFiles,
-      windowsBuilds: parts.windowsBuilds,
-      payloadDir: config.payloadDir,
-      facts: async () => {
-        const f = await caches.facts.facts();
-        this.p.redactor.register(f.bootstrap.token);
-        for (const v of Object.values(f.proxy ?? {})) this.p.redactor.registerProxy(v);
-        await problems(f);
-        return f;
-      },
-      events,
-      logger,
-      status: new MeteredStatusStore(
-        new ConfigMapStatusStore(core, config.namespace, (t) => this.p.redactor.scrubText(t)),
-        (phase, seconds) => this.p.metrics.phaseDone(phase, seconds),
-        (address, phase) => this.p.metrics.instancePhase(address, phase),
-      ),
-      names: new Registrations({ ttlMs: config.registrationTimeoutMs ?? DEFAULT_REGISTRATION_TTL_MS }),
-      records: caches.records,
-      debug: config.debug,
-      logRotation,
-      proxyEnv: config.proxyEnv,
-      timings: { nodeRegistrationMs: 10 * 60_000, nodeReadyMs: 10 * 60_000, pollMs: 1000, ...hooks.timings },
-      cloud: cloudJoin(cloud, {
-        mode: config.cloudTagging ?? 'check',
-        events,
-        logger,
-        namespace: config.namespace,
-      }),
-    };
   }
 
   private async runUnelected(): Promise<'lost' | 'stopped'> {
@@ -297,4 +171,14 @@ export class OperatorRuntime {
       },
     });
   }
+}
+
+/**
+ * Selecting the provider and reading the payload: a failure there is a start-up error (exit 1), as a
+ * platform no provider serves or a missing payload.
+ */
+async function startupStep<T>(step: () => Promise<T>): Promise<T> {
+  return step().catch((err: unknown) => {
+    throw new StartupError(err instanceof Error ? err.message : String(err));
+  });
 }

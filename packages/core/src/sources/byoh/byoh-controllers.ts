@@ -1,4 +1,4 @@
-import type { CertificatesV1Api, CustomObjectsApi, V1Node } from '@kubernetes/client-node';
+import type { CertificatesV1Api, V1Node } from '@kubernetes/client-node';
 import type { InstanceAddressPolicy } from '../../desired/instance-address.js';
 import type { Ipv4Resolver } from '../../desired/windows-instances.js';
 import { approvedClientCsr } from '../../admit/approval-record.js';
@@ -10,14 +10,6 @@ import { WorkQueue, type WorkQueueMetrics } from '../../kube/work-queue.js';
 import type { WatchPort } from '../../kube/watch-port.js';
 import { Annotations, Labels, PRIVATE_KEY_FIELD } from '../../identity/node-metadata.js';
 import { byohInformers } from './byoh-informers.js';
-import {
-  CLUSTER_CONFIG_WATCHES,
-  ClusterConfigWatches,
-  SERVICES_CONFIGMAP_WATCH,
-  servicesConfigMapWatch,
-  exporterTlsWatch,
-  trustedCaWatch,
-} from '../../controllers/cluster-config-watches.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
 import { CsrReconciler, csrDecided, type CsrMetrics } from '../../controllers/csr-reconciler.js';
 import type { EntryAddressing } from './entry-admission.js';
@@ -25,19 +17,25 @@ import { InstancesReconciler } from './instances-reconciler.js';
 import { MAINTAIN_WORKERS, REMOVE_WORKERS, instanceLanes } from './instance-lanes.js';
 import type { JoinDeps } from '../../lifecycle/join-deps.js';
 import { KeyRotation } from '../../lifecycle/key-rotation.js';
-import { NodeChangeFeed } from '../../lifecycle/node-changes.js';
+import type { NodeChangeFeed } from '../../lifecycle/node-changes.js';
 import { isNodeReady, nodeInternalIp, readNode } from '../../lifecycle/node-ops.js';
 import { RemoveFlow, type RemoveOptions } from '../../lifecycle/remove-flow.js';
 import { removalCandidates } from './recorded-removals.js';
-import type { LifecycleOptions } from '../../lifecycle/lifecycle-options.js';
 import { LIFECYCLE_PHASE_ANNOTATION, rebootRequested } from '../../lifecycle/lifecycle-annotations.js';
-import { NodeMaintenance } from '../../lifecycle/maintenance.js';
-import { TrustedCaConfigMap } from '../../controllers/trusted-ca-configmap.js';
+import type { NodeMaintenance } from '../../lifecycle/maintenance.js';
 import { EntryPins, type PinStore } from './entry-pins.js';
 import { ByohTakeover } from './byoh-takeover.js';
 
 export interface ByohControllersOptions {
+  /** The flows' dependencies; their `nodeChanges` should be `nodeFeed`, which this source's Node informer feeds. */
   readonly deps: JoinDeps;
+  /**
+   * The lifecycle shared by every source (budget, upgrade flow, services ConfigMap, drift scheduling),
+   * built once by the composition; `start()` it after `startInformers()` and before `start()`.
+   */
+  readonly maintenance: NodeMaintenance;
+  /** Where this source's Windows-node informer publishes each new Node state (waits for a Node end on it). */
+  readonly nodeFeed: NodeChangeFeed;
   readonly certificates: CertificatesV1Api;
   readonly watch: WatchPort;
   readonly hostKeys: PinStore;
@@ -50,12 +48,8 @@ export interface ByohControllersOptions {
   readonly privateKeySecret?: string;
   /** Who may request kubelet client certificates (default: OpenShift's node-bootstrapper account). */
   readonly bootstrap?: BootstrapIdentity;
-  /** Watches the cluster configuration nodes carry (mirror sets) when given; see ClusterConfigWatches. */
-  readonly custom?: CustomObjectsApi;
   /** Drift repair of Ready, up-to-date nodes every `intervalMs` (0: off). Default: off. */
   readonly driftRepairIntervalMs?: number;
-  /** The disruption budget and the upgrade flow's timings (defaults: maxUnavailable 1, lifecycle-options.ts). */
-  readonly lifecycle?: Partial<LifecycleOptions>;
   readonly metrics?: {
     drift?: (result: 'clean' | 'repaired' | 'skipped' | 'error') => void;
     queue?: (name: string) => WorkQueueMetrics;
@@ -83,7 +77,8 @@ function nodeSignature(n: V1Node): string {
 /**
  * The BYOH controllers: `windows-instances` entries and BYOH nodes on one work queue (never one host
  * twice at once) whose lanes keep joins (N at once), drift checks and removals from starving each other;
- * kubelet CSRs on another. `start` resolves once every informer synced.
+ * kubelet CSRs on another. `start` resolves once every informer synced. The shared lifecycle and the
+ * cluster configuration watches are not this source's: the composition builds them once for every source.
  */
 export class ByohControllers implements ByohView {
   private readonly informers: ReturnType<typeof byohInformers>;
@@ -91,24 +86,22 @@ export class ByohControllers implements ByohView {
   private readonly csrQueue: WorkQueue;
   private readonly controllers: Controller[];
   private readonly csr: CsrReconciler;
-  private readonly clusterConfig: ClusterConfigWatches | undefined;
-  /** The budget, upgrade flow, services ConfigMaps and OperatorCondition (a Machine source shares it). */
+  /** The budget, upgrade flow, services ConfigMaps and OperatorCondition (shared with the other sources). */
   readonly maintenance: NodeMaintenance;
-  private readonly trustedCa: TrustedCaConfigMap;
-  private readonly nodeFeed = new NodeChangeFeed();
+  private readonly nodeFeed: NodeChangeFeed;
+  private informersStarted: Promise<void> | undefined;
   /** The entries of windows-instances as last seen, to reconcile those that disappear. */
   private listedEntries = new Set<string>();
   private readonly o: ByohControllersOptions;
 
   constructor(options: ByohControllersOptions) {
     // Waits for a Node (a join's, an upgrade's Ready) end on this informer's events, not on a poll.
-    const o = { ...options, deps: { ...options.deps, nodeChanges: this.nodeFeed } };
+    const o = { ...options, deps: { ...options.deps, nodeChanges: options.nodeFeed } };
     this.o = o;
-    this.maintenance = new NodeMaintenance(o.deps, () => this.windowsNodes(), o.lifecycle);
+    this.nodeFeed = o.nodeFeed;
+    this.maintenance = o.maintenance;
     this.maintenance.addSource({ id: 'byoh', requeueAll: () => this.enqueueAll() });
     this.informers = this.makeInformers();
-    this.trustedCa = new TrustedCaConfigMap(o.deps.core, o.deps.namespace, o.deps.logger);
-    this.clusterConfig = this.makeClusterConfigWatches();
     this.instanceQueue = new WorkQueue(
       systemClock,
       defaultControllerRateLimiter(systemClock),
@@ -137,30 +130,6 @@ export class ByohControllers implements ByohView {
       ...(this.o.metrics?.informerRestart ? { onRestart: this.o.metrics.informerRestart } : {}),
       ...(this.o.privateKeySecret ? { privateKeySecret: this.o.privateKeySecret } : {}),
     });
-  }
-
-  /**
-   * A cluster configuration change puts every node of every source (BYOH and Machines, through
-   * `NodeMaintenance.configChanged`) on its queue: Ready nodes get a drift check now.
-   */
-  private makeClusterConfigWatches(): ClusterConfigWatches | undefined {
-    const { custom, deps, metrics } = this.o;
-    if (custom === undefined) return undefined;
-    const sources = { core: deps.core, custom, watch: this.o.watch, clock: systemClock, logger: deps.logger };
-    return new ClusterConfigWatches(
-      metrics?.informerRestart ? { ...sources, onRestart: metrics.informerRestart } : sources,
-      (what) => {
-        if (what.startsWith('trusted-ca/')) void this.trustedCa.ensure();
-        if (what.startsWith(`${SERVICES_CONFIGMAP_WATCH}/`)) this.maintenance.servicesConfigMapChanged();
-        this.maintenance.configChanged();
-      },
-      [
-        ...CLUSTER_CONFIG_WATCHES,
-        trustedCaWatch(deps.namespace),
-        servicesConfigMapWatch(deps.namespace, deps.version),
-        exporterTlsWatch(deps.namespace),
-      ],
-    );
   }
 
   private makeControllers(): Controller[] {
@@ -236,21 +205,29 @@ export class ByohControllers implements ByohView {
     return Object.values(this.informers).every((i) => i.synced);
   }
 
+  /**
+   * Starts the informers and resolves once every one synced (once per start: `stop` ends them). The shared
+   * lifecycle reads the Windows nodes from them, so the composition starts them first.
+   */
+  startInformers(): Promise<void> {
+    this.informersStarted ??= Promise.all(Object.values(this.informers).map((i) => i.start())).then(
+      () => undefined,
+    );
+    return this.informersStarted;
+  }
+
+  /** Starts the informers (if `startInformers` did not) and then the controllers. */
   async start(): Promise<void> {
-    await Promise.all(Object.values(this.informers).map((i) => i.start()));
-    // This version's services ConfigMap exists before any node is configured with it.
-    await this.maintenance.start();
+    await this.startInformers();
     this.controllers.forEach((c) => c.start());
-    this.clusterConfig?.start();
-    if (this.clusterConfig) void this.trustedCa.ensure();
     this.enqueueAll();
     this.enqueueCsrs();
   }
 
   async stop(): Promise<void> {
+    this.informersStarted = undefined;
     Object.values(this.informers).forEach((i) => i.stop());
-    this.clusterConfig?.stop();
-    await Promise.all([...this.controllers.map((c) => c.stop()), this.maintenance.stop()]);
+    await Promise.all(this.controllers.map((c) => c.stop()));
   }
 
   private wire(): void {

@@ -12,7 +12,7 @@ import {
   type MachineResource,
 } from '@wmco/core/internal';
 import { publicKeyHash } from '@wmco/core';
-import type { PlatformParts } from '../../runtime/platform-parts.js';
+import type { PlatformParts } from '@wmco/core/internal';
 import { WMCO_VERSION } from '../version-command.js';
 
 /** What `wmco plan` says about one Windows Machine. */

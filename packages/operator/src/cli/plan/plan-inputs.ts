@@ -10,10 +10,11 @@ import {
   readClusterFacts,
   type ClusterFacts,
   type NodeDesign,
+  platformParts,
+  type PlatformParts,
 } from '@wmco/core/internal';
-import { parseServicesData } from '@wmco/core';
+import { createWmcoCore, parseServicesData } from '@wmco/core';
 import { type DependencyContainer, type WmcoProvider } from '@wmco/core/provider';
-import { platformParts, type PlatformParts } from '../../runtime/platform-parts.js';
 
 export interface PlanSource {
   readonly core: CoreV1Api;
@@ -87,12 +88,8 @@ export class DesignSource {
     const facts = await readClusterFacts(s.core, s.custom, s.namespace).catch((err: unknown) => {
       throw new Error(`cannot read the cluster configuration: ${describeApiError(err)}`, { cause: err });
     });
-    const parts = await platformParts({
-      container: s.container,
-      providers: s.providers,
-      platform: facts.platform,
-      payloadDir: s.payloadDir,
-    });
+    const wmco = createWmcoCore({ parent: s.container, providers: s.providers, platform: facts.platform });
+    const parts = await platformParts(wmco, s.payloadDir);
     return new DesignSource(s, facts, parts);
   }
 

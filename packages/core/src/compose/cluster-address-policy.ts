@@ -1,6 +1,7 @@
 import type { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { ClusterAddresses } from '@wmco/core/internal';
-import type { InstanceAddressPolicy, Ipv4Resolver } from '@wmco/core';
+import type { InstanceAddressPolicy } from '../desired/instance-address.js';
+import type { Ipv4Resolver } from '../desired/windows-instances.js';
+import { ClusterAddresses } from '../sources/byoh/cluster-addresses.js';
 
 /**
  * The address policy every SSH target passes (issue 27): no loopback (unless allowed), link-local or

@@ -11,7 +11,7 @@ import {
   UnknownPlatformError,
 } from '../provider/errors.js';
 import { WINDOWS_SERVER_2022 } from '../provider/types/windows-build.js';
-import { ActivePlatform } from './active-platform.js';
+import { ActivePlatform } from '../core/active-platform.js';
 import { createWmcoCore } from './create-wmco-core.js';
 
 const prereqs: PlatformPrerequisites = {

@@ -1,32 +1,29 @@
 import type { CoreV1Api } from '@kubernetes/client-node';
-import { ConfigMapHostKeyStore, sharedTransfers, type HostTarget } from '@wmco/core/internal';
-import {
-  NamePinnedHostKeyStore,
-  SshWindowsHost,
-  type HostKeyStore,
-  type Logger,
-  type SshHostOptions,
-  type WindowsHost,
-} from '@wmco/core';
-import { MeteredWindowsHost, type HostMeter } from './metered-host.js';
-import type { Redactor } from './redactor.js';
-import { sshLimits, type HostLimits } from './host-limits-config.js';
+import { ConfigMapHostKeyStore } from '../controllers/kube-host-key-store.js';
+import type { HostKeyStore } from '../host/host-key-store.js';
+import { NamePinnedHostKeyStore } from '../host/name-pinned-host-key-store.js';
+import { sharedTransfers, type SshHostOptions } from '../host/ssh/ssh-options.js';
+import { SshWindowsHost } from '../host/ssh/ssh-windows-host.js';
+import type { WindowsHost } from '../host/windows-host.js';
+import type { Logger } from '../kube/logger.js';
+import type { HostTarget } from '../lifecycle/join-deps.js';
 
 export interface HostOpenerParts {
   readonly core: CoreV1Api;
   readonly namespace: string;
-  readonly redactor: Redactor;
+  /** Told each private key the opener uses, so logs never show it. */
+  readonly registerSecret: (secret: string) => void;
   readonly logger: Logger;
   /** Test hooks: SSH options per host address. */
   readonly sshOverrides?: ((address: string) => Partial<SshHostOptions>) | undefined;
-  /** Where each host's operations, PowerShell starts and bytes sent are counted (the operator's metrics). */
-  readonly meter?: HostMeter;
+  /** Wraps each host opened (the operator's metrics count its operations there). */
+  readonly wrap?: ((host: WindowsHost) => WindowsHost) | undefined;
   /** Where host keys are pinned (default: the host-keys ConfigMap, read at each connection). */
   readonly pins?: HostKeyStore;
   /** Hosts uploading at once, across every host this opener opens (unset: no limit). */
   readonly parallelUploads?: number | undefined;
-  /** Deadlines and output bounds from the operator's config; the test hooks override them. */
-  readonly limits?: HostLimits | undefined;
+  /** Deadlines and output bounds of host operations (the embedding's settings); the test hooks override them. */
+  readonly limits?: Partial<SshHostOptions> | undefined;
 }
 
 /** The hooks' SSH options, with the shorter of the two connect deadlines. */
@@ -39,14 +36,14 @@ export function withConnectDeadline(
 }
 
 /**
- * How the operator reaches a host: SSH with host keys pinned in the host-keys ConfigMap. A host listed
+ * How the controllers reach a host: SSH with host keys pinned in the host-keys ConfigMap. A host listed
  * by DNS name is pinned by that name too, so a name moved to another machine is a key mismatch.
  */
 export function hostOpener(p: HostOpenerParts): (t: HostTarget) => WindowsHost {
   const { logger } = p;
   const transfers = p.parallelUploads === undefined ? {} : { transfers: sharedTransfers(p.parallelUploads) };
   return (t) => {
-    p.redactor.register(t.privateKeyPem);
+    p.registerSecret(t.privateKeyPem);
     const pins = p.pins ?? new ConfigMapHostKeyStore(p.core, p.namespace);
     const host = new SshWindowsHost({
       host: t.ipv4,
@@ -58,9 +55,9 @@ export function hostOpener(p: HostOpenerParts): (t: HostTarget) => WindowsHost {
       ...(t.moduleExpected ? { assumeModule: true } : {}),
       ...(t.signal ? { signal: t.signal } : {}),
       ...transfers,
-      ...sshLimits(p.limits),
+      ...p.limits,
       ...withConnectDeadline(t.connectDeadlineMs, p.sshOverrides?.(t.ipv4)),
     });
-    return p.meter ? new MeteredWindowsHost(host, p.meter) : host;
+    return p.wrap ? p.wrap(host) : host;
   };
 }

@@ -1,10 +1,8 @@
-import {
-  CaBundleProblemReporter,
-  ExporterTlsProblemReporter,
-  MirrorProblemReporter,
-  type ClusterFacts,
-} from '@wmco/core/internal';
-import { type EventRecorder } from '@wmco/core';
+import { CaBundleProblemReporter } from '../cluster/ca-bundle-problem-reporter.js';
+import type { ClusterFacts } from '../cluster/cluster-facts.js';
+import { ExporterTlsProblemReporter } from '../cluster/exporter-tls-problem-reporter.js';
+import { MirrorProblemReporter } from '../cluster/mirror-problem-reporter.js';
+import type { EventRecorder } from '../kube/event-recorder.js';
 
 /**
  * The events about cluster facts an admin must fix (unusable mirror sets, unparsable trusted CAs, no

@@ -1,42 +1,14 @@
 import type { CustomObjectsApi } from '@kubernetes/client-node';
-import {
-  MACHINE_API_NAMESPACE,
-  MachineControllers,
-  ServiceMonitorController,
-  httpStatus,
-  type ByohControllers,
-  type HostPinRemover,
-  type JoinDeps,
-  type NodeMaintenance,
-  type WatchPort,
-} from '@wmco/core/internal';
-import { systemClock, type HostKeyStore } from '@wmco/core';
+import type { HostKeyStore } from '../host/host-key-store.js';
+import type { HostPinRemover } from '../host/host-pins.js';
+import { systemClock } from '../kube/clock.js';
+import { httpStatus, type WatchPort } from '../kube/watch-port.js';
+import type { JoinDeps } from '../lifecycle/join-deps.js';
+import type { NodeMaintenance } from '../lifecycle/maintenance.js';
+import { ServiceMonitorController } from '../monitoring/service-monitor-controller.js';
+import { MachineControllers } from '../sources/machines/machine-controllers.js';
+import { MACHINE_API_NAMESPACE } from '../sources/machines/machine-object.js';
 import type { PlatformParts } from './platform-parts.js';
-
-/**
- * The sources of Windows nodes the operator runs while it leads: BYOH always, Machines where served; and
- * the `windows-exporter` ServiceMonitor that follows the namespace's monitoring label.
- */
-export class NodeSources {
-  constructor(
-    readonly byoh: ByohControllers,
-    readonly machines: MachineControllers | undefined,
-    readonly monitoring?: ServiceMonitorController,
-  ) {}
-
-  get synced(): boolean {
-    return this.byoh.synced && (this.machines?.synced ?? true);
-  }
-
-  async start(): Promise<void> {
-    this.monitoring?.start();
-    await Promise.all([this.byoh.start(), this.machines?.start()]);
-  }
-
-  async stop(): Promise<void> {
-    await Promise.all([this.byoh.stop(), this.machines?.stop(), this.monitoring?.stop()]);
-  }
-}
 
 /** The ServiceMonitor keeper, with the join's clients, events and logger. */
 export function serviceMonitor(
@@ -57,15 +29,15 @@ export interface MachineSourceInput {
   readonly privateKeySecret: string;
   readonly parallelJoins: number;
   readonly retry?: { readonly budget: number; readonly retryMs: number } | undefined;
-  /** The BYOH source's lifecycle: Machines share its budget, upgrade/reboot flow and drift repair. */
+  /** The shared lifecycle: Machines share the budget, upgrade/reboot flow and drift repair of every source. */
   readonly maintenance: NodeMaintenance;
   readonly driftRepairIntervalMs: number;
-  readonly driftMetric?: (result: 'clean' | 'repaired' | 'skipped' | 'error') => void;
+  readonly driftMetric?: ((result: 'clean' | 'repaired' | 'skipped' | 'error') => void) | undefined;
 }
 
 /**
- * 'served' when the operator may list machine.openshift.io Machines; 'absent' when the cluster has no
- * Machine API; 'forbidden' when its RBAC does not grant it (the operator then runs BYOH only).
+ * 'served' when the controllers may list machine.openshift.io Machines; 'absent' when the cluster has no
+ * Machine API; 'forbidden' when its RBAC does not grant it (then BYOH only).
  */
 async function machineApiServed(custom: CustomObjectsApi): Promise<'served' | 'absent' | 'forbidden'> {
   try {

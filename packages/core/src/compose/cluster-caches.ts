@@ -1,11 +1,10 @@
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import {
-  InformedClusterFacts,
-  InformedHostKeyStore,
-  InformedNodeRecords,
-  kubeWatch,
-} from '@wmco/core/internal';
-import { systemClock, type Logger } from '@wmco/core';
+import { InformedClusterFacts } from '../controllers/informed-cluster-facts.js';
+import { InformedHostKeyStore } from '../controllers/kube-host-key-store.js';
+import { InformedNodeRecords } from '../identity/informed-node-records.js';
+import { kubeWatch } from '../kube/client/kube-watch.js';
+import { systemClock } from '../kube/clock.js';
+import type { Logger } from '../kube/logger.js';
 
 /** What joins and drift checks read from watches instead of per-call GETs (issue 16 §5, ADR 0022). */
 export interface ClusterCaches {
@@ -16,7 +15,7 @@ export interface ClusterCaches {
   stop(): void;
 }
 
-/** The caches of one operator; their watches start with the first read and end with `stop` (or `signal`). */
+/** The caches of one core; their watches start with the first read and end with `stop` (or `signal`). */
 export function clusterCaches(
   kc: KubeConfig,
   namespace: string,

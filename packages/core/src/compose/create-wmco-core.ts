@@ -3,8 +3,10 @@ import type { WmcoProvider } from '../provider/define-provider.js';
 import type { PlatformType } from '../provider/platform.js';
 import { registerProvider } from '../provider/register-provider.js';
 import type { Token } from '../provider/token.js';
-import { ActivePlatform } from './active-platform.js';
-import { selectProvider } from './select-provider.js';
+import { ActivePlatform } from '../core/active-platform.js';
+import { selectProvider } from '../core/select-provider.js';
+import { buildControllers, type WmcoControllers } from './wmco-controllers.js';
+import type { WmcoControllersOptions } from './wmco-controllers-options.js';
 
 export interface WmcoCoreOptions {
   /** The embedding host's container; core works in a child of it and never touches the global one. */
@@ -15,7 +17,10 @@ export interface WmcoCoreOptions {
   readonly platform: PlatformType;
 }
 
-/** A configured core: one child container holding the selected provider's capabilities. */
+/**
+ * A configured core: one child container holding the selected provider's capabilities, and the builder
+ * of the controllers that join, maintain and remove Windows nodes with them.
+ */
 export interface WmcoCore {
   readonly platform: PlatformType;
   readonly provider: WmcoProvider;
@@ -25,6 +30,15 @@ export interface WmcoCore {
   resolve<T>(capability: Token<T>): T;
   /** The capability, or undefined when the platform does not have it. */
   tryResolve<T>(capability: Token<T>): T | undefined;
+  /**
+   * Builds the controllers of one cluster with this platform's provider: the BYOH source
+   * (`windows-instances`), the Machine source (where the cluster serves Machines and the provider can
+   * configure them), kubelet CSR approval, the lifecycle every source shares, the cluster configuration
+   * watches and the windows-exporter ServiceMonitor. Reads the payload manifest and the operator's node
+   * records before it resolves; starts nothing that joins or changes a node: the caller starts the
+   * result's runnables (see {@link WmcoControllers}) while it is the one process that may act.
+   */
+  controllers(options: WmcoControllersOptions): Promise<WmcoControllers>;
   /** Disposes the child container (and every disposable instance in it). */
   dispose(): Promise<void>;
 }
@@ -35,7 +49,7 @@ export function createWmcoCore(options: WmcoCoreOptions): WmcoCore {
   const container = options.parent.createChildContainer();
   const registered = registerProvider(container, provider);
   container.register(ActivePlatform, { useValue: { platform: options.platform, providerId: provider.id } });
-  return {
+  const core: WmcoCore = {
     platform: options.platform,
     provider,
     capabilities: registered.capabilities,
@@ -43,8 +57,10 @@ export function createWmcoCore(options: WmcoCoreOptions): WmcoCore {
     resolve: (capability) => container.resolve(capability),
     tryResolve: (capability) =>
       container.isRegistered(capability, true) ? container.resolve(capability) : undefined,
+    controllers: (o) => buildControllers(core, o),
     dispose: async () => {
       await container.dispose();
     },
   };
+  return core;
 }
