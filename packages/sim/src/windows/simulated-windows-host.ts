@@ -72,6 +72,8 @@ export class SimulatedWindowsHost {
     bytesReceived: 0,
     /** Exec channels now streaming endless output (the `endlessOutput` fault), until the client closes them. */
     floodsOpen: 0,
+    /** Reboots the host went through (requested, scheduled by an apply, or a fault's power loss). */
+    reboots: 0,
   };
   private hostKey = newHostKey();
   private server: SshServer | undefined;
@@ -115,6 +117,7 @@ export class SimulatedWindowsHost {
         o.log?.(`simulated host ${o.address}: unsupported command: ${command.slice(0, 200)}`);
       },
       reboot: () => this.reboot(),
+      dropConnections: () => this.connections.forEach((c) => socketOf(c).destroy()),
       evaluators: o.evaluators ?? defaultEvaluators(),
       record: (invocation) => {
         this.invocations.push(invocation);
@@ -213,6 +216,7 @@ export class SimulatedWindowsHost {
   /** Goes down (connections drop), stays down for `rebootMs`, boots, starts auto-start services. */
   reboot(): Promise<void> {
     this.rebooting ??= (async () => {
+      this.stats.reboots++;
       await this.unlisten();
       this.model.halt();
       await sleep(this.costs.rebootMs);
