@@ -1,4 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
+import { machineDeletedMidJoin } from './fault-matrix-machine.js';
 import { FaultMatrixWorld } from './fault-matrix-world.js';
 import { FAULT_ROWS } from './fault-matrix-rows.js';
 import type { FaultRow } from './fault-row.js';
@@ -79,3 +80,11 @@ for (const row of FAULT_ROWS) {
     });
   });
 }
+
+// A user deleting a Machine mid-join: a world of Machines, not of listed hosts (fault-matrix-machine.ts).
+test('join: a user deletes the Machine mid-join', async (t) => {
+  await slot(async () => {
+    t.timeout(300_000);
+    await machineDeletedMidJoin(t);
+  });
+});
