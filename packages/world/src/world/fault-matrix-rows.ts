@@ -14,6 +14,7 @@ import {
 // The fault matrix of issue 28 (item 5): each row one fault at one point of a join, an upgrade, a reboot or a
 // removal. `fault-matrix.e2e.test.ts` runs every row and checks the same four things for each.
 //
+// The row of a user deleting a Machine mid-join needs a world of Machines: fault-matrix-machine.ts.
 // Rows owned elsewhere, to be added to this table by their owners: "host silent" and "endless output" (the
 // `deadlines` work) and "Lease lost" (the `stop` work).
 
@@ -134,4 +135,6 @@ export const FAULT_ROWS: readonly FaultRow[] = [
     deconfigured,
   ),
   killRow('removal: operator killed after the host was deconfigured', 'removal', deconfigured),
+  // Here: the rows of the `deadlines` work (a host silent mid-protocol, endless output) and of the `stop`
+  // work (the Lease lost while the process lives), each a FaultRow like those above.
 ];
