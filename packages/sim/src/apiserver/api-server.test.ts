@@ -75,7 +75,9 @@ test.serial('fault hooks: 429 with Retry-After, 503, forced 409, slow responses'
   t.is(r.headers['retry-after'], '3');
   sim.faults.failNext(503, { match: (_m, p) => p.includes('configmaps') });
   t.is((await call('/api/v1/namespaces')).code, 200, 'the matcher limits the fault');
+  t.is(sim.faults.pending(), 1, 'the 503 waits for a matching request');
   t.is((await call('/api/v1/namespaces/default/configmaps')).code, 503);
+  t.is(sim.faults.pending(), 0, 'every injected error was answered');
   await call('/api/v1/namespaces/default/configmaps', { method: 'POST', body: { metadata: { name: 'f' } } });
   sim.faults.conflictNext();
   const put = await call('/api/v1/namespaces/default/configmaps/f', {

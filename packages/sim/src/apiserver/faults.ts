@@ -64,6 +64,11 @@ export class Faults {
     });
   }
 
+  /** Injected errors and conflicts not yet answered (0: every one was taken by a request). */
+  pending(): number {
+    return [...this.rules, ...this.conflicts].reduce((n, r) => n + Math.max(r.remaining, 0), 0);
+  }
+
   clear(): void {
     this.rules = [];
     this.conflicts = [];

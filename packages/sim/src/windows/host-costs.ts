@@ -57,6 +57,12 @@ export interface HostFaults extends SilenceFaults {
   dropAfterUploadBytes?: number;
   /** Reboot (dropping the connection, no answer) just before this step index of the next apply. */
   rebootDuringApplyAtStep?: number;
+  /**
+   * Drop the SSH connection (no goodbye) just before this step index of the next apply. The module's
+   * process is not in a job that dies with the session (Win32-OpenSSH, non-pty exec), so the apply runs
+   * to its end on the host; only its answer is lost.
+   */
+  dropDuringApplyAtStep?: number;
   /** Refuse every authentication attempt while set. */
   refuseAuthentication?: boolean;
   /** The next exec never answers. */

@@ -29,6 +29,8 @@ export interface HostShellContext {
   readonly stats: { powershellStarts: number };
   readonly unsupported: (command: string) => void;
   readonly reboot: () => Promise<void>;
+  /** Every open SSH connection of the host dies without a goodbye (the link, not the host, fails). */
+  readonly dropConnections: () => void;
   /** Answers `observe`'s `evaluate` scripts and `apply`'s `runScript` steps. */
   readonly evaluators: EvaluatorRegistry;
   /** Hears every host module operation the host ran, with the scripts it evaluated. */
@@ -202,6 +204,10 @@ async function applyWithFaults(
   try {
     const result = await apply(ctx.model, steps, {
       beforeStep: (i) => {
+        if (faults.dropDuringApplyAtStep === i) {
+          delete faults.dropDuringApplyAtStep;
+          ctx.dropConnections();
+        }
         if (faults.rebootDuringApplyAtStep !== i) return Promise.resolve();
         delete faults.rebootDuringApplyAtStep;
         void ctx.reboot();

@@ -13,6 +13,7 @@ import { isSilentAt, silenceSocket } from './host-faults.js';
 import { serveSftp } from './sftp-server.js';
 import { prefetchStagedArchive } from './staged-archive.js';
 import { authenticate, generateEd25519KeyPair, parseKeyOrThrow, type AuthPolicy } from './ssh-auth.js';
+import { newHostStats, type HostStats } from './host-stats.js';
 import { WindowsModel, type WindowsModelOptions } from './windows-model.js';
 import { PowerShellEngine, type PowerShellEngineOptions } from './pwsh/powershell-engine.js';
 
@@ -60,22 +61,8 @@ export class SimulatedWindowsHost {
   readonly invocations: HostInvocation[] = [];
   /** Every distinct exec command line received (the adapter sends one form per module version). */
   readonly commandLines = new Set<string>();
-  /** Counters: PowerShell starts, exec round trips, SFTP requests, bytes uploaded. */
-  readonly stats = {
-    /** TCP connections the SSH server accepted (before any handshake). */
-    connectionsAccepted: 0,
-    powershellStarts: 0,
-    execs: 0,
-    openExecs: 0,
-    maxOpenExecs: 0,
-    sftpRequests: 0,
-    writes: 0,
-    bytesReceived: 0,
-    /** Exec channels now streaming endless output (the `endlessOutput` fault), until the client closes them. */
-    floodsOpen: 0,
-    /** Bytes those channels wrote: what the client let through before it closed them. */
-    floodBytes: 0,
-  };
+  /** Counters: PowerShell starts, exec round trips, SFTP requests, bytes uploaded (host-stats.ts). */
+  readonly stats: HostStats = newHostStats();
   private hostKey = newHostKey();
   private server: SshServer | undefined;
   private readonly connections = new Set<Connection>();
@@ -118,6 +105,7 @@ export class SimulatedWindowsHost {
         o.log?.(`simulated host ${o.address}: unsupported command: ${command.slice(0, 200)}`);
       },
       reboot: () => this.reboot(),
+      dropConnections: () => this.connections.forEach((c) => socketOf(c).destroy()),
       evaluators: o.evaluators ?? defaultEvaluators(),
       record: (invocation) => {
         this.invocations.push(invocation);
@@ -212,6 +200,7 @@ export class SimulatedWindowsHost {
   /** Goes down (connections drop), stays down for `rebootMs`, boots, starts auto-start services. */
   reboot(): Promise<void> {
     this.rebooting ??= (async () => {
+      this.stats.reboots++;
       await this.unlisten();
       this.model.halt();
       await sleep(this.costs.rebootMs);

@@ -108,6 +108,11 @@ export class WorldMachines {
     });
   }
 
+  /** Deletes a Machine as a user would (`kubectl delete machine`). */
+  async deleteMachine(name: string): Promise<void> {
+    await this.api.deleteNamespacedCustomObject({ ...GROUP, plural: 'machines', name });
+  }
+
   async machines(machineSet?: string): Promise<MachineView[]> {
     const list = (await this.api.listNamespacedCustomObject({ ...GROUP, plural: 'machines' })) as {
       items: MachineView[];
