@@ -1,4 +1,5 @@
 import { ContainerLogBuffer, OPERATOR_NAMESPACE, type ResourceType, type SimApiServer } from '@wmco/sim';
+import { keepOperatorDeploymentStatus } from './operator-deployment-status.js';
 
 /** The name, labels and container of the operator's Deployment in deploy/07-deployment.yaml. */
 export const OPERATOR_DEPLOYMENT = 'windows-machine-config-operator';
@@ -26,6 +27,8 @@ function ensureDeployment(server: SimApiServer, image: string): void {
       template: { metadata: { labels: LABELS }, spec: { containers: [{ name: CONTAINER, image }] } },
     },
   });
+  // Lives as long as the server's store: one per world, as the Deployment is created once.
+  keepOperatorDeploymentStatus(server, t, OPERATOR_DEPLOYMENT);
 }
 
 /**
