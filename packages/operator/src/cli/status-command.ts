@@ -7,6 +7,7 @@ import {
   describeApiError,
   isNotFound,
   rebootRequested,
+  type InstanceCondition,
   type InstanceStatus,
 } from '@wmco/core/internal';
 import type { CliContext } from './cli-context.js';
@@ -16,11 +17,15 @@ import { outputOption } from './output-option.js';
 import { renderTable } from './table.js';
 import { terminalSafe } from './terminal-safe.js';
 
+/** Seconds as kubectl prints ages: `45s`, `12m`, `3h`. */
+function duration(s: number): string {
+  return s < 120 ? `${s}s` : s < 7200 ? `${Math.round(s / 60)}m` : `${Math.round(s / 3600)}h`;
+}
+
 function age(since: string): string {
   const t = Date.parse(since);
   if (!Number.isFinite(t)) return '-';
-  const s = Math.max(0, Math.round((Date.now() - t) / 1000));
-  return s < 120 ? `${s}s` : s < 7200 ? `${Math.round(s / 60)}m` : `${Math.round(s / 3600)}h`;
+  return duration(Math.max(0, Math.round((Date.now() - t) / 1000)));
 }
 
 /** What the Node says about an instance: the operator version it carries and its lifecycle step. */
@@ -40,12 +45,35 @@ export function nodeFacts(nodes: readonly V1Node[]): Map<string, NodeFacts> {
   );
 }
 
-/** The last error, with the count of failed attempts while the instance retries. */
+/** In how long a time comes, as `age` prints it (`now` once it passed). */
+function inTime(at: string): string {
+  const t = Date.parse(at);
+  if (!Number.isFinite(t)) return '-';
+  return t <= Date.now() ? 'now' : duration(Math.round((t - Date.now()) / 1000));
+}
+
+/** The last error, with the count of failed attempts and the next retry while the instance retries. */
 function lastErrorCell(s: InstanceStatus): string {
   if (s.lastError === undefined) return terminalSafe(undefined);
-  const attempts =
-    s.failedAttempts === undefined ? '' : ` (failed attempts: ${terminalSafe(s.failedAttempts)})`;
-  return `${terminalSafe(s.lastError)}${attempts}`;
+  const notes = [
+    ...(s.failedAttempts === undefined ? [] : [`failed attempts: ${terminalSafe(s.failedAttempts)}`]),
+    ...(s.nextRetry === undefined ? [] : [`next retry in ${inTime(terminalSafe(s.nextRetry))}`]),
+  ];
+  return `${terminalSafe(s.lastError)}${notes.length === 0 ? '' : ` (${notes.join(', ')})`}`;
+}
+
+/** Each condition's type (the table) or type and message (wide), or `-`. */
+function conditionsCell(s: InstanceStatus, wide: boolean): string {
+  // Read from a ConfigMap anyone with edit rights may write: only objects count.
+  const list: readonly Partial<InstanceCondition>[] = Array.isArray(s.conditions)
+    ? (s.conditions as unknown[]).filter(
+        (c): c is Partial<InstanceCondition> => typeof c === 'object' && c !== null,
+      )
+    : [];
+  if (list.length === 0) return '-';
+  return list
+    .map((c) => (wide ? `${terminalSafe(c.type)}: ${terminalSafe(c.message)}` : terminalSafe(c.type)))
+    .join(wide ? '; ' : ',');
 }
 
 export function rows(
@@ -72,7 +100,7 @@ export function rows(
           .map(([p, v]) => `${p}=${terminalSafe(v)}s`)
           .join(' ') || '-',
       );
-    r.push(lastErrorCell(s));
+    r.push(conditionsCell(s, wide), lastErrorCell(s));
     return r;
   });
 }
@@ -145,6 +173,7 @@ export function statusCommand(ctx: CliContext): Command {
         'age',
         'join',
         ...(format === 'wide' ? ['phases'] : []),
+        'conditions',
         'last error',
       ];
       ctx.stdout(renderTable(headers, rows(statuses, nodes, format === 'wide')));
