@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { InstanceStatus } from '@wmco/core/internal';
-import { nodeFacts, rows } from './status-command.js';
+import { nodeFacts, rows } from './status-rows.js';
 
 const status = (address: string, node: string, phase: InstanceStatus['phase']): InstanceStatus => ({
   address,
