@@ -87,6 +87,17 @@ export const COMMANDS: readonly CommandEntry[] = [
     usesProviders: true,
     load: async (ctx) => (await import('./plan/plan-command.js')).planCommand(ctx),
   },
+  {
+    name: 'completion',
+    summary: 'Print a shell completion script: source <(wmco completion bash), or zsh',
+    usesProviders: false,
+    load: async (ctx) => {
+      const { completionCommand } = await import('./completion-command.js');
+      // The script lists every command's options: the whole tree, built only when the script is asked for.
+      const { buildProgram } = await import('./program.js');
+      return completionCommand(ctx, () => buildProgram(ctx));
+    },
+  },
 ];
 
 /**

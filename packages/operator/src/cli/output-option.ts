@@ -13,7 +13,8 @@ export function outputOption(
   const option = new Option('-o, --output <format>', `output format (default: ${defaultView})`);
   if (templates.length === 0) return option.choices([...formats]);
   const allowed = [...formats, ...templates.map((t) => `${t}=<template>`)];
-  return option.argParser((value: string) => {
+  // The choices are listed (help, shell completion); the parser also takes `<template name>=...`.
+  return option.choices([...formats, ...templates.map((t) => `${t}=`)]).argParser((value: string) => {
     if (formats.includes(value) || templates.some((t) => value.startsWith(`${t}=`))) return value;
     throw new InvalidArgumentError(`Allowed choices are ${allowed.join(', ')}.`);
   });
