@@ -32,7 +32,12 @@ test.serial('a failed host says when it is tried again, and wmco status shows it
   );
   t.true(Date.parse(nextRetryOf(failed)!) >= Date.parse(failed.since), 'the retry comes after the failure');
   t.regex(failed.lastError ?? '', /authentication/i);
-  t.regex(await statusText(world), /next retry/);
+  // The backoff grows with each failure: wait for wmco status to show one while the host is between attempts.
+  await until(
+    'wmco status showing the next retry',
+    async () => ((await statusText(world)).includes('next retry in') ? true : undefined),
+    90_000,
+  );
   delete host.sim.faults.refuseAuthentication;
   const ready = await until('Ready', phaseIs(world, host.address, 'Ready'), 120_000);
   t.is(nextRetryOf(ready), undefined, 'success clears the next retry');
