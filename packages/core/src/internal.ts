@@ -20,6 +20,7 @@ export {
   type CloudJoinOptions,
   ConfigMapStatusStore,
   type HostTarget,
+  type InstanceCondition,
   type InstancePhase,
   type InstanceStatus,
   type InstanceStatusStore,

@@ -108,3 +108,32 @@ test('stop aborts in-flight work and waits for it', async (t) => {
   t.true(sawAbort);
   t.true(finished);
 });
+
+test('a failed key tells its reconciler the backoff before it is tried again', async (t) => {
+  const told: [string, number][] = [];
+  let attempts = 0;
+  const q = new WorkQueue(systemClock, new ExponentialFailureRateLimiter(5, 1000));
+  const c = new Controller(
+    {
+      name: 'failing',
+      reconcile() {
+        attempts++;
+        return attempts < 3 ? Promise.reject(new Error('boom')) : Promise.resolve(undefined);
+      },
+      retrying(key: string, delayMs: number) {
+        told.push([key, delayMs]);
+        return Promise.resolve();
+      },
+    },
+    q,
+    { workers: 1 },
+  );
+  c.start();
+  q.add('k');
+  await until(() => attempts >= 3);
+  await c.stop();
+  t.deepEqual(told, [
+    ['k', 5],
+    ['k', 10],
+  ]);
+});

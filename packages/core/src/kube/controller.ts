@@ -10,6 +10,8 @@ export interface ReconcileOutcome {
 export interface Reconciler {
   readonly name: string;
   reconcile(key: string, signal: AbortSignal): Promise<ReconcileOutcome | undefined>;
+  /** Told after a failed reconcile when the key is tried again (its backoff), e.g. to show it in a status. */
+  retrying?(key: string, delayMs: number): Promise<void>;
 }
 
 /** Counts per controller, for Prometheus or tests. */
@@ -86,7 +88,15 @@ export class Controller {
         { key, err: errorMessage(err), retries: this.queue.numRequeues(key) },
         'reconcile failed; will retry',
       );
-      this.queue.addRateLimited(key);
+      await this.retryLater(key);
     }
+  }
+
+  /** Re-adds a failed key after its backoff and tells the reconciler when it comes back. */
+  private async retryLater(key: string): Promise<void> {
+    const delayMs = this.queue.addRateLimited(key);
+    await this.reconciler.retrying?.(key, delayMs).catch((e: unknown) => {
+      this.logger.warn({ key, err: errorMessage(e) }, 'cannot record the next retry');
+    });
   }
 }

@@ -69,10 +69,12 @@ export class WorkQueue {
     this.delayed.set(key, { at, handle });
   }
 
-  /** Re-adds a failed key after its backoff. */
-  addRateLimited(key: string): void {
+  /** Re-adds a failed key after its backoff; returns that backoff in milliseconds. */
+  addRateLimited(key: string): number {
     this.metrics.retried?.();
-    this.addAfter(key, this.limiter.when(key));
+    const delayMs = this.limiter.when(key);
+    this.addAfter(key, delayMs);
+    return delayMs;
   }
 
   /** Resets a key's backoff after a success. */

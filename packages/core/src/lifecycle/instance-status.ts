@@ -29,6 +29,13 @@ export interface InstanceStatus {
   readonly lastError?: string;
   /** Attempts that failed since the instance was last Ready (kept with `lastError` while it retries). */
   readonly failedAttempts?: number;
+  /** When the operator tries again after the failure (ISO time); gone once that attempt starts. */
+  readonly nextRetry?: string;
+  /**
+   * What needs the admin's attention besides the phase (a change the operator ignores, a new private key
+   * the host does not accept yet), one per type, each kept until it no longer holds.
+   */
+  readonly conditions?: readonly InstanceCondition[];
   /** Seconds from the first phase to Ready, for the last successful join. */
   readonly joinSeconds?: number;
   readonly powershellStarts?: number;
@@ -42,6 +49,18 @@ export interface InstanceStatus {
    * did not join: reported at the instance's join and never acted on (issue 27).
    */
   readonly untrustedNodes?: readonly string[];
+}
+
+/** One thing about an instance that needs the admin's attention (`wmco status` lists them). */
+export interface InstanceCondition {
+  /** `ChangeIgnored` or `PrivateKeyPending`: one condition per type. */
+  readonly type: string;
+  /** The event reason that reported it. */
+  readonly reason: string;
+  /** What holds, and the fix. */
+  readonly message: string;
+  /** When it began to hold (ISO time). */
+  readonly since: string;
 }
 
 /** Status keys of Machines: `machine.<name>` (BYOH statuses are keyed by IPv4 address). */
@@ -98,6 +117,7 @@ export function enterPhase(
   const {
     lastError: _error,
     failedAttempts: _attempts,
+    nextRetry: _retry,
     ...rest
   } = previous ?? { address, phase, since, phaseSeconds };
   const failure = carriedFailure(previous, phase);

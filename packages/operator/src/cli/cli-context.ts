@@ -10,4 +10,6 @@ export interface CliContext {
   readonly stderr: (text: string) => void;
   /** Environment, injected so that tests and embedders control it (no process.env reads elsewhere). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Ends what runs until interrupted (`status -w`, `reboot --wait`); without it, they end with the process. */
+  readonly signal?: AbortSignal;
 }

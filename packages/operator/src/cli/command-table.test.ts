@@ -24,5 +24,10 @@ test('the selected command is the first word that is not an option, or the one h
   t.is(selectedCommand(['--kubeconfig=k', 'plan'])?.name, 'plan');
   t.is(selectedCommand(['help', 'reboot'])?.name, 'reboot');
   t.is(selectedCommand(['--help']), undefined);
+  t.is(
+    selectedCommand(['--log-level', 'debug', 'run'])?.name,
+    'run',
+    'a global option value is not a command',
+  );
   t.is(selectedCommand(['nonsense']), undefined);
 });

@@ -93,14 +93,29 @@ export const COMMANDS: readonly CommandEntry[] = [
     usesProviders: false,
     load: async (ctx) => (await import('./payload/payload-command.js')).payloadCommand(ctx),
   },
+  {
+    name: 'completion',
+    summary: 'Print a shell completion script: source <(wmco completion bash), or zsh',
+    usesProviders: false,
+    load: async (ctx) => {
+      const { completionCommand } = await import('./completion-command.js');
+      // The script lists every command's options: the whole tree, built only when the script is asked for.
+      const { buildProgram } = await import('./program.js');
+      return completionCommand(ctx, () => buildProgram(ctx));
+    },
+  },
 ];
+
+/** The program's options that take a value (program.ts). */
+const GLOBAL_VALUE_OPTIONS: ReadonlySet<string> = new Set(['--log-level']);
 
 /**
  * The sub-command a command line names (its first word that is not an option; for `help <command>`, the
  * word after it), if it is one of ours.
  */
 export function selectedCommand(args: readonly string[]): CommandEntry | undefined {
-  const words = args.filter((a) => !a.startsWith('-'));
+  // The value of a global option that takes one (`--log-level debug`) is not a command.
+  const words = args.filter((a, i) => !a.startsWith('-') && !GLOBAL_VALUE_OPTIONS.has(args[i - 1] ?? ''));
   const word = words[0] === 'help' ? words[1] : words[0];
   return COMMANDS.find((c) => c.name === word);
 }

@@ -1,4 +1,6 @@
+import { delimiter } from 'node:path';
 import { Command } from 'commander';
+import { KubeConfig } from '@kubernetes/client-node';
 import {
   DEFAULT_VXLAN_PORT,
   SshWindowsHost,
@@ -9,7 +11,7 @@ import {
   type PreflightReport,
   type WmcoCore,
 } from '@wmco/core';
-import { systemIpv4Resolver } from '@wmco/core/internal';
+import { describeApiError, systemIpv4Resolver } from '@wmco/core/internal';
 import {
   CloudContext,
   DEFAULT_OPERATOR_NAMESPACE,
@@ -22,13 +24,13 @@ import {
 } from '@wmco/core/provider';
 import { checkCloud } from '@wmco/core/internal';
 import { kubeCloudContext } from '../clouds/kube-cloud-context.js';
-import { kubeConfigFrom } from './kube-flags.js';
 import { loadProviders } from '../providers/load-provider-package.js';
 import type { CliContext } from './cli-context.js';
 import { integerFlag, readKeyFlag } from './host-flags.js';
 import { parseOutputFormat, renderStructured } from './output-format.js';
 import { outputOption } from './output-option.js';
 import { collect, providerPackages } from './provider-packages-option.js';
+import { readPreflightCluster, type PreflightCluster } from './preflight-cluster.js';
 
 interface PreflightFlags {
   readonly user: string;
@@ -103,6 +105,42 @@ function withCloudFindings(report: PreflightReport, cloud: PreflightReport['find
   return { ...report, findings: [...report.findings, ...cloud] };
 }
 
+/**
+ * The cluster to read, from `--kubeconfig` or else `$KUBECONFIG` (its first file when it lists several),
+ * or none: then the flags alone describe the cluster.
+ */
+function clusterKubeConfig(flags: PreflightFlags, env: CliContext['env']): KubeConfig | undefined {
+  const file = flags.kubeconfig ?? env['KUBECONFIG']?.split(delimiter).find((f) => f !== '');
+  if (file === undefined) return undefined;
+  const kc = new KubeConfig();
+  kc.loadFromFile(file);
+  if (flags.context) kc.setCurrentContext(flags.context);
+  return kc;
+}
+
+function unreadable(err: unknown): never {
+  throw new Error(
+    `cannot read the cluster's platform and network (--kubeconfig or $KUBECONFIG): ${describeApiError(err)}`,
+    { cause: err },
+  );
+}
+
+/** Platform and VXLAN port: a flag given on the command line wins over what the cluster says. */
+function platformAndPort(
+  flags: PreflightFlags,
+  cluster: PreflightCluster | undefined,
+  given: (option: string) => boolean,
+): { platform: string; vxlanPort: number } {
+  const platform = given('platform') || cluster === undefined ? flags.platform : cluster.platform;
+  if (!isPlatformName(platform))
+    throw new Error(`--platform: "${platform}" is not a platform type name (e.g. None, AWS, VSphere)`);
+  const vxlanPort =
+    given('vxlanPort') || cluster === undefined
+      ? integerFlag('--vxlan-port', flags.vxlanPort, 1, 65535)
+      : cluster.vxlanPort;
+  return { platform, vxlanPort };
+}
+
 /** `wmco preflight <address>`: checks a BYOH host before it is added to windows-instances. */
 export function preflightCommand(ctx: CliContext, ports: PreflightPorts = REAL_PREFLIGHT_PORTS): Command {
   return new Command('preflight')
@@ -112,15 +150,23 @@ export function preflightCommand(ctx: CliContext, ports: PreflightPorts = REAL_P
     .argument('<address>', 'IPv4 address or DNS name of the host')
     .requiredOption('--user <name>', 'the Windows user to connect as (the windows-instances username)')
     .requiredOption('--key <file>', 'the private key the operator uses (cloud-private-key)')
-    .option('--platform <type>', 'cluster platform whose prerequisites apply', 'None')
+    .option(
+      '--platform <type>',
+      "cluster platform whose prerequisites apply (default: the cluster's with a kubeconfig, else None)",
+      'None',
+    )
     .option('--port <n>', 'SSH port', '22')
-    .option('--vxlan-port <n>', "the cluster's hybrid overlay VXLAN port", String(DEFAULT_VXLAN_PORT))
+    .option(
+      '--vxlan-port <n>',
+      `the cluster's hybrid overlay VXLAN port (default: the cluster's with a kubeconfig, else ${DEFAULT_VXLAN_PORT})`,
+      String(DEFAULT_VXLAN_PORT),
+    )
     .option('--timeout <seconds>', 'time limit for connecting', '10')
     .addOption(outputOption(['table', 'json', 'yaml']))
     .option('--provider-package <name>', 'also load a third-party provider package (repeatable)', collect)
     .option(
       '--kubeconfig <file>',
-      "read the cluster's cloud facts and credentials Secret, and add the cloud's view (instance, ownership tag, firewall)",
+      "the cluster to read platform, VXLAN port, infrastructure name and cloud credentials from, and add the cloud's view (instance, ownership tag, firewall) (default: $KUBECONFIG)",
     )
     .option('--context <name>', 'kubeconfig context (with --kubeconfig)')
     .option(
@@ -133,35 +179,39 @@ export function preflightCommand(ctx: CliContext, ports: PreflightPorts = REAL_P
       "the operator's namespace (where the minted Secret is)",
       DEFAULT_OPERATOR_NAMESPACE,
     )
-    .action(async (address: string, flags: PreflightFlags) => {
+    .action(async (address: string, flags: PreflightFlags, cmd: Command) => {
       const format = parseOutputFormat(flags.output);
-      if (!isPlatformName(flags.platform))
-        throw new Error(
-          `--platform: "${flags.platform}" is not a platform type name (e.g. None, AWS, VSphere)`,
+      const kc = clusterKubeConfig(flags, ctx.env);
+      const cluster = kc === undefined ? undefined : await readPreflightCluster(kc).catch(unreadable);
+      const { platform, vxlanPort } = platformAndPort(
+        flags,
+        cluster,
+        (o) => cmd.getOptionValueSource(o) === 'cli',
+      );
+      if (cluster)
+        ctx.stderr(
+          `cluster ${cluster.infrastructureName || '(unnamed)'}: platform ${platform}, VXLAN port ${vxlanPort}`,
         );
       const input = {
         address,
         username: flags.user,
         port: integerFlag('--port', flags.port, 1, 65535),
-        vxlanPort: integerFlag('--vxlan-port', flags.vxlanPort, 1, 65535),
+        vxlanPort,
         timeoutMs: integerFlag('--timeout', flags.timeout, 1, 600) * 1000,
         privateKey: await readKeyFlag(flags.key),
-        platform: flags.platform,
+        platform,
       };
       const providers = await loadProviders(
         ctx.builtinProviders,
         providerPackages(flags.providerPackage, ctx.env),
       );
       const parent = ctx.container.createChildContainer();
-      const cloud =
-        flags.kubeconfig !== undefined
-          ? await kubeCloudContext(kubeConfigFrom(flags), cloudCredentialsFlag(flags))
-          : undefined;
+      const cloud = kc ? await kubeCloudContext(kc, cloudCredentialsFlag(flags)) : undefined;
       if (cloud) parent.register(CloudContext, { useValue: cloud });
       const core = createWmcoCore({
         parent,
         providers,
-        platform: flags.platform,
+        platform,
       });
       let report: PreflightReport;
       try {

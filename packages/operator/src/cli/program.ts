@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
 import { COMMANDS, selectedCommand } from './command-table.js';
+import { logLevelOption } from './log-level-option.js';
 import { WMCO_VERSION } from './wmco-version.js';
 
 /**
@@ -16,6 +17,7 @@ export async function buildProgram(
   const program = new Command(name)
     .description('Windows Machine Config Operator: turns Windows Server hosts into Kubernetes worker nodes')
     .version(WMCO_VERSION, '--version', 'print the wmco version')
+    .addOption(logLevelOption())
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => ctx.stdout(s.trimEnd()), writeErr: (s) => ctx.stderr(s.trimEnd()) });
   const selected = args === undefined ? undefined : selectedCommand(args);

@@ -7,7 +7,9 @@ import {
   joinedByOperator,
 } from '@wmco/core/internal';
 import type { CliContext } from './cli-context.js';
+import { integerFlag } from './host-flags.js';
 import { kubeConfigFrom, withKubeFlags, type KubeFlags } from './kube-flags.js';
+import { waitBackInService } from './node-back-in-service.js';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
@@ -39,12 +41,18 @@ export function rebootCommand(ctx: CliContext): Command {
   return withKubeFlags(new Command('reboot'))
     .description('Reboot a Windows node gracefully: cordon, drain, reboot, restore routes, uncordon')
     .argument('<node>', 'the Node name')
-    .action(async (name: string, flags: KubeFlags) => {
-      const api = kubeConfigFrom(flags).makeApiClient(CoreV1Api);
-      const at = await requestReboot(api, name);
+    .option('--wait', 'wait until the node is back in service: rebooted, Ready and uncordoned')
+    .option('--timeout <seconds>', 'with --wait: give up waiting after this long (the reboot goes on)', '600')
+    .action(async (name: string, flags: KubeFlags & { wait?: boolean; timeout: string }) => {
+      const timeoutMs = integerFlag('--timeout', flags.timeout, 1, 86_400) * 1000;
+      const kc = kubeConfigFrom(flags);
+      const at = await requestReboot(kc.makeApiClient(CoreV1Api), name);
       ctx.stdout(
         `Reboot of ${name} requested at ${at}; the operator drains and reboots it when the disruption ` +
           `budget allows (watch: kubectl get events --field-selector involvedObject.name=${name})`,
       );
+      if (flags.wait !== true) return;
+      await waitBackInService(kc, name, { timeoutMs, signal: ctx.signal });
+      ctx.stdout(`node ${name} is back in service: rebooted, Ready and uncordoned`);
     });
 }

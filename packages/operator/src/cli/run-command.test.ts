@@ -84,3 +84,9 @@ test('--parallel-joins overrides the default that follows the memory; --parallel
   const err = t.throws(() => operatorConfig({ ...flags, parallelJoins: '0' }, env, auto));
   t.regex(err.message, /parallelJoins/);
 });
+
+test('--log-level sets the operator log level; without it --debug-logging means debug', (t) => {
+  t.is(operatorConfig(flags, env).logLevel, 'info');
+  t.is(operatorConfig({ ...flags, debugLogging: true }, env).logLevel, 'debug');
+  t.is(operatorConfig({ ...flags, debugLogging: true, logLevel: 'warn' }, env).logLevel, 'warn');
+});

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { configProblems, type OperatorConfig } from '../runtime/operator-config.js';
+import { globalLogLevel } from './log-level-option.js';
 import { createLogger } from '../runtime/logger.js';
 import {
   defaultParallelJoins,
@@ -35,6 +36,8 @@ interface RunFlags extends HostLimitFlags {
   parallelJoins?: string;
   parallelUploads?: string;
   debugLogging?: boolean;
+  /** The global `--log-level` (program.ts); unset: debug with `--debug-logging`, else info. */
+  logLevel?: string;
   probeAddress: string;
   metricsAddress?: string;
   metricsCertDir?: string;
@@ -109,6 +112,11 @@ function concurrency(
   };
 }
 
+/** `--log-level`, else debug with `--debug-logging`, else info. */
+function logLevelOf(flags: RunFlags): string {
+  return flags.logLevel ?? (flags.debugLogging === true ? 'debug' : 'info');
+}
+
 /** Flags first, then the environment (upstream's names: WATCH_NAMESPACE, SERVICES_LOG_*, proxy variables). */
 export function operatorConfig(flags: RunFlags, env: Env, auto?: () => JoinConcurrency): OperatorConfig {
   const debug = flags.debugLogging === true;
@@ -118,7 +126,7 @@ export function operatorConfig(flags: RunFlags, env: Env, auto?: () => JoinConcu
     payloadDir: flags.payload,
     ...concurrency(flags, auto),
     debug,
-    logLevel: debug ? 'debug' : 'info',
+    logLevel: logLevelOf(flags),
     probeAddress: flags.probeAddress,
     ...metricsServing(flags),
     leaderElection: flags.leaderElection,
@@ -225,8 +233,9 @@ export function runCommand(ctx: CliContext): Command {
       'minted',
     )
     .option('--provider-package <name>', 'load a third-party provider package (repeatable)', collect)
-    .action(async (flags: RunFlags) => {
+    .action(async (runFlags: RunFlags, cmd: Command) => {
       const auto = defaultParallelJoins(machineResources());
+      const flags: RunFlags = { ...runFlags, ...globalLogLevel(cmd) };
       const config = operatorConfig(flags, ctx.env, () => auto);
       const redactor = new Redactor();
       const logger = createLogger({ level: config.logLevel, redactor });

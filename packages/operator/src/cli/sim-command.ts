@@ -1,5 +1,6 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { CliContext } from './cli-context.js';
+import { simFlagProblems } from './sim-flags.js';
 
 /** The options `wmco sim` parses; the simulated world's `runSim` (in @wmco/world) reads them. */
 export interface SimOptions {
@@ -108,12 +109,20 @@ export function simCommand(ctx: CliContext, load?: () => Promise<{ runSim: RunSi
       'with --hosts: this long after every host is Ready, replace the operator with a next version whose payload differs in one binary',
     )
     .option('--max-unavailable <n|percent>', "with --upgrade-after: the next operator's disruption budget")
-    .option(
-      '--host-engine <engine>',
-      'what answers the host module on the simulated hosts: model (the TypeScript model, for scale) or powershell (each session runs the delivered WmcoHost.psm1 in a real pwsh, needs PowerShell 7)',
-      'model',
+    .addOption(
+      new Option(
+        '--host-engine <engine>',
+        'what answers the host module on the simulated hosts: model (the TypeScript model, for scale) or powershell (each session runs the delivered WmcoHost.psm1 in a real pwsh, needs PowerShell 7)',
+      )
+        .choices(['model', 'powershell'])
+        .default('model'),
     )
-    .action(async (opts: SimOptions) => {
+    .action(async (opts: SimOptions, cmd: Command) => {
+      // Contradictory or out-of-range flags are usage errors (exit 2), found before anything starts.
+      const served = ctx.builtinProviders.flatMap((p) => p.platforms);
+      const problems = simFlagProblems(opts, served);
+      if (problems.length > 0)
+        cmd.error(`wmco sim: ${problems.join('; ')}`, { exitCode: 2, code: 'wmco.sim.flags' });
       const platform = checkPlatform(opts.platform);
       const run = await loadSimRun(load);
       await run(ctx, platform, opts);

@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { InstanceStatus } from '@wmco/core/internal';
-import { nodeFacts, rows } from './status-command.js';
+import { nodeFacts, rows } from './status-rows.js';
 
 const status = (address: string, node: string, phase: InstanceStatus['phase']): InstanceStatus => ({
   address,
@@ -51,4 +51,26 @@ test('status shows each node version and its upgrade or reboot step', (t) => {
       ['BYOH', '10.0.0.4', 'win-d', 'Configuring', '-', '-'],
     ],
   );
+});
+
+test('status shows the conditions and, with the last error, the failed attempts and the next retry', (t) => {
+  const soon = new Date(Date.now() + 30_000).toISOString();
+  const failing: InstanceStatus = {
+    ...status('10.0.0.1', 'win-a', 'Failed'),
+    lastError: 'refused',
+    failedAttempts: 2,
+    nextRetry: soon,
+  };
+  const pendingKey: InstanceStatus = {
+    ...status('10.0.0.2', 'win-b', 'Ready'),
+    conditions: [
+      { type: 'PrivateKeyPending', reason: 'PrivateKeyNotAccepted', message: 'add the key', since: soon },
+    ],
+  };
+  const [a, b] = rows([failing, pendingKey], new Map(), false);
+  t.is(a?.at(-2), '-');
+  t.regex(a?.at(-1) ?? '', /^refused \(failed attempts: 2, next retry in (29|30)s\)$/);
+  t.is(b?.at(-2), 'PrivateKeyPending');
+  const [, wideB] = rows([failing, pendingKey], new Map(), true);
+  t.is(wideB?.at(-2), 'PrivateKeyPending: add the key');
 });

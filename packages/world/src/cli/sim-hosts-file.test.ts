@@ -97,7 +97,7 @@ test.serial('a bad hosts file is refused with a clear message naming the file an
   t.regex(r.stderr, /bad\.yaml: hosts\.0\.shell: .*"cmd"|"powershell"/);
   t.regex(r.stderr, /hosts\.1\.hostname/);
   const both = await wmcoSim(['--hosts', '2', '--hosts-file', bad]);
-  t.is(both.code, 1);
+  t.is(both.code, 2, 'a usage error');
   t.regex(both.stderr, /--hosts and --hosts-file cannot be used together/);
   const missing = await wmcoSim(['--hosts-file', join(dir, 'nope.yaml')]);
   t.regex(missing.stderr, /nope\.yaml: cannot read/);

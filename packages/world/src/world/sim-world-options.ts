@@ -11,6 +11,8 @@ export type HostEngine = 'model' | 'powershell';
 export interface SimWorldOptions {
   readonly hosts: readonly SimHostSpec[];
   readonly platform?: string;
+  /** The cluster's hybrid overlay VXLAN port, opened on every host (default 9898, a custom port). */
+  readonly vxlanPort?: number;
   readonly costs?: Partial<HostCosts>;
   readonly parallelJoins?: number;
   /** Hosts uploading at once (`wmco run --parallel-uploads`; unset: no limit). */

@@ -37,6 +37,9 @@ export type { OperatorVersionOptions } from './operator-version.js';
 import { cloudSettings, type SimWorldOptions } from './sim-world-options.js';
 export type { SimWorldOptions } from './sim-world-options.js';
 
+/** The simulated cluster's VXLAN port unless told otherwise: a custom one, as vSphere needs. */
+const vxlanPortOf = (o: SimWorldOptions): number => o.vxlanPort ?? 9898;
+
 const joinTimings = (pollMs = 100): JoinTimings => ({
   nodeRegistrationMs: 60_000,
   nodeReadyMs: 60_000,
@@ -100,6 +103,7 @@ export class SimWorld {
       ...(o.rbac ? { rbac: true } : {}),
       ...(o.cloudProvider !== undefined ? { cloudProvider: o.cloudProvider } : {}),
       ...(o.hybridClusterNetwork !== undefined ? { hybridClusterNetwork: o.hybridClusterNetwork } : {}),
+      vxlanPort: vxlanPortOf(o),
     });
     const key = generateEd25519KeyPair();
     const specs = o.hosts.map((h) => {
@@ -107,6 +111,7 @@ export class SimWorld {
       return metadataHostname && !h.metadataHostname ? { ...h, metadataHostname } : h;
     });
     const hosts = await WorldHostSet.start(specs, key.public, { ...FREE_HOST_COSTS, ...o.costs }, powershell);
+    hosts.allowVxlan(vxlanPortOf(o));
     const payloadDir =
       o.payloadDir ??
       (await writeSimPayload(o.payloadBytesPerFile ?? 4096, join(dir, 'payload'), o.payloadLayout));

@@ -96,6 +96,21 @@ export class WorldHostSet {
     return new WorldHostSet(hosts);
   }
 
+  /**
+   * Opens the cluster's hybrid overlay VXLAN port on every host (an inbound UDP rule), as the admin does
+   * before listing a BYOH host (docs/byoh.md: the join does not open it; `wmco preflight` fails without it).
+   */
+  allowVxlan(port: number): void {
+    for (const { sim } of this.hosts)
+      if (!sim.model.firewallRules.some((r) => r.protocol === 'UDP' && r.localPort === port))
+        sim.model.firewallRules.push({
+          name: 'HybridOverlayVXLAN',
+          protocol: 'UDP',
+          localPort: port,
+          direction: 'Inbound',
+        });
+  }
+
   /** The `windows-instances` key for a host: its DNS name when listed by it, else its address. */
   key(i: number): string {
     const h = this.hosts[i];

@@ -23,6 +23,7 @@ import type { EntryPins } from './entry-pins.js';
 import { pruneInstanceStatuses } from './status-pruner.js';
 import { entryNode, type ByohTakeover } from './byoh-takeover.js';
 import { privateKeyProblem } from '../../lifecycle/private-key-problem.js';
+import { ByohAttention } from './byoh-attention.js';
 
 export interface InstanceFlows {
   readonly join: JoinFlow;
@@ -64,6 +65,7 @@ export class InstancesReconciler implements Reconciler {
   private readonly guard: NodeRecordGuard;
   private readonly migration: RecordMigration;
   private readonly removals: RecordedRemovals;
+  private readonly attention: ByohAttention;
 
   constructor(
     private readonly deps: JoinDeps,
@@ -77,6 +79,12 @@ export class InstancesReconciler implements Reconciler {
     this.guard = new NodeRecordGuard(deps, view);
     this.migration = new RecordMigration(deps, view, addressing.resolve);
     this.removals = new RecordedRemovals(view, this.guard, flows);
+    this.attention = new ByohAttention(deps);
+  }
+
+  /** A failed entry's status says when it is tried again. */
+  retrying(key: string, delayMs: number): Promise<void> {
+    return this.attention.retrying(key, delayMs);
   }
 
   async reconcile(key: string, signal: AbortSignal): Promise<ReconcileOutcome | undefined> {
@@ -110,6 +118,7 @@ export class InstancesReconciler implements Reconciler {
       // was reported about it.
       this.reported.delete(`entry/${entry}`);
       this.drift.forget(entry);
+      this.attention.forget(entry);
       await pruneInstanceStatuses(this.deps.status, {
         instances: this.view.instances(),
         nodes: this.view.windowsNodes(),
@@ -139,6 +148,7 @@ export class InstancesReconciler implements Reconciler {
       return undefined;
     }
     this.reported.delete(`entry/${entry}`);
+    this.attention.track(entry, result.instance);
     const hash = publicKeyHash(publicKeyOf(privateKey));
     // The instance's Node is the one its record names, and only while the Node agrees with the record.
     const found = this.guard.ofEntry(result.instance, { privateKeyPem: privateKey, publicKeyHash: hash });
@@ -152,7 +162,12 @@ export class InstancesReconciler implements Reconciler {
     );
     if (node === 'refused') return undefined;
     const plan = planByohInstance(node, hash, this.deps.version);
-    const work = { entry, instance: result.instance, privateKey, hash, signal, began: this.now() };
+    // A joined instance keeps the username it joined with; a changed one is reported as ignored.
+    const instance =
+      found.kind === 'agrees'
+        ? await this.attention.joinedAs(entry, result.instance, found.record)
+        : result.instance;
+    const work = { entry, instance, privateKey, hash, signal, began: this.now() };
     return this.act(plan, node, work);
   }
 
@@ -164,6 +179,7 @@ export class InstancesReconciler implements Reconciler {
   ): Promise<ReconcileOutcome | undefined> {
     if (plan.action === 'join' || node === undefined) return this.join(w);
     if (plan.action === 'rotate-key') return this.rotateKey(node, w.instance, w.privateKey, w.hash);
+    await this.attention.keyCurrent(w.instance);
     if (plan.action === 'check-drift') return this.checkDrift(w.entry, this.owned(w.instance, node), w);
     const outcome = await this.upgrade(node, w.instance, w.privateKey, w.signal);
     return this.drift.converged(w.entry, w.began, outcome);
@@ -238,16 +254,10 @@ export class InstancesReconciler implements Reconciler {
     const outcome = await this.flows.rotation.rotate(node, instance, key, hash);
     const name = node.metadata?.name ?? '';
     if (outcome === 'not-accepted') {
-      await this.reportOnce(
-        `key/${instance.address}`,
-        'Warning',
-        'PrivateKeyNotAccepted',
-        `instance ${instance.address} (node ${name}) does not accept the new private key yet: add its public key to ` +
-          `C:\\ProgramData\\ssh\\administrators_authorized_keys on the host; the operator checks again every ${Math.round(retryMs / 1000)}s`,
-      );
+      await this.attention.keyPending(instance, node, retryMs);
       return { requeueAfterMs: retryMs };
     }
-    this.reported.delete(`key/${instance.address}`);
+    await this.attention.keyCurrent(instance);
     await this.deps.events.record(
       instancesConfigMapRef(this.deps.namespace),
       'Normal',

@@ -1,0 +1,97 @@
+import type { CoreV1Api } from '@kubernetes/client-node';
+import { STATUS_CONFIGMAP, describeApiError, isNotFound, type InstanceStatus } from '@wmco/core/internal';
+import { renderJsonPath } from './kube-jsonpath.js';
+import { parseOutputFormat, renderStructured } from './output-format.js';
+import { nodeFacts, rows, type NodeFacts } from './status-rows.js';
+import { renderTable } from './table.js';
+import { terminalSafe } from './terminal-safe.js';
+
+/** What `wmco status` shows: the instances' statuses and their Nodes' facts. */
+export interface StatusView {
+  readonly statuses: readonly InstanceStatus[];
+  readonly nodes: ReadonlyMap<string, NodeFacts>;
+}
+
+/**
+ * The statuses in the ConfigMap's data. Anyone who may edit it can write anything there: an entry that is
+ * not a status object is reported (escaped) and skipped, and every field is shown as text.
+ */
+function parseStatuses(data: Record<string, string>, warn: (s: string) => void): InstanceStatus[] {
+  const out: InstanceStatus[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      parsed = undefined;
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      warn(`skipping entry "${terminalSafe(key)}": not a status object`);
+      continue;
+    }
+    const s = parsed as Record<string, unknown>;
+    out.push({
+      ...(s as unknown as InstanceStatus),
+      address: terminalSafe(s['address'] ?? key),
+      phase: terminalSafe(s['phase']) as InstanceStatus['phase'],
+      since: terminalSafe(s['since']),
+      phaseSeconds:
+        typeof s['phaseSeconds'] === 'object' && s['phaseSeconds'] !== null ? s['phaseSeconds'] : {},
+    });
+  }
+  return out.sort((a, b) => a.address.localeCompare(b.address));
+}
+
+/** The statuses in `windows-instances-status` (none when it does not exist yet) and the Windows Nodes. */
+export async function readStatusView(
+  api: CoreV1Api,
+  namespace: string,
+  warn: (s: string) => void,
+): Promise<StatusView> {
+  let data: Record<string, string> = {};
+  try {
+    data = (await api.readNamespacedConfigMap({ name: STATUS_CONFIGMAP, namespace })).data ?? {};
+  } catch (err) {
+    if (!isNotFound(err))
+      throw new Error(`cannot read ${namespace}/${STATUS_CONFIGMAP}: ${describeApiError(err)}`, {
+        cause: err,
+      });
+  }
+  const nodes = nodeFacts(
+    (await api.listNode({ labelSelector: 'kubernetes.io/os=windows' }).catch(() => ({ items: [] }))).items,
+  );
+  return { statuses: parseStatuses(data, warn), nodes };
+}
+
+/** The instances whose node name, host address or Machine name is `name`. */
+export function filterView(view: StatusView, name: string | undefined): StatusView {
+  if (name === undefined) return view;
+  const statuses = view.statuses.filter((s) => s.node === name || s.address === name || s.machine === name);
+  return { ...view, statuses };
+}
+
+/** kubectl's `-o name`: `byoh/<address>` or `machine/<Machine name>`. */
+export function instanceName(s: InstanceStatus): string {
+  return s.source === 'machine' ? `machine/${terminalSafe(s.machine ?? s.address)}` : `byoh/${s.address}`;
+}
+
+/** Each instance with its Node's facts, as `-o json|yaml|jsonpath` print them. */
+export function instanceObjects(view: StatusView): object[] {
+  return view.statuses.map((s) => ({ ...s, ...view.nodes.get(s.node ?? '') }));
+}
+
+const TABLE_HEADERS = ['source', 'host', 'node', 'phase', 'version', 'maintenance', 'age', 'join'];
+
+/** The view in the `-o` form asked for (`headers` false: the table without its header row). */
+export function renderView(view: StatusView, output: string | undefined, headers: boolean): string {
+  if (output === 'name') return view.statuses.map(instanceName).join('\n');
+  if (output?.startsWith('jsonpath=') === true)
+    return renderJsonPath(output.slice('jsonpath='.length), { instances: instanceObjects(view) });
+  const format = parseOutputFormat(output);
+  if (format === 'json' || format === 'yaml')
+    return renderStructured(format, { instances: instanceObjects(view) });
+  const wide = format === 'wide';
+  const all = [...TABLE_HEADERS, ...(wide ? ['phases'] : []), 'conditions', 'last error'];
+  const table = renderTable(all, rows(view.statuses, view.nodes, wide));
+  return headers ? table : table.split('\n').slice(1).join('\n');
+}
