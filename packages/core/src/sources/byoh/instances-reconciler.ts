@@ -5,50 +5,21 @@ import { instanceRef } from '../../identity/instance-ref.js';
 import { publicKeyOf } from '../../desired/public-key.js';
 import type { Reconciler, ReconcileOutcome } from '../../kube/controller.js';
 import { PRIVATE_KEY_SECRET } from '../../identity/node-metadata.js';
-import { DriftChecks, type DriftSettings } from '../../lifecycle/drift-checks.js';
+import { DriftChecks } from '../../lifecycle/drift-checks.js';
+import type { EntryWork, InstanceFlows } from './instance-flows.js';
 import { byohJoiningInstance, byohSourceInstance } from './byoh-instance.js';
 import { planByohInstance, type ByohPlan } from './byoh-plan.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
 import { EntryAdmission, type EntryAddressing } from './entry-admission.js';
 import { enterPhase } from '../../lifecycle/instance-status.js';
 import { instancesConfigMapRef, type JoinDeps } from '../../lifecycle/join-deps.js';
-import type { JoinFlow } from '../../lifecycle/join-flow.js';
-import type { KeyRotation } from '../../lifecycle/key-rotation.js';
-import type { NodeUpgrades } from '../../lifecycle/node-upgrades.js';
 import { NodeRecordGuard } from './node-record-guard.js';
 import { RecordMigration } from './record-migration.js';
 import { RecordedRemovals } from './recorded-removals.js';
-import type { RemoveFlow, RemoveOptions } from '../../lifecycle/remove-flow.js';
-import type { EntryPins } from './entry-pins.js';
 import { pruneInstanceStatuses } from './status-pruner.js';
-import { entryNode, type ByohTakeover } from './byoh-takeover.js';
+import { entryNode } from './byoh-takeover.js';
 import { privateKeyProblem } from '../../lifecycle/private-key-problem.js';
 import { ByohAttention } from './byoh-attention.js';
-
-export interface InstanceFlows {
-  readonly join: JoinFlow;
-  readonly remove: RemoveFlow;
-  readonly removeOptions: RemoveOptions;
-  readonly rotation: KeyRotation;
-  /** A joined node of another version goes through the upgrade flow (lifecycle/), never the join. */
-  readonly upgrades: NodeUpgrades;
-  /** Periodic drift repair of up-to-date nodes; absent or `intervalMs` 0 turns it off. */
-  readonly drift?: DriftSettings;
-  /** Forgets the host-key pins of removed entries (absent: pins are kept). */
-  readonly pins?: EntryPins;
-  /** Adopts nodes the Go WMCO joined (absent: such a node's name refuses the join). */
-  readonly takeover?: ByohTakeover;
-}
-
-/** One admitted entry's reconcile, once the key is known. */
-interface EntryWork {
-  readonly entry: string;
-  readonly instance: WindowsInstance;
-  readonly privateKey: string;
-  readonly hash: string;
-  readonly signal: AbortSignal;
-  readonly began: number;
-}
 
 /**
  * Reconciles one `windows-instances` entry (`entry:<key>`) or one BYOH node without an entry
