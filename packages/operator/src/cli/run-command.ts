@@ -44,6 +44,7 @@ interface RunFlags {
   bootstrapGroup?: string;
   registrationTimeout?: string;
   maxUnavailable?: string;
+  drainTimeout?: string;
   cloudTagging?: string;
   cloudCredentials?: string;
 }
@@ -72,11 +73,16 @@ function kubeTarget(flags: RunFlags, env: Env): { kubeconfig?: string; context?:
 }
 
 /** The disruption budget of upgrades and reboots. */
-function maintenance(flags: RunFlags, env: Env): { maxUnavailable: string; operatorConditionName?: string } {
+function maintenance(
+  flags: RunFlags,
+  env: Env,
+): { maxUnavailable: string; operatorConditionName?: string; drainForceAfterMs?: number } {
   const condition = env['OPERATOR_CONDITION_NAME'];
   return {
     maxUnavailable: flags.maxUnavailable ?? '1',
     ...(condition ? { operatorConditionName: condition } : {}),
+    // Absent: drains wait for PodDisruptionBudgets, as before (ADR 0040).
+    ...(flags.drainTimeout !== undefined ? { drainForceAfterMs: Number(flags.drainTimeout) * 1000 } : {}),
   };
 }
 
@@ -210,6 +216,10 @@ export function runCommand(ctx: CliContext): Command {
       '--max-unavailable <n|percent>',
       'Windows nodes that upgrades may take out of service at once (a number or a percentage)',
       '1',
+    )
+    .option(
+      '--drain-timeout <seconds>',
+      'after this long, a removal or upgrade whose drain a PodDisruptionBudget blocks deletes the remaining pods and goes on; default: wait',
     )
     .option(
       '--cloud-tagging <mode>',

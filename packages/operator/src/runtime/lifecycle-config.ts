@@ -13,6 +13,7 @@ export function lifecycleFrom(
   return {
     maxUnavailable: parseMaxUnavailable(config.maxUnavailable ?? '1'),
     ...(name ? { operatorCondition: new KubeOperatorCondition(custom, config.namespace, name) } : {}),
+    ...(config.drainForceAfterMs !== undefined ? { drainForceAfterMs: config.drainForceAfterMs } : {}),
     ...timings,
   };
 }

@@ -141,7 +141,7 @@ export class OperatorRuntime {
       resolver,
       addressPolicy,
       parallelJoins: this.p.config.parallelJoins,
-      remove: { deleteLogs: !this.p.config.keepLogsOnRemoval, drainTimeoutMs: 10 * 60_000 },
+      remove: { deleteLogs: !this.p.config.keepLogsOnRemoval, drainTimeoutMs: 10 * 60_000, drainForceAfterMs: this.p.config.drainForceAfterMs }, // prettier-ignore
       privateKeySecret: this.p.config.privateKeySecret,
       bootstrap: bootstrapIdentity(this.p.config.bootstrapGroup),
       driftRepairIntervalMs,

@@ -211,7 +211,7 @@ export class SimWorld {
         providerPackages: [],
         servicesLog: {},
         proxyEnv: { ...this.o.operatorProxyEnv },
-        keepLogsOnRemoval: true,
+        keepLogsOnRemoval: this.o.keepLogsOnRemoval ?? true,
         driftRepairIntervalMs: this.o.driftRepairIntervalMs ?? 1000,
         allowLoopbackInstances: this.o.allowLoopbackInstances ?? true,
         ...cloudSettings(this.o),
