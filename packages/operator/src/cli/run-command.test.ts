@@ -84,3 +84,12 @@ test('--parallel-joins overrides the default that follows the memory; --parallel
   const err = t.throws(() => operatorConfig({ ...flags, parallelJoins: '0' }, env, auto));
   t.regex(err.message, /parallelJoins/);
 });
+
+test('--drain-timeout is given in seconds; without it drains wait (ADR 0040); a bad value is refused by name', (t) => {
+  t.is(operatorConfig(flags, env).drainForceAfterMs, undefined);
+  t.is(operatorConfig({ ...flags, drainTimeout: '90' }, env).drainForceAfterMs, 90_000);
+  for (const bad of ['later', '-1', '0.0001']) {
+    const err = t.throws(() => operatorConfig({ ...flags, drainTimeout: bad }, env));
+    t.regex(err.message, /drainForceAfterMs/, bad);
+  }
+});
