@@ -18,7 +18,8 @@
 #                before their service starts; services of one dependency level start together); stops at
 #                the first failing step; with
 #                "rebootWhenRequired" it schedules the restart a step asked for before answering
-#   deconfigure  delete services, env vars, HNS networks and directories (revert before joining); removes
+#   deconfigure  delete services, env vars, the Root certificates and firewall rules the module marked as its
+#                own, HNS networks and directories (revert before joining); removes
 #                at most one HNS network per call and then answers "reconnect" (the operator calls again)
 #   reboot       schedule a restart a few seconds out and report the current boot time
 
@@ -34,6 +35,8 @@ $script:StagingDir = 'C:\ProgramData\wmco\staging'
 $script:ProtectedRoots = @('C:\ProgramData\wmco', 'C:\k', 'C:\Temp')
 # Folders whose sub-folders the operator owns outright and may remove (HostPaths.prunableRoots).
 $script:PrunableRoots = @('C:\k\containerd\registries')
+# The CNI plugins' state (host-local IPAM allocations): cleared before a configuration (OCPBUGS-65625).
+$script:CniStateDir = 'C:\var\lib\cni'
 $script:SystemSid = 'S-1-5-18'
 $script:AdministratorsSid = 'S-1-5-32-544'
 $script:TrustedInstallerSid = 'S-1-5-80-956008885-3418522649-1831038044-1853292631-2271478464'
@@ -866,6 +869,42 @@ function Remove-WmcoRootCertificate {
     Remove-Item -LiteralPath "Cert:\LocalMachine\Root\$Thumbprint"
 }
 
+# Removes every certificate the module imported (those with its mark) and only those; their thumbprints.
+function Remove-WmcoManagedRootCertificates {
+    $removed = @()
+    foreach ($cert in @(Get-WmcoRootCertificates @() | Where-Object { $_.managed })) {
+        Remove-WmcoRootCertificate $cert.thumbprint
+        $removed += $cert.thumbprint
+    }
+    return $removed
+}
+
+# Removes the named firewall rules the module created (Description is its mark); a rule of the same name
+# without the mark, one an admin made before the join, stays. Returns the names removed.
+function Remove-WmcoManagedFirewallRules {
+    param(
+        [string[]] $Names
+    )
+    $removed = @()
+    foreach ($name in $Names) {
+        $escaped = [WildcardPattern]::Escape($name)
+        $rule = @(Get-NetFirewallRule -Name $escaped -ErrorAction SilentlyContinue) | Select-Object -First 1
+        if ($null -eq $rule -or [string]$rule.Description -ne $script:ManagedTag) { continue }
+        Remove-NetFirewallRule -Name $escaped
+        $removed += $name
+    }
+    return $removed
+}
+
+# Clears the CNI plugins' state folder before a configuration (upstream Bootstrap, OCPBUGS-65625): IPAM
+# allocations of an earlier configuration would otherwise stay taken. The plan asks for it only while the
+# kubelet is not running, so no live pod's allocation goes. Never follows a link (Remove-WmcoTree).
+function Reset-WmcoCniState {
+    $item = Get-Item -LiteralPath $script:CniStateDir -Force -ErrorAction SilentlyContinue
+    if ($null -eq $item) { return }
+    Remove-WmcoTree $item @()
+}
+
 # ---------------------------------------------------------------------------------------------------
 # Operations.
 # ---------------------------------------------------------------------------------------------------
@@ -1006,8 +1045,9 @@ function Invoke-WmcoStep {
         'addFirewallRule' {
             # Same name, other settings: replace the rule.
             Remove-NetFirewallRule -Name ([WildcardPattern]::Escape($Step.name)) -ErrorAction SilentlyContinue
-            $null = New-NetFirewallRule -Name $Step.name -DisplayName $Step.name -Direction $Step.direction `
-                -Protocol $Step.protocol -LocalPort $Step.localPort -Action Allow
+            # The mark: deconfigure removes a rule of this name only when it carries it (one an admin made stays).
+            $null = New-NetFirewallRule -Name $Step.name -DisplayName $Step.name -Description $script:ManagedTag `
+                -Direction $Step.direction -Protocol $Step.protocol -LocalPort $Step.localPort -Action Allow
         }
         'installFeature' {
             # Install-WindowsFeature draws a progress bar that fails in a non-interactive session.
@@ -1022,6 +1062,7 @@ function Invoke-WmcoStep {
         'removeDirectory' { Remove-WmcoPrunedFolder $Step.path }
         'importRootCertificates' { Import-WmcoRootCertificates $Step.path @($Step.thumbprints) }
         'removeRootCertificate' { Remove-WmcoRootCertificate $Step.thumbprint }
+        'resetCniState' { Reset-WmcoCniState }
         default { throw "unknown plan step kind '$($Step.kind)'" }
     }
     return $false
@@ -1129,12 +1170,6 @@ function Invoke-WmcoDeconfigure {
     foreach ($name in $names) {
         if (Remove-WmcoService $name) { $done += [ordered]@{ kind = 'deleteService'; target = $name } }
     }
-    $present = Get-WmcoEnvVars @($Request.envVars)
-    foreach ($name in $present.Keys) {
-        Remove-ItemProperty -LiteralPath $script:EnvKey -Name $name
-        $done += [ordered]@{ kind = 'removeEnvVar'; target = $name }
-        $reboot = $true
-    }
     # One network per call, in the request's order (upstream: the Base network first): removing one re-plumbs
     # the NIC and may drop this SSH session, so the operator reconnects and calls again (`reconnect`).
     $networks = @(Get-WmcoHnsNetworks)
@@ -1147,6 +1182,25 @@ function Invoke-WmcoDeconfigure {
         return [ordered]@{ v = $script:ProtocolVersion; op = 'deconfigure'; ok = $true; done = $done
             rebootRequired = $reboot; reconnect = $true }
     }
+    # Only in the call that finishes (after the networks), so the restart they need is scheduled by that call.
+    $present = Get-WmcoEnvVars @($Request.envVars)
+    foreach ($name in $present.Keys) {
+        Remove-ItemProperty -LiteralPath $script:EnvKey -Name $name
+        $done += [ordered]@{ kind = 'removeEnvVar'; target = $name }
+        $reboot = $true
+    }
+    if (($Request.PSObject.Properties.Name -contains 'removeManagedRootCertificates') -and $Request.removeManagedRootCertificates) {
+        foreach ($thumbprint in @(Remove-WmcoManagedRootCertificates)) {
+            $done += [ordered]@{ kind = 'removeRootCertificate'; target = $thumbprint }
+            # As upstream's WICD cleanup: a changed Root store takes a restart to reach every process.
+            $reboot = $true
+        }
+    }
+    if ($Request.PSObject.Properties.Name -contains 'firewallRules') {
+        foreach ($rule in @(Remove-WmcoManagedFirewallRules @($Request.firewallRules))) {
+            $done += [ordered]@{ kind = 'removeFirewallRule'; target = $rule }
+        }
+    }
     Stop-Process -Name 'containerd-shim-runhcs-v1' -Force -ErrorAction SilentlyContinue
     $keep = @($Request.keep | ForEach-Object { Get-WmcoNativePath $_ })
     foreach ($dir in $Request.directories) {
@@ -1154,7 +1208,35 @@ function Invoke-WmcoDeconfigure {
         Remove-WmcoTree (Get-Item -LiteralPath $dir -Force) $keep
         $done += [ordered]@{ kind = 'removeDirectory'; target = $dir }
     }
-    return [ordered]@{ v = $script:ProtocolVersion; op = 'deconfigure'; ok = $true; done = $done; rebootRequired = $reboot }
+    if ($Request.PSObject.Properties.Name -contains 'removeIfEmpty') {
+        foreach ($dir in @(Remove-WmcoEmptyFolders @($Request.removeIfEmpty))) {
+            $done += [ordered]@{ kind = 'removeDirectory'; target = $dir }
+        }
+    }
+    $result = [ordered]@{ v = $script:ProtocolVersion; op = 'deconfigure'; ok = $true; done = $done; rebootRequired = $reboot }
+    # The restart scheduled from here: the operator does not connect again (and put its module back) to ask.
+    if ($reboot -and ($Request.PSObject.Properties.Name -contains 'rebootWhenRequired') -and $Request.rebootWhenRequired) {
+        $null = Invoke-WmcoReboot
+        $result['rebootScheduled'] = $true
+    }
+    return $result
+}
+
+# Removes each listed folder that is empty (in order, so a parent listed after its child goes too); one with
+# anything in it, a link, or a missing one stays as it is. Returns the folders removed.
+function Remove-WmcoEmptyFolders {
+    param(
+        [string[]] $Paths
+    )
+    $removed = @()
+    foreach ($path in $Paths) {
+        $item = Get-Item -LiteralPath $path -Force -ErrorAction SilentlyContinue
+        if ($null -eq $item -or $item -isnot [System.IO.DirectoryInfo] -or (Test-WmcoLink $item)) { continue }
+        if (@($item.EnumerateFileSystemInfos()).Count -gt 0) { continue }
+        [System.IO.Directory]::Delete($item.FullName, $false)
+        $removed += $path
+    }
+    return $removed
 }
 
 function Invoke-WmcoReboot {

@@ -19,7 +19,7 @@ function ConvertTo-FakeCimService {
 
 function New-FakeFirewallRule {
     param([string] $Name, [string] $Protocol = 'TCP', [string[]] $LocalPort = @('Any'), [string] $Direction = 'Inbound',
-        [string] $DisplayName = $Name, [string] $Enabled = 'True', [string] $Action = 'Allow')
+        [string] $DisplayName = $Name, [string] $Enabled = 'True', [string] $Action = 'Allow', [string] $Description = '')
     # S6: MSFT_NetFirewallRule (Direction, Enabled, Action reported as text) with its one
     # MSFT_NetProtocolPortFilter: Protocol string, LocalPort string[] ('Any', '10250', '49152-65535').
     return [pscustomobject]@{
@@ -27,6 +27,7 @@ function New-FakeFirewallRule {
             PSTypeName  = 'Microsoft.Management.Infrastructure.CimInstance#root/standardcimv2/MSFT_NetFirewallRule'
             Name        = $Name
             DisplayName = $DisplayName
+            Description = $Description
             Direction   = $Direction
             Enabled     = $Enabled
             Action      = $Action

@@ -133,7 +133,7 @@ function Use-FakeWindows {
         }
     }
     Mock @m New-NetFirewallRule {
-        $global:WmcoFake.Firewall.Add((New-FakeFirewallRule $Name $Protocol $LocalPort $Direction $DisplayName))
+        $global:WmcoFake.Firewall.Add((New-FakeFirewallRule $Name $Protocol $LocalPort $Direction $DisplayName -Description $Description))
     }
     Mock @m Get-Command -ParameterFilter { $Name -eq 'Get-HnsNetwork' } {
         if ($global:WmcoFake.HnsInstalled) { Microsoft.PowerShell.Core\Get-Command Get-HnsNetwork }

@@ -240,9 +240,9 @@ Describe 'WmcoHost operations' {
                 $rounds += "$($targets -join ',') reconnect=$again exists=$(Test-Path $k)"
             }
             $rounds | Should -Be @(
-                'kubelet,HTTP_PROXY,BaseOVNKubernetesHybridOverlayNetwork reconnect=True exists=True'
+                'kubelet,BaseOVNKubernetesHybridOverlayNetwork reconnect=True exists=True'
                 'OVNKubernetesHybridOverlayNetwork reconnect=True exists=True'
-                "$k reconnect=False exists=False"
+                "HTTP_PROXY,$k reconnect=False exists=False"
             )
             $WmcoFake.Calls | Should -Contain 'Stop-Process containerd-shim-runhcs-v1'
         }

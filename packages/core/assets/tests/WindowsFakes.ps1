@@ -16,7 +16,8 @@ function Import-WmcoHostModule {
     $path = Join-Path $PSScriptRoot '..' 'WmcoHost.psm1'
     Import-Module $path -Force -DisableNameChecking
     $global:WmcoModuleDefaults = InModuleScope WmcoHost {
-        @{ StagingDir = $script:StagingDir; ProtectedRoots = $script:ProtectedRoots; PrunableRoots = $script:PrunableRoots }
+        @{ StagingDir = $script:StagingDir; ProtectedRoots = $script:ProtectedRoots; PrunableRoots = $script:PrunableRoots
+            CniStateDir = $script:CniStateDir }
     }
 }
 
@@ -30,6 +31,7 @@ function Reset-FakeWindows {
         $script:StagingDir = $d.StagingDir
         $script:ProtectedRoots = $d.ProtectedRoots
         $script:PrunableRoots = $d.PrunableRoots
+        $script:CniStateDir = $d.CniStateDir
     }
 }
 

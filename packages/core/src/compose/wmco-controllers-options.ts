@@ -97,6 +97,11 @@ export interface WmcoControllersOptions {
   readonly proxyEnv?: Readonly<Record<string, string>>;
   /** The Windows services' log rotation (default: none). */
   readonly logRotation?: LogRotation;
+  /**
+   * The admin's drain timeout (ADR 0040): after it, a removal or upgrade whose drain a PodDisruptionBudget
+   * blocks deletes the remaining pods and goes on (DrainTimeout event). Unset: wait, as before.
+   */
+  readonly drainForceAfterMs?: number | undefined;
   /** Keep the services' logs on a removed host (default: delete them). */
   readonly keepLogsOnRemoval?: boolean;
   /** Verbose service logs on the nodes. */

@@ -74,6 +74,7 @@ function lifecycleFrom(o: WmcoControllersOptions): Partial<LifecycleOptions> {
   return {
     maxUnavailable: parseMaxUnavailable(o.maxUnavailable ?? '1'),
     ...(name ? { operatorCondition: new KubeOperatorCondition(custom, o.namespace, name) } : {}),
+    ...(o.drainForceAfterMs !== undefined ? { drainForceAfterMs: o.drainForceAfterMs } : {}),
     ...o.hooks?.lifecycle,
   };
 }
@@ -133,7 +134,11 @@ export async function buildControllers(wmco: WmcoCore, o: WmcoControllersOptions
     ...{ privateKeySecret: s.privateKeySecret, parallelJoins: s.parallelJoins, resolver: s.resolver },
     certificates: kc.makeApiClient(CertificatesV1Api),
     watch: kubeWatch(kc),
-    remove: { deleteLogs: o.keepLogsOnRemoval !== true, drainTimeoutMs: 10 * 60_000 },
+    remove: {
+      deleteLogs: o.keepLogsOnRemoval !== true,
+      drainTimeoutMs: 10 * 60_000,
+      ...(o.drainForceAfterMs !== undefined ? { drainForceAfterMs: o.drainForceAfterMs } : {}),
+    },
     bootstrap: o.bootstrapGroup ? bootstrapTokenIdentity(o.bootstrapGroup) : openShiftBootstrapIdentity,
     driftRepairIntervalMs: s.driftRepairIntervalMs,
     metrics: s.metrics,

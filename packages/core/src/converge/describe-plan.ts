@@ -41,6 +41,7 @@ const describers: Describers = {
   importRootCertificates: (s) =>
     `import ${s.thumbprints.length} certificate(s) of ${s.path} into the machine Root store: ${s.thumbprints.join(', ')}`,
   removeRootCertificate: (s) => `remove certificate ${s.thumbprint} from the machine Root store`,
+  resetCniState: () => 'clear the CNI state folder C:\\var\\lib\\cni (host-local IP allocations)',
   setServiceEnvironment: (s) =>
     s.environment.length === 0
       ? `clear the environment of service ${s.name}`

@@ -53,7 +53,7 @@ const matching = state({
 const kinds = (s: HostState, h: HostSpec = spec): string[] =>
   plan(s, h).steps.map(
     (x) =>
-      `${x.kind} ${'name' in x ? x.name : 'names' in x ? x.names.join(' ') : 'path' in x ? x.path : 'thumbprint' in x ? x.thumbprint : x.destinationPrefix}`,
+      `${x.kind} ${'name' in x ? x.name : 'names' in x ? x.names.join(' ') : 'path' in x ? x.path : 'thumbprint' in x ? x.thumbprint : 'destinationPrefix' in x ? x.destinationPrefix : ''}`,
   );
 
 test('a host that matches gets an empty plan (paths and service names compare case-insensitively)', (t) => {

@@ -1,5 +1,6 @@
 import type { V1Node } from '@kubernetes/client-node';
 import { needsReboot } from '../converge/reboot-steps.js';
+import { cniResetSteps } from '../converge/cni-reset-step.js';
 import type { HostState, PlanStep } from '../host/protocol/index.js';
 import type { UploadFile, WindowsHost } from '../host/windows-host.js';
 import { CORE_PAYLOAD } from '../desired/payload-manifest.js';
@@ -98,9 +99,10 @@ export async function bootstrapRound(
   const observed = await observeBootstrap(s, bootstrap);
   await beforeApply(observed.values, observed.state);
   const reboot = needsReboot(observed.plan);
-  const steps = reboot
+  const planned = reboot
     ? observed.plan.steps.filter((p) => p.kind !== 'startService' && p.kind !== 'startServices')
     : observed.plan.steps;
+  const steps = [...cniResetSteps(observed.state), ...planned];
   // A host that restarts at the end of this apply gets everything first; else the files no bootstrap
   // service needs upload while the services start and the Node registers.
   const deferred = reboot ? new Set<string>() : deferrableFiles(observed, corePayloadHashes(s.design));

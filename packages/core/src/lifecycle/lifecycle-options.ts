@@ -7,6 +7,11 @@ export interface LifecycleOptions {
   readonly maxUnavailable: MaxUnavailable;
   /** The bounded wait for one drain before the node is put back and tried later (default 10 min). */
   readonly drainTimeoutMs: number;
+  /**
+   * The admin's drain timeout (ADR 0040): after this long, the pods a PodDisruptionBudget keeps on a node
+   * being upgraded are deleted and the upgrade goes on. Absent (the default): wait, as before.
+   */
+  readonly drainForceAfterMs?: number | undefined;
   /** Pause between eviction passes while a PodDisruptionBudget refuses (default 5 s, as kubectl). */
   readonly drainRetryMs: number;
   /** When a node that waits for the budget, or whose drain was blocked, is tried again (default 30 s). */

@@ -1,6 +1,7 @@
 import type { V1Node } from '@kubernetes/client-node';
 import { PROXY_VARIABLES } from '../desired/proxy-env.js';
-import { drainNode } from '../kube/client/drain.js';
+import { NODE_FIREWALL_RULES } from '../desired/host-spec-builder.js';
+import { drainWithEvents } from './bounded-drain.js';
 import { isNotFound } from '../kube/client/api-errors.js';
 import type { NodeRecord } from '../identity/node-record.js';
 import { recordDisagreements } from './node-record-check.js';
@@ -20,11 +21,24 @@ const MANAGED_SERVICES = [
   'containerd',
 ];
 const HNS_NETWORKS = ['BaseOVNKubernetesHybridOverlayNetwork', 'OVNKubernetesHybridOverlayNetwork'];
+/**
+ * Upstream's list (`C:\k`, `C:\Temp`, `C:\var\lib\cni`), the kubelet's certificates (a host added again must
+ * not present the removed node's identity), and the module's own folder (module file and staging area).
+ */
+const REMOVED_DIRECTORIES = [
+  'C:\\k',
+  'C:\\Temp',
+  'C:\\var\\lib\\cni',
+  'C:\\var\\lib\\kubelet',
+  'C:\\ProgramData\\wmco',
+];
 
 export interface RemoveOptions {
   /** Also delete C:\var\log (upstream always does; wmco-ts keeps logs unless asked). */
   readonly deleteLogs: boolean;
   readonly drainTimeoutMs: number;
+  /** The admin's drain timeout (ADR 0040): after it the blocked pods are deleted and the removal goes on. */
+  readonly drainForceAfterMs?: number | undefined;
 }
 
 /** What a removal acts on: the operator's record, and the Node of the recorded name when it exists. */
@@ -67,10 +81,10 @@ export class RemoveFlow {
     try {
       if (node) {
         await setUnschedulable(this.deps.core, name, true);
-        await drainNode(this.deps.core, name, {
+        await drainWithEvents(this.deps, node, 'Removal', {
           timeoutMs: options.drainTimeoutMs,
+          forceAfterMs: options.drainForceAfterMs,
           signal: options.signal,
-          logger: this.deps.logger,
         });
       }
       await this.deconfigureHost(record, privateKeyPem, options);
@@ -124,14 +138,24 @@ export class RemoveFlow {
       signal,
     });
     try {
-      await host.deconfigure({
+      const outcome = await host.deconfigure({
         services: MANAGED_SERVICES,
         removeTaggedServices: true,
         envVars: [...PROXY_VARIABLES],
+        // Only what the module marked as its own at import or creation: a Windows root, or a rule an
+        // admin made before the join, stays.
+        removeManagedRootCertificates: true,
+        firewallRules: NODE_FIREWALL_RULES.map((r) => r.name),
         hnsNetworks: HNS_NETWORKS,
-        directories: ['C:\\k', 'C:\\Temp', 'C:\\var\\lib\\cni', ...(deleteLogs ? ['C:\\var\\log'] : [])],
+        directories: [...REMOVED_DIRECTORIES, ...(deleteLogs ? ['C:\\var\\log'] : [])],
         keep: [],
+        removeIfEmpty: ['C:\\var\\lib', 'C:\\var'],
+        // Machine variables and the Root store reach every process only after a restart (upstream's WICD
+        // cleanup asks for one too). The node is drained and cordoned by now, so the restart disrupts
+        // nothing; the module schedules it, so the operator never connects again (and puts nothing back).
+        rebootWhenRequired: true,
       });
+      if (outcome.rebootRequired && outcome.rebootScheduled !== true) await host.reboot();
     } finally {
       await host.close();
     }

@@ -3,7 +3,8 @@ import { enterPhase } from './instance-status.js';
 import type { HostTarget, JoinDeps } from './join-deps.js';
 import { waitForNode } from './node-changes.js';
 import { isNodeReady } from './node-ops.js';
-import { DrainError, drainNode } from '../kube/client/drain.js';
+import { DrainError } from '../kube/client/drain.js';
+import { drainWithEvents } from './bounded-drain.js';
 import { Annotations } from '../identity/node-metadata.js';
 import type { DisruptionBudget } from './disruption-budget.js';
 import {
@@ -41,8 +42,13 @@ export type UpgradeOutcome =
   | { readonly result: 'drain-blocked'; readonly pods: readonly string[] };
 
 export interface UpgradeOptions {
-  /** The bounded wait for a drain (upstream's drain timeout: 10 min). Never forced. */
+  /**
+   * The bounded wait for a drain (upstream's drain timeout: 10 min): the node is put back and tried later.
+   * With `drainForceAfterMs`, the wait for the pods that timeout deleted.
+   */
   readonly drainTimeoutMs: number;
+  /** The admin's drain timeout (ADR 0040): after it the blocked pods are deleted and the upgrade goes on. */
+  readonly drainForceAfterMs?: number | undefined;
   /** Pause between eviction passes while a PodDisruptionBudget refuses (kubectl: 5 s). */
   readonly drainRetryMs?: number;
 }
@@ -122,23 +128,12 @@ export class UpgradeFlow {
   /** Drains the node; when the bounded wait runs out it is put back in service and the caller retries later. */
   private async drain(req: UpgradeRequest, job: Job): Promise<UpgradeOutcome | undefined> {
     const { name } = job;
-    let warned = false;
     try {
-      await drainNode(this.deps.core, name, {
+      await drainWithEvents(this.deps, req.node, job.verb, {
         timeoutMs: this.options.drainTimeoutMs,
-        ...(this.options.drainRetryMs !== undefined ? { retryMs: this.options.drainRetryMs } : {}),
+        retryMs: this.options.drainRetryMs,
+        forceAfterMs: this.options.drainForceAfterMs,
         signal: req.signal,
-        logger: this.deps.logger,
-        onWaiting: async (pods) => {
-          if (warned) return;
-          warned = true;
-          await this.event(
-            req.node,
-            'Warning',
-            'DrainWaiting',
-            `Draining node ${name} waits for ${pods.join(', ')} (a PodDisruptionBudget refuses the eviction); giving up after ${Math.round(this.options.drainTimeoutMs / 1000)}s`,
-          );
-        },
       });
       return undefined;
     } catch (err) {

@@ -48,6 +48,7 @@ interface RunFlags extends HostLimitFlags {
   bootstrapGroup?: string;
   registrationTimeout?: string;
   maxUnavailable?: string;
+  drainTimeout?: string;
   cloudTagging?: string;
   cloudCredentials?: string;
 }
@@ -76,11 +77,16 @@ function kubeTarget(flags: RunFlags, env: Env): { kubeconfig?: string; context?:
 }
 
 /** The disruption budget of upgrades and reboots. */
-function maintenance(flags: RunFlags, env: Env): { maxUnavailable: string; operatorConditionName?: string } {
+function maintenance(
+  flags: RunFlags,
+  env: Env,
+): { maxUnavailable: string; operatorConditionName?: string; drainForceAfterMs?: number } {
   const condition = env['OPERATOR_CONDITION_NAME'];
   return {
     maxUnavailable: flags.maxUnavailable ?? '1',
     ...(condition ? { operatorConditionName: condition } : {}),
+    // Absent: drains wait for PodDisruptionBudgets, as before (ADR 0040).
+    ...(flags.drainTimeout !== undefined ? { drainForceAfterMs: Number(flags.drainTimeout) * 1000 } : {}),
   };
 }
 
@@ -220,6 +226,10 @@ export function runCommand(ctx: CliContext): Command {
       '--max-unavailable <n|percent>',
       'Windows nodes that upgrades may take out of service at once (a number or a percentage)',
       '1',
+    )
+    .option(
+      '--drain-timeout <seconds>',
+      'after this long, a removal or upgrade whose drain a PodDisruptionBudget blocks deletes the remaining pods and goes on; default: wait',
     )
     .option(
       '--cloud-tagging <mode>',

@@ -40,6 +40,7 @@ export async function controllersOptions(
     proxyEnv: config.proxyEnv,
     logRotation: servicesLogRotation(config),
     keepLogsOnRemoval: config.keepLogsOnRemoval,
+    drainForceAfterMs: config.drainForceAfterMs,
     debug: config.debug,
     cloudContext: await kubeCloudContext(kubeConfig, credentials).catch(() => undefined),
     cloudTagging: config.cloudTagging,

@@ -35,6 +35,11 @@ export const operatorConfigSchema = z.object({
   /** HTTP_PROXY / HTTPS_PROXY / NO_PROXY for the nodes, verbatim. */
   proxyEnv: z.record(z.string(), z.string()),
   keepLogsOnRemoval: z.boolean(),
+  /**
+   * The admin's drain timeout (ADR 0040): after it, a removal or upgrade whose drain a PodDisruptionBudget
+   * blocks deletes the remaining pods and goes on (DrainTimeout event). Unset: wait, as before.
+   */
+  drainForceAfterMs: z.number().int().min(0).optional(),
   /** How often Ready nodes are checked for drift and repaired; 0 turns drift repair off (default 2 min). */
   driftRepairIntervalMs: z.number().int().min(0).optional(),
   /**

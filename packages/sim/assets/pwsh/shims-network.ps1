@@ -119,6 +119,7 @@ function global:ConvertTo-WmcoSimFirewallRule {
     param([object] $Rule)
     return [pscustomobject]@{ PSTypeName = 'Microsoft.Management.Infrastructure.CimInstance#root/standardcimv2/MSFT_NetFirewallRule'
         Name = [string]$Rule.name; InstanceID = [string]$Rule.name; DisplayName = [string]$Rule.name; Direction = [string]$Rule.direction
+        Description = [string]$Rule.description
         Action = 'Allow'; Enabled = 'True'; PolicyStoreSourceType = 'Local'; WmcoRule = $Rule }
 }
 
@@ -169,6 +170,7 @@ function global:New-NetFirewallRule {
     param(
         [string] $Name,
         [Parameter(Mandatory = $true)] [string] $DisplayName,
+        [string] $Description = '',
         [string] $Direction = 'Inbound',
         [string] $Protocol,
         [string[]] $LocalPort,
@@ -177,9 +179,10 @@ function global:New-NetFirewallRule {
     if (@($LocalPort).Count -ne 1 -or $Action -ne 'Allow') { throw 'the simulated firewall models one local port, Allow rules' }
     $ruleName = $Name
     if (-not $ruleName) { $ruleName = [guid]::NewGuid().ToString('B') }
-    try { $null = Invoke-WmcoSimCall 'firewall.add' @{ name = $ruleName; protocol = $Protocol; localPort = [string]$LocalPort[0]; direction = $Direction } }
+    $rule = @{ name = $ruleName; protocol = $Protocol; localPort = [string]$LocalPort[0]; direction = $Direction; description = $Description }
+    try { $null = Invoke-WmcoSimCall 'firewall.add' $rule }
     catch { Write-WmcoSimError $PSCmdlet $_.Exception.Message 'ResourceExists'; return }
-    return ConvertTo-WmcoSimFirewallRule @{ name = $ruleName; protocol = $Protocol; localPort = $LocalPort[0]; direction = $Direction }
+    return ConvertTo-WmcoSimFirewallRule $rule
 }
 
 function global:Remove-NetFirewallRule {

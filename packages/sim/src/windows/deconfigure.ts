@@ -1,6 +1,7 @@
 import { HOST_PROTOCOL_VERSION, type ChangeResult } from '@wmco/core/internal';
 import { type DeconfigureRequest, type HostAction } from '@wmco/core';
 import { stopServiceLikeModule } from './module-service-stop.js';
+import { MANAGED_CERTIFICATE_NAME } from './root-certificate-store.js';
 import type { WindowsModel } from './windows-model.js';
 
 async function removeServices(m: WindowsModel, req: DeconfigureRequest, done: HostAction[]): Promise<void> {
@@ -23,6 +24,18 @@ async function removeServices(m: WindowsModel, req: DeconfigureRequest, done: Ho
       throw new Error(`service '${name}' is still marked for deletion after ${DELETE_WAIT_MS / 1000} s`);
     done.push({ kind: 'deleteService', target: name });
   }
+}
+
+/** Remove-WmcoManagedFirewallRules: each named rule that carries the operator's mark (its Description). */
+function removeManagedFirewallRules(m: WindowsModel, names: readonly string[]): HostAction[] {
+  const done: HostAction[] = [];
+  for (const name of names) {
+    const i = m.firewallRules.findIndex((r) => r.name === name);
+    if (i < 0 || m.firewallRules[i]?.description !== MANAGED_CERTIFICATE_NAME) continue;
+    m.firewallRules.splice(i, 1);
+    done.push({ kind: 'removeFirewallRule', target: name });
+  }
+  return done;
 }
 
 /** How long Remove-WmcoService waits for a deleted service to go. */
@@ -51,9 +64,20 @@ function removeDirectories(m: WindowsModel, req: DeconfigureRequest, done: HostA
   }
 }
 
+/** Remove-WmcoEmptyFolders: each listed folder that is empty, in order; a link or a missing one stays. */
+function removeEmptyFolders(m: WindowsModel, paths: readonly string[], done: HostAction[]): void {
+  for (const path of paths) {
+    if (m.files.linkAt(path) !== undefined || !m.files.isDirectory(path)) continue;
+    if (m.files.list(path).length > 0) continue;
+    m.files.remove(path);
+    done.push({ kind: 'removeDirectory', target: path });
+  }
+}
+
 /**
- * Invoke-WmcoDeconfigure on the model: services, env vars, then at most one HNS network per call (the module
- * answers `reconnect` after it, since removing one can drop the SSH session), then directories (keeping `keep`).
+ * Invoke-WmcoDeconfigure on the model: services, then at most one HNS network per call (the module answers
+ * `reconnect` after it, since removing one can drop the SSH session), then env vars, the marked Root
+ * certificates and firewall rules, directories (keeping `keep`) and the empty parents.
  */
 export async function deconfigure(m: WindowsModel, req: DeconfigureRequest): Promise<ChangeResult> {
   const done: HostAction[] = [];
@@ -70,11 +94,17 @@ export async function deconfigure(m: WindowsModel, req: DeconfigureRequest): Pro
       error: { message },
     };
   }
+  const result = { v: HOST_PROTOCOL_VERSION, op: 'deconfigure', ok: true, done } as const;
+  if (removeOneNetwork(m, req.hnsNetworks, done))
+    return { ...result, rebootRequired: false, reconnect: true };
+  // Only in the call that finishes (after the networks), so the restart they need is scheduled by that call.
   const removedVars = req.envVars.filter((name) => m.envVars.delete(name.toLowerCase()));
   done.push(...removedVars.map((name) => ({ kind: 'removeEnvVar', target: name })));
-  const rebootRequired = removedVars.length > 0;
-  const result = { v: HOST_PROTOCOL_VERSION, op: 'deconfigure', ok: true, done, rebootRequired } as const;
-  if (removeOneNetwork(m, req.hnsNetworks, done)) return { ...result, reconnect: true };
+  const certificates = req.removeManagedRootCertificates === true ? m.rootStore.removeAllManaged() : [];
+  done.push(...certificates.map((target) => ({ kind: 'removeRootCertificate', target })));
+  done.push(...removeManagedFirewallRules(m, req.firewallRules ?? []));
+  const rebootRequired = removedVars.length > 0 || certificates.length > 0;
   removeDirectories(m, req, done);
-  return result;
+  removeEmptyFolders(m, req.removeIfEmpty ?? [], done);
+  return { ...result, rebootRequired };
 }

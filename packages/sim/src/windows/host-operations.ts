@@ -12,7 +12,9 @@ import { stripLogRunner } from './kubelet/kubelet-flags.js';
 import { stopServiceLikeModule } from './module-service-stop.js';
 import { sha256Of } from './content-hash.js';
 import { firewallPorts } from './firewall-ports.js';
-import { childFolders, removePrunedFolder } from './pruned-folders.js';
+import { childFolders } from './pruned-folders.js';
+import { applyStoreStep } from './store-steps.js';
+import { MANAGED_CERTIFICATE_NAME } from './root-certificate-store.js';
 import { expandStagedArchive } from './staged-archive.js';
 import type { WindowsModel } from './windows-model.js';
 
@@ -75,7 +77,12 @@ export function observe(
     hnsNetworks: m.hnsNetworks.map((n) => ({ name: n.name, type: n.type, id: n.id })),
     firewallRules: m.firewallRules
       .filter((r) => rules.has(r.name))
-      .map(({ localPort, ...r }) => ({ ...r, localPorts: [String(localPort)] })),
+      .map(({ localPort, name, protocol, direction }) => ({
+        name,
+        protocol,
+        direction,
+        localPorts: [String(localPort)],
+      })),
     ...(req.firewallPorts ? { firewallPorts: firewallPorts(m, req.firewallPorts) } : {}),
     ...(children ? { children } : {}),
     ...(req.rootCertificates ? { rootCertificates: m.rootStore.observe(req.rootCertificates) } : {}),
@@ -211,7 +218,7 @@ function applySystemStep(m: WindowsModel, step: PlanStep): boolean {
       const i = m.firewallRules.findIndex((r) => r.name === step.name);
       if (i >= 0) m.firewallRules.splice(i, 1);
       const { name, protocol, localPort, direction } = step;
-      m.firewallRules.push({ name, protocol, localPort, direction });
+      m.firewallRules.push({ name, protocol, localPort, direction, description: MANAGED_CERTIFICATE_NAME });
       return false;
     }
     case 'installFeature':
@@ -220,24 +227,8 @@ function applySystemStep(m: WindowsModel, step: PlanStep): boolean {
     case 'setHostname':
       m.pendingHostname = step.name;
       return true;
-    case 'removeDirectory':
-      removePrunedFolder(m, step.path);
-      return false;
     default:
-      return applyCertificateStep(m, step);
-  }
-}
-
-function applyCertificateStep(m: WindowsModel, step: PlanStep): boolean {
-  switch (step.kind) {
-    case 'importRootCertificates':
-      m.rootStore.importFromBundle(m.files.read(step.path), step.path, step.thumbprints);
-      return false;
-    case 'removeRootCertificate':
-      m.rootStore.removeManaged(step.thumbprint);
-      return false;
-    default:
-      throw new Error(`unknown plan step kind '${step.kind}'`);
+      return applyStoreStep(m, step);
   }
 }
 
@@ -246,7 +237,7 @@ function target(step: PlanStep): string {
   if ('path' in step) return step.path;
   if ('name' in step) return step.name;
   if ('thumbprint' in step) return step.thumbprint;
-  return step.destinationPrefix;
+  return 'destinationPrefix' in step ? step.destinationPrefix : '';
 }
 
 /** What an apply needs beyond the model: a fault hook, and the pre-script evaluator for `runScript`. */

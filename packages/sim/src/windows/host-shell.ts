@@ -6,7 +6,7 @@ import {
   type HostRequest,
   type HostResult,
 } from '@wmco/core/internal';
-import { type HostAction, type ObserveRequest } from '@wmco/core';
+import { type DeconfigureRequest, type HostAction, type ObserveRequest } from '@wmco/core';
 import { answerCapture } from './capture-answer.js';
 import { deconfigure } from './deconfigure.js';
 import { cliXmlError } from './powershell-clixml.js';
@@ -141,7 +141,7 @@ export async function runModule(ctx: HostShellContext, stdin: string): Promise<H
     case 'apply':
       return applyWithFaults(ctx, request.steps, request.rebootWhenRequired === true);
     case 'deconfigure':
-      return deconfigure(ctx.model, request);
+      return deconfigureAndReboot(ctx, request);
     case 'reboot': {
       const lastBootTime = ctx.model.readBootTime();
       const bootId = ctx.model.bootId();
@@ -150,6 +150,16 @@ export async function runModule(ctx: HostShellContext, stdin: string): Promise<H
       return { v: request.v, op: 'reboot', ok: true, lastBootTime, bootId };
     }
   }
+}
+
+/** Invoke-WmcoDeconfigure; with `rebootWhenRequired`, the call that finishes schedules the restart it needs. */
+async function deconfigureAndReboot(ctx: HostShellContext, request: DeconfigureRequest): Promise<HostResult> {
+  const result = await deconfigure(ctx.model, request);
+  const finished = result.ok && result.reconnect !== true;
+  if (!(finished && result.rebootRequired && request.rebootWhenRequired === true)) return result;
+  // Invoke-WmcoReboot at the end of the revert: answer first, go down a moment later.
+  setTimeout(() => void ctx.reboot(), ctx.costs.rebootGraceMs ?? 20);
+  return { ...result, rebootScheduled: true };
 }
 
 /** Invoke-WmcoEvaluate: each script in order, before the state is collected; a failure is a result. */

@@ -80,6 +80,16 @@ export class RootCertificateStore {
     return this.certs.delete(thumbprint.toUpperCase());
   }
 
+  /** Remove-WmcoManagedRootCertificates: every certificate with the operator's mark; their thumbprints. */
+  removeAllManaged(): string[] {
+    const marked = [...this.certs.entries()]
+      .filter(([, c]) => c.friendlyName === MANAGED_CERTIFICATE_NAME)
+      .map(([t]) => t)
+      .sort();
+    for (const t of marked) this.certs.delete(t);
+    return marked;
+  }
+
   /** Remove-WmcoRootCertificate: only a certificate with the operator's mark; a missing one is fine. */
   removeManaged(thumbprint: string): void {
     const c = this.certs.get(thumbprint.toUpperCase());

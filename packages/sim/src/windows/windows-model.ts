@@ -85,8 +85,11 @@ export class WindowsModel {
   readonly defenderExclusions: string[] = [];
   /** Whether Windows Defender (process MsMpEng) runs; some images have it uninstalled. */
   defenderRunning = true;
-  /** Rules with one port each (what the operator creates); observe reports `LocalPort` as a list. */
-  readonly firewallRules: FirewallRuleSpec[] = [];
+  /**
+   * Rules with one port each (what the operator creates); observe reports `LocalPort` as a list. The
+   * `description` is the rule's Description (the operator's mark `OpenShift managed` on the rules it made).
+   */
+  readonly firewallRules: (FirewallRuleSpec & { description?: string })[] = [];
   /** What services serve on the network, by service name (windows_exporter's HTTPS endpoint). */
   readonly listeners = new Map<string, ServiceListener>();
   /** `Cert:\LocalMachine\Root`. */

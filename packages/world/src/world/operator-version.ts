@@ -36,6 +36,8 @@ export interface OperatorVersionOptions {
   readonly payloadDir?: string;
   readonly maxUnavailable?: string;
   readonly drainTimeoutMs?: number;
+  /** `--drain-timeout`: after it a blocked drain deletes the remaining pods (unset: wait). */
+  readonly drainForceAfterMs?: number;
   /** OPERATOR_CONDITION_NAME: the OperatorCondition to report `Upgradeable` on. */
   readonly operatorCondition?: string;
   /** How often the services ConfigMap keeper looks without a watch event (default 500 ms in the world). */
@@ -48,8 +50,10 @@ export interface OperatorVersionOptions {
 export function versionConfig(v: OperatorVersionOptions): {
   maxUnavailable?: string;
   operatorConditionName?: string;
+  drainForceAfterMs?: number;
 } {
   return {
+    ...(v.drainForceAfterMs !== undefined ? { drainForceAfterMs: v.drainForceAfterMs } : {}),
     ...(v.maxUnavailable ? { maxUnavailable: v.maxUnavailable } : {}),
     ...(v.operatorCondition ? { operatorConditionName: v.operatorCondition } : {}),
   };

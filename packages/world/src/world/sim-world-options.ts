@@ -28,6 +28,8 @@ export interface SimWorldOptions {
   readonly payloadDir?: string;
   /** Drift repair period of the operators (default 1 s here; 2 min in `wmco run`); 0 turns it off. */
   readonly driftRepairIntervalMs?: number;
+  /** The operator keeps `C:\var\log` when it removes a host (default true, as `wmco run` by default). */
+  readonly keepLogsOnRemoval?: boolean;
   /** The operators' own HTTP_PROXY/HTTPS_PROXY/NO_PROXY (what OLM injects on a proxied cluster); default none. */
   readonly operatorProxyEnv?: Readonly<Record<string, string>>;
   /** How often a Node waited for is read when no watch event came first (100 ms here; 1 s in `wmco run`). */

@@ -216,7 +216,7 @@ export class SimWorld {
         providerPackages: [],
         servicesLog: { ...v.servicesLog },
         proxyEnv: { ...this.o.operatorProxyEnv },
-        keepLogsOnRemoval: true,
+        keepLogsOnRemoval: this.o.keepLogsOnRemoval ?? true,
         driftRepairIntervalMs: this.o.driftRepairIntervalMs ?? 1000,
         allowLoopbackInstances: this.o.allowLoopbackInstances ?? true,
         ...(this.o.hostLimits ? { hostLimits: this.o.hostLimits } : {}),

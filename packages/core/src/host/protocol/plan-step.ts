@@ -113,6 +113,11 @@ export const planStepSchema = z.discriminatedUnion('kind', [
   }),
   /** Remove one certificate from the machine Root store, only when the operator's mark is on it. */
   z.object({ kind: z.literal('removeRootCertificate'), thumbprint: thumbprintSchema }),
+  /**
+   * Clear the CNI plugins' state folder `C:\var\lib\cni` (host-local IPAM allocations) before a configuration,
+   * as upstream's Bootstrap does (OCPBUGS-65625); a missing folder is fine.
+   */
+  z.object({ kind: z.literal('resetCniState') }),
 ]);
 export type PlanStep = z.infer<typeof planStepSchema>;
 export type PlanStepKind = PlanStep['kind'];

@@ -72,10 +72,24 @@ export const deconfigureRequestSchema = z.object({
   /** Also delete every service whose description contains `OpenShift managed`. */
   removeTaggedServices: z.boolean(),
   envVars: z.array(envVarNameSchema),
+  /**
+   * Remove every certificate of the machine Root store that carries the operator's mark (set at import only
+   * on a certificate that was not already there), so a Windows root or one an admin added stays.
+   */
+  removeManagedRootCertificates: z.boolean().optional(),
+  /** Firewall rules to remove by name, each only when it carries the operator's mark (its Description). */
+  firewallRules: z.array(z.string().min(1).max(200)).optional(),
   hnsNetworks: z.array(z.string().min(1)),
   /** Removed recursively in this order, except the `keep` files. */
   directories: z.array(windowsPathSchema),
   keep: z.array(windowsPathSchema),
+  /** Then removed in this order when empty (parents the join created, such as `C:\var`); never a link. */
+  removeIfEmpty: z.array(windowsPathSchema).optional(),
+  /**
+   * When the revert needs a restart, schedule it (as `reboot` does) in the call that finishes, before
+   * answering; the result says `rebootScheduled` and the operator does not connect again.
+   */
+  rebootWhenRequired: z.boolean().optional(),
 });
 
 /** Schedule a restart a few seconds out, so the result still reaches the caller. */

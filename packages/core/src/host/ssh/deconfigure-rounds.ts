@@ -6,6 +6,8 @@ import type { ChangeOutcome } from '../windows-host.js';
 export interface DeconfigureRound {
   readonly done: readonly HostAction[];
   readonly rebootRequired: boolean;
+  /** The call that finished scheduled the restart the revert needs (`rebootWhenRequired`). */
+  readonly rebootScheduled?: boolean;
   readonly reconnect: boolean;
 }
 
@@ -47,7 +49,8 @@ export async function deconfigureInRounds(deps: DeconfigureRoundsDeps): Promise<
     }
     done.push(...result.done);
     rebootRequired ||= result.rebootRequired;
-    if (!result.reconnect) return { done, rebootRequired };
+    if (!result.reconnect)
+      return { done, rebootRequired, ...(result.rebootScheduled === true ? { rebootScheduled: true } : {}) };
     if (round >= deps.rounds) {
       throw new HostOperationError(
         deps.address,

@@ -114,7 +114,14 @@ function firewallCalls(m: WindowsModel): [string, RpcHandler][] {
           (direction !== 'Inbound' && direction !== 'Outbound')
         )
           throw new Error(`the simulated firewall models TCP/UDP Inbound/Outbound rules only`);
-        m.firewallRules.push({ name, protocol, localPort: Number(str(p, 'localPort')), direction });
+        const description = typeof p['description'] === 'string' ? p['description'] : '';
+        m.firewallRules.push({
+          name,
+          protocol,
+          localPort: Number(str(p, 'localPort')),
+          direction,
+          description,
+        });
       },
     ],
     [
