@@ -42,6 +42,9 @@ import { servicesLogRotation } from './services-log-rotation.js';
 import { factProblems } from './fact-problems.js';
 import { operatorElector } from './operator-elector.js';
 import { clusterAddressPolicy } from './cluster-address-policy.js';
+import { fencedOpener } from './lease-loss.js';
+import { boundedStop } from './bounded-stop.js';
+import { aborted, LeadershipTerm } from './leadership-term.js';
 export type { RuntimeHooks } from './runtime-hooks.js';
 
 export interface RuntimeParts {
@@ -74,7 +77,7 @@ export class OperatorRuntime {
   /** How many times this operator started its controllers (once per leadership term); for tests. */
   controllerStarts = 0;
   private killed = false;
-  private stepDown: Promise<void> = Promise.resolve();
+  private readonly term = new LeadershipTerm(() => this.controllers);
 
   private constructor(
     private readonly p: RuntimeParts,
@@ -102,9 +105,11 @@ export class OperatorRuntime {
   }
 
   async stop(): Promise<void> {
+    // Each part within a bound that logs the part that overran (bounded-stop.ts).
     this.stopping.abort();
-    await this.done;
-    await this.stepDown;
+    this.term.fence.abort();
+    const parts = [['leadership', () => this.done] as const, ['controllers', () => this.term.ended] as const];
+    await boundedStop(parts, this.p.logger);
   }
 
   /**
@@ -114,6 +119,7 @@ export class OperatorRuntime {
   async kill(): Promise<void> {
     this.killed = true;
     this.stopping.abort();
+    this.term.fence.abort();
     await this.controllers?.stop();
   }
 
@@ -127,8 +133,10 @@ export class OperatorRuntime {
     const allowLoopback = this.p.config.allowLoopbackInstances === true;
     const addressPolicy = clusterAddressPolicy(core, this.kc, facts, { resolver, allowLoopback });
     const opened = await this.joinDeps(core, custom, facts, caches);
-    // Every SSH target passes the address policy, whichever flow and source it comes from (issue 27).
-    const deps = { ...opened, openHost: addressGuardedOpener(opened.openHost, addressPolicy) };
+    // Every SSH target passes the address policy, whichever flow and source it comes from (issue 27),
+    // and no host step starts once leadership ended (the safe point of a lost Lease, lease-loss.ts).
+    const guarded = addressGuardedOpener(opened.openHost, addressPolicy);
+    const deps = { ...opened, openHost: fencedOpener(guarded, this.term.fence.signal) };
     const hostKeys = caches.hostKeys; // pins and their removal in one store: none answered from a stale watch
     const { privateKeySecret, parallelJoins } = this.p.config;
     const driftRepairIntervalMs = this.p.config.driftRepairIntervalMs ?? DEFAULT_DRIFT_REPAIR_INTERVAL_MS;
@@ -251,11 +259,9 @@ export class OperatorRuntime {
   private async runUnelected(): Promise<'lost' | 'stopped'> {
     this.leading = true;
     this.controllerStarts++;
-    await this.controllers?.start();
-    await new Promise<void>((resolve) =>
-      this.stopping.signal.addEventListener('abort', () => resolve(), { once: true }),
-    );
-    await this.controllers?.stop();
+    this.term.begin(this.stopping.signal, this.p.logger);
+    await aborted(this.stopping.signal);
+    await this.term.ended;
     this.leading = false;
     return 'stopped';
   }
@@ -269,7 +275,6 @@ export class OperatorRuntime {
       logger: this.p.logger,
       events,
     });
-    let running: Promise<void> = Promise.resolve();
     return runLeadership({
       elector,
       clock: systemClock,
@@ -278,19 +283,16 @@ export class OperatorRuntime {
       release: () => !this.killed,
       logger: this.p.logger,
       callbacks: {
-        onStartedLeading: () => {
+        onStartedLeading: (term) => {
           this.leading = true;
           this.p.metrics.leader.set(1);
           this.controllerStarts++;
-          running = (this.controllers?.start() ?? Promise.resolve()).catch((err: unknown) =>
-            this.p.logger.error({ err: String(err) }, 'controllers failed to start'),
-          );
+          // A lost Lease ends the term at once: no host step starts after it, in-flight ones abort.
+          this.term.begin(term, this.p.logger);
         },
         onStoppedLeading: () => {
           this.leading = false;
           this.p.metrics.leader.set(0);
-          // stop() waits for this too, so no reconcile (a join, a drift repair) outlives the operator.
-          this.stepDown = running.then(() => this.controllers?.stop());
         },
       },
     });

@@ -98,6 +98,7 @@ export class ByohControllers implements ByohView {
   /** The entries of windows-instances as last seen, to reconcile those that disappear. */
   private listedEntries = new Set<string>();
   private readonly o: ByohControllersOptions;
+  private stopped = false;
 
   constructor(options: ByohControllersOptions) {
     // Waits for a Node (a join's, an upgrade's Ready) end on this informer's events, not on a poll.
@@ -236,8 +237,11 @@ export class ByohControllers implements ByohView {
 
   async start(): Promise<void> {
     await Promise.all(Object.values(this.informers).map((i) => i.start()));
+    // A stop during the sync ends the start here: nothing (a watch, a worker) starts after the stop.
+    if (this.stopped) return;
     // This version's services ConfigMap exists before any node is configured with it.
     await this.maintenance.start();
+    if (this.stopped) return;
     this.controllers.forEach((c) => c.start());
     this.clusterConfig?.start();
     if (this.clusterConfig) void this.trustedCa.ensure();
@@ -246,6 +250,7 @@ export class ByohControllers implements ByohView {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     Object.values(this.informers).forEach((i) => i.stop());
     this.clusterConfig?.stop();
     await Promise.all([...this.controllers.map((c) => c.stop()), this.maintenance.stop()]);
