@@ -86,6 +86,7 @@ export class OperatorRuntime {
 
   static async start(p: RuntimeParts): Promise<OperatorRuntime> {
     const rt = new OperatorRuntime(p, loadKubeConfig(p.config));
+    p.hooks?.stopping?.addEventListener('abort', () => void rt.stop(), { once: true });
     await rt.begin();
     return rt;
   }
@@ -105,7 +106,6 @@ export class OperatorRuntime {
   }
 
   async stop(): Promise<void> {
-    // Each part within a bound that logs the part that overran (bounded-stop.ts).
     this.stopping.abort();
     this.term.fence.abort();
     const parts = [['leadership', () => this.done] as const, ['controllers', () => this.term.ended] as const];
