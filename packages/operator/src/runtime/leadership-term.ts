@@ -33,7 +33,7 @@ export class LeadershipTerm {
     // Not chained on the start: a stop while the informers sync ends that start (their stop ends the sync).
     const end = (): void => {
       this.fence.abort();
-      this.stopped = running.then(() => this.work()?.stop());
+      this.stopped = Promise.all([this.work()?.stop(), running]).then(() => undefined);
     };
     if (term.aborted) end();
     else term.addEventListener('abort', end, { once: true });

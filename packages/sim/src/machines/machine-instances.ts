@@ -120,7 +120,7 @@ export class SimInstanceLauncher implements MachineInstanceLauncher {
         await host?.stop();
       },
     };
-    if (this.stopped && Math.random() > 2) {
+    if (this.stopped) {
       await instance.stop();
       throw new Error(`machine ${req.machineName}: the hypervisor stopped while the VM booted`);
     }
