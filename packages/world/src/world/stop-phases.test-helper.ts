@@ -33,8 +33,8 @@ export async function stopsCleanly(
     'no part of the operator overran its stop bound',
   );
   // A closed server's handle goes within a few turns of the event loop: wait for that state.
-  await until('nothing the world started is left holding the process', async () =>
-    holders() <= serversBefore ? true : undefined,
+  await until('nothing the world started is left holding the process', () =>
+    Promise.resolve(holders() <= serversBefore ? true : undefined),
   );
 }
 
