@@ -43,41 +43,15 @@ async function campaign(o: LeadershipOptions): Promise<boolean> {
   return false;
 }
 
-type RenewOutcome = 'renewed' | 'refused' | 'deadline' | 'stopped';
-
-/**
- * One renew attempt, abandoned when the renew deadline passes or `stop` aborts first: a Lease request the
- * API server never answers must not keep a leader that can no longer prove it leads (client-go bounds
- * the renew the same way, by the renew deadline's context).
- */
-function renewBefore(o: LeadershipOptions, deadlineAt: number): Promise<RenewOutcome> {
-  return new Promise((resolve) => {
-    const finish = (outcome: RenewOutcome): void => {
-      o.clock.clearTimeout(handle);
-      o.stop.removeEventListener('abort', onStop);
-      resolve(outcome);
-    };
-    const onStop = (): void => finish('stopped');
-    const handle = o.clock.setTimeout(() => finish('deadline'), deadlineAt - o.clock.now());
-    o.stop.addEventListener('abort', onStop, { once: true });
-    o.elector.tryAcquireOrRenew().then(
-      (held) => finish(held ? 'renewed' : 'refused'),
-      () => finish('refused'),
-    );
-  });
-}
-
 /** Renews until the lease is lost (renew deadline passed or another holder seen) or `stop` aborts. */
 async function lead(o: LeadershipOptions): Promise<'lost' | 'stopped'> {
   let lastRenew = o.clock.now();
   while (!o.stop.aborted) {
     await sleep(o.clock, o.timing.retryPeriodMs, o.stop);
     if (o.stop.aborted) return 'stopped';
-    const outcome = await renewBefore(o, lastRenew + o.timing.renewDeadlineMs);
-    if (outcome === 'stopped') return 'stopped';
-    if (outcome === 'renewed') lastRenew = o.clock.now();
-    else if (outcome === 'deadline' || o.elector.leaseHeldByOther()) return 'lost';
-    else if (o.clock.now() - lastRenew >= o.timing.renewDeadlineMs) return 'lost';
+    if (await o.elector.tryAcquireOrRenew()) lastRenew = o.clock.now();
+    else if (o.elector.leaseHeldByOther() || o.clock.now() - lastRenew >= o.timing.renewDeadlineMs)
+      return 'lost';
   }
   return 'stopped';
 }
