@@ -10,6 +10,7 @@ import type { NodeChanges } from '../lifecycle/node-changes.js';
 import type { InstanceAddressPolicy } from '../desired/instance-address.js';
 import type { ClusterCaches } from './cluster-caches.js';
 import { factProblems } from './fact-problems.js';
+import { fencedOpener } from './fenced-opener.js';
 import { hostOpener } from './host-opener.js';
 import { cloudJoin, type PlatformParts } from './platform-parts.js';
 import type { SecretScrubber, WmcoControllersOptions } from './wmco-controllers-options.js';
@@ -76,7 +77,9 @@ function guardedOpener(i: ControllerDepsInput, core: CoreV1Api): JoinDeps['openH
     parallelUploads: o.parallelUploads,
     limits: o.hostLimits,
   });
-  return addressGuardedOpener(opener, i.addressPolicy);
+  const guarded = addressGuardedOpener(opener, i.addressPolicy);
+  // No host step starts once the fence aborts (a lost Lease: fenced-opener.ts).
+  return o.fence ? fencedOpener(guarded, o.fence) : guarded;
 }
 
 /** What every node gets from the process's settings: services' options and the join's waits. */

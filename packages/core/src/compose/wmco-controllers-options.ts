@@ -117,6 +117,12 @@ export interface WmcoControllersOptions {
   readonly hostLimits?: Partial<SshHostOptions> | undefined;
   /** Accept instances on 127.0.0.0/8 (simulated worlds only). */
   readonly allowLoopbackInstances?: boolean | undefined;
+  /**
+   * The embedding's leadership fence: once aborted, no host step starts (an open, an observe, an upload, an
+   * apply is refused before it sends anything) and steps in flight abort. Absent: only `signal` and each
+   * reconcile's own signal end host work.
+   */
+  readonly fence?: AbortSignal | undefined;
   /** Ends the caches' watches (cluster facts, host keys, node records) when aborted. */
   readonly signal?: AbortSignal;
   /** Where secrets are registered so that events never carry them (default: events are not scrubbed). */

@@ -204,3 +204,20 @@ test('the cache keeps no managedFields and what the transform keeps, from the li
   t.deepEqual(seen, [expected('a', '1'), expected('b', '2')], 'handlers see the kept objects');
   inf.stop();
 });
+
+test('a stop before the first list succeeded ends the start (unsynced), so a shutdown during sync ends', async (t) => {
+  const { api, clock, inf } = setup();
+  api.state.listError = new Error('connect ECONNREFUSED');
+  let ended = false;
+  const started = inf.start().then(() => (ended = true));
+  await flush();
+  t.false(ended);
+  inf.stop();
+  await started;
+  t.false(inf.synced);
+  // Nothing retries after the stop.
+  const lists = api.state.lists;
+  clock.advance(60_000);
+  await flush();
+  t.is(api.state.lists, lists);
+});

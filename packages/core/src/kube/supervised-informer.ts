@@ -80,7 +80,10 @@ export class SupervisedInformer<T extends KubeObject> {
     return this.cache.revision;
   }
 
-  /** Starts, and resolves once the first list has filled the cache. */
+  /**
+   * Starts, and resolves once the first list has filled the cache, or once `stop` is called before that
+   * (then `synced` stays false): a start never outlives a stop, so a shutdown during sync ends.
+   */
   start(): Promise<void> {
     if (!this.stopped) return this.waitForSync();
     this.stopped = false;
@@ -96,10 +99,13 @@ export class SupervisedInformer<T extends KubeObject> {
     this.timers = [];
     this.current?.abort();
     this.current = undefined;
+    this.syncWaiters.splice(0).forEach((w) => w());
   }
 
   private waitForSync(): Promise<void> {
-    return this.synced ? Promise.resolve() : new Promise((resolve) => this.syncWaiters.push(resolve));
+    return this.synced || this.stopped
+      ? Promise.resolve()
+      : new Promise((resolve) => this.syncWaiters.push(resolve));
   }
 
   /** Periodic checks: full relist and the silence watchdog. */

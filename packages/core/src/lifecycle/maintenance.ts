@@ -26,6 +26,7 @@ export class NodeMaintenance {
   readonly budget: DisruptionBudget;
   private readonly work = new ActiveWork();
   private readonly keeper: ServicesConfigMapKeeper;
+  private stopped = false;
   private readonly reporter: UpgradeableReporter | undefined;
   /** When each instance's host was last joined, upgraded or checked (drift checks of every source). */
   readonly recent: RecentConvergence;
@@ -74,13 +75,15 @@ export class NodeMaintenance {
       .catch((err: unknown) =>
         this.deps.logger.warn({ err: errorMessage(err) }, 'cannot publish the services ConfigMap yet'),
       );
+    // A stop during the sync: no interval starts after it (a ref'd timer kept a stopped process alive).
+    if (this.stopped) return;
     this.keeper.start(this.options.servicesResyncMs);
     await this.reporter
       ?.sync()
       .catch((err: unknown) =>
         this.deps.logger.warn({ err: errorMessage(err) }, 'cannot write the OperatorCondition yet'),
       );
-    this.reporter?.start(this.options.upgradeableIntervalMs);
+    if (!this.stopped) this.reporter?.start(this.options.upgradeableIntervalMs);
   }
 
   /** A source whose nodes follow the cluster configuration (see `configChanged`). */
@@ -105,6 +108,7 @@ export class NodeMaintenance {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     await Promise.all([this.keeper.stop(), this.reporter?.stop()]);
   }
 }

@@ -23,6 +23,8 @@ import type { RuntimeHooks } from './runtime-hooks.js';
 import { loadKubeConfig } from './load-kubeconfig.js';
 import { operatorElector } from './operator-elector.js';
 import { controllersOptions } from './controllers-options.js';
+import { boundedStop } from './bounded-stop.js';
+import { aborted, LeadershipTerm } from './leadership-term.js';
 export type { RuntimeHooks } from './runtime-hooks.js';
 
 export interface RuntimeParts {
@@ -51,7 +53,7 @@ export class OperatorRuntime {
   /** How many times this operator started its controllers (once per leadership term); for tests. */
   controllerStarts = 0;
   private killed = false;
-  private stepDown: Promise<void> = Promise.resolve();
+  private readonly term = new LeadershipTerm(() => this.controllers);
 
   private constructor(
     private readonly p: RuntimeParts,
@@ -60,6 +62,7 @@ export class OperatorRuntime {
 
   static async start(p: RuntimeParts): Promise<OperatorRuntime> {
     const rt = new OperatorRuntime(p, loadKubeConfig(p.config));
+    p.hooks?.stopping?.addEventListener('abort', () => void rt.stop(), { once: true });
     await rt.begin();
     return rt;
   }
@@ -80,8 +83,9 @@ export class OperatorRuntime {
 
   async stop(): Promise<void> {
     this.stopping.abort();
-    await this.done;
-    await this.stepDown;
+    this.term.fence.abort();
+    const parts = [['leadership', () => this.done] as const, ['controllers', () => this.term.ended] as const];
+    await boundedStop(parts, this.p.logger);
   }
 
   /**
@@ -91,6 +95,7 @@ export class OperatorRuntime {
   async kill(): Promise<void> {
     this.killed = true;
     this.stopping.abort();
+    this.term.fence.abort();
     await this.controllers?.stop();
   }
 
@@ -98,7 +103,8 @@ export class OperatorRuntime {
     const core = this.kc.makeApiClient(CoreV1Api);
     const custom = this.kc.makeApiClient(CustomObjectsApi);
     const facts = await this.validate(core, custom);
-    const options = await controllersOptions(this.p, this.kc, this.stopping.signal);
+    // No host step starts once leadership ended (the safe point of a lost Lease, fenced-opener.ts).
+    const options = { ...(await controllersOptions(this.p, this.kc, this.stopping.signal)), fence: this.term.fence.signal }; // prettier-ignore
     this.controllers = await startupStep(
       async () =>
       createWmcoCore({ parent: this.p.container, providers: this.p.providers, platform: facts.platform }).controllers(options), // prettier-ignore
@@ -127,11 +133,9 @@ export class OperatorRuntime {
   private async runUnelected(): Promise<'lost' | 'stopped'> {
     this.leading = true;
     this.controllerStarts++;
-    await this.controllers?.start();
-    await new Promise<void>((resolve) =>
-      this.stopping.signal.addEventListener('abort', () => resolve(), { once: true }),
-    );
-    await this.controllers?.stop();
+    this.term.begin(this.stopping.signal, this.p.logger);
+    await aborted(this.stopping.signal);
+    await this.term.ended;
     this.leading = false;
     return 'stopped';
   }
@@ -145,7 +149,6 @@ export class OperatorRuntime {
       logger: this.p.logger,
       events,
     });
-    let running: Promise<void> = Promise.resolve();
     return runLeadership({
       elector,
       clock: systemClock,
@@ -154,19 +157,16 @@ export class OperatorRuntime {
       release: () => !this.killed,
       logger: this.p.logger,
       callbacks: {
-        onStartedLeading: () => {
+        onStartedLeading: (term) => {
           this.leading = true;
           this.p.metrics.leader.set(1);
           this.controllerStarts++;
-          running = (this.controllers?.start() ?? Promise.resolve()).catch((err: unknown) =>
-            this.p.logger.error({ err: String(err) }, 'controllers failed to start'),
-          );
+          // A lost Lease ends the term at once: no host step starts after it, in-flight ones abort.
+          this.term.begin(term, this.p.logger);
         },
         onStoppedLeading: () => {
           this.leading = false;
           this.p.metrics.leader.set(0);
-          // stop() waits for this too, so no reconcile (a join, a drift repair) outlives the operator.
-          this.stepDown = running.then(() => this.controllers?.stop());
         },
       },
     });

@@ -13,4 +13,9 @@ export interface RuntimeHooks {
   readonly lifecycle?: Partial<Omit<LifecycleOptions, 'maxUnavailable' | 'operatorCondition'>>;
   /** Machine source: failed joins before a Machine is deleted, and the delay between attempts. */
   readonly machineRetry?: { readonly budget: number; readonly retryMs: number };
+  /**
+   * Aborted when whoever started the operator stops before `OperatorRuntime.start` returned (a simulated
+   * world stopping during start-up): the start ends soon (its informers stop) and the runtime stops.
+   */
+  readonly stopping?: AbortSignal;
 }

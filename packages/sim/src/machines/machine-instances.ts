@@ -65,6 +65,9 @@ export class SimInstanceLauncher implements MachineInstanceLauncher {
   readonly instances = new Map<string, MachineInstance>();
   /** Released addresses to hand out before fresh ones (see `reuseAddress`). */
   private readonly released: string[] = [];
+  /** Launches under way (a VM whose host is still booting is not in `instances` yet). */
+  private readonly launching = new Set<Promise<unknown>>();
+  private stopped = false;
 
   constructor(private readonly o: SimInstanceLauncherOptions) {}
 
@@ -76,7 +79,30 @@ export class SimInstanceLauncher implements MachineInstanceLauncher {
     this.released.push(address);
   }
 
+  /**
+   * Stops every VM, those still booting included: a launch under way when the stop comes ends with its VM
+   * stopped (and rejects), and no launch starts after it. Without that, a VM that finished booting after
+   * the stop listed the running ones kept its SSH server listening, and the process that ran the world
+   * never exited (issue 28).
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.allSettled([...this.launching]);
+    await Promise.all([...this.instances.values()].map((i) => i.stop()));
+  }
+
   async launch(req: MachineInstanceRequest): Promise<MachineInstance> {
+    if (this.stopped) throw new Error(`machine ${req.machineName}: the hypervisor is stopping`);
+    const launch = this.boot(req);
+    this.launching.add(launch);
+    try {
+      return await launch;
+    } finally {
+      this.launching.delete(launch);
+    }
+  }
+
+  private async boot(req: MachineInstanceRequest): Promise<MachineInstance> {
     const address = this.nextAddress();
     const vm = this.createInCloud(req, address);
     const hostname = vm?.computerName ?? windowsDefaultName();
@@ -94,6 +120,10 @@ export class SimInstanceLauncher implements MachineInstanceLauncher {
         await host?.stop();
       },
     };
+    if (this.stopped) {
+      await instance.stop();
+      throw new Error(`machine ${req.machineName}: the hypervisor stopped while the VM booted`);
+    }
     this.instances.set(req.machineName, instance);
     return instance;
   }

@@ -17,6 +17,7 @@ import { OperatorLogFile } from '../world/attach-log.js';
 import { OPERATOR_DEPLOYMENT } from '../world/operator-pod.js';
 import type { SimHostSpec } from '../world/world-hosts.js';
 import { parseHostEngine } from '../world/host-engine.js';
+import { nextShutdownSignal } from './shutdown-signal.js';
 
 function summary(cluster: SimCluster, opts: SimOptions): string {
   const lines = [
@@ -83,19 +84,6 @@ async function attachCloud(
   }
 }
 
-/** Resolves with the signal's name on the first SIGTERM or SIGINT. */
-function nextShutdownSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (s: NodeJS.Signals): void => {
-      process.off('SIGTERM', on);
-      process.off('SIGINT', on);
-      resolve(s);
-    };
-    process.on('SIGTERM', on);
-    process.on('SIGINT', on);
-  });
-}
-
 function hostCount(raw: string): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > 50)
@@ -128,6 +116,7 @@ function wantsWorld(opts: SimOptions): boolean {
 async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Promise<void> {
   const upgrade = upgradePlan(opts);
   let upgraded = true;
+  let shutdown: ReturnType<typeof nextShutdownSignal> | undefined;
   // Each host hears from its cloud's metadata service the name the cloud gives it (GCE: the zonal DNS name).
   const hosts = (await worldHosts(opts)).map((h) => {
     const metadataHostname = simCloudMetadataHostname(platform, h.hostname);
@@ -171,10 +160,14 @@ async function runWorld(ctx: CliContext, platform: string, opts: SimOptions): Pr
       }
       if (opts.keep === true) {
         ctx.stdout('world running (operator included); stop with SIGTERM or Ctrl-C');
-        ctx.stdout(`received ${await nextShutdownSignal()}, stopping`);
+        shutdown = nextShutdownSignal(ctx);
+        ctx.stdout(`received ${await shutdown.signal}, stopping`);
       }
     },
-  }).finally(() => log.close());
+  }).finally(async () => {
+    await log.close();
+    shutdown?.stopped();
+  });
   ctx.stdout(`operator log: ${log.path}`);
   if (!ok) throw new Error('not every host became Ready (see the table above)');
   if (!upgraded) throw new Error('the upgrade did not finish in time (see the lines above)');
@@ -215,8 +208,15 @@ export const runSim: RunSim = async (ctx, platform, opts) => {
     throw new Error(
       '--log-out applies with --cluster, --hosts, --hosts-file or --machinesets (an operator runs)',
     );
+  return runCluster(ctx, platform, opts);
+};
+
+/** `wmco sim` alone: the simulated cluster (and the platform's cloud), until SIGTERM with --keep. */
+async function runCluster(ctx: CliContext, platform: string, opts: SimOptions): Promise<void> {
   const cluster = await startSimCluster({ platform });
   let cloud: SimCloud | undefined;
+  // From here a SIGTERM stops what started, whatever is still starting.
+  const shutdown = opts.keep === true ? nextShutdownSignal(ctx) : undefined;
   try {
     if (opts.kubeconfigOut !== undefined)
       await writeFile(opts.kubeconfigOut, cluster.server.kubeconfig(cluster.admin), { mode: 0o600 });
@@ -224,13 +224,13 @@ export const runSim: RunSim = async (ctx, platform, opts) => {
     cloud = await attachCloud(ctx, cluster, opts.kubeconfigOut);
     if (opts.keep === true) {
       ctx.stdout('running; stop with SIGTERM or Ctrl-C');
-      const signal = await nextShutdownSignal();
-      ctx.stdout(`received ${signal}, stopping`);
+      ctx.stdout(`received ${await shutdown?.signal}, stopping`);
     }
   } finally {
     await cloud?.close();
     await cluster.stop();
+    shutdown?.stopped();
   }
   for (const e of cluster.errors) ctx.stderr(`controller ${e.controller} failed: ${String(e.error)}`);
   ctx.stdout('simulated cluster stopped');
-};
+}

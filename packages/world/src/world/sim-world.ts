@@ -23,6 +23,7 @@ import { OperatorMetrics } from '@wmco/operator';
 import { createLogger } from '@wmco/operator';
 import { Redactor } from '@wmco/operator';
 import { writeSimPayload } from './sim-payload.js';
+import { OperatorStarts } from './operator-starts.js';
 import { operatorPodLogSink } from './operator-pod.js';
 import { WorldHostSet } from './world-hosts.js';
 import { powershellEngineFor } from './host-engine.js';
@@ -54,6 +55,7 @@ const joinTimings = (pollMs = 100): JoinTimings => ({
 export class SimWorld {
   private adminConfig: KubeConfig | undefined;
   readonly operators: OperatorRuntime[] = [];
+  private readonly starts = new OperatorStarts(this.operators);
   readonly redactor = new Redactor();
   readonly cluster: SimCluster;
   readonly hosts: WorldHostSet;
@@ -199,45 +201,46 @@ export class SimWorld {
     // The log goes to the caller's sink and to the simulated operator Pod (`kubectl logs`).
     const sink = operatorPodLogSink(this.cluster.server, identity, this.o.logSink);
     const logger = createLogger({ level: 'debug', redactor: this.redactor, destination: { write: sink } });
-    const rt = await OperatorRuntime.start({
-      config: {
-        kubeconfig: join(this.dir, 'operator.kubeconfig'),
-        namespace: OPERATOR_NAMESPACE,
-        payloadDir: v.payloadDir ?? this.payloadDir,
-        ...versionConfig(v),
-        parallelJoins: this.o.parallelJoins ?? 5,
-        parallelUploads: this.o.parallelUploads,
-        debug: false,
-        logLevel: 'debug',
-        probeAddress: '',
-        leaderElection: true,
-        identity,
-        privateKeySecret: 'cloud-private-key',
-        providerPackages: [],
-        servicesLog: { ...v.servicesLog },
-        proxyEnv: { ...this.o.operatorProxyEnv },
-        keepLogsOnRemoval: this.o.keepLogsOnRemoval ?? true,
-        driftRepairIntervalMs: this.o.driftRepairIntervalMs ?? 1000,
-        allowLoopbackInstances: this.o.allowLoopbackInstances ?? true,
-        ...(this.o.hostLimits ? { hostLimits: this.o.hostLimits } : {}),
-        ...cloudSettings(this.o),
-      },
-      providers: this.o.providers,
-      container: newRootContainer(),
-      logger,
-      redactor: this.redactor,
-      metrics: new OperatorMetrics({ defaultMetrics: false }),
-      hooks: {
-        sshOverrides: (address) => this.sshOverrides(address),
-        resolver: this.resolver,
-        timings: joinTimings(this.o.nodePollMs),
-        leaderTiming: { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 300 },
-        ...versionHooks(v),
-        machineRetry: this.o.machineRetry ?? { budget: 2, retryMs: 200 },
-      },
-    });
-    this.operators.push(rt);
-    return rt;
+    return this.starts.track((stopping) =>
+      OperatorRuntime.start({
+        config: {
+          kubeconfig: join(this.dir, 'operator.kubeconfig'),
+          namespace: OPERATOR_NAMESPACE,
+          payloadDir: v.payloadDir ?? this.payloadDir,
+          ...versionConfig(v),
+          parallelJoins: this.o.parallelJoins ?? 5,
+          parallelUploads: this.o.parallelUploads,
+          debug: false,
+          logLevel: 'debug',
+          probeAddress: '',
+          leaderElection: true,
+          identity,
+          privateKeySecret: 'cloud-private-key',
+          providerPackages: [],
+          servicesLog: { ...v.servicesLog },
+          proxyEnv: { ...this.o.operatorProxyEnv },
+          keepLogsOnRemoval: this.o.keepLogsOnRemoval ?? true,
+          driftRepairIntervalMs: this.o.driftRepairIntervalMs ?? 1000,
+          allowLoopbackInstances: this.o.allowLoopbackInstances ?? true,
+          ...(this.o.hostLimits ? { hostLimits: this.o.hostLimits } : {}),
+          ...cloudSettings(this.o),
+        },
+        providers: this.o.providers,
+        container: newRootContainer(),
+        logger,
+        redactor: this.redactor,
+        metrics: new OperatorMetrics({ defaultMetrics: false }),
+        hooks: {
+          sshOverrides: (address) => this.sshOverrides(address),
+          resolver: this.resolver,
+          timings: joinTimings(this.o.nodePollMs),
+          leaderTiming: { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 300 },
+          ...versionHooks(v),
+          machineRetry: this.o.machineRetry ?? { budget: 2, retryMs: 200 },
+          stopping,
+        },
+      }),
+    );
   }
 
   /** A Machine's VM gets 3 s to answer (its user data either opened sshd at boot or never will). */
@@ -279,11 +282,11 @@ export class SimWorld {
     try {
       await boundedSteps(
         [
-          ['the operators', () => Promise.all(this.operators.map((o) => o.stop().catch(() => undefined)))],
+          ['the operators', () => this.starts.stopAll()],
           ['the BYOH hosts', () => this.hosts.stop()],
           ['the cloud', async () => this.cloud?.close()],
           ['the cluster', () => this.cluster.stop()],
-          ['the Machine VMs', () => Promise.all([...this.launcher.instances.values()].map((i) => i.stop()))],
+          ['the Machine VMs', () => this.launcher.stop()],
         ],
         20_000,
       );

@@ -93,6 +93,7 @@ export class ByohControllers implements ByohView {
   /** The entries of windows-instances as last seen, to reconcile those that disappear. */
   private listedEntries = new Set<string>();
   private readonly o: ByohControllersOptions;
+  private stopped = false;
 
   constructor(options: ByohControllersOptions) {
     // Waits for a Node (a join's, an upgrade's Ready) end on this informer's events, not on a poll.
@@ -219,12 +220,15 @@ export class ByohControllers implements ByohView {
   /** Starts the informers (if `startInformers` did not) and then the controllers. */
   async start(): Promise<void> {
     await this.startInformers();
+    // A stop during the sync ends the start here: nothing (a watch, a worker) starts after the stop.
+    if (this.stopped) return;
     this.controllers.forEach((c) => c.start());
     this.enqueueAll();
     this.enqueueCsrs();
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     this.informersStarted = undefined;
     Object.values(this.informers).forEach((i) => i.stop());
     await Promise.all(this.controllers.map((c) => c.stop()));
