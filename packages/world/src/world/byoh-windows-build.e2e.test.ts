@@ -28,8 +28,9 @@ test('a host on an unsupported Windows build is refused at join with a clear eve
     event.message,
     /OS build 14393\.6897 is not supported on platform None; supported: Windows Server 2019 \(17763\), Windows Server 2022 \(20348\), Windows Server 2025 \(26100\); nothing was changed on the host: use one of: /,
   );
+  // The event is recorded before the status is written: wait for the status, not one read of it.
+  await until(`${host.address} Failed`, phaseIs(world, host.address, 'Failed'), 60_000);
   const status = await world.status(host.address);
-  t.is(status?.phase, 'Failed');
   t.regex(status?.lastError ?? '', /OS build 14393\.6897 is not supported/);
   t.deepEqual(host.sim.model.scm.all(), [], 'no service was created: the kubelet never started');
   t.false(host.sim.model.files.isFile('C:\\k\\kubelet.exe'), 'no payload file was copied');
