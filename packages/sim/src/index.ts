@@ -68,4 +68,6 @@ export {
 export { Ec2MachineCloud } from './machines/clouds/ec2-machine-cloud.js';
 export { ArmMachineCloud } from './machines/clouds/arm-machine-cloud.js';
 export { GceMachineCloud, removePowershellTags } from './machines/clouds/gce-machine-cloud.js';
+export { KubeVirtMachineCloud, interfaceAddresses } from './machines/clouds/kubevirt-machine-cloud.js';
+export { KUBEVIRT_CRDS } from './cluster/kubevirt-crds.js';
 export { machinesToDelete, type DeletePolicy } from './machines/delete-policy.js';

@@ -66,3 +66,9 @@ test('is deterministic: same inputs, same bytes; another key, other bytes', (t) 
   );
   t.not(buildUserData(keys[0]!, tags), buildUserData(keys[1]!, tags));
 });
+
+test("opens the OpenSSH rule on every firewall profile, as upstream's user data does (Windows Server 2025 too)", (t) => {
+  const s = buildUserData(keys[0]!, raw);
+  t.regex(s, /^Set-NetFirewallRule -Name 'OpenSSH-Server-In-TCP' -Enabled True -Profile Any$/m);
+  t.true(s.indexOf('-Profile Any') < s.indexOf('Start-Service sshd'), 'before sshd starts');
+});

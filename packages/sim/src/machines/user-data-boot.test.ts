@@ -54,3 +54,12 @@ test('AWS: the EC2Launch add-routes --persistent step makes the metadata routes 
   t.true(bootFromUserData('AWS', buildUserData(key, aws)).metadataRoutesPersistent);
   t.false(bootFromUserData('AWS', buildUserData(key, tagged)).metadataRoutesPersistent);
 });
+
+test("KubeVirt's cloudbase-init runs a #ps1_sysnative script; other agents need the tags", (t) => {
+  const header = { extraSteps: [], wrap: (s: string) => `#ps1_sysnative\n${s}` };
+  const boot = bootFromUserData('KubeVirt', buildUserData(key, header));
+  t.true(boot.sshd);
+  t.is(boot.authorizedKey, key.line);
+  t.true(bootFromUserData('KubeVirt', buildUserData(key, tagged)).sshd, 'tags still work there');
+  t.false(bootFromUserData('VSphere', buildUserData(key, header)).sshd);
+});

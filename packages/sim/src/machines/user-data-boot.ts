@@ -21,15 +21,22 @@ interface BootAgent {
   readonly tags: boolean;
   /** EC2Launch v2 is installed, so its `add-routes --persistent` task exists. */
   readonly ec2Launch: boolean;
+  /** cloudbase-init also runs a script whose first line names PowerShell (`#ps1_sysnative`, `#ps1`). */
+  readonly interpreterLine?: boolean;
 }
 const AGENTS: Readonly<Record<string, BootAgent>> = {
   AWS: { tags: true, ec2Launch: true },
   GCP: { tags: false, ec2Launch: false },
+  // The VM image's cloudbase-init reads the user data from the VM's config drive.
+  KubeVirt: { tags: true, ec2Launch: false, interpreterLine: true },
 };
 const DEFAULT_AGENT: BootAgent = { tags: true, ec2Launch: false };
 
 /** The text between the tags (for agents that want them). */
 const TAGGED = /^<powershell>([\s\S]*)<\/powershell>\s*(?:<persist>true<\/persist>\s*)?$/;
+
+/** cloudbase-init's PowerShell headers: the rest of the user data is the script. */
+const INTERPRETER_LINE = /^#ps1(?:_sysnative|_x86)?\r?\n/;
 
 const SSHD_STEPS: readonly (readonly [RegExp, string])[] = [
   [
@@ -61,6 +68,8 @@ function unwrap(agent: BootAgent, userData: string): { script: string } | { prob
       ? { problem: "ParserError: The '<' operator is reserved for future use." }
       : { script: userData };
   }
+  const line = INTERPRETER_LINE.exec(userData);
+  if (agent.interpreterLine === true && line) return { script: userData.slice(line[0].length) };
   const m = TAGGED.exec(userData);
   return m?.[1] !== undefined
     ? { script: m[1] }

@@ -64,6 +64,15 @@ const SPECS: Readonly<Record<string, SpecBuilder>> = {
     tags: [`${infra}-worker`],
     zone: 'us-central1-a',
   }),
+  // machine-api-provider-kubevirt's KubevirtMachineProviderSpec: a golden image PVC the root disk is cloned
+  // from, the VM's size; `namespace` is where the simulated provider creates the VM.
+  KubeVirt: (_, ud) => ({
+    ...common('KubevirtMachineProviderSpec', ud),
+    sourcePvcName: 'windows-server-2022-golden',
+    requestedMemory: '8Gi',
+    requestedCPU: 4,
+    namespace: 'openshift-machine-api',
+  }),
 };
 
 export function providerSpecFor(

@@ -27,7 +27,8 @@ import { OperatorStarts } from './operator-starts.js';
 import { operatorPodLogSink } from './operator-pod.js';
 import { WorldHostSet } from './world-hosts.js';
 import { powershellEngineFor } from './host-engine.js';
-import { WorldMachines, worldLauncher } from './world-machines.js';
+import { WorldMachines } from './world-machines.js';
+import { worldMachineHosts } from './world-hypervisor.js';
 import {
   attachWorldCloud,
   versionConfig,
@@ -97,7 +98,8 @@ export class SimWorld {
     // The cloud starts first: the machine-api's launcher creates Machines' instances in it.
     const cloud = o.cloud ? await startSimCloud(o.platform ?? 'None') : undefined;
     const powershell = powershellEngineFor(o.hostEngine, dir);
-    const launcher = worldLauncher({ ...FREE_HOST_COSTS, ...o.costs }, cloud?.machines, powershell);
+    const machineHosts = worldMachineHosts(o, cloud?.machines, powershell);
+    const launcher = machineHosts.launcher;
     const cluster = await startSimCluster({
       platform: o.platform ?? 'None',
       machineInstances: launcher,
@@ -107,6 +109,7 @@ export class SimWorld {
       ...(o.hybridClusterNetwork !== undefined ? { hybridClusterNetwork: o.hybridClusterNetwork } : {}),
       vxlanPort: vxlanPortOf(o),
     });
+    machineHosts.bind(cluster);
     const key = generateEd25519KeyPair();
     const specs = o.hosts.map((h) => {
       const metadataHostname = o.cloud ? simCloudMetadataHostname(cluster.platform, h.hostname) : undefined;
