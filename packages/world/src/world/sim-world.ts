@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { newRootContainer, type Ipv4Resolver } from '@wmco/core';
-import { type InstanceStatus, type JoinTimings } from '@wmco/core/internal';
+import { type InstanceStatus } from '@wmco/core/internal';
+import { joinTimings } from './world-join-timings.js';
 import { type WmcoProvider } from '@wmco/core/provider';
 import {
   FREE_HOST_COSTS,
@@ -41,13 +42,6 @@ export type { SimWorldOptions } from './sim-world-options.js';
 
 /** The simulated cluster's VXLAN port unless told otherwise: a custom one, as vSphere needs. */
 const vxlanPortOf = (o: SimWorldOptions): number => o.vxlanPort ?? 9898;
-
-const joinTimings = (pollMs = 100): JoinTimings => ({
-  nodeRegistrationMs: 60_000,
-  nodeReadyMs: 60_000,
-  pollMs,
-  keyRetryMs: 500,
-});
 
 /**
  * The whole simulated world on one machine: the API server with its controllers, N Windows hosts over
