@@ -98,7 +98,7 @@ export interface WmcoControllersOptions {
   /** The Windows services' log rotation (default: none). */
   readonly logRotation?: LogRotation;
   /**
-   * The admin's drain timeout (ADR 0040): after it, a removal or upgrade whose drain a PodDisruptionBudget
+   * The admin's drain timeout (ADR 0037): after it, a removal or upgrade whose drain a PodDisruptionBudget
    * blocks deletes the remaining pods and goes on (DrainTimeout event). Unset: wait, as before.
    */
   readonly drainForceAfterMs?: number | undefined;

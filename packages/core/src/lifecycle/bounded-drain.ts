@@ -9,7 +9,7 @@ export interface DrainBounds {
   readonly timeoutMs: number;
   readonly retryMs?: number | undefined;
   /**
-   * The admin's drain timeout (operator setting `--drain-timeout`; ADR 0040): after this long the pods a
+   * The admin's drain timeout (operator setting `--drain-timeout`; ADR 0037): after this long the pods a
    * PodDisruptionBudget keeps are deleted and the removal or upgrade goes on. Absent: wait (the default).
    */
   readonly forceAfterMs?: number | undefined;

@@ -8,7 +8,7 @@ export interface LifecycleOptions {
   /** The bounded wait for one drain before the node is put back and tried later (default 10 min). */
   readonly drainTimeoutMs: number;
   /**
-   * The admin's drain timeout (ADR 0040): after this long, the pods a PodDisruptionBudget keeps on a node
+   * The admin's drain timeout (ADR 0037): after this long, the pods a PodDisruptionBudget keeps on a node
    * being upgraded are deleted and the upgrade goes on. Absent (the default): wait, as before.
    */
   readonly drainForceAfterMs?: number | undefined;

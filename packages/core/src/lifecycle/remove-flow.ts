@@ -37,7 +37,7 @@ export interface RemoveOptions {
   /** Also delete C:\var\log (upstream always does; wmco-ts keeps logs unless asked). */
   readonly deleteLogs: boolean;
   readonly drainTimeoutMs: number;
-  /** The admin's drain timeout (ADR 0040): after it the blocked pods are deleted and the removal goes on. */
+  /** The admin's drain timeout (ADR 0037): after it the blocked pods are deleted and the removal goes on. */
   readonly drainForceAfterMs?: number | undefined;
 }
 

@@ -47,7 +47,7 @@ export interface UpgradeOptions {
    * With `drainForceAfterMs`, the wait for the pods that timeout deleted.
    */
   readonly drainTimeoutMs: number;
-  /** The admin's drain timeout (ADR 0040): after it the blocked pods are deleted and the upgrade goes on. */
+  /** The admin's drain timeout (ADR 0037): after it the blocked pods are deleted and the upgrade goes on. */
   readonly drainForceAfterMs?: number | undefined;
   /** Pause between eviction passes while a PodDisruptionBudget refuses (kubectl: 5 s). */
   readonly drainRetryMs?: number;

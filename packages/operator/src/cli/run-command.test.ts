@@ -91,7 +91,7 @@ test('--log-level sets the operator log level; without it --debug-logging means 
   t.is(operatorConfig({ ...flags, debugLogging: true, logLevel: 'warn' }, env).logLevel, 'warn');
 });
 
-test('--drain-timeout is given in seconds; without it drains wait (ADR 0040); a bad value is refused by name', (t) => {
+test('--drain-timeout is given in seconds; without it drains wait (ADR 0037); a bad value is refused by name', (t) => {
   t.is(operatorConfig(flags, env).drainForceAfterMs, undefined);
   t.is(operatorConfig({ ...flags, drainTimeout: '90' }, env).drainForceAfterMs, 90_000);
   for (const bad of ['later', '-1', '0.0001']) {

@@ -85,7 +85,7 @@ function maintenance(
   return {
     maxUnavailable: flags.maxUnavailable ?? '1',
     ...(condition ? { operatorConditionName: condition } : {}),
-    // Absent: drains wait for PodDisruptionBudgets, as before (ADR 0040).
+    // Absent: drains wait for PodDisruptionBudgets, as before (ADR 0037).
     ...(flags.drainTimeout !== undefined ? { drainForceAfterMs: Number(flags.drainTimeout) * 1000 } : {}),
   };
 }

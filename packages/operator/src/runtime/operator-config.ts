@@ -36,7 +36,7 @@ export const operatorConfigSchema = z.object({
   proxyEnv: z.record(z.string(), z.string()),
   keepLogsOnRemoval: z.boolean(),
   /**
-   * The admin's drain timeout (ADR 0040): after it, a removal or upgrade whose drain a PodDisruptionBudget
+   * The admin's drain timeout (ADR 0037): after it, a removal or upgrade whose drain a PodDisruptionBudget
    * blocks deletes the remaining pods and goes on (DrainTimeout event). Unset: wait, as before.
    */
   drainForceAfterMs: z.number().int().min(0).optional(),

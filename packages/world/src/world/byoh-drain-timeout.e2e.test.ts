@@ -4,7 +4,7 @@ import { Workload } from './workload.js';
 import { NS, eventsAbout, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
 
 // Issue 29 item 5: a drain a PodDisruptionBudget blocks held a removal for ever, the node cordoned. The
-// admin's drain timeout (`--drain-timeout`, ADR 0040) lets it go on; without it, it waits as before.
+// admin's drain timeout (`--drain-timeout`, ADR 0037) lets it go on; without it, it waits as before.
 
 /** One joined node (win-a) with a pod whose PodDisruptionBudget never allows its eviction. */
 async function pinnedNode(
