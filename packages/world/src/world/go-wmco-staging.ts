@@ -40,6 +40,15 @@ export async function stageGoWmcoJoined(world: SimWorld, username = 'Administrat
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
   }
+  await forgetWmcoTsRecords(world);
+}
+
+/**
+ * Removes what only wmco-ts keeps in the operator namespace and the Go WMCO never wrote: the node records,
+ * the `windows-ssh-host-keys` pins (upstream moves them onto the Node) and `windows-instances-status`.
+ */
+export async function forgetWmcoTsRecords(world: SimWorld): Promise<void> {
+  const { core } = apis(world);
   const records = await core.listNamespacedConfigMap({
     namespace: NS,
     labelSelector: `${NODE_RECORD_LABEL}=true`,

@@ -7,27 +7,21 @@ import type { WindowsHost } from '../../host/windows-host.js';
 import { instanceRef } from '../../identity/instance-ref.js';
 import { Annotations, Labels } from '../../identity/node-metadata.js';
 import { kubeletNodeName } from '../../identity/node-name.js';
-import { decryptUpstreamUsername } from '../../identity/upstream-username.js';
 import { encryptUsername } from '../../identity/username-crypto.js';
 import { enterPhase } from '../../lifecycle/instance-status.js';
 import { nodeEventRef, type JoinDeps } from '../../lifecycle/join-deps.js';
 import { patchNodeMetadata } from '../../lifecycle/node-ops.js';
 import { planNode } from '../../lifecycle/node-plan.js';
+import {
+  NODE_TAKEN_OVER,
+  NODE_TAKEOVER_REFUSED,
+  takeoverProblem,
+  type TakeoverOutcome,
+} from '../../lifecycle/takeover-checks.js';
 import type { ByohView } from './byoh-view.js';
 import type { RecordedNode } from './node-record-guard.js';
 
-/** The reason of the Normal event on a Node adopted from the Go WMCO. */
-export const NODE_TAKEN_OVER = 'NodeTakenOver';
-/** The reason of the Warning event on a Node that looks joined by another operator but does not check out. */
-export const NODE_TAKEOVER_REFUSED = 'NodeTakeoverRefused';
-
-export type TakeoverOutcome =
-  /** Nothing to take over at this entry: the normal join decides. */
-  | { readonly kind: 'none' }
-  /** A Node of the host's name did not check out: reported, not adopted, not joined. */
-  | { readonly kind: 'refused'; readonly why: string }
-  /** Adopted: the Node as annotated; its version says whether the normal upgrade must follow. */
-  | { readonly kind: 'adopted'; readonly node: V1Node; readonly matches: boolean };
+export { NODE_TAKEN_OVER, NODE_TAKEOVER_REFUSED, type TakeoverOutcome };
 
 const NONE: TakeoverOutcome = { kind: 'none' };
 const LOOK = { directories: [], files: [], services: ['kubelet'], envVars: [], firewallRules: [] };
@@ -113,13 +107,18 @@ export class ByohTakeover {
     seen: { state: HostState; pin: PinnedHostKey | undefined; privateKeyPem: string },
   ): Promise<string | undefined> {
     const a = node.metadata?.annotations ?? {};
-    if (!seen.state.services.some((s) => s.name.toLowerCase() === 'kubelet' && s.state === 'running'))
-      return 'the host at the entry’s address runs no kubelet';
-    const recorded = a[Annotations.sshHostKey];
-    if (seen.pin === undefined) return 'no host key was pinned at the first contact';
-    if (recorded !== undefined && recorded !== seen.pin.base64)
-      return `the host’s SSH key (${seen.pin.type}) is not the one recorded on the Node`;
-    return usernameProblem(a[Annotations.username], instance, seen.privateKeyPem);
+    const username = a[Annotations.username];
+    return takeoverProblem({
+      state: seen.state,
+      pin: seen.pin,
+      recordedKey: a[Annotations.sshHostKey],
+      ...(username === undefined ? {} : { username }),
+      usernameRequired: true,
+      expectedUser: instance.username,
+      privateKeyPem: seen.privateKeyPem,
+      at: 'the entry’s address',
+      userOf: `entry ${instance.address}`,
+    });
   }
 
   private async adopt(
@@ -204,21 +203,4 @@ export class ByohTakeover {
     const extra = { source: 'byoh' as const, node, ...(lastError === undefined ? {} : { lastError }) };
     await this.deps.status.set(enterPhase(current, { address: key, phase, now: new Date(), extra }));
   }
-}
-
-async function usernameProblem(
-  encrypted: string | undefined,
-  instance: WindowsInstance,
-  privateKeyPem: string,
-): Promise<string | undefined> {
-  if (encrypted === undefined) return 'the Node has no username annotation';
-  let username: string;
-  try {
-    username = await decryptUpstreamUsername(encrypted, privateKeyPem);
-  } catch {
-    return 'its username annotation does not decrypt (OpenPGP) with the operator’s private key';
-  }
-  return username === instance.username
-    ? undefined
-    : `its username annotation names another user than entry ${instance.address}`;
 }

@@ -23,6 +23,7 @@ import { nodeMachine } from './machine-instance.js';
 import { forgetDeletedMachine } from './deleted-machine.js';
 import { MachineLifecycle } from './machine-lifecycle.js';
 import { MachinePins } from './machine-pins.js';
+import { MachineTakeover } from './machine-takeover.js';
 import { BudgetedReplacements, type MachineReplacements } from './machine-replacements.js';
 import { ensureUserDataSecrets } from './user-data-secret.js';
 
@@ -117,6 +118,7 @@ export class MachineControllers implements MachineView {
         lifecycle: this.lifecycle(),
         now: () => this.now(),
         pins: this.pins,
+        takeover: new MachineTakeover(deps, o.hostKeys, o.sshUser),
       },
       this,
     );

@@ -24,6 +24,7 @@ import { machineNode, type MachineRecordDeps } from './machine-record.js';
 import type { NodeRecords } from '../../identity/node-record-store.js';
 import { RecordMismatchReporter } from '../../lifecycle/record-mismatch-reporter.js';
 import { planMachine, type MachineAction, type MachinePlan } from './machine-plan.js';
+import { machineTakeoverCandidate, type MachineTakeover } from './machine-takeover.js';
 
 /** The actions the shared maintenance flow (upgrade, reboot, resume) carries out. */
 const MAINTENANCE: ReadonlySet<MachineAction> = new Set<MachineAction>(['upgrade', 'reboot', 'resume']);
@@ -69,6 +70,8 @@ export interface MachineReconcilerDeps {
   readonly now: () => number;
   /** Remembers each Machine's address and pin, for MachinePins to forget on deletion. */
   readonly pins: MachinePins;
+  /** Adopts a Machine node the Go WMCO joined, when it checks out (machine-takeover.ts). */
+  readonly takeover?: MachineTakeover;
 }
 
 /** The Node that belongs to a Machine: annotated with it, or named by its nodeRef and at its address. */
@@ -117,7 +120,7 @@ export class MachineReconciler implements Reconciler {
     if (this.deleted.get(key) === m.uid) return undefined;
     const privateKey = this.view.privateKey();
     const hash = privateKey === undefined ? undefined : publicKeyHash(publicKeyOf(privateKey));
-    const node = await this.machineNode(m);
+    const node = await this.machineNode(m, privateKey, signal);
     if (node === false) return undefined;
     const plan = planMachine({
       machine: m,
@@ -136,10 +139,29 @@ export class MachineReconciler implements Reconciler {
    * The Machine's node is the one its record names, only while it agrees (ADR 0035); false when a Node
    * contradicts the record or claims the Machine without one (reported; nothing is done).
    */
-  private async machineNode(m: WindowsMachine): Promise<V1Node | undefined | false> {
+  private async machineNode(
+    m: WindowsMachine,
+    privateKeyPem: string | undefined,
+    signal: AbortSignal,
+  ): Promise<V1Node | undefined | false> {
     const nodes = this.view.windowsNodes();
-    const found = await machineNode(this.recordDeps, nodes, m, nodeOfMachine(nodes, m));
+    const candidate = nodeOfMachine(nodes, m);
+    const takeover = this.d.takeover;
+    if (takeover && privateKeyPem !== undefined && this.takeoverCandidate(m, candidate)) {
+      const taken = await takeover.consider(m, candidate, { privateKeyPem, signal });
+      return taken.kind === 'adopted' ? taken.node : false;
+    }
+    const found = await machineNode(this.recordDeps, nodes, m, candidate);
     return found.kind === 'node' ? found.node : false;
+  }
+
+  /**
+   * With no record of the Machine, the Node machine-api linked to it (nodeRef) that another operator
+   * joined and no record names: a takeover candidate (issue 29 item 2), never a join or a migration.
+   */
+  private takeoverCandidate(m: WindowsMachine, node: V1Node | undefined): node is V1Node {
+    if (this.d.records.get('machine', machineKey(m)) !== undefined) return false;
+    return machineTakeoverCandidate(m, node, (name) => this.d.records.forNode(name) !== undefined);
   }
 
   /** Does what `planMachine` decided (the decision `wmco plan` prints). */
