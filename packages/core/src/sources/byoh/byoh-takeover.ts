@@ -1,6 +1,5 @@
 import type { V1Node } from '@kubernetes/client-node';
 import type { WindowsInstance } from '../../desired/windows-instances.js';
-import { designNode } from '../../desired/node-spec.js';
 import type { HostKeyStore, PinnedHostKey } from '../../host/host-key-store.js';
 import type { HostState } from '../../host/protocol/index.js';
 import type { WindowsHost } from '../../host/windows-host.js';
@@ -11,7 +10,7 @@ import { encryptUsername } from '../../identity/username-crypto.js';
 import { enterPhase } from '../../lifecycle/instance-status.js';
 import { nodeEventRef, type JoinDeps } from '../../lifecycle/join-deps.js';
 import { patchNodeMetadata } from '../../lifecycle/node-ops.js';
-import { planNode } from '../../lifecycle/node-plan.js';
+import { settleTakeover } from '../../lifecycle/takeover-settle.js';
 import {
   NODE_TAKEN_OVER,
   NODE_TAKEOVER_REFUSED,
@@ -150,28 +149,9 @@ export class ByohTakeover {
       ...(pin ? { hostKey: pin } : {}),
     });
     this.deps.names.own({ ...ref, nodeName: name });
-    const design = designNode(this.deps, await this.deps.facts());
-    const look = await planNode(c.host, design, annotated);
-    if (look.plan.steps.length > 0) {
-      await this.taken(
-        annotated,
-        instance,
-        `it differs from version ${this.deps.version} in ${look.plan.steps.length} step(s): it is upgraded under the disruption budget`,
-      );
-      return { kind: 'adopted', node: annotated, matches: false };
-    }
-    const current = await patchNodeMetadata(this.deps.core, name, {
-      annotations: {
-        [Annotations.version]: this.deps.version,
-        [Annotations.desiredVersion]: this.deps.version,
-      },
-    });
-    await this.taken(
-      current,
-      instance,
-      `the host already matches version ${this.deps.version}: nothing was restarted`,
-    );
-    return { kind: 'adopted', node: current, matches: true };
+    const settled = await settleTakeover(this.deps, c.host, annotated, 'host');
+    await this.taken(settled.node, instance, settled.how);
+    return { kind: 'adopted', node: settled.node, matches: settled.matches };
   }
 
   private async taken(node: V1Node, instance: WindowsInstance, how: string): Promise<void> {

@@ -1,5 +1,4 @@
 import type { V1Node } from '@kubernetes/client-node';
-import { designNode } from '../../desired/node-spec.js';
 import type { HostKeyStore, PinnedHostKey } from '../../host/host-key-store.js';
 import type { HostState } from '../../host/protocol/index.js';
 import type { WindowsHost } from '../../host/windows-host.js';
@@ -8,7 +7,7 @@ import { kubeletNodeName } from '../../identity/node-name.js';
 import { MACHINE_STATUS_PREFIX, enterPhase } from '../../lifecycle/instance-status.js';
 import { nodeEventRef, type JoinDeps } from '../../lifecycle/join-deps.js';
 import { patchNodeMetadata } from '../../lifecycle/node-ops.js';
-import { planNode } from '../../lifecycle/node-plan.js';
+import { settleTakeover } from '../../lifecycle/takeover-settle.js';
 import {
   NODE_TAKEN_OVER,
   NODE_TAKEOVER_REFUSED,
@@ -132,25 +131,9 @@ export class MachineTakeover {
       migrated: true,
       ...(pin ? { hostKey: pin } : {}),
     });
-    const design = designNode(this.deps, await this.deps.facts());
-    const look = await planNode(c.host, design, annotated);
-    if (look.plan.steps.length > 0) {
-      const how = `it differs from version ${this.deps.version} in ${look.plan.steps.length} step(s): it is upgraded under the disruption budget`;
-      await this.taken(annotated, m, how);
-      return { kind: 'adopted', node: annotated, matches: false };
-    }
-    const current = await patchNodeMetadata(this.deps.core, name, {
-      annotations: {
-        [Annotations.version]: this.deps.version,
-        [Annotations.desiredVersion]: this.deps.version,
-      },
-    });
-    await this.taken(
-      current,
-      m,
-      `the VM already matches version ${this.deps.version}: nothing was restarted`,
-    );
-    return { kind: 'adopted', node: current, matches: true };
+    const settled = await settleTakeover(this.deps, c.host, annotated, 'VM');
+    await this.taken(settled.node, m, settled.how);
+    return { kind: 'adopted', node: settled.node, matches: settled.matches };
   }
 
   private async taken(node: V1Node, m: WindowsMachine, how: string): Promise<void> {
