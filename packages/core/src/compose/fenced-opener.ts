@@ -1,14 +1,5 @@
-import type { Plan } from '../converge/plan.js';
-import type { HostState } from '../host/protocol/index.js';
-import type {
-  ApplyOptions,
-  ChangeOutcome,
-  DeconfigureOptions,
-  ObserveQuery,
-  UploadFile,
-  UploadReport,
-  WindowsHost,
-} from '../host/windows-host.js';
+import { GatedWindowsHost } from '../host/gated-windows-host.js';
+import type { WindowsHost } from '../host/windows-host.js';
 import type { HostTarget } from '../lifecycle/join-deps.js';
 
 /** A host step refused because this operator no longer leads (or is stopping). */
@@ -42,46 +33,15 @@ export function fencedOpener(
 }
 
 /** A `WindowsHost` whose every step first checks the fence; behaviour is otherwise the inner host's. */
-export class FencedWindowsHost implements WindowsHost {
+export class FencedWindowsHost extends GatedWindowsHost {
   constructor(
-    private readonly inner: WindowsHost,
+    inner: WindowsHost,
     private readonly fence: AbortSignal,
-  ) {}
-
-  get address(): string {
-    return this.inner.address;
+  ) {
+    super(inner);
   }
 
-  get stats(): WindowsHost['stats'] {
-    return this.inner.stats;
-  }
-
-  observe(query: ObserveQuery): Promise<HostState> {
-    return this.step('observe', () => this.inner.observe(query));
-  }
-
-  upload(files: readonly UploadFile[]): Promise<UploadReport> {
-    return this.step('upload', () => this.inner.upload(files));
-  }
-
-  apply(plan: Plan, options?: ApplyOptions): Promise<ChangeOutcome> {
-    return this.step('apply', () => this.inner.apply(plan, options));
-  }
-
-  reboot(): Promise<void> {
-    return this.step('reboot', () => this.inner.reboot());
-  }
-
-  deconfigure(options: DeconfigureOptions): Promise<ChangeOutcome> {
-    return this.step('deconfigure', () => this.inner.deconfigure(options));
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-
-  private step<T>(op: string, call: () => Promise<T>): Promise<T> {
-    if (this.fence.aborted) return Promise.reject(new LeadershipEndedError(this.inner.address, op));
-    return call();
+  protected gate(op: string): Promise<void> | undefined {
+    return this.fence.aborted ? Promise.reject(new LeadershipEndedError(this.inner.address, op)) : undefined;
   }
 }

@@ -1,16 +1,7 @@
 import type { HostTarget } from './join-deps.js';
 import { instanceAddressProblem, type InstanceAddressPolicy } from '../desired/instance-address.js';
-import type { Plan } from '../converge/plan.js';
-import type { HostState } from '../host/protocol/index.js';
-import type {
-  ApplyOptions,
-  ChangeOutcome,
-  DeconfigureOptions,
-  ObserveQuery,
-  UploadFile,
-  UploadReport,
-  WindowsHost,
-} from '../host/windows-host.js';
+import { GatedWindowsHost } from '../host/gated-windows-host.js';
+import type { WindowsHost } from '../host/windows-host.js';
 
 /** The operator refused to connect to an address its policy forbids (loopback, the API server, ...). */
 export class AddressRefusedError extends Error {
@@ -29,51 +20,20 @@ export class AddressRefusedError extends Error {
  * whatever source the target came from. The check runs once per host; the inner host opens no
  * connection before its first call.
  */
-class AddressGuardedHost implements WindowsHost {
+class AddressGuardedHost extends GatedWindowsHost {
   private checked: Promise<void> | undefined;
 
   constructor(
-    private readonly inner: WindowsHost,
+    inner: WindowsHost,
     private readonly ipv4: string,
     private readonly policy: () => Promise<InstanceAddressPolicy>,
-  ) {}
-
-  get address(): string {
-    return this.inner.address;
+  ) {
+    super(inner);
   }
 
-  get stats(): WindowsHost['stats'] {
-    return this.inner.stats;
-  }
-
-  observe(query: ObserveQuery): Promise<HostState> {
-    return this.guarded(() => this.inner.observe(query));
-  }
-
-  upload(files: readonly UploadFile[]): Promise<UploadReport> {
-    return this.guarded(() => this.inner.upload(files));
-  }
-
-  apply(plan: Plan, options?: ApplyOptions): Promise<ChangeOutcome> {
-    return this.guarded(() => this.inner.apply(plan, options));
-  }
-
-  reboot(): Promise<void> {
-    return this.guarded(() => this.inner.reboot());
-  }
-
-  deconfigure(options: DeconfigureOptions): Promise<ChangeOutcome> {
-    return this.guarded(() => this.inner.deconfigure(options));
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-
-  private async guarded<T>(call: () => Promise<T>): Promise<T> {
+  protected gate(): Promise<void> | undefined {
     this.checked ??= this.check();
-    await this.checked;
-    return call();
+    return this.checked;
   }
 
   private async check(): Promise<void> {
