@@ -31,4 +31,6 @@ export { OperatorRuntime, StartupError } from './runtime/operator-runtime.js';
 export { Redactor } from './runtime/redactor.js';
 export type { RuntimeHooks } from './runtime/runtime-hooks.js';
 export { SecureMetricsServer } from './runtime/secure-metrics.js';
+export { clusterTlsProfile } from './runtime/cluster-tls-profile.js';
+export { tlsProfileOptions, TLS_PROFILES, type TlsProfileOptions } from './runtime/tls-profile.js';
 export type { HostLimits } from './runtime/host-limits-config.js';

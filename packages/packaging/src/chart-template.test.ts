@@ -1,5 +1,10 @@
 import test from 'ava';
-import { renderTemplate, TemplateError } from './chart-template.js';
+import {
+  collectNamedTemplates,
+  renderTemplate,
+  TemplateError,
+  type NamedTemplates,
+} from './chart-template.js';
 
 const data = {
   Values: { name: 'x', list: ['a', 'b'], empty: [], map: { b: 2, a: 1 }, off: false, blank: '', n: 3 },
@@ -49,8 +54,8 @@ test('errors name the template and what is wrong', (t) => {
   const cases: [string, RegExp][] = [
     ['{{ .Values.nope }}', /test\.yaml: no value at "\.Values\.nope"/],
     ['{{ .Values.map.a.deeper }}', /missing "deeper"/],
-    ['{{ include "x" . }}', /unsupported function "include"/],
-    ['{{ if .Values.name }}x', /without "\{\{ end \}\}"/],
+    ['{{ tpl "x" . }}', /unsupported function "tpl"/],
+    ['{{ if .Values.name }}x', /block without "\{\{ end \}\}"/],
     ['x{{ end }}', /"\{\{ end \}\}" without/],
     ['{{ if .Values.name }}{{ else }}{{ else }}{{ end }}', /two "\{\{ else \}\}"/],
     ['{{ .Values.map }}', /cannot print object; use toYaml/],
@@ -65,4 +70,36 @@ test('errors name the template and what is wrong', (t) => {
     const err = t.throws(() => render(template), { instanceOf: TemplateError }, template);
     t.regex(err.message, message, template);
   }
+});
+
+test('define and include: named templates take their own data, nest, and pipe into nindent', (t) => {
+  const named: NamedTemplates = new Map();
+  const helpers =
+    '{{/* c */}}\n{{- define "x.ns" -}}\nns: {{ .Release.Namespace }}\n{{- end }}\n' +
+    '{{- define "x.all" -}}\nname: {{ .Values.name }}\n{{ include "x.ns" . }}\n{{- end }}';
+  collectNamedTemplates(helpers, '_h.tpl', named);
+  t.is(
+    renderTemplate('labels:\n  {{- include "x.all" . | nindent 2 }}\n', data, 't.yaml', named),
+    'labels:\n  name: x\n  ns: ns1\n',
+  );
+  t.throws(() => renderTemplate('{{ include "nope" . }}', data, 't.yaml', named), {
+    message: /no template named "nope"/,
+  });
+  const loop: NamedTemplates = new Map();
+  collectNamedTemplates('{{ define "a" }}{{ include "a" . }}{{ end }}', 'l.tpl', loop);
+  t.throws(() => renderTemplate('{{ include "a" . }}', data, 't.yaml', loop), { message: /includes itself/ });
+  t.throws(
+    () => collectNamedTemplates('{{ if .Values.n }}{{ define "b" }}{{ end }}{{ end }}', 'b.tpl', loop),
+    {
+      message: /inside a block/,
+    },
+  );
+});
+
+test('printf, replace, trunc and trimSuffix as sprig has them', (t) => {
+  t.is(render('{{ printf "%s-%s" .Values.name .Values.n | replace "-" "+" }}'), 'x+3');
+  t.is(render('{{ printf "%s-abcdef" .Values.name | trunc 4 | trimSuffix "-" }}'), 'x-ab');
+  t.is(render('{{ printf "ab-" | trunc 3 | trimSuffix "-" }}'), 'ab');
+  t.throws(() => render('{{ printf "%s %s" .Values.name }}'), { message: /too few arguments/ });
+  t.throws(() => render('{{ trunc 2 }}'), { message: /trunc takes 2/ });
 });

@@ -1,12 +1,13 @@
-import { stringify } from 'yaml';
+import { callFunction, isTemplateFunction } from './template-functions.js';
 
 /**
  * A renderer for the small subset of Go templates (with Helm's sprig helpers) that charts/wmco uses,
  * because `helm` is not available from the registries this project can reach. Supported: text,
  * `{{ pipeline }}`, `{{- ... -}}` whitespace trimming, `{{/* comment *\/}}`, `{{ if }}`/`{{ else }}`/
- * `{{ end }}`, fields of `.Values`, `.Release`, `.Chart`, string and number literals, and the functions
- * `toYaml`, `nindent`, `indent`, `quote` and `join`. Anything else is a TemplateError, so a chart that
- * grows past the subset fails its test instead of rendering wrongly.
+ * `{{ end }}`, `{{ define "name" }}` (top level only) with `include "name" <data>`, `.` and fields of
+ * `.Values`, `.Release`, `.Chart`, string and number literals, and the functions of template-functions.ts.
+ * Anything else is a TemplateError, so a chart that grows past the subset fails its test instead of
+ * rendering wrongly.
  */
 export class TemplateError extends Error {
   constructor(source: string, message: string) {
@@ -43,18 +44,33 @@ function tokenize(template: string, source: string): Token[] {
 }
 
 type IfNode = Extract<Node, { kind: 'if' }>;
+type Block = { node: IfNode; inElse: boolean } | { define: string; body: Node[] };
 
-/** Builds the tree of if/else/end blocks; `stack` holds the open ifs. */
+/** Named templates (`{{ define }}`), shared by every template of a chart as in Helm. */
+export type NamedTemplates = Map<string, readonly Node[]>;
+
+/** Builds the tree of if/else/end and define/end blocks; `stack` holds the open blocks. */
 class TreeBuilder {
   readonly root: Node[] = [];
-  private readonly stack: { node: IfNode; inElse: boolean }[] = [];
+  private readonly stack: Block[] = [];
 
-  constructor(private readonly source: string) {}
+  constructor(
+    private readonly source: string,
+    private readonly named: NamedTemplates,
+  ) {}
 
   private current(): Node[] {
     const top = this.stack.at(-1);
     if (!top) return this.root;
+    if ('define' in top) return top.body;
     return top.inElse ? top.node.otherwise : top.node.then;
+  }
+
+  private define(action: string): void {
+    const name = /^define\s+("(?:[^"\\]|\\.)*")$/.exec(action)?.[1];
+    if (name === undefined) throw new TemplateError(this.source, `bad "{{ ${action} }}"`);
+    if (this.stack.length > 0) throw new TemplateError(this.source, '"{{ define }}" inside a block');
+    this.stack.push({ define: JSON.parse(name) as string, body: [] });
   }
 
   text(text: string): void {
@@ -68,6 +84,8 @@ class TreeBuilder {
       const node: IfNode = { kind: 'if', cond: action.slice(3).trim(), then: [], otherwise: [] };
       this.current().push(node);
       this.stack.push({ node, inElse: false });
+    } else if (action.startsWith('define ')) {
+      this.define(action);
     } else if (action === 'else' || action === 'end') {
       this.close(action);
     } else {
@@ -78,19 +96,25 @@ class TreeBuilder {
   private close(action: 'else' | 'end'): void {
     const top = this.stack.at(-1);
     if (!top) throw new TemplateError(this.source, `"{{ ${action} }}" without "{{ if }}"`);
-    if (action === 'end') this.stack.pop();
+    if ('define' in top) {
+      if (action === 'else') throw new TemplateError(this.source, '"{{ else }}" in a "{{ define }}"');
+      if (this.named.has(top.define))
+        throw new TemplateError(this.source, `template "${top.define}" defined twice`);
+      this.named.set(top.define, top.body);
+      this.stack.pop();
+    } else if (action === 'end') this.stack.pop();
     else if (top.inElse) throw new TemplateError(this.source, 'two "{{ else }}" in one "{{ if }}"');
     else top.inElse = true;
   }
 
   finish(): Node[] {
-    if (this.stack.length > 0) throw new TemplateError(this.source, '"{{ if }}" without "{{ end }}"');
+    if (this.stack.length > 0) throw new TemplateError(this.source, 'a block without "{{ end }}"');
     return this.root;
   }
 }
 
-function parse(tokens: readonly Token[], source: string): Node[] {
-  const builder = new TreeBuilder(source);
+function parse(tokens: readonly Token[], source: string, named: NamedTemplates): Node[] {
+  const builder = new TreeBuilder(source, named);
   for (const tok of tokens) {
     if (tok.action === undefined) builder.text(tok.text);
     else builder.action(tok.action);
@@ -118,54 +142,58 @@ function lookup(path: string, data: TemplateData, source: string): unknown {
   return value;
 }
 
-function term(arg: string, data: TemplateData, source: string): unknown {
+/** What evaluation needs besides the pipeline: the data `.` stands for, the template's name, the named templates. */
+interface Scope {
+  readonly data: unknown;
+  readonly source: string;
+  readonly named: NamedTemplates;
+  /** Includes being expanded, to refuse a template that includes itself. */
+  readonly including: readonly string[];
+}
+
+function term(arg: string, scope: Scope): unknown {
   if (arg.startsWith('"')) return JSON.parse(arg) as string;
   if (/^-?\d+$/.test(arg)) return Number(arg);
-  if (arg.startsWith('.')) return lookup(arg, data, source);
-  throw new TemplateError(source, `unsupported term "${arg}"`);
+  if (arg === '.') return scope.data;
+  if (arg.startsWith('.')) return lookup(arg, scope.data as TemplateData, scope.source);
+  throw new TemplateError(scope.source, `unsupported term "${arg}"`);
 }
 
-function pad(n: unknown, source: string): string {
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
-    throw new TemplateError(source, `indent width must be a non-negative integer, got ${String(n)}`);
+function include(args: readonly unknown[], scope: Scope): string {
+  const [name, data] = args;
+  if (args.length !== 2 || typeof name !== 'string')
+    throw new TemplateError(scope.source, 'include takes a template name and its data');
+  const body = scope.named.get(name);
+  if (!body) throw new TemplateError(scope.source, `no template named "${name}"`);
+  if (scope.including.includes(name))
+    throw new TemplateError(scope.source, `template "${name}" includes itself`);
+  return run(body, { ...scope, data, including: [...scope.including, name] });
+}
+
+function call(fn: string, args: readonly unknown[], scope: Scope): unknown {
+  if (fn === 'include') return include(args, scope);
+  try {
+    return callFunction(fn, args);
+  } catch (e) {
+    throw new TemplateError(scope.source, (e as Error).message);
   }
-  return ' '.repeat(n);
 }
 
-const ARITY: Readonly<Record<string, number>> = { toYaml: 1, quote: 1, nindent: 2, indent: 2, join: 2 };
-
-function call(fn: string, args: readonly unknown[], source: string): unknown {
-  const want = ARITY[fn] ?? 0;
-  if (args.length !== want)
-    throw new TemplateError(source, `${fn} takes ${want} argument(s), got ${args.length}`);
-  const [a, b] = args;
-  if (fn === 'toYaml') return stringify(a, { sortMapEntries: true }).replace(/\n$/, '');
-  if (fn === 'quote') return JSON.stringify(String(a));
-  if (fn === 'join') {
-    if (!Array.isArray(b)) throw new TemplateError(source, 'join needs a list');
-    return b.map(String).join(String(a));
-  }
-  const indented = String(b)
-    .split('\n')
-    .map((line) => pad(a, source) + line)
-    .join('\n');
-  return fn === 'nindent' ? `\n${indented}` : indented;
-}
-
-function evaluate(pipeline: string, data: TemplateData, source: string): unknown {
+function evaluate(pipeline: string, scope: Scope): unknown {
   let value: unknown;
   pipeline.split('|').forEach((command, i) => {
-    const [head, ...rest] = splitArgs(command.trim(), source);
-    if (head === undefined) throw new TemplateError(source, 'empty command');
+    const [head, ...rest] = splitArgs(command.trim(), scope.source);
+    if (head === undefined) throw new TemplateError(scope.source, 'empty command');
     if (!/^[a-zA-Z]/.test(head)) {
-      if (rest.length > 0 || i > 0) throw new TemplateError(source, `"${head}" is not a function`);
-      value = term(head, data, source);
+      if (rest.length > 0 || i > 0) throw new TemplateError(scope.source, `"${head}" is not a function`);
+      value = term(head, scope);
       return;
     }
-    if (!(head in ARITY)) throw new TemplateError(source, `unsupported function "${head}"`);
-    const args = rest.map((a) => term(a, data, source));
+    if (head !== 'include' && !isTemplateFunction(head))
+      throw new TemplateError(scope.source, `unsupported function "${head}"`);
+    const args = rest.map((a) => term(a, scope));
     if (i > 0) args.push(value);
-    value = call(head, args, source);
+    value = call(head, args, scope);
   });
   return value;
 }
@@ -181,18 +209,32 @@ function print(value: unknown, source: string): string {
   throw new TemplateError(source, `cannot print ${value === null ? 'null' : typeof value}; use toYaml`);
 }
 
-function run(nodes: readonly Node[], data: TemplateData, source: string): string {
+function run(nodes: readonly Node[], scope: Scope): string {
   return nodes
     .map((node) => {
       if (node.kind === 'text') return node.text;
-      if (node.kind === 'output') return print(evaluate(node.pipeline, data, source), source);
-      const branch = truthy(evaluate(node.cond, data, source)) ? node.then : node.otherwise;
-      return run(branch, data, source);
+      if (node.kind === 'output') return print(evaluate(node.pipeline, scope), scope.source);
+      const branch = truthy(evaluate(node.cond, scope)) ? node.then : node.otherwise;
+      return run(branch, scope);
     })
     .join('');
 }
 
-/** Renders one template; `source` names it in errors. */
-export function renderTemplate(template: string, data: TemplateData, source: string): string {
-  return run(parse(tokenize(template, source), source), data, source);
+/**
+ * Renders one template; `source` names it in errors. Its `{{ define }}`s go into `named` (pass the map
+ * that collectNamedTemplates filled from the chart's `_*.tpl` files, as Helm shares them chart-wide).
+ */
+export function renderTemplate(
+  template: string,
+  data: TemplateData,
+  source: string,
+  named: NamedTemplates = new Map(),
+): string {
+  const nodes = parse(tokenize(template, source), source, named);
+  return run(nodes, { data, source, named, including: [] });
+}
+
+/** Reads the named templates of a helpers file (e.g. `_helpers.tpl`) into `named`; its text is dropped. */
+export function collectNamedTemplates(template: string, source: string, named: NamedTemplates): void {
+  parse(tokenize(template, source), source, named);
 }

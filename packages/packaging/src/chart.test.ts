@@ -5,10 +5,12 @@ import { renderTemplate } from './chart-template.js';
 import { chartData } from './render-chart.js';
 import { REPO_ROOT } from './repo-root.js';
 import { objectKey, type ManifestDoc } from './manifest-files.js';
+import { withoutRecommendedLabels } from './recommended-labels.js';
 import { chartDocs, deployDocs, OPERATOR_NS } from './repo-files.js';
 
+/** Objects by key, without the recommended labels (the chart adds Helm's; chart-labels.test.ts checks them). */
 const byKey = (docs: readonly ManifestDoc[]): Map<string, unknown> =>
-  new Map(docs.map((d) => [objectKey(d.object), d.object]));
+  new Map(docs.map((d) => [objectKey(d.object), withoutRecommendedLabels(d.object)]));
 
 function envOf(docs: readonly ManifestDoc[]): Map<string, string | undefined> {
   const d = docs.find((x) => x.object['kind'] === 'Deployment')!.object as {
@@ -17,7 +19,7 @@ function envOf(docs: readonly ManifestDoc[]): Map<string, string | undefined> {
   return new Map(d.spec.template.spec.containers[0]!.env.map((e) => [e.name, e.value]));
 }
 
-test('with default values the chart renders exactly deploy/ (the Namespace on request)', (t) => {
+test('with default values the chart renders exactly deploy/ apart from the recommended labels (the Namespace on request)', (t) => {
   const deploy = byKey(deployDocs());
   const nsKey = `Namespace//${OPERATOR_NS}`;
   const chart = byKey(chartDocs());

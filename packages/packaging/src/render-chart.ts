@@ -1,7 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { renderTemplate, type TemplateData } from './chart-template.js';
+import {
+  collectNamedTemplates,
+  renderTemplate,
+  type NamedTemplates,
+  type TemplateData,
+} from './chart-template.js';
 import { parseManifests, type ManifestDoc } from './manifest-files.js';
 
 export interface RenderOptions {
@@ -47,15 +52,27 @@ export function chartData(chartDir: string, options: RenderOptions = {}): Templa
   };
 }
 
+/** The `{{ define }}`s of the chart's `templates/_*.tpl` files. */
+export function chartNamedTemplates(chartDir: string): NamedTemplates {
+  const dir = join(chartDir, 'templates');
+  const named: NamedTemplates = new Map();
+  for (const f of readdirSync(dir)
+    .filter((x) => /^_.*\.tpl$/.test(x))
+    .sort())
+    collectNamedTemplates(readFileSync(join(dir, f), 'utf8'), `templates/${f}`, named);
+  return named;
+}
+
 /** Renders every template of a chart (files starting with `_` and NOTES.txt excluded), as `helm template` does. */
 export function renderChart(chartDir: string, options: RenderOptions = {}): ManifestDoc[] {
   const data = chartData(chartDir, options);
+  const named = chartNamedTemplates(chartDir);
   const dir = join(chartDir, 'templates');
   return readdirSync(dir)
     .filter((f) => /\.ya?ml$/.test(f) && !f.startsWith('_'))
     .sort()
     .flatMap((f) => {
       const source = `templates/${f}`;
-      return parseManifests(renderTemplate(readFileSync(join(dir, f), 'utf8'), data, source), source);
+      return parseManifests(renderTemplate(readFileSync(join(dir, f), 'utf8'), data, source, named), source);
     });
 }

@@ -17,6 +17,7 @@ import { CachedMetricsAccess } from '../runtime/cached-metrics-access.js';
 import { kubeMetricsAccess } from '../runtime/metrics-access.js';
 import { serveMetricsWhenReady } from '../runtime/secure-metrics.js';
 import { loadKubeConfig } from '../runtime/load-kubeconfig.js';
+import { clusterTlsProfile } from '../runtime/cluster-tls-profile.js';
 import type { Logger } from '@wmco/core';
 import { Redactor } from '../runtime/redactor.js';
 import { loadProviders } from '../providers/load-provider-package.js';
@@ -162,7 +163,7 @@ function hostPort(address: string): [string, number] {
 
 /**
  * `/metrics` over HTTPS (TokenReview, SubjectAccessReview, answers cached briefly and reviews rate-limited)
- * once its certificate is there; off when empty.
+ * once its certificate is there, with the cluster's TLS security profile; off when empty.
  */
 function secureMetrics(
   config: OperatorConfig,
@@ -171,12 +172,14 @@ function secureMetrics(
 ): { stop(): Promise<void> } | undefined {
   if (!config.metricsAddress) return undefined;
   const [host, port] = hostPort(config.metricsAddress);
+  const kc = loadKubeConfig(config);
   return serveMetricsWhenReady({
     host,
     port,
     certDir: config.metricsCertDir ?? DEFAULT_METRICS_CERT_DIR,
     registry: metrics.registry,
-    access: new CachedMetricsAccess(kubeMetricsAccess(loadKubeConfig(config))),
+    access: new CachedMetricsAccess(kubeMetricsAccess(kc)),
+    tlsProfile: clusterTlsProfile(kc),
     logger,
   });
 }

@@ -2,11 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { SecureContextOptions } from 'node:tls';
 import { join } from 'node:path';
 import type { Registry } from 'prom-client';
 import type { Logger } from '@wmco/core';
 import { ReviewsThrottledError } from './cached-metrics-access.js';
 import type { MetricsAccess } from './metrics-access.js';
+import { tlsProfileOptions, type TlsProfileOptions } from './tls-profile.js';
 
 export interface SecureMetricsOptions {
   readonly host: string;
@@ -16,9 +18,34 @@ export interface SecureMetricsOptions {
   readonly registry: Registry;
   readonly access: MetricsAccess;
   readonly logger: Logger;
-  /** How often the certificate files are read again (a rotated Secret reaches the volume). */
+  /** How often the certificate files (a rotated Secret reaches the volume) and the TLS profile are read again. */
   readonly reloadMs?: number;
+  /**
+   * Reads the cluster's TLS security profile (`spec.tlsSecurityProfile` of the APIServer `cluster`;
+   * undefined where there is none). Without it, or while it cannot be read, OpenShift's default,
+   * Intermediate, applies.
+   */
+  readonly tlsProfile?: () => Promise<unknown>;
 }
+
+interface Served {
+  readonly cert: Buffer;
+  readonly key: Buffer;
+  readonly tls: TlsProfileOptions;
+}
+
+const sameServed = (a: Served, b: Served): boolean =>
+  a.cert.equals(b.cert) &&
+  a.key.equals(b.key) &&
+  a.tls.minVersion === b.tls.minVersion &&
+  a.tls.ciphers === b.tls.ciphers;
+
+const secureOptions = (s: Served): SecureContextOptions => ({
+  cert: s.cert,
+  key: s.key,
+  minVersion: s.tls.minVersion,
+  ciphers: s.tls.ciphers,
+});
 
 type Answer = readonly [number, string, string];
 
@@ -27,21 +54,22 @@ type Answer = readonly [number, string, string];
  * authorises (SubjectAccessReview: `get` on the non-resource URL `/metrics`), as upstream's secure metrics
  * serving does: no token or an unknown one is 401, a user without the grant 403, and 429 when `access`
  * refuses to ask for more reviews now (CachedMetricsAccess's rate). The certificate comes
- * from `certDir` and is re-read every `reloadMs`, so a rotation needs no restart. Probes stay on the
- * plain probe server.
+ * from `certDir`, the minimum TLS version and ciphers from the cluster's TLS security profile; both are
+ * read again every `reloadMs` and a change applies to new connections without a restart. Probes stay on
+ * the plain probe server.
  */
 export class SecureMetricsServer {
   private server: Server | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private loaded = '';
+  private loaded: Served | undefined;
 
   constructor(private readonly o: SecureMetricsOptions) {}
 
   /** Starts serving once the certificate files can be read; resolves with the port. */
   async start(): Promise<number> {
-    const tls = await this.readCertificate();
-    this.loaded = tls.cert.toString() + tls.key.toString();
-    this.server = createServer(tls, (req, res) => void this.serve(req, res));
+    const served = { ...(await this.readCertificate()), tls: await this.readProfile() };
+    this.loaded = served;
+    this.server = createServer(secureOptions(served), (req, res) => void this.serve(req, res));
     await new Promise<void>((resolve) => this.server?.listen(this.o.port, this.o.host, resolve));
     this.timer = setInterval(() => void this.reload(), this.o.reloadMs ?? 30_000);
     this.timer.unref();
@@ -65,14 +93,36 @@ export class SecureMetricsServer {
     return { cert: cert ?? Buffer.alloc(0), key: key ?? Buffer.alloc(0) };
   }
 
+  /** The profile's options; Intermediate, with a warning, when it cannot be read or used. */
+  private async readProfile(): Promise<TlsProfileOptions> {
+    let spec: unknown;
+    try {
+      spec = await this.o.tlsProfile?.();
+    } catch (err) {
+      const tls = tlsProfileOptions(undefined);
+      if (this.loaded === undefined)
+        this.o.logger.warn(
+          { err: String(err) },
+          'cannot read the cluster TLS security profile; using Intermediate',
+        );
+      return this.loaded?.tls ?? tls;
+    }
+    const tls = tlsProfileOptions(spec);
+    if (tls.problem && tls.problem !== this.loaded?.tls.problem)
+      this.o.logger.warn({ problem: tls.problem }, 'cluster TLS security profile not used as written');
+    return tls;
+  }
+
   private async reload(): Promise<void> {
     try {
-      const tls = await this.readCertificate();
-      const now = tls.cert.toString() + tls.key.toString();
-      if (now === this.loaded) return;
-      this.server?.setSecureContext(tls);
+      const now = { ...(await this.readCertificate()), tls: await this.readProfile() };
+      if (this.loaded && sameServed(now, this.loaded)) return;
+      this.server?.setSecureContext(secureOptions(now));
       this.loaded = now;
-      this.o.logger.info({ certDir: this.o.certDir }, 'metrics serving certificate reloaded');
+      this.o.logger.info(
+        { certDir: this.o.certDir, tlsProfile: now.tls.profile, minVersion: now.tls.minVersion },
+        'metrics serving certificate and TLS profile applied',
+      );
     } catch (err) {
       this.o.logger.warn({ err: String(err) }, 'cannot reload the metrics serving certificate');
     }

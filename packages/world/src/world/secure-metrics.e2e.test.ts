@@ -7,10 +7,16 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
-import type { TLSSocket } from 'node:tls';
+import { connect, type SecureVersion, type TLSSocket } from 'node:tls';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CoreV1Api, KubeConfig, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  KubeConfig,
+  KubernetesObjectApi,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
 import { OPERATOR_NAMESPACE, startSimCluster, type SimCluster } from '@wmco/sim';
 import { parseAllDocuments } from 'yaml';
 import {
@@ -19,6 +25,7 @@ import {
   OperatorMetrics,
   Redactor,
   SecureMetricsServer,
+  clusterTlsProfile,
   createLogger,
   kubeMetricsAccess,
   type MetricsAccess,
@@ -141,6 +148,7 @@ async function metricsWorld(
     access: access(operator),
     logger: createLogger({ level: 'error', redactor: new Redactor() }),
     reloadMs: 200,
+    tlsProfile: clusterTlsProfile(operator),
   });
   const port = await server.start();
   t.teardown(() => server.stop());
@@ -205,5 +213,56 @@ test.serial(
     t.true(codes.every((c) => c === 401 || c === 429));
     t.true(codes.filter((c) => c === 429).length >= 50 - tokens, 'every request not reviewed got 429');
     t.is((await get(w.port, w.ca, w.prometheus.token)).code, 200, 'Prometheus, cached, is still served');
+  },
+);
+
+/** A TLS handshake with the metrics port, the client offering at most `maxVersion`. */
+function handshake(port: number, ca: string, maxVersion: SecureVersion): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port, ca, servername: SERVER_NAME, maxVersion }, () => {
+      const version = socket.getProtocol() ?? '?';
+      socket.destroy();
+      resolve(`accepted ${version}`);
+    });
+    socket.once('error', (err: Error) => resolve(`refused: ${err.message}`));
+  });
+}
+
+/** Sets `spec.tlsSecurityProfile` of the APIServer `cluster`, as an admin would with `oc edit`. */
+async function setTlsProfile(cluster: SimCluster, profile: unknown): Promise<void> {
+  const kc = new KubeConfig();
+  kc.loadFromString(cluster.server.kubeconfig(cluster.admin));
+  const api = kc.makeApiClient(CustomObjectsApi);
+  const key = { group: 'config.openshift.io', version: 'v1', plural: 'apiservers', name: 'cluster' };
+  const o = (await api.getClusterCustomObject(key)) as { spec?: Record<string, unknown> };
+  await api.replaceClusterCustomObject({
+    ...key,
+    body: { ...o, spec: { ...o.spec, tlsSecurityProfile: profile } },
+  });
+}
+
+test.serial(
+  "the cluster's TLS security profile: Modern refuses a TLS 1.2 client, and a change applies without a restart",
+  async (t) => {
+    const { cluster, port, ca, prometheus } = await metricsWorld(t, kubeMetricsAccess);
+    t.is(await handshake(port, ca, 'TLSv1.2'), 'accepted TLSv1.2', 'no profile: Intermediate');
+
+    await setTlsProfile(cluster, { type: 'Modern', modern: {} });
+    const refused = await until('Modern applied', async () => {
+      const r = await handshake(port, ca, 'TLSv1.2');
+      return r.startsWith('refused') ? r : undefined;
+    });
+    t.regex(refused, /refused/);
+    t.is(await handshake(port, ca, 'TLSv1.3'), 'accepted TLSv1.3');
+    t.is((await get(port, ca, prometheus.token)).code, 200, 'the same server still serves /metrics');
+
+    await setTlsProfile(cluster, { type: 'Intermediate', intermediate: {} });
+    t.is(
+      await until('Intermediate applied again', async () => {
+        const r = await handshake(port, ca, 'TLSv1.2');
+        return r.startsWith('accepted') ? r : undefined;
+      }),
+      'accepted TLSv1.2',
+    );
   },
 );
