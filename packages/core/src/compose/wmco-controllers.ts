@@ -17,6 +17,7 @@ import { ConfigurationWatches } from './configuration-watches.js';
 import { controllerDeps, eventRecorder } from './controller-deps.js';
 import type { WmcoCore } from './create-wmco-core.js';
 import { machineSource, serviceMonitor } from './machine-source.js';
+import { CloudContext } from '../provider/capabilities/cloud-context.js';
 import { platformParts } from './platform-parts.js';
 import type { Runnable } from './runnable.js';
 import type { WmcoControllersOptions, WmcoMetricsHooks } from './wmco-controllers-options.js';
@@ -113,6 +114,8 @@ export async function buildControllers(wmco: WmcoCore, o: WmcoControllersOptions
   const lifecycle = lifecycleFrom(o); // a bad maxUnavailable fails here, before anything runs
   const kc = o.kubeConfig;
   const [core, custom] = [kc.makeApiClient(CoreV1Api), kc.makeApiClient(CustomObjectsApi)];
+  // The cloud's credentials and facts, before any capability is resolved (the providers' cloud access reads it).
+  if (o.cloudContext) wmco.container.register(CloudContext, { useValue: o.cloudContext });
   const parts = await platformParts(wmco, o.payloadDir);
   // Cluster facts, host keys and node records from watches (issue 16 §5), until `signal` aborts.
   const caches = clusterCaches(kc, o.namespace, o.logger, o.signal);
