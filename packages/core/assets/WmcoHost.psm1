@@ -1079,6 +1079,27 @@ function Get-WmcoStepTarget {
     return ''
 }
 
+# Staged files must not outlive the apply that needs them ("nothing half-written"), yet a retry after a
+# failed apply should need no new upload. So each placeFile step removes its staged copy once the file is in
+# place (unless a later step of the plan places the same file): a resumed plan never places that file again
+# (it is in place), so the copy could only stay for good, e.g. when power was lost before the apply ended and
+# the services restarted on boot left nothing to apply. Files not placed yet stay staged for the retry. And
+# at the start of every apply, this function removes the staged files ('<sha256>', '<sha256>.tar.gz') that
+# no placeFile step of that apply places: what an earlier plan left, such as a copy whose host stopped
+# between the placement and the removal.
+function Remove-WmcoUnplannedStaged {
+    param(
+        [object[]] $Steps
+    )
+    if (-not (Test-Path -LiteralPath $script:StagingDir)) { return }
+    $planned = @($Steps | Where-Object { $_.kind -eq 'placeFile' } | ForEach-Object { [string]$_.sha256 })
+    foreach ($file in @(Get-ChildItem -LiteralPath $script:StagingDir -File)) {
+        if ($file.Name -notmatch '^[0-9a-f]{64}(\.tar\.gz)?$') { continue }
+        if ($planned -contains $file.Name.Substring(0, 64)) { continue }
+        Remove-Item -LiteralPath $file.FullName -Force -ErrorAction SilentlyContinue
+    }
+}
+
 function Invoke-WmcoApply {
     param(
         [object[]] $Steps,
@@ -1086,7 +1107,6 @@ function Invoke-WmcoApply {
     )
     $done = @()
     $reboot = $false
-    $used = @()
     try {
         $done += @(Initialize-WmcoDirectories)
     } catch {
@@ -1094,6 +1114,7 @@ function Invoke-WmcoApply {
         return [ordered]@{ v = $script:ProtocolVersion; op = 'apply'; ok = $false; done = $done
             rebootRequired = $reboot; error = [ordered]@{ message = $message } }
     }
+    Remove-WmcoUnplannedStaged $Steps
     for ($i = 0; $i -lt $Steps.Count; $i++) {
         $step = $Steps[$i]
         try {
@@ -1103,12 +1124,14 @@ function Invoke-WmcoApply {
             return [ordered]@{ v = $script:ProtocolVersion; op = 'apply'; ok = $false; done = $done
                 rebootRequired = $reboot; error = [ordered]@{ message = $message; step = $i } }
         }
-        if ($step.kind -eq 'placeFile') { $used += $step.sha256 }
+        if ($step.kind -eq 'placeFile') {
+            $later = @($Steps | Select-Object -Skip ($i + 1) | Where-Object { $_.kind -eq 'placeFile' -and $_.sha256 -eq $step.sha256 })
+            if ($later.Count -eq 0) {
+                # Placed: the staged copy goes now (see Remove-WmcoUnplannedStaged for why).
+                Remove-Item -LiteralPath (Join-Path $script:StagingDir $step.sha256) -Force -ErrorAction SilentlyContinue
+            }
+        }
         $done += [ordered]@{ kind = $step.kind; target = (Get-WmcoStepTarget $step) }
-    }
-    # Staged files are consumed only once every step succeeded, so a retry needs no new upload.
-    foreach ($sha in ($used | Sort-Object -Unique)) {
-        Remove-Item -LiteralPath (Join-Path $script:StagingDir $sha) -Force -ErrorAction SilentlyContinue
     }
     $result = [ordered]@{ v = $script:ProtocolVersion; op = 'apply'; ok = $true; done = $done; rebootRequired = $reboot }
     if ($reboot -and $RebootWhenRequired) {

@@ -195,7 +195,7 @@ Describe 'WmcoHost operations' {
                 Should -Be @('protectDirectory', 'createDirectory')
             Test-Path (Join-Path $root 'never') | Should -BeFalse
         }
-        It 'uses up staged files only when every step succeeded, and schedules the reboot a step asked for' {
+        It 'uses up a staged file once placed, and schedules the reboot a step asked for' {
             $null = New-Item -ItemType Directory -Path $staging
             $content = 'kubelet'
             $sha = ([System.BitConverter]::ToString([System.Security.Cryptography.SHA256]::HashData([System.Text.Encoding]::UTF8.GetBytes($content))) -replace '-', '').ToLowerInvariant()
@@ -210,11 +210,57 @@ Describe 'WmcoHost operations' {
             Test-Path (Join-Path $staging $sha) | Should -BeFalse
             @($WmcoFake.Calls | Where-Object { $_ -like 'shutdown.exe /r /t 3*' }) | Should -HaveCount 1
         }
+        It 'removes a staged copy once its file is placed, even when a later step fails; an unplaced one stays' {
+            $null = New-Item -ItemType Directory -Path $staging
+            $shas = foreach ($content in @('containerd', 'kubelet')) {
+                $sha = ([System.BitConverter]::ToString([System.Security.Cryptography.SHA256]::HashData([System.Text.Encoding]::UTF8.GetBytes($content))) -replace '-', '').ToLowerInvariant()
+                [System.IO.File]::WriteAllText((Join-Path $staging $sha), $content)
+                $sha
+            }
+            $out = Invoke-WmcoJson @{ v = 1; op = 'apply'; steps = @(
+                    @{ kind = 'placeFile'; path = (Join-Path $root 'k' 'containerd.exe'); sha256 = $shas[0] }
+                    @{ kind = 'placeFile'; path = (Join-Path $root 'k' 'copy' 'containerd.exe'); sha256 = $shas[0] }
+                    @{ kind = 'placeFile'; path = (Join-Path $root 'k' 'missing.exe'); sha256 = (New-Sha 9) }
+                    @{ kind = 'placeFile'; path = (Join-Path $root 'k' 'kubelet.exe'); sha256 = $shas[1] }
+                ) }
+            (Get-JsonAt $out.Json 'error.step').GetInt32() | Should -Be 2
+            Test-Path (Join-Path $root 'k' 'copy' 'containerd.exe') | Should -BeTrue -Because 'a second placement of one file found its staged copy'
+            Test-Path (Join-Path $staging $shas[0]) | Should -BeFalse -Because 'the resumed plan will not place it again'
+            Test-Path (Join-Path $staging $shas[1]) | Should -BeTrue -Because 'the retry needs no new upload'
+        }
         It 'fails without running a step when the folders cannot be protected' {
             Mock -ModuleName WmcoHost New-WmcoProtectedDirectory { throw 'Attempted to perform an unauthorized operation.' }
             $out = Invoke-WmcoJson @{ v = 1; op = 'apply'; steps = @(@{ kind = 'createDirectory'; path = (Join-Path $root 'x') }) }
             (Get-JsonAt $out.Json 'error.message').GetString() | Should -BeLike "protecting the operator's folders: *unauthorized*"
             Test-Path (Join-Path $root 'x') | Should -BeFalse
+        }
+    }
+
+    Describe 'Remove-WmcoUnplannedStaged' {
+        It 'removes the staged files and archives no placeFile step places, and nothing else' {
+            $null = New-Item -ItemType Directory -Path $staging
+            $names = @((New-Sha 1), "$(New-Sha 2).tar.gz", (New-Sha 3), "$(New-Sha 4).tar.gz", 'upload-folder-file')
+            foreach ($name in $names) { [System.IO.File]::WriteAllText((Join-Path $staging $name), 'x') }
+            $steps = @(
+                @{ kind = 'placeFile'; path = (Join-Path $root 'k' 'a.exe'); sha256 = (New-Sha 3) }
+                @{ kind = 'placeFile'; path = (Join-Path $root 'k' 'b.exe'); sha256 = (New-Sha 4) }
+                @{ kind = 'createDirectory'; path = (Join-Path $root 'k') }
+            )
+            InModuleScope WmcoHost -Parameters @{ steps = $steps } { param($steps) Remove-WmcoUnplannedStaged $steps }
+            @(Get-ChildItem -LiteralPath $staging -Name | Sort-Object) |
+                Should -Be @((New-Sha 3), "$(New-Sha 4).tar.gz", 'upload-folder-file')
+        }
+        It 'does nothing when there is no staging folder' {
+            InModuleScope WmcoHost { Remove-WmcoUnplannedStaged @(@{ kind = 'createDirectory'; path = 'x' }) }
+            Test-Path $staging | Should -BeFalse
+        }
+        It 'is run by apply: a staged file an earlier apply left is removed by the next one, which does not place it' {
+            $null = New-Item -ItemType Directory -Path $staging
+            $left = Join-Path $staging (New-Sha 7)
+            [System.IO.File]::WriteAllText($left, 'left over')
+            $out = Invoke-WmcoJson @{ v = 1; op = 'apply'; steps = @(@{ kind = 'createDirectory'; path = (Join-Path $root 'd') }) }
+            $out.Json.GetProperty('ok').GetBoolean() | Should -BeTrue -Because $out.Text
+            Test-Path $left | Should -BeFalse
         }
     }
 
