@@ -1079,27 +1079,6 @@ function Get-WmcoStepTarget {
     return ''
 }
 
-# Staged files must not outlive the apply that needs them ("nothing half-written"), yet a retry after a
-# failed apply should need no new upload. So each placeFile step removes its staged copy once the file is in
-# place (unless a later step of the plan places the same file): a resumed plan never places that file again
-# (it is in place), so the copy could only stay for good, e.g. when power was lost before the apply ended and
-# the services restarted on boot left nothing to apply. Files not placed yet stay staged for the retry. And
-# at the start of every apply, this function removes the staged files ('<sha256>', '<sha256>.tar.gz') that
-# no placeFile step of that apply places: what an earlier plan left, such as a copy whose host stopped
-# between the placement and the removal.
-function Remove-WmcoUnplannedStaged {
-    param(
-        [object[]] $Steps
-    )
-    if (-not (Test-Path -LiteralPath $script:StagingDir)) { return }
-    $planned = @($Steps | Where-Object { $_.kind -eq 'placeFile' } | ForEach-Object { [string]$_.sha256 })
-    foreach ($file in @(Get-ChildItem -LiteralPath $script:StagingDir -File)) {
-        if ($file.Name -notmatch '^[0-9a-f]{64}(\.tar\.gz)?$') { continue }
-        if ($planned -contains $file.Name.Substring(0, 64)) { continue }
-        Remove-Item -LiteralPath $file.FullName -Force -ErrorAction SilentlyContinue
-    }
-}
-
 function Invoke-WmcoApply {
     param(
         [object[]] $Steps,
@@ -1114,7 +1093,6 @@ function Invoke-WmcoApply {
         return [ordered]@{ v = $script:ProtocolVersion; op = 'apply'; ok = $false; done = $done
             rebootRequired = $reboot; error = [ordered]@{ message = $message } }
     }
-    Remove-WmcoUnplannedStaged $Steps
     for ($i = 0; $i -lt $Steps.Count; $i++) {
         $step = $Steps[$i]
         try {
@@ -1127,7 +1105,13 @@ function Invoke-WmcoApply {
         if ($step.kind -eq 'placeFile') {
             $later = @($Steps | Select-Object -Skip ($i + 1) | Where-Object { $_.kind -eq 'placeFile' -and $_.sha256 -eq $step.sha256 })
             if ($later.Count -eq 0) {
-                # Placed: the staged copy goes now (see Remove-WmcoUnplannedStaged for why).
+                # Placed: its staged copy goes now, not when the whole apply succeeded. A resumed plan never
+                # places a file already in place, so after an apply stopped later on (power lost, and the
+                # services restarted on boot may leave nothing to apply) the copy would stay for good. Files
+                # not placed yet stay staged, so a retry needs no new upload. Not a sweep of the staging
+                # folder at the start of an apply: the join's deferred uploads stage files beside the
+                # bootstrap apply for a later round (join-rounds.ts). A host stopping between the move and
+                # this removal still keeps that one copy.
                 Remove-Item -LiteralPath (Join-Path $script:StagingDir $step.sha256) -Force -ErrorAction SilentlyContinue
             }
         }

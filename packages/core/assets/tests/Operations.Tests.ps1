@@ -236,34 +236,6 @@ Describe 'WmcoHost operations' {
         }
     }
 
-    Describe 'Remove-WmcoUnplannedStaged' {
-        It 'removes the staged files and archives no placeFile step places, and nothing else' {
-            $null = New-Item -ItemType Directory -Path $staging
-            $names = @((New-Sha 1), "$(New-Sha 2).tar.gz", (New-Sha 3), "$(New-Sha 4).tar.gz", 'upload-folder-file')
-            foreach ($name in $names) { [System.IO.File]::WriteAllText((Join-Path $staging $name), 'x') }
-            $steps = @(
-                @{ kind = 'placeFile'; path = (Join-Path $root 'k' 'a.exe'); sha256 = (New-Sha 3) }
-                @{ kind = 'placeFile'; path = (Join-Path $root 'k' 'b.exe'); sha256 = (New-Sha 4) }
-                @{ kind = 'createDirectory'; path = (Join-Path $root 'k') }
-            )
-            InModuleScope WmcoHost -Parameters @{ steps = $steps } { param($steps) Remove-WmcoUnplannedStaged $steps }
-            @(Get-ChildItem -LiteralPath $staging -Name | Sort-Object) |
-                Should -Be @((New-Sha 3), "$(New-Sha 4).tar.gz", 'upload-folder-file')
-        }
-        It 'does nothing when there is no staging folder' {
-            InModuleScope WmcoHost { Remove-WmcoUnplannedStaged @(@{ kind = 'createDirectory'; path = 'x' }) }
-            Test-Path $staging | Should -BeFalse
-        }
-        It 'is run by apply: a staged file an earlier apply left is removed by the next one, which does not place it' {
-            $null = New-Item -ItemType Directory -Path $staging
-            $left = Join-Path $staging (New-Sha 7)
-            [System.IO.File]::WriteAllText($left, 'left over')
-            $out = Invoke-WmcoJson @{ v = 1; op = 'apply'; steps = @(@{ kind = 'createDirectory'; path = (Join-Path $root 'd') }) }
-            $out.Json.GetProperty('ok').GetBoolean() | Should -BeTrue -Because $out.Text
-            Test-Path $left | Should -BeFalse
-        }
-    }
-
     Describe 'Invoke-WmcoDeconfigure' {
         It 'removes one HNS network per call in the request''s order, asking to reconnect, then the folders' {
             $null = $WmcoFake.Scm.Add('kubelet', @{ State = 'Running'; Description = 'OpenShift managed kubelet' })

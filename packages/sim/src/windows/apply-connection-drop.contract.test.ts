@@ -62,17 +62,3 @@ test('power lost after a file was placed: the resumed apply leaves no staged cop
     'nothing is left in the staging folder',
   );
 });
-
-test('a staged file an earlier apply left is removed by the next apply, which does not place it', async (t) => {
-  const w = await startHostWorld();
-  t.teardown(() => w.stop());
-  const payload = new Payload();
-  const spec = nodeSpec(payload);
-  const left = `C:\\ProgramData\\wmco\\staging\\${'7'.repeat(64)}`;
-  await w.host.observe(observeQueryFor(spec)); // first contact: the work area and its staging folder
-  w.sim.model.files.write(left, Buffer.from('left over'));
-  w.sim.model.files.write(`${left}.tar.gz`, Buffer.from('left over'));
-  await converge(w.host, spec, payload.content);
-  t.false(w.sim.model.files.isFile(left));
-  t.false(w.sim.model.files.isFile(`${left}.tar.gz`));
-});

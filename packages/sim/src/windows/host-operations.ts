@@ -16,7 +16,7 @@ import { childFolders } from './pruned-folders.js';
 import { applyStoreStep } from './store-steps.js';
 import { MANAGED_CERTIFICATE_NAME } from './root-certificate-store.js';
 import { expandStagedArchive } from './staged-archive.js';
-import { removeStagedOncePlaced, removeUnplannedStaged } from './unplanned-staged.js';
+import { removeStagedOncePlaced } from './staged-once-placed.js';
 import type { WindowsModel } from './windows-model.js';
 
 const MANAGED_TAG = 'OpenShift managed';
@@ -257,8 +257,8 @@ function runScriptStep(step: RunScriptStep, run: ApplyHooks['runScript']): void 
 }
 
 /**
- * Invoke-WmcoApply: remove the staged files this plan does not place, then the steps in order, each placed
- * file's staged copy removed once placed; stop at the first failure.
+ * Invoke-WmcoApply: the steps in order, each placed file's staged copy removed once placed; stop at the
+ * first failure.
  */
 export async function apply(
   m: WindowsModel,
@@ -267,7 +267,6 @@ export async function apply(
 ): Promise<ChangeResult> {
   const done: HostAction[] = [];
   let rebootRequired = false;
-  removeUnplannedStaged(m, steps);
   for (const [i, step] of steps.entries()) {
     await hooks.beforeStep?.(i);
     try {
