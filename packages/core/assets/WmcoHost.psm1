@@ -1086,7 +1086,6 @@ function Invoke-WmcoApply {
     )
     $done = @()
     $reboot = $false
-    $used = @()
     try {
         $done += @(Initialize-WmcoDirectories)
     } catch {
@@ -1103,12 +1102,20 @@ function Invoke-WmcoApply {
             return [ordered]@{ v = $script:ProtocolVersion; op = 'apply'; ok = $false; done = $done
                 rebootRequired = $reboot; error = [ordered]@{ message = $message; step = $i } }
         }
-        if ($step.kind -eq 'placeFile') { $used += $step.sha256 }
+        if ($step.kind -eq 'placeFile') {
+            $later = @($Steps | Select-Object -Skip ($i + 1) | Where-Object { $_.kind -eq 'placeFile' -and $_.sha256 -eq $step.sha256 })
+            if ($later.Count -eq 0) {
+                # Placed: its staged copy goes now, not when the whole apply succeeded. A resumed plan never
+                # places a file already in place, so after an apply stopped later on (power lost, and the
+                # services restarted on boot may leave nothing to apply) the copy would stay for good. Files
+                # not placed yet stay staged, so a retry needs no new upload. Not a sweep of the staging
+                # folder at the start of an apply: the join's deferred uploads stage files beside the
+                # bootstrap apply for a later round (join-rounds.ts). A host stopping between the move and
+                # this removal still keeps that one copy.
+                Remove-Item -LiteralPath (Join-Path $script:StagingDir $step.sha256) -Force -ErrorAction SilentlyContinue
+            }
+        }
         $done += [ordered]@{ kind = $step.kind; target = (Get-WmcoStepTarget $step) }
-    }
-    # Staged files are consumed only once every step succeeded, so a retry needs no new upload.
-    foreach ($sha in ($used | Sort-Object -Unique)) {
-        Remove-Item -LiteralPath (Join-Path $script:StagingDir $sha) -Force -ErrorAction SilentlyContinue
     }
     $result = [ordered]@{ v = $script:ProtocolVersion; op = 'apply'; ok = $true; done = $done; rebootRequired = $reboot }
     if ($reboot -and $RebootWhenRequired) {

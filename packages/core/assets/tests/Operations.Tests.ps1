@@ -195,7 +195,7 @@ Describe 'WmcoHost operations' {
                 Should -Be @('protectDirectory', 'createDirectory')
             Test-Path (Join-Path $root 'never') | Should -BeFalse
         }
-        It 'uses up staged files only when every step succeeded, and schedules the reboot a step asked for' {
+        It 'uses up a staged file once placed, and schedules the reboot a step asked for' {
             $null = New-Item -ItemType Directory -Path $staging
             $content = 'kubelet'
             $sha = ([System.BitConverter]::ToString([System.Security.Cryptography.SHA256]::HashData([System.Text.Encoding]::UTF8.GetBytes($content))) -replace '-', '').ToLowerInvariant()
@@ -209,6 +209,24 @@ Describe 'WmcoHost operations' {
             $out.Json.GetProperty('rebootScheduled').GetBoolean() | Should -BeTrue
             Test-Path (Join-Path $staging $sha) | Should -BeFalse
             @($WmcoFake.Calls | Where-Object { $_ -like 'shutdown.exe /r /t 3*' }) | Should -HaveCount 1
+        }
+        It 'removes a staged copy once its file is placed, even when a later step fails; an unplaced one stays' {
+            $null = New-Item -ItemType Directory -Path $staging
+            $shas = foreach ($content in @('containerd', 'kubelet')) {
+                $sha = ([System.BitConverter]::ToString([System.Security.Cryptography.SHA256]::HashData([System.Text.Encoding]::UTF8.GetBytes($content))) -replace '-', '').ToLowerInvariant()
+                [System.IO.File]::WriteAllText((Join-Path $staging $sha), $content)
+                $sha
+            }
+            $out = Invoke-WmcoJson @{ v = 1; op = 'apply'; steps = @(
+                    @{ kind = 'placeFile'; path = (Join-Path $root 'k' 'containerd.exe'); sha256 = $shas[0] }
+                    @{ kind = 'placeFile'; path = (Join-Path $root 'k' 'copy' 'containerd.exe'); sha256 = $shas[0] }
+                    @{ kind = 'placeFile'; path = (Join-Path $root 'k' 'missing.exe'); sha256 = (New-Sha 9) }
+                    @{ kind = 'placeFile'; path = (Join-Path $root 'k' 'kubelet.exe'); sha256 = $shas[1] }
+                ) }
+            (Get-JsonAt $out.Json 'error.step').GetInt32() | Should -Be 2
+            Test-Path (Join-Path $root 'k' 'copy' 'containerd.exe') | Should -BeTrue -Because 'a second placement of one file found its staged copy'
+            Test-Path (Join-Path $staging $shas[0]) | Should -BeFalse -Because 'the resumed plan will not place it again'
+            Test-Path (Join-Path $staging $shas[1]) | Should -BeTrue -Because 'the retry needs no new upload'
         }
         It 'fails without running a step when the folders cannot be protected' {
             Mock -ModuleName WmcoHost New-WmcoProtectedDirectory { throw 'Attempted to perform an unauthorized operation.' }

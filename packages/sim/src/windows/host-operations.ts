@@ -16,6 +16,7 @@ import { childFolders } from './pruned-folders.js';
 import { applyStoreStep } from './store-steps.js';
 import { MANAGED_CERTIFICATE_NAME } from './root-certificate-store.js';
 import { expandStagedArchive } from './staged-archive.js';
+import { removeStagedOncePlaced } from './staged-once-placed.js';
 import type { WindowsModel } from './windows-model.js';
 
 const MANAGED_TAG = 'OpenShift managed';
@@ -255,7 +256,10 @@ function runScriptStep(step: RunScriptStep, run: ApplyHooks['runScript']): void 
   if (!result.ok) throw new Error(result.error);
 }
 
-/** Invoke-WmcoApply: steps in order, stop at the first failure, consume staged files on success. */
+/**
+ * Invoke-WmcoApply: the steps in order, each placed file's staged copy removed once placed; stop at the
+ * first failure.
+ */
 export async function apply(
   m: WindowsModel,
   steps: readonly PlanStep[],
@@ -279,8 +283,8 @@ export async function apply(
         error: { message, step: i },
       };
     }
+    removeStagedOncePlaced(m, steps, i);
     done.push({ kind: step.kind, target: target(step) });
   }
-  for (const step of steps) if (step.kind === 'placeFile') m.files.remove(stagedPathFor(step.sha256));
   return { v: HOST_PROTOCOL_VERSION, op: 'apply', ok: true, done, rebootRequired };
 }

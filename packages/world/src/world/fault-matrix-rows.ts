@@ -109,14 +109,9 @@ export const FAULT_ROWS: readonly FaultRow[] = [
   killRow('join: operator killed after the kubelet service was created', 'join', kubeletCreated),
   // Upgrade.
   hostRow('upgrade: SSH connection dropped mid-apply', 'upgrade', { dropDuringApplyAtStep: 2 }),
-  // Power lost as the upgrade's apply starts (step 0). Later in that apply, once a file is placed, the
-  // staged copy of that file is left in the staging folder for good: reported, not fixed here.
-  hostRow(
-    'upgrade: host rebooted (power lost) as the apply starts',
-    'upgrade',
-    { rebootDuringApplyAtStep: 0 },
-    1,
-  ),
+  // Power lost at step 2 of the upgrade's apply, after a file was placed: the resumed plan no longer places
+  // that file, and the next apply removes its staged copy (Remove-WmcoUnplannedStaged).
+  hostRow('upgrade: host rebooted (power lost) mid-apply', 'upgrade', { rebootDuringApplyAtStep: 2 }, 1),
   killRow('upgrade: operator killed while the target upgrades', 'upgrade', (c) => atPhase(c, 'Upgrading')),
   // Reboot.
   killRow('reboot: operator killed while the target is down', 'reboot', goingDown),
