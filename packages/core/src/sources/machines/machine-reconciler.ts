@@ -1,4 +1,5 @@
 import type { CoreV1Api, CustomObjectsApi, V1Node } from '@kubernetes/client-node';
+import { whileWanted } from './while-wanted.js';
 import { publicKeyHash } from '../../desired/authorized-key.js';
 import type { JoinFlow } from '../../lifecycle/join-flow.js';
 import { MACHINE_STATUS_PREFIX, type InstanceStatusStore } from '../../lifecycle/instance-status.js';
@@ -223,25 +224,30 @@ export class MachineReconciler implements Reconciler {
   ): Promise<ReconcileOutcome | undefined> {
     const key = machineKey(m);
     const began = this.d.now();
+    const wanted = whileWanted(this.stillWanted(key, k.privateKeyPem), signal);
     try {
       const ip = m.ipv4 ?? '';
       await this.d.join.join({
         instance: { address: ip, ipv4Address: ip, username: this.d.sshUser },
         privateKeyPem: k.privateKeyPem,
         publicKeyHash: k.hash,
-        signal,
+        signal: wanted.signal,
         identity: machineJoiningInstance(this.d.core, m, k.hostname),
       });
       this.failures.delete(key);
       return this.d.lifecycle.joined(m, began);
     } catch (err) {
       if (signal.aborted) return undefined;
+      // Deleted (or re-keyed) meanwhile: the next reconcile forgets it (or joins it with the new key).
+      if (wanted.unwanted()) return { requeueAfterMs: 10 };
       const n = (this.failures.get(key) ?? 0) + 1;
       this.failures.set(key, n);
       if (n < this.d.retryBudget) return { requeueAfterMs: this.d.retryMs };
       this.failures.delete(key);
       await this.deleteMachine(m, `${errorMessage(err)} (${n} failed attempts)`);
       return undefined;
+    } finally {
+      wanted.dispose();
     }
   }
 
