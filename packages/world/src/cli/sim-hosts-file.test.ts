@@ -74,7 +74,7 @@ test.serial(
     ]);
     t.regex(
       r.stdout,
-      /reports node name worker-0, taken by an existing Node that this operator did not join/,
+      /reports node name worker-0, taken by an existing Node the operator has no record of joining/,
     );
     t.notRegex(r.stdout, /WaitingForNode \(worker-0\)/, 'the impostor never got to wait for a node');
   },

@@ -28,7 +28,15 @@ interface Run {
 async function preflightOnCloud(t: ExecutionContext, platform: string, publish: boolean): Promise<Run[]> {
   const octet = ['AWS', 'GCP', 'Azure'].indexOf(platform) * 2 + (publish ? 11 : 12);
   const address = `127.0.${100 + (process.pid % 40)}.${octet}`;
-  const { sim, key } = await startCheckedHost({ address, hostname: 'win-cloud', rules: NODE_FIREWALL_RULES });
+  // The simulated cluster's VXLAN port is 9898; with --kubeconfig preflight reads it from the cluster.
+  const vxlan = {
+    name: 'HybridOverlayVXLAN9898',
+    protocol: 'UDP',
+    localPort: 9898,
+    direction: 'Inbound',
+  } as const;
+  const rules = [...NODE_FIREWALL_RULES, vxlan];
+  const { sim, key } = await startCheckedHost({ address, hostname: 'win-cloud', rules });
   const cluster = await startSimCluster({ platform });
   const cloud = await startSimCloud(platform);
   if (!cloud) throw new Error(`no simulated cloud for ${platform}`);
@@ -59,7 +67,11 @@ async function preflightOnCloud(t: ExecutionContext, platform: string, publish: 
     ]);
     runs.push({
       out: text,
-      report: output.length > 0 ? (JSON.parse(text) as PreflightReport) : ({} as PreflightReport),
+      // The report is the JSON after the line preflight writes to stderr about the cluster it read.
+      report:
+        output.length > 0
+          ? (JSON.parse(text.slice(text.indexOf('{'))) as PreflightReport)
+          : ({} as PreflightReport),
       instanceId,
       metadataHostname: sim.model.metadataHostname,
     });

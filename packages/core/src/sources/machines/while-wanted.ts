@@ -16,7 +16,6 @@ export function whileWanted(wanted: () => boolean, signal: AbortSignal, everyMs 
   const timer = setInterval(() => {
     if (!wanted()) gone.abort(new Error('the Machine was deleted'));
   }, everyMs);
-  timer.unref();
   return {
     signal: AbortSignal.any([signal, gone.signal]),
     unwanted: () => gone.signal.aborted,
