@@ -53,13 +53,18 @@ function runnable(
   parts: { start: () => Promise<void>; stop: () => Promise<void>; synced?: () => boolean },
 ): Runnable {
   let started = false;
+  let stops = 0;
   return {
     name,
     start: async () => {
+      const before = stops;
       await parts.start();
+      // A stop while this start ran may have come before what the start opened: stop that too.
+      if (stops !== before) return parts.stop();
       started = true;
     },
     stop: async () => {
+      stops++;
       started = false;
       await parts.stop();
     },
@@ -169,6 +174,7 @@ function controllerSet(
   events: EventRecorder,
   machines: boolean,
 ): WmcoControllers {
+  let stops = 0;
   return {
     runnables,
     events,
@@ -177,9 +183,15 @@ function controllerSet(
       return runnables.every((r) => r.synced);
     },
     start: async () => {
-      for (const r of runnables) await r.start();
+      const before = stops;
+      // In order; none starts once a stop came (a stop while an earlier one still syncs ends the start).
+      for (const r of runnables) {
+        if (stops !== before) return;
+        await r.start();
+      }
     },
     stop: async () => {
+      stops++;
       await Promise.all(runnables.map((r) => r.stop()));
     },
   };
