@@ -193,10 +193,12 @@ export class MachineActuator extends StoreEventController {
     this.failed.delete(uid);
     const vm = this.vms.get(uid);
     if (obj(m['status'])['phase'] !== 'Deleting') this.setStatus(m, { phase: 'Deleting' });
-    const linked = vm ? nodeForInstance(this.writer, vm.address) : undefined;
-    const nodeName = nodeRefName(m) ?? (linked ? str(meta(linked)['name']) : undefined);
+    const address = vm?.address;
     await this.destroy(uid);
-    this.deleteNode(nodeName);
+    // Looked up once the VM is gone: a kubelet registering its Node while the VM was being destroyed
+    // cannot leave one behind (on a real cloud the node lifecycle controller deletes such a Node).
+    const linked = address ? nodeForInstance(this.writer, address) : undefined;
+    this.deleteNode(nodeRefName(m) ?? (linked ? str(meta(linked)['name']) : undefined));
     const current = this.writer.store.get(machineType(this.writer), namespaceOf(m), nameOf(m));
     if (!current || str(meta(current)['uid']) !== uid) return;
     this.writer.mutate(this.target(current), (c) => {
