@@ -4,6 +4,7 @@
 import { availableParallelism } from 'node:os';
 import { rawThroughput } from '@wmco/sim';
 import { runJoin } from './join-run.js';
+import type { HostEngine } from '../world/sim-world-options.js';
 
 /** What join.ts asks of a child: one argument, this JSON. */
 export type JoinChildTask =
@@ -14,6 +15,8 @@ export type JoinChildTask =
       readonly payloadDir: string;
       readonly joins: number;
       readonly uploads: number;
+      /** The model unless said. */
+      readonly engine?: HostEngine;
     };
 
 /** What every measurement's process reports besides its figure. */
@@ -51,7 +54,7 @@ async function main(): Promise<void> {
   const result =
     t.task === 'ssh'
       ? { sshBytesPerSec: await sshThroughput(t.file) }
-      : { run: await runJoin(t.hosts, t.payloadDir, { joins: t.joins, uploads: t.uploads }) };
+      : { run: await runJoin(t.hosts, t.payloadDir, { joins: t.joins, uploads: t.uploads }, t.engine) };
   const report: ChildReport = {
     peakRssMiB: process.resourceUsage().maxRSS / 1024,
     execArgv: process.execArgv,

@@ -5,6 +5,7 @@ import { type InstanceStatus } from '@wmco/core/internal';
 import { DEFAULT_HOST_COSTS, OPERATOR_NAMESPACE, type ServiceRecord } from '@wmco/sim';
 import { loadBuiltinProviders, OPERATOR_NODE_FLAGS } from '@wmco/operator';
 import { SimWorld } from '../world/sim-world.js';
+import type { HostEngine } from '../world/sim-world-options.js';
 import { until } from '../world/world-fixture.js';
 import { ms, type JoinWork } from './join-limit.js';
 import { plainShip } from './plain-ship-run.js';
@@ -76,6 +77,7 @@ export async function runJoin(
   n: number,
   payloadDir: string,
   parallel: { readonly joins: number; readonly uploads: number },
+  hostEngine: HostEngine = 'model',
 ): Promise<JoinRun> {
   const world = await SimWorld.start({
     hosts: Array.from({ length: n }, (_, i) => ({ hostname: `WIN-BENCH-${i + 1}` })),
@@ -84,6 +86,7 @@ export async function runJoin(
     payloadDir,
     parallelJoins: parallel.joins,
     parallelUploads: parallel.uploads,
+    hostEngine,
   });
   let op: ScaleOperator | undefined;
   try {

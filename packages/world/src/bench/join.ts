@@ -1,4 +1,5 @@
-// `pnpm bench join [--hosts 1,10,50] [--parallel N] [--uploads N] [--scale S]` (defaults: wmco run's): fresh BYOH joins of simulated Windows
+// `pnpm bench join [--hosts 1,10,50] [--parallel N] [--uploads N] [--scale S] [--host-engine model|powershell]`
+// (defaults: wmco run's and the model): fresh BYOH joins of simulated Windows
 // hosts with the realistic payload (upstream's layout, ~550 MB, cached) at the default simulated costs,
 // each beside a physical limit that does not depend on this implementation (join-limit.ts). Each figure is
 // measured in a fresh process (join-child.ts): none pays for the memory and garbage of those before it.
@@ -11,12 +12,16 @@ import { ms } from './join-limit.js';
 import { cpuPerGB, figure, type Figure } from './join-figure.js';
 import { inChild, largestArchive } from './join-measure.js';
 import { payloadFileBytes, type JoinRun } from './join-run.js';
+import { parseHostEngine } from '../world/host-engine.js';
+import type { HostEngine } from '../world/sim-world-options.js';
 
 interface BenchOptions {
   readonly hosts: number[];
   readonly parallel: number;
   readonly uploads: number;
   readonly scale: number;
+  /** What answers the module on the hosts: the model, or the real module under PowerShell 7. */
+  readonly engine: HostEngine;
 }
 
 function options(argv: readonly string[]): BenchOptions {
@@ -27,6 +32,7 @@ function options(argv: readonly string[]): BenchOptions {
       parallel: { type: 'string' },
       uploads: { type: 'string' },
       scale: { type: 'string' },
+      'host-engine': { type: 'string' },
     },
     strict: true,
   });
@@ -41,7 +47,8 @@ function options(argv: readonly string[]): BenchOptions {
     throw new Error(
       '--hosts takes positive integers (e.g. 1,10,50), --parallel, --uploads and --scale positive numbers',
     );
-  return { hosts, parallel: Math.floor(parallel), uploads: Math.floor(uploads), scale };
+  const engine = parseHostEngine(values['host-engine'] ?? 'model');
+  return { hosts, parallel: Math.floor(parallel), uploads: Math.floor(uploads), scale, engine };
 }
 
 async function main(): Promise<void> {
@@ -60,7 +67,7 @@ async function main(): Promise<void> {
   });
   console.log(
     `costs: PowerShell start ${c.powershellStartMs} ms, service start ${c.serviceStartMs} ms, latency ${c.latencyMs} ms, ` +
-      `link ${(c.bandwidthBytesPerSec * 8) / 1e9} Gbit/s per host; ${o.parallel} joins and ${o.uploads} uploads at once; ` +
+      `link ${(c.bandwidthBytesPerSec * 8) / 1e9} Gbit/s per host; host engine ${o.engine}; ${o.parallel} joins and ${o.uploads} uploads at once; ` +
       `this machine's SSH throughput ${ms(ssh / 1e6)} MB/s`,
   );
   const figures: Figure[] = [];
@@ -72,6 +79,7 @@ async function main(): Promise<void> {
       payloadDir: payload.dir,
       joins: o.parallel,
       uploads: o.uploads,
+      engine: o.engine,
     });
     const f = figure(run, fileBytes, ssh);
     figures.push(f);
@@ -101,6 +109,7 @@ async function main(): Promise<void> {
       operatorCpuPerGB: cpu.operator,
       plainSshCpuPerGB: cpu.plainSsh,
       cores: availableParallelism(),
+      hostEngine: o.engine,
       operatorCpuSecondsPerJoin: ms(figures.reduce((n, f) => n + f.run.operatorCpuSeconds, 0) / joins),
       peakRssMiB,
     }),
