@@ -65,6 +65,8 @@ export class HybridOverlayAnnotator extends StoreEventController {
       this.writer.store.all(nodeType).map((n) => strMap(meta(n)['annotations'])[HYBRID_SUBNET_ANNOTATION]),
     );
     const name = str(m['name']) ?? '';
+    // Deleted since this event (an informer's controller gets NotFound and drops the key).
+    if (!this.writer.store.get(nodeType, undefined, name)) return;
     const s = this.hostileSubnet?.(name) ?? this.freeSubnet(net, used);
     this.writer.mutate({ type: nodeType, namespace: undefined, name }, (n) => {
       const nm = meta(n);

@@ -8,6 +8,7 @@ import type {
   MachineInstanceLauncher,
   MachineInstanceRequest,
 } from './machine-instances.js';
+import { DestroyedInstances } from './destroyed-instances.js';
 import { machineStatusFor, nodeForInstance } from './machine-status.js';
 import {
   MACHINE_FINALIZER,
@@ -43,6 +44,9 @@ export class MachineActuator extends StoreEventController {
   private readonly launching = new Map<string, Promise<void>>();
   /** Machines whose VM the cloud refused (phase Failed): machine-api does not retry them. */
   private readonly failed = new Set<string>();
+  /** Deletions under way by Machine uid: one at a time, so a second event cannot release the finalizer early. */
+  private readonly removing = new Map<string, Promise<void>>();
+  private readonly destroyedVms: DestroyedInstances;
 
   constructor(
     writer: ObjectWriter,
@@ -51,6 +55,7 @@ export class MachineActuator extends StoreEventController {
     private readonly launcher: MachineInstanceLauncher,
   ) {
     super(writer, onError);
+    this.destroyedVms = new DestroyedInstances(writer);
   }
 
   /** The VM behind a Machine (by namespace and name), while it exists. */
@@ -60,6 +65,7 @@ export class MachineActuator extends StoreEventController {
   }
 
   protected async handle(e: StoreEvent): Promise<void> {
+    if (e.typeKey === '/v1/nodes' && e.type !== 'DELETED' && this.destroyedVms.reap(e.object)) return;
     if (e.typeKey === '/v1/nodes' || e.typeKey === '/v1/secrets') {
       for (const m of this.writer.store.all(machineType(this.writer))) await this.reconcile(m);
       return;
@@ -118,6 +124,7 @@ export class MachineActuator extends StoreEventController {
     });
     if (!vm) return;
     this.vms.set(uid, vm);
+    this.destroyedVms.launched(vm.address);
     const now = this.writer.store.get(machineType(this.writer), namespaceOf(m), nameOf(m));
     if (!now || str(meta(now)['uid']) !== uid || deleting(now)) {
       if (now && deleting(now)) await this.remove(now, uid);
@@ -185,9 +192,22 @@ export class MachineActuator extends StoreEventController {
     const vm = this.vms.get(uid);
     this.vms.delete(uid);
     await vm?.stop();
+    if (vm) this.destroyedVms.destroyed(vm.address);
   }
 
-  private async remove(m: JsonObject, uid: string): Promise<void> {
+  /**
+   * machine-api's delete path, once per Machine: the status write below starts another event, whose
+   * remove would otherwise find the VM already taken and release the finalizer before the Node is gone.
+   */
+  private remove(m: JsonObject, uid: string): Promise<void> {
+    const under = this.removing.get(uid);
+    if (under) return under;
+    const run = this.removeOnce(m, uid).finally(() => this.removing.delete(uid));
+    this.removing.set(uid, run);
+    return run;
+  }
+
+  private async removeOnce(m: JsonObject, uid: string): Promise<void> {
     if (!strList(meta(m)['finalizers']).includes(MACHINE_FINALIZER)) return;
     await this.launching.get(uid);
     this.failed.delete(uid);
@@ -195,8 +215,8 @@ export class MachineActuator extends StoreEventController {
     if (obj(m['status'])['phase'] !== 'Deleting') this.setStatus(m, { phase: 'Deleting' });
     const address = vm?.address;
     await this.destroy(uid);
-    // Looked up once the VM is gone: a kubelet registering its Node while the VM was being destroyed
-    // cannot leave one behind (on a real cloud the node lifecycle controller deletes such a Node).
+    // Looked up once the VM is gone; a Node a late registration creates after this is deleted by
+    // destroyedVms (the cloud node lifecycle controller's part).
     const linked = address ? nodeForInstance(this.writer, address) : undefined;
     this.deleteNode(nodeRefName(m) ?? (linked ? str(meta(linked)['name']) : undefined));
     const current = this.writer.store.get(machineType(this.writer), namespaceOf(m), nameOf(m));

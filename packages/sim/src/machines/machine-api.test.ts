@@ -190,6 +190,32 @@ test.serial('scaling down deletes unlinked Machines first, their VMs and their N
   t.is(c.server.writer.store.get(nodes, undefined, nameOf(linked)), undefined, 'the Node is deleted');
 });
 
+test.serial(
+  "a Node registering at a deleted Machine's address after its deletion is deleted (the cloud's node lifecycle)",
+  async (t) => {
+    machineSet('late', 1, 'windows-user-data');
+    const [m] = await eventually('provisioned', () => {
+      const list = machinesOf('late').filter((x) => phase(x) === 'Provisioned');
+      return list.length === 1 ? list : undefined;
+    });
+    if (!m) throw new Error('setup');
+    const address = ipOf(m);
+    scale('late', 0);
+    await eventually('gone', () => (machinesOf('late').length === 0 ? true : undefined));
+    const nodes = c.server.writer.registry.mustFind('', 'v1', 'nodes');
+    // A kubelet's registration committed after machine-api looked for the Node.
+    registerNode(c, 'late-kubelet', address);
+    await eventually('the late Node deleted', () =>
+      c.server.writer.store.get(nodes, undefined, 'late-kubelet') === undefined ? true : undefined,
+    );
+    // A Node at an address no destroyed VM had stays.
+    registerNode(c, 'other-node', machineAddress());
+    t.truthy(c.server.writer.store.get(nodes, undefined, 'other-node'));
+    c.server.writer.delete(nodes, undefined, 'other-node');
+    c.server.writer.delete(machineSetType(c.server.writer), NS, 'late');
+  },
+);
+
 test.serial('a VM whose user data is wrong boots with nothing on port 22', async (t) => {
   secret(
     'untagged-user-data',
@@ -226,6 +252,9 @@ test.serial(
       return list.length === 1 ? list : undefined;
     });
     t.is(c.machineActuator?.instanceOf(NS, nameOf(l ?? {}))?.boot, undefined);
-    t.deepEqual(c.errors, []);
+    t.deepEqual(
+      c.errors.map((e) => e.controller),
+      [],
+    );
   },
 );
