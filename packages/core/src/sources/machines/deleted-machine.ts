@@ -7,7 +7,8 @@ import type { MachinePins } from './machine-pins.js';
 /**
  * What the operator forgets of a Machine being deleted: its host-key pins (while it is deleted and once it
  * is gone), and once it is gone from the API its node record (ADR 0035; its Node goes with the Machine).
- * Never throws: a failure is logged and the next deletion event tries again.
+ * Never throws: a failure is logged; a record left behind is removed by the Machine's next reconcile, which
+ * finds the Machine gone (MachineReconciler.forget).
  */
 export async function forgetDeletedMachine(
   res: MachineResource,

@@ -99,8 +99,13 @@ const ROWS: readonly Row[] = [
 ];
 
 /** A reconciler whose flows record what they were asked to do (the flow names the plan uses). */
-function recordingReconciler(row: Row): { reconciler: MachineReconciler; did: string[] } {
+function recordingReconciler(row: Row): {
+  reconciler: MachineReconciler;
+  did: string[];
+  records: MemoryNodeRecords;
+} {
   const did: string[] = [];
+  const records = new MemoryNodeRecords();
   const record = (what: string): Promise<undefined> => {
     did.push(what);
     return Promise.resolve(undefined);
@@ -126,7 +131,7 @@ function recordingReconciler(row: Row): { reconciler: MachineReconciler; did: st
       sshUser: 'Administrator',
       hostRename: undefined,
       retryBudget: 3,
-      records: new MemoryNodeRecords(),
+      records,
       pins: { seen: () => Promise.resolve() } as unknown as MachinePins,
       retryMs: 1000,
       replacements: { replace: () => record('replace') },
@@ -146,7 +151,7 @@ function recordingReconciler(row: Row): { reconciler: MachineReconciler; did: st
       privateKey: () => (row.key ?? PEM) || undefined,
     },
   );
-  return { reconciler, did };
+  return { reconciler, did, records };
 }
 
 /** The flow each action starts in the reconciler (none for the actions that leave the Machine alone). */
@@ -182,3 +187,20 @@ for (const row of ROWS)
     const expected = FLOW[plan.action];
     t.deepEqual(did, expected === undefined ? [] : [expected], `plan: ${plan.action} (${plan.reason})`);
   });
+
+test('a Machine gone from the API loses its status and a record a join wrote after the delete event', async (t) => {
+  const { reconciler, did, records } = recordingReconciler({ state: 'gone', expected: 'nothing' });
+  const gone = 'openshift-machine-api/win-2';
+  await records.put({
+    source: 'machine',
+    instance: gone,
+    address: '10.0.0.9',
+    nodeName: 'win-2',
+    username: 'Administrator',
+    appliedTags: [],
+    recordedAt: '2026-01-01T00:00:00Z',
+  });
+  await reconciler.reconcile(gone, new AbortController().signal);
+  t.is(records.get('machine', gone), undefined, 'its record is forgotten');
+  t.deepEqual(did, ['status'], 'its status is removed');
+});

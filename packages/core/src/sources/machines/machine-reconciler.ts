@@ -186,11 +186,16 @@ export class MachineReconciler implements Reconciler {
     };
   }
 
-  /** The Machine is gone (machine-api removed its VM and Node): so is its status. */
+  /**
+   * The Machine is gone (machine-api removed its VM and Node): so are its status and its record. The
+   * record is also forgotten on the informer's delete event (deleted-machine.ts); this catches one a join
+   * wrote while that ran.
+   */
   private async forget(key: string): Promise<undefined> {
     this.failures.delete(key);
     this.deleted.delete(key);
     this.d.lifecycle.forget(key);
+    if (this.d.records.get('machine', key) !== undefined) await this.d.records.remove('machine', key);
     await this.d.status.remove(`${MACHINE_STATUS_PREFIX}${key.split('/')[1] ?? ''}`);
     return undefined;
   }
