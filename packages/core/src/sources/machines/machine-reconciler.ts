@@ -186,11 +186,7 @@ export class MachineReconciler implements Reconciler {
     };
   }
 
-  /**
-   * The Machine is gone (machine-api removed its VM and Node): so are its status and its record. The
-   * record is also forgotten on the informer's delete event (deleted-machine.ts); this catches one a join
-   * wrote while that ran.
-   */
+  /** The Machine is gone: so are its status and its record (also a record a join wrote after deleted-machine.ts). */
   private async forget(key: string): Promise<undefined> {
     this.failures.delete(key);
     this.deleted.delete(key);
