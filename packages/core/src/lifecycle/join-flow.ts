@@ -107,9 +107,7 @@ export class JoinFlow {
     );
     await this.phase(s.identity, 'WaitingForNode', { node: nodeName });
     await this.claim(req, s, nodeName);
-    // Each write of the operator's own data stops at once when the work was abandoned meanwhile (a
-    // Machine deleted mid-join): a record written after its Machine was forgotten would never go.
-    req.signal.throwIfAborted();
+    req.signal.throwIfAborted(); // abandoned meanwhile (a Machine deleted): no record, no tags
     const record = await this.writeRecord(req, s, nodeName);
     req.signal.throwIfAborted();
     const annotated = await this.recordCloud(req, s, record, await this.annotate(req, s, nodeName));
