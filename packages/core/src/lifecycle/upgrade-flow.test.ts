@@ -6,10 +6,14 @@ import { DisruptionBudget } from './disruption-budget.js';
 import { UpgradeFlow } from './upgrade-flow.js';
 import { byohSourceInstance } from '../sources/byoh/byoh-instance.js';
 
-/** A CoreV1Api that records calls; pods on the node are refused eviction (a PDB) when `blocked`. */
-function recordingCore(blocked: boolean): { core: CoreV1Api; calls: string[] } {
+/**
+ * A CoreV1Api that records calls; pods on the node are refused eviction (a PDB) when `blocked`; `readNode`
+ * answers `current` (the API's copy of the node).
+ */
+function recordingCore(blocked: boolean, current?: V1Node): { core: CoreV1Api; calls: string[] } {
   const calls: string[] = [];
   const answers: Record<string, () => Promise<unknown>> = {
+    readNode: () => Promise.resolve(current),
     listPodForAllNamespaces: () =>
       Promise.resolve({ items: [{ metadata: { name: 'web-1', namespace: 'app', uid: 'u1' } }] }),
     createNamespacedPodEviction: () =>
@@ -79,8 +83,8 @@ test('a node of another instance is refused before any grant or call', async (t)
 });
 
 test('a drain a PDB blocks past the bounded wait: Warning events, node back in service, grant released, never forced', async (t) => {
-  const { core, calls } = recordingCore(true);
   const node = ready(testNode());
+  const { core, calls } = recordingCore(true, node);
   const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [node]);
   const deps = testDeps(host(), { core });
   const flow = new UpgradeFlow(deps, budget, { drainTimeoutMs: 50, drainRetryMs: 10 });
@@ -94,5 +98,23 @@ test('a drain a PDB blocks past the bounded wait: Warning events, node back in s
   t.regex(patches[0] ?? '', /"unschedulable":true.*lifecycle-phase":"Draining"/);
   t.regex(patches.at(-1) ?? '', /"unschedulable":null.*lifecycle-phase":null/);
   t.false(calls.includes('deleteNamespacedPod'), 'never forced');
+  t.deepEqual(budget.holding(), []);
+});
+
+test('a node the caller saw before the last pass finished (a stale cache) is not upgraded again', async (t) => {
+  const stale = ready(testNode());
+  const annotations = {
+    ...stale.metadata?.annotations,
+    'windowsmachineconfig.openshift.io/version': '1.0.0',
+  };
+  const upgraded: V1Node = { ...stale, metadata: { ...stale.metadata, annotations } };
+  const { core, calls } = recordingCore(false, upgraded);
+  const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [stale]);
+  const deps = testDeps(host(), { core, version: '1.0.0' });
+  const flow = new UpgradeFlow(deps, budget, { drainTimeoutMs: 1000 });
+  const out = await flow.upgrade({ node: stale, target, instance, signal: new AbortController().signal });
+  t.deepEqual(out, { result: 'done', bytesSent: 0 });
+  t.deepEqual(calls, ['readNode'], 'no cordon, no drain');
+  t.deepEqual(deps.events.events, [], 'no second Upgraded event');
   t.deepEqual(budget.holding(), []);
 });

@@ -2,7 +2,8 @@ import type { V1Node } from '@kubernetes/client-node';
 import { enterPhase } from './instance-status.js';
 import type { HostTarget, JoinDeps } from './join-deps.js';
 import { waitForNode } from './node-changes.js';
-import { isNodeReady } from './node-ops.js';
+import { isNodeReady, readNode } from './node-ops.js';
+import { needsMaintenance } from './node-upgrades.js';
 import { DrainError } from '../kube/client/drain.js';
 import { drainWithEvents } from './bounded-drain.js';
 import { Annotations } from '../identity/node-metadata.js';
@@ -78,7 +79,13 @@ export class UpgradeFlow {
     const decision = this.budget.tryAcquire(name);
     if (!decision.granted) return { result: 'waiting', max: decision.max, unavailable: decision.unavailable };
     try {
-      return await this.run(req, this.job(req, name));
+      // The caller decided on its informer's copy, which may not show this flow's last patches yet (a
+      // pass that just finished): the API's copy decides whether there is anything left to do.
+      const node = await readNode(this.deps.core, name);
+      if (node === undefined || !needsMaintenance(node, this.deps.version))
+        return { result: 'done', bytesSent: 0 };
+      const current = { ...req, node };
+      return await this.run(current, this.job(current, name));
     } finally {
       this.budget.release(name);
     }
