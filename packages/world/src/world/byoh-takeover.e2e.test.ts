@@ -71,7 +71,14 @@ test.serial(
     );
     const taken = events.filter((e) => e.reason === 'NodeTakenOver').map((e) => e.message);
     t.is(taken.length, 4, taken.join('\n'));
-    t.true(taken.some((m) => m.startsWith('Took over node win-a') && /nothing was restarted/.test(m)));
+    t.true(
+      taken.some(
+        (m) =>
+          m.startsWith(`Took over node win-a (joined by another operator, version ${GO_WMCO_VERSION})`) &&
+          /nothing was restarted/.test(m),
+      ),
+      taken.join('\n'),
+    );
     t.true(
       taken.some(
         (m) => m.startsWith('Took over node win-c') && /upgraded under the disruption budget/.test(m),

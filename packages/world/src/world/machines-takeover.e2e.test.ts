@@ -112,7 +112,10 @@ test.serial(
     t.is(taken.length, 3, taken.join('\n'));
     t.true(
       taken.some(
-        (m) => m.startsWith(`Took over node ${machines[0]?.node}`) && /nothing was restarted/.test(m),
+        (m) =>
+          m.startsWith(
+            `Took over node ${machines[0]?.node} (joined by another operator, version ${GO_WMCO_VERSION})`,
+          ) && /nothing was restarted/.test(m),
       ),
     );
     const records = await apis(world).core.listNamespacedConfigMap({

@@ -51,6 +51,10 @@ export async function entryNode(
   return taken?.kind === 'adopted' ? taken.node : undefined;
 }
 
+/** The operator version a Node carries (the one it was joined or last upgraded at). */
+function joinedAt(node: V1Node): string {
+  return node.metadata?.annotations?.[Annotations.version] ?? '';
+}
 /**
  * Takes over, in place, a BYOH node the Go WMCO joined (issue 29 item 2), trusting nothing the node can
  * write. Only a `windows-instances` entry leads to a candidate: the operator connects to the entry's
@@ -150,13 +154,13 @@ export class ByohTakeover {
     });
     this.deps.names.own({ ...ref, nodeName: name });
     const settled = await settleTakeover(this.deps, c.host, annotated, 'host');
-    await this.taken(settled.node, instance, settled.how);
+    // The version it was joined at: read before settleTakeover set this operator's.
+    await this.taken(settled.node, instance, settled.how, joinedAt(node));
     return { kind: 'adopted', node: settled.node, matches: settled.matches };
   }
 
-  private async taken(node: V1Node, instance: WindowsInstance, how: string): Promise<void> {
+  private async taken(node: V1Node, instance: WindowsInstance, how: string, from: string): Promise<void> {
     const name = node.metadata?.name ?? '';
-    const from = node.metadata?.annotations?.[Annotations.version] ?? '';
     const message = `Took over node ${name} (joined by another operator${from === this.deps.version ? '' : `, version ${from}`}) from instance ${instance.address}: ${how}`;
     this.deps.logger.info({ node: name, instance: instance.address }, 'took over a node');
     await this.deps.events.record(nodeEventRef(node), 'Normal', NODE_TAKEN_OVER, message);

@@ -43,6 +43,10 @@ function joinedByAnother(node: V1Node): boolean {
   );
 }
 
+/** The operator version a Node carries (the one it was joined or last upgraded at). */
+function joinedAt(node: V1Node): string {
+  return node.metadata?.annotations?.[Annotations.version] ?? '';
+}
 /**
  * Takes over, in place, a Machine node the Go WMCO joined (issue 29 item 2), trusting nothing the Node
  * can write: the candidate is the Node machine-api linked to the Machine; the operator connects to the
@@ -132,13 +136,13 @@ export class MachineTakeover {
       ...(pin ? { hostKey: pin } : {}),
     });
     const settled = await settleTakeover(this.deps, c.host, annotated, 'VM');
-    await this.taken(settled.node, m, settled.how);
+    // The version it was joined at: read before settleTakeover set this operator's.
+    await this.taken(settled.node, m, settled.how, joinedAt(node));
     return { kind: 'adopted', node: settled.node, matches: settled.matches };
   }
 
-  private async taken(node: V1Node, m: WindowsMachine, how: string): Promise<void> {
+  private async taken(node: V1Node, m: WindowsMachine, how: string, from: string): Promise<void> {
     const name = node.metadata?.name ?? '';
-    const from = node.metadata?.annotations?.[Annotations.version] ?? '';
     const by = from === this.deps.version ? '' : `, version ${from}`;
     const message = `Took over node ${name} (joined by another operator${by}) from Machine ${machineKey(m)}: ${how}`;
     this.deps.logger.info({ node: name, machine: machineKey(m) }, 'took over a Machine node');
