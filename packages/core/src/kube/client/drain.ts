@@ -37,7 +37,19 @@ export class DrainError extends Error {
   }
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** A pause that ends early when `signal` aborts (the loops check it next): a stop never waits out a retry. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
 const podName = (p: V1Pod): string => `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`;
 
 /** Pods drain leaves alone: DaemonSet pods (they would come back) and static mirror pods. */
@@ -125,7 +137,7 @@ async function awaitGone(
     if (left.length === 0) return;
     if (Date.now() >= deadline)
       throw new DrainError(nodeName, left.map(podName), 'timed out after the deletion');
-    await sleep(o.retryMs ?? 5000);
+    await sleep(o.retryMs ?? 5000, o.signal);
   }
 }
 
@@ -159,7 +171,7 @@ async function pause(nodeName: string, left: readonly V1Pod[], o: DrainOptions):
   const names = left.map(podName);
   (o.logger ?? silentLogger).info({ node: nodeName, waiting: names }, 'waiting for pods to leave');
   await o.onWaiting?.(names);
-  await sleep(o.retryMs ?? 5000);
+  await sleep(o.retryMs ?? 5000, o.signal);
 }
 
 /**
