@@ -5,6 +5,12 @@ interface DeploySources {
   readonly clusterRole: Document;
   readonly roles: readonly Document[];
   readonly deployment: Document;
+  /**
+   * ClusterRoles deploy/ binds to other ServiceAccounts of the operator's namespace (the cloud node
+   * manager's): each becomes a clusterPermissions entry of its own, which OLM turns into that
+   * ServiceAccount, its ClusterRole and binding.
+   */
+  readonly otherServiceAccounts: readonly { readonly name: string; readonly clusterRole: Document }[];
 }
 
 function docsOf(text: string, source: string): Document[] {
@@ -19,13 +25,34 @@ function one(docs: readonly Document[], kind: string): Document {
   return found[0] as Document;
 }
 
-/** Finds the ClusterRole, Roles and Deployment among the texts of deploy/'s files. */
+/** The ServiceAccount a ClusterRoleBinding binds, with the ClusterRole it names. */
+function boundAccount(
+  binding: Document,
+  clusterRoles: readonly Document[],
+): { name: string; clusterRole: Document } {
+  const role = String(binding.getIn(['roleRef', 'name']));
+  const clusterRole = clusterRoles.find((c) => c.getIn(['metadata', 'name']) === role);
+  if (!clusterRole) throw new Error(`deploy/ binds ClusterRole ${role}, which it does not define`);
+  return { name: String(binding.getIn(['subjects', 0, 'name'])), clusterRole };
+}
+
+/** Finds the ClusterRoles, Roles and Deployment among the texts of deploy/'s files. */
 export function deploySources(files: readonly { text: string; source: string }[]): DeploySources {
   const docs = files.flatMap((f) => docsOf(f.text, f.source));
+  const deployment = one(docs, 'Deployment');
+  const operatorSa = String(deployment.getIn(['spec', 'template', 'spec', 'serviceAccountName']));
+  const clusterRoles = docs.filter((d) => d.get('kind') === 'ClusterRole');
+  const accounts = docs
+    .filter((d) => d.get('kind') === 'ClusterRoleBinding')
+    .map((b) => boundAccount(b, clusterRoles));
+  const operator = accounts.filter((a) => a.name === operatorSa);
+  if (operator.length !== 1)
+    throw new Error(`deploy/ must bind exactly one ClusterRole to ${operatorSa}, found ${operator.length}`);
   return {
-    clusterRole: one(docs, 'ClusterRole'),
+    clusterRole: (operator[0] as { clusterRole: Document }).clusterRole,
     roles: docs.filter((d) => d.get('kind') === 'Role'),
-    deployment: one(docs, 'Deployment'),
+    deployment,
+    otherServiceAccounts: accounts.filter((a) => a.name !== operatorSa),
   };
 }
 
@@ -67,6 +94,12 @@ export function syncCsv(csvText: string, src: DeploySources): string {
   const installSpec = ['spec', 'install', 'spec'];
   csv.setIn([...installSpec, 'clusterPermissions'], csv.createNode([{ serviceAccountName: saName }]));
   csv.setIn([...installSpec, 'clusterPermissions', 0, 'rules'], clusterRules);
+  src.otherServiceAccounts.forEach((a, i) => {
+    const rules = new YAMLSeq<Node>();
+    rules.items.push(...items(a.clusterRole, ['rules']));
+    csv.setIn([...installSpec, 'clusterPermissions', i + 1], csv.createNode({ serviceAccountName: a.name }));
+    csv.setIn([...installSpec, 'clusterPermissions', i + 1, 'rules'], rules);
+  });
   csv.setIn([...installSpec, 'permissions'], csv.createNode([{ serviceAccountName: saName }]));
   csv.setIn([...installSpec, 'permissions', 0, 'rules'], nsRules);
   const name = String(src.deployment.getIn(['metadata', 'name']));

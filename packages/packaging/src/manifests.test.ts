@@ -28,6 +28,7 @@ test('every bundle manifest is a Kubernetes object; metadata/annotations.yaml de
     'ClusterServiceVersion',
     'Configuration',
     'PrometheusRule',
+    'Secret',
     'Service',
     'Service',
   ]);
@@ -64,7 +65,7 @@ test('the CSV: OwnNamespace only, Kubernetes 1.36 or later, no CRDs', (t) => {
   t.deepEqual(spec['customresourcedefinitions'], {});
 });
 
-test('the CSV runs the Deployment of deploy/, and the bundle ships deploy/s Service and PrometheusRule', (t) => {
+test('the CSV runs the Deployment of deploy/, and the bundle ships deploy/s Service, PrometheusRule and token Secret', (t) => {
   const deployment = deployDocs().find((d) => d.object['kind'] === 'Deployment')!.object;
   const install = (
     csvObject()['spec'] as { install: { spec: { deployments: { name: string; spec: unknown }[] } } }
@@ -72,7 +73,7 @@ test('the CSV runs the Deployment of deploy/, and the bundle ships deploy/s Serv
   t.is(install.deployments.length, 1);
   t.is(install.deployments[0]!.name, (deployment['metadata'] as { name: string }).name);
   t.deepEqual(install.deployments[0]!.spec, deployment['spec']);
-  for (const kind of ['Service', 'PrometheusRule']) {
+  for (const kind of ['Service', 'PrometheusRule', 'Secret']) {
     const object = structuredClone(deployDocs().find((d) => d.object['kind'] === kind)!.object);
     delete (object['metadata'] as Record<string, unknown>)['namespace'];
     t.deepEqual(bundleDocs().find((d) => d.object['kind'] === kind)!.object, object, kind);

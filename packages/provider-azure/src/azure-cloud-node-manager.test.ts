@@ -2,12 +2,14 @@ import test from 'ava';
 import { serviceSpecProblems } from '@wmco/core/provider';
 import { azureCloudNodeManager } from './azure-cloud-node-manager.js';
 
-test("the cloud-node-manager command line is exactly upstream's, with the node kubeconfig", (t) => {
+test("the cloud-node-manager command line is upstream's, with its own ServiceAccount kubeconfig (OCPBUGS-36671)", (t) => {
   const spec = azureCloudNodeManager.service({ debug: false });
   t.is(
     spec.command,
-    'C:\\k\\azure-cloud-node-manager.exe --windows-service --node-name=NODE_NAME --wait-routes=false --kubeconfig=C:\\k\\kubeconfig',
+    'C:\\k\\azure-cloud-node-manager.exe --windows-service --node-name=NODE_NAME --wait-routes=false --kubeconfig=C:\\k\\cloud-node-manager-kubeconfig',
   );
+  // Never the node's own identity: NodeRestriction refuses a node that removes its own taints.
+  t.false(spec.command.includes('--kubeconfig=C:\\k\\kubeconfig'));
 });
 
 test('the service is a priority 3, non-bootstrap service filled with the node name', (t) => {

@@ -3,6 +3,7 @@ import type { CaBundleInput } from '../desired/ca-bundle.js';
 import type { MirrorProblem } from '../desired/mirror-entry-check.js';
 import type { ImageMirrorEntry } from '../desired/mirror-sets.js';
 import type { ExporterTls } from './read-exporter-tls.js';
+import type { CloudNodeManagerToken } from './read-cloud-node-manager-token.js';
 
 /**
  * What the operator reads from the cluster to describe a Windows node: plain values, read once per
@@ -44,6 +45,12 @@ export interface ClusterFacts {
    * the service CA). Absent: facts read without the namespace, or the Secret is missing or not filled yet.
    */
   readonly exporterTls?: ExporterTls;
+  /**
+   * The `windows-cloud-node-manager` ServiceAccount's token and CA (Secret
+   * `windows-cloud-node-manager-token`), which the platform's cloud node manager runs with. Absent: facts
+   * read without the namespace, or the Secret is missing or not filled yet.
+   */
+  readonly cloudNodeManagerToken?: CloudNodeManagerToken;
   /** `--cloud-provider` of the Linux workers' kubelet, when they set one. */
   readonly cloudProvider?: string;
   /** `--cloud-config` of the Linux workers' kubelet (a path in their ignition), when they set one. */

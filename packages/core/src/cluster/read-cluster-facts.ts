@@ -5,6 +5,7 @@ import type { ImageMirrorEntry } from '../desired/mirror-sets.js';
 import { isNotFound } from '../kube/client/api-errors.js';
 import type { ClusterFacts } from './cluster-facts.js';
 import { readExporterTls } from './read-exporter-tls.js';
+import { readCloudNodeManagerToken } from './read-cloud-node-manager-token.js';
 import { readClusterProxy } from './read-proxy.js';
 import { readTrustedCa, registryBundles } from './read-trusted-ca.js';
 import { workerIgnitionFacts, type WorkerIgnitionFacts } from '../desired/worker-ignition.js';
@@ -153,9 +154,18 @@ async function exporterTlsFacts(
   return tls ? { exporterTls: tls } : {};
 }
 
+async function cloudNodeManagerFacts(
+  core: CoreV1Api,
+  namespace: string | undefined,
+): Promise<Pick<ClusterFacts, 'cloudNodeManagerToken'>> {
+  const token = namespace === undefined ? undefined : await readCloudNodeManagerToken(core, namespace);
+  return token ? { cloudNodeManagerToken: token } : {};
+}
+
 /**
  * Reads every cluster object a join needs (reference §1.2, §1.6 step 2); with the operator's namespace
- * also the `trusted-ca` bundle and windows_exporter's certificate (`caBundle`, `exporterTls`).
+ * also the `trusted-ca` bundle, windows_exporter's certificate and the cloud node manager's token
+ * (`caBundle`, `exporterTls`, `cloudNodeManagerToken`).
  */
 export async function readClusterFacts(
   core: CoreV1Api,
@@ -194,5 +204,6 @@ export async function readClusterFacts(
     ...(proxy === undefined ? {} : { proxy }),
     ...(await caBundleFacts(core, controllerConfig['spec'], { namespace, proxy })),
     ...(await exporterTlsFacts(core, namespace)),
+    ...(await cloudNodeManagerFacts(core, namespace)),
   };
 }

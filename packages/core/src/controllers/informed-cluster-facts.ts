@@ -2,6 +2,7 @@ import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { ClusterFacts } from '../cluster/cluster-facts.js';
 import { readClusterFacts } from '../cluster/read-cluster-facts.js';
 import { EXPORTER_TLS_SECRET } from '../cluster/read-exporter-tls.js';
+import { CLOUD_NODE_MANAGER_TOKEN_SECRET } from '../cluster/read-cloud-node-manager-token.js';
 import { TRUSTED_CA_CONFIGMAP } from '../cluster/read-trusted-ca.js';
 import { SupervisedInformer } from '../kube/supervised-informer.js';
 import type { KubeObject } from '../kube/watch-port.js';
@@ -44,6 +45,10 @@ function factWatches(namespace: string): { key: string; watched: Watched }[] {
     {
       key: `secrets/${namespace}/${EXPORTER_TLS_SECRET}`,
       watched: namedObject('secrets', namespace, EXPORTER_TLS_SECRET),
+    },
+    {
+      key: `secrets/${namespace}/${CLOUD_NODE_MANAGER_TOKEN_SECRET}`,
+      watched: namedObject('secrets', namespace, CLOUD_NODE_MANAGER_TOKEN_SECRET),
     },
   ];
 }

@@ -6,6 +6,7 @@ import { buildWindowsServices } from './windows-services.js';
 import type { UploadFile } from '../host/windows-host.js';
 import type { ClusterFacts } from '../cluster/cluster-facts.js';
 import { generatedFiles, type GeneratedFile } from './generated-files.js';
+import { cloudNodeManagerFiles } from './cloud-node-manager-kubeconfig.js';
 import { buildHostSpec } from './host-spec-builder.js';
 import { kubeletCloudFiles } from './kubelet-cloud-files.js';
 import { checkServiceNodeValues, resolveServices, scriptsFor, type HostScript } from './service-scripts.js';
@@ -62,7 +63,11 @@ export function designNode(deps: NodeDesignDeps, facts: ClusterFacts): NodeDesig
       logRotation: deps.logRotation,
       capabilities: { ...deps.capabilities, imageCredentialProvider: cloud.imageCredentialProvider },
     }),
-    generated: generatedFiles(facts, [...deps.providerFiles, ...cloud.files]),
+    generated: generatedFiles(facts, [
+      ...deps.providerFiles,
+      ...cloud.files,
+      ...cloudNodeManagerFiles(facts, deps.capabilities.cloudNodeManager !== undefined),
+    ]),
     payload: deps.payload,
     ...proxyDesign(deps, facts),
     routes: deps.capabilities.metadataRoutes?.routes() ?? [],

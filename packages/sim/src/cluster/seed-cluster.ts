@@ -74,6 +74,7 @@ export function seedCluster(
       metadata: { name: OPERATOR_SERVICE_ACCOUNT, namespace: OPERATOR_NAMESPACE },
     },
     seed.windowsExporterService(OPERATOR_NAMESPACE),
+    ...seed.cloudNodeManagerIdentity(OPERATOR_NAMESPACE),
   ].forEach((o) => put(server, o));
   const sa = put(server, seed.nodeBootstrapperServiceAccount());
   const uid = str(meta(sa)['uid']) ?? '';

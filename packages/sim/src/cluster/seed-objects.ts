@@ -242,3 +242,31 @@ export function windowsExporterService(namespace: string): JsonObject {
     spec: { ports: [{ name: 'metrics', port: 9182, protocol: 'TCP', targetPort: 9182 }] },
   };
 }
+
+export const CLOUD_NODE_MANAGER_SERVICE_ACCOUNT = 'windows-cloud-node-manager';
+
+/**
+ * What deploy/1*-cloud-node-manager-*.yaml installs in the operator's namespace (as the operator's own
+ * ServiceAccount is seeded): the `windows-cloud-node-manager` ServiceAccount and its token Secret, which
+ * the token controller fills as kube-controller-manager's does. Its ClusterRole and binding are RBAC,
+ * applied from deploy/ by the worlds that enforce RBAC.
+ */
+export function cloudNodeManagerIdentity(namespace: string): JsonObject[] {
+  return [
+    {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: CLOUD_NODE_MANAGER_SERVICE_ACCOUNT, namespace },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name: `${CLOUD_NODE_MANAGER_SERVICE_ACCOUNT}-token`,
+        namespace,
+        annotations: { 'kubernetes.io/service-account.name': CLOUD_NODE_MANAGER_SERVICE_ACCOUNT },
+      },
+      type: 'kubernetes.io/service-account-token',
+    },
+  ];
+}

@@ -35,5 +35,6 @@ export { VSPHERE_FQDN_SCRIPT, gcpNodeNameOf } from './evaluate/host-scripts.js';
 export { type ModelHnsNetwork, type ModelHnsEndpoint } from './windows-model.js';
 export { RootCertificateStore, MANAGED_CERTIFICATE_NAME } from './root-certificate-store.js';
 export { windowsExporter, EXPORTER_PORT, type ServiceListener } from './windows-exporter.js';
+export { cloudNodeManager, cloudNodeManagerLastError, UNINITIALIZED_TAINT } from './cloud-node-manager.js';
 export { PowerShellEngine, type PowerShellEngineOptions } from './pwsh/powershell-engine.js';
 export { DiskFileSystem } from './pwsh/disk-file-system.js';

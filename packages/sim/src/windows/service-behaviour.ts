@@ -4,6 +4,7 @@ import { flagValue, splitCommandLine } from './command-line.js';
 import { kubeletBehaviour, type KubeletBehaviourOptions } from './kubelet/kubelet-behaviour.js';
 import { stripLogRunner } from './kubelet/kubelet-flags.js';
 import { windowsExporter } from './windows-exporter.js';
+import { cloudNodeManager } from './cloud-node-manager.js';
 import { withServiceLog } from './service-log.js';
 
 /** What a behaviour sees when its service starts. */
@@ -110,7 +111,8 @@ export const hybridOverlay: ServiceBehaviour = {
  * kube-proxy needs its `--config` (written by the network-conf.ps1 pre-script); hybrid-overlay its
  * `--bootstrap-kubeconfig` (and creates its HNS networks); windows_exporter its `--web.config.file` (and
  * serves HTTPS with the certificate it names, windows-exporter.ts);
- * csi-proxy its binary. `kubelet` tunes the simulated kubelet (e.g. short heartbeats in tests).
+ * csi-proxy its binary; Azure's cloud-node-manager its `--kubeconfig`, with which it removes its Node's
+ * uninitialized taint (cloud-node-manager.ts). `kubelet` tunes the simulated kubelet (e.g. short heartbeats in tests).
  */
 export function defaultServiceBehaviours(kubelet: KubeletBehaviourOptions = {}): ServiceBehaviourRegistry {
   return new ServiceBehaviourRegistry()
@@ -119,5 +121,6 @@ export function defaultServiceBehaviours(kubelet: KubeletBehaviourOptions = {}):
     .register('kube-proxy', requiresFlagFiles('--config'))
     .register('hybrid-overlay-node', hybridOverlay)
     .register('windows_exporter', windowsExporter)
-    .register('csi-proxy', binaryExists);
+    .register('csi-proxy', binaryExists)
+    .register('cloud-node-manager', cloudNodeManager());
 }

@@ -5,6 +5,8 @@ export const WindowsPaths = {
   k8sDir: 'C:\\k',
   kubeconfig: 'C:\\k\\kubeconfig',
   bootstrapKubeconfig: 'C:\\k\\bootstrap-kubeconfig',
+  /** The cloud node manager's own ServiceAccount kubeconfig, written by the core (OCPBUGS-36671). */
+  cloudNodeManagerKubeconfig: 'C:\\k\\cloud-node-manager-kubeconfig',
   kubeletConfig: 'C:\\k\\kubelet.conf',
   credentialProviderConfig: 'C:\\k\\credential-provider-config.yaml',
   logDir: 'C:\\var\\log',

@@ -19,11 +19,20 @@ const OTHER_KEY = rsa();
 const resolve: Ipv4Resolver = (n) =>
   n === 'win-b.example' ? Promise.resolve(['10.0.0.6']) : Promise.reject(new Error('NXDOMAIN'));
 
-function node(name: string, o: { owner: string; ip: string; user?: string; key?: string }): V1Node {
+interface NodeSpec {
+  owner: string;
+  ip: string;
+  user?: string;
+  key?: string;
+  byoh?: boolean;
+  addresses?: { type: string; address: string }[];
+}
+
+function node(name: string, o: NodeSpec): V1Node {
   return {
     metadata: {
       name,
-      labels: { 'windowsmachineconfig.openshift.io/byoh': 'true' },
+      labels: o.byoh === false ? {} : { 'windowsmachineconfig.openshift.io/byoh': 'true' },
       annotations: {
         'windowsmachineconfig.openshift.io/instance-address': o.owner,
         'windowsmachineconfig.openshift.io/username': encryptUsername(
@@ -32,7 +41,7 @@ function node(name: string, o: { owner: string; ip: string; user?: string; key?:
         ),
       },
     },
-    status: { addresses: [{ type: 'InternalIP', address: o.ip }] },
+    status: { addresses: [{ type: 'InternalIP', address: o.ip }, ...(o.addresses ?? [])] },
   };
 }
 
@@ -136,4 +145,42 @@ test('a node that already has a record is left as it is; the migration runs once
   await migration.once(KEY);
   await migration.once(KEY);
   t.deepEqual(records.writes, ['put windows-instances 10.0.0.5']);
+});
+
+test('no record when a Node without the byoh label lists the entry’s address among its addresses', async (t) => {
+  const { records, refusals } = await migrate([
+    node('win-a', { owner: '10.0.0.5', ip: '10.0.0.5' }),
+    // A Machine node (or one that dropped its byoh label), with the address as an ExternalIP only.
+    node('win-m', {
+      owner: '',
+      ip: '10.0.3.3',
+      byoh: false,
+      addresses: [{ type: 'ExternalIP', address: '10.0.0.5' }],
+    }),
+  ]);
+  t.deepEqual(records.all(), []);
+  t.deepEqual(refusals.length, 1, 'only win-a is a migration candidate');
+  t.regex(refusals[0] ?? '', /^win-a: .*node\(s\) win-m claim the same instance or address/);
+});
+
+test('no record when another Node reports the entry’s DNS name', async (t) => {
+  const { records, refusals } = await migrate([
+    node('win-b', { owner: 'win-b.example', ip: '10.0.0.6', user: 'wmco' }),
+    node('win-y', {
+      owner: '',
+      ip: '10.0.3.4',
+      byoh: false,
+      addresses: [{ type: 'InternalDNS', address: 'WIN-B.example' }],
+    }),
+  ]);
+  t.deepEqual(records.all(), []);
+  t.regex(refusals[0] ?? '', /^win-b: .*node\(s\) win-y claim/);
+});
+
+test('no record when the username annotation is missing', async (t) => {
+  const bare = node('win-a', { owner: '10.0.0.5', ip: '10.0.0.5' });
+  delete bare.metadata?.annotations?.['windowsmachineconfig.openshift.io/username'];
+  const { records, refusals } = await migrate([bare]);
+  t.deepEqual(records.all(), []);
+  t.regex(refusals[0] ?? '', /^win-a: .*it has no username annotation/);
 });

@@ -7,8 +7,8 @@ import {
 import { instanceRef } from '../../identity/instance-ref.js';
 import { nodeOwner } from '../../identity/node-ownership.js';
 import type { NodeRecord } from '../../identity/node-record.js';
-import { Annotations, Labels } from '../../identity/node-metadata.js';
-import { decryptUsername } from '../../identity/username-crypto.js';
+import { Labels } from '../../identity/node-metadata.js';
+import { otherClaimants, usernameProblem } from '../../identity/pre-record-checks.js';
 import { errorMessage } from '../../kube/logger.js';
 import type { ByohView } from './byoh-view.js';
 import { nodeEventRef, type JoinDeps } from '../../lifecycle/join-deps.js';
@@ -18,22 +18,6 @@ import { nodeInternalIp } from '../../lifecycle/node-ops.js';
 export const NODE_RECORD_NOT_MIGRATED = 'NodeRecordNotMigrated';
 
 type Verdict = { readonly record: NodeRecord } | { readonly refused: string };
-
-function claimants(nodes: readonly V1Node[], owner: string, ipv4: string): string[] {
-  return nodes
-    .filter((n) => nodeOwner(n) === owner || nodeInternalIp(n) === ipv4)
-    .map((n) => n.metadata?.name ?? '');
-}
-
-function usernameOf(node: V1Node, privateKeyPem: string): string | undefined {
-  const encrypted = node.metadata?.annotations?.[Annotations.username];
-  if (!encrypted) return undefined;
-  try {
-    return decryptUsername(encrypted, privateKeyPem);
-  } catch {
-    return undefined;
-  }
-}
 
 /** Why `node` cannot be migrated as `instance`'s, or undefined when operator-side data agrees. */
 function mismatch(
@@ -45,12 +29,12 @@ function mismatch(
   const { address: owner, ipv4Address: ipv4 } = instance;
   const ip = nodeInternalIp(node);
   if (ip !== ipv4) return `its InternalIP ${ip ?? '(none)'} is not ${ipv4}, the address of entry ${owner}`;
-  const others = claimants(nodes, owner, ipv4).filter((n) => n !== node.metadata?.name);
+  const others = otherClaimants(nodes, node.metadata?.name ?? '', {
+    addresses: [ipv4, owner],
+    owns: (n) => nodeOwner(n) === owner,
+  });
   if (others.length > 0) return `node(s) ${others.join(', ')} claim the same instance or address`;
-  const username = usernameOf(node, privateKeyPem);
-  if (username === undefined) return 'its username annotation does not decrypt with the operator’s key';
-  if (username !== instance.username) return `its username annotation names another user than entry ${owner}`;
-  return undefined;
+  return usernameProblem(node, privateKeyPem, { user: instance.username, whose: `entry ${owner}` });
 }
 
 function migratedRecord(node: V1Node, instance: WindowsInstance, now: Date): NodeRecord {
@@ -71,8 +55,9 @@ function migratedRecord(node: V1Node, instance: WindowsInstance, now: Date): Nod
 /**
  * Makes the records of BYOH nodes joined before records existed (issue 27), once, from operator-side data
  * only: the node's owner annotation names a `windows-instances` entry that exists; the Node's InternalIP
- * is the address that entry resolves to; no other Node claims that entry or address; and the Node's
- * username annotation decrypts with the operator's key to the entry's username. Any mismatch is reported
+ * is the address that entry resolves to; no other Node (any Windows Node, whatever its labels) claims
+ * that entry or lists that address (or the entry's DNS name) among its addresses; and the Node's username
+ * annotation decrypts with the operator's key to the entry's username. Any mismatch is reported
  * (a Warning event on the Node and a log line) and no record is made: such a node is never acted on.
  * Cloud tags applied before records existed are not recorded (a Node's list of them cannot be trusted),
  * so a removal leaves them on the instance.
@@ -96,8 +81,9 @@ export class RecordMigration {
   }
 
   private async run(privateKeyPem: string): Promise<void> {
-    const nodes = this.view.windowsNodes().filter((n) => n.metadata?.labels?.[Labels.byoh] === 'true');
-    for (const node of nodes) {
+    // Candidates are the BYOH nodes; claimants are every Windows Node (a node may drop its byoh label).
+    const nodes = this.view.windowsNodes();
+    for (const node of nodes.filter((n) => n.metadata?.labels?.[Labels.byoh] === 'true')) {
       const name = node.metadata?.name ?? '';
       const owner = nodeOwner(node);
       if (owner === undefined || this.deps.records.forNode(name) !== undefined) continue;

@@ -152,7 +152,7 @@ export class MachineReconciler implements Reconciler {
       const taken = await takeover.consider(m, candidate, { privateKeyPem, signal });
       return taken.kind === 'adopted' ? taken.node : false;
     }
-    const found = await machineNode(this.recordDeps, nodes, m, candidate);
+    const found = await machineNode(this.recordDeps, nodes, m, { candidate, privateKeyPem });
     return found.kind === 'node' ? found.node : false;
   }
 
