@@ -21,6 +21,7 @@ import type { NodeChangeFeed } from '../../lifecycle/node-changes.js';
 import { isNodeReady, nodeInternalIp, readNode } from '../../lifecycle/node-ops.js';
 import { RemoveFlow, type RemoveOptions } from '../../lifecycle/remove-flow.js';
 import { removalCandidates } from './recorded-removals.js';
+import { recordedElsewhere } from '../../identity/records-namespace.js';
 import { LIFECYCLE_PHASE_ANNOTATION, rebootRequested } from '../../lifecycle/lifecycle-annotations.js';
 import type { NodeMaintenance } from '../../lifecycle/maintenance.js';
 import { EntryPins, type PinStore } from './entry-pins.js';
@@ -273,7 +274,9 @@ export class ByohControllers implements ByohView {
     const gone = [...this.listedEntries].filter((e) => !entries.includes(e));
     this.listedEntries = new Set(entries);
     [...entries, ...gone].forEach((e) => this.instanceQueue.add(ENTRY_PREFIX + e));
-    for (const n of removalCandidates(this.windowsNodes(), this.o.deps.records, entries))
+    // Another controller's nodes are neither removed nor reported here (its own records name them).
+    const nodes = this.windowsNodes().filter((n) => !recordedElsewhere(n, this.o.deps.namespace));
+    for (const n of removalCandidates(nodes, this.o.deps.records, entries))
       this.instanceQueue.add(NODE_PREFIX + n);
   }
 
