@@ -83,6 +83,13 @@ test('the embedded controller joins a WindowsHost as a Ready node with its confi
     'the embedder’s own logger',
   );
 
+  // A second WindowsHost of the same address is not listed, and says which one lists it.
+  await windowsHosts.create('win-e-copy', host.address);
+  const copy = await until('the copy refused', windowsHosts.phaseIs('win-e-copy', 'Failed'));
+  t.regex(copy.lastError ?? '', /already listed by WindowsHost win-e/);
+  t.is((await windowsHosts.get('win-e'))?.status?.phase, 'Ready');
+  await windowsHosts.delete('win-e-copy');
+
   // Deleted: deconfigured, and its Node deleted.
   await windowsHosts.delete('win-e');
   await until('win-e removed', async () => ((await windowsNodes(world)).length === 0 ? true : undefined));
