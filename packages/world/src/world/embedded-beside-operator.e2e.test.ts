@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
 import { join } from 'node:path';
-import { CoreV1Api, KubeConfig, type V1Node } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, KubeConfig, type V1Node } from '@kubernetes/client-node';
 import { parseCsr } from '@wmco/core';
 import { NODE_RECORD_LABEL } from '@wmco/core/internal';
 import { generateEd25519KeyPair, sshFingerprint } from '@wmco/sim';
@@ -21,6 +21,24 @@ import { apis, eventsAbout, NS, phaseIs, testWorld, until } from './world-fixtur
 const EMBEDDED_NS = 'windows-hosts';
 const VERSION = { operator2: '9.9.9-op', embedded1: '0.1.0-embedded', embedded2: '0.2.0-embedded' };
 const VERSION_ANNOTATION = 'windowsmachineconfig.openshift.io/version';
+// Drift checks every ten minutes: a configuration change reaches the nodes through the watches.
+const TEN_MINUTES = 600_000;
+const PROXY = { group: 'config.openshift.io', version: 'v1', plural: 'proxies', name: 'cluster' };
+
+async function setClusterProxy(world: SimWorld, httpProxy: string): Promise<void> {
+  const kc = new KubeConfig();
+  kc.loadFromFile(world.adminKubeconfig);
+  const api = kc.makeApiClient(CustomObjectsApi);
+  const current = (await api.getClusterCustomObject(PROXY)) as Record<string, unknown>;
+  await api.replaceClusterCustomObjectStatus({ ...PROXY, body: { ...current, status: { httpProxy } } });
+}
+
+/** A probe: the host's kubelet runs with this HTTP_PROXY. */
+function kubeletProxy(world: SimWorld, i: number, proxy: string): () => Promise<true | undefined> {
+  const env = (): readonly string[] =>
+    world.hosts.hosts[i]?.sim.model.scm.get('kubelet')?.runEnvironment ?? [];
+  return () => Promise.resolve(env().includes(`HTTP_PROXY=${proxy}`) ? true : undefined);
+}
 
 function admin(world: SimWorld): CoreV1Api {
   const kc = new KubeConfig();
@@ -54,7 +72,7 @@ function embedded(world: SimWorld, version: string, lines: string[]): Promise<Em
         timings: { nodeRegistrationMs: 60_000, nodeReadyMs: 60_000, pollMs: 100, keyRetryMs: 500 },
         lifecycle: { drainRetryMs: 200, drainTimeoutMs: 30_000, upgradeRetryMs: 500, servicesResyncMs: 500 },
       },
-      driftRepairIntervalMs: 1000,
+      driftRepairIntervalMs: TEN_MINUTES,
     },
   });
 }
@@ -122,8 +140,10 @@ function untouched(
   t.deepEqual(since.writes.changedSince(since.mark, name), [], `${since.by} left node ${name} as it was`);
 }
 
-test('the operator and an embedded controller in one cluster each join, upgrade and remove only their own nodes', async (t) => {
-  const { world, logs } = await testWorld([{ hostname: 'WIN-O' }, { hostname: 'WIN-E' }]);
+test('the operator and an embedded controller in one cluster each join, reconfigure, upgrade and remove only their own nodes', async (t) => {
+  const { world, logs } = await testWorld([{ hostname: 'WIN-O' }, { hostname: 'WIN-E' }], {
+    driftRepairIntervalMs: TEN_MINUTES,
+  });
   t.teardown(() => world.stop());
   const keyB = generateEd25519KeyPair();
   // An OpenSSH public key line's second field is the key blob the fingerprint is taken of.
@@ -155,6 +175,11 @@ test('the operator and an embedded controller in one cluster each join, upgrade 
     (await node(world, name))?.metadata?.annotations?.['windowsmachineconfig.openshift.io/records-namespace'];
   t.is(await joinedBy('win-o'), NS);
   t.is(await joinedBy('win-e'), EMBEDDED_NS);
+
+  // A cluster configuration change: each controller's watches bring it to its own node.
+  await setClusterProxy(world, 'http://proxy.example.com:3128');
+  await until('the proxy on win-o', kubeletProxy(world, 0, 'http://proxy.example.com:3128'), 60_000);
+  await until('the proxy on win-e', kubeletProxy(world, 1, 'http://proxy.example.com:3128'), 60_000);
 
   // The embedded controller upgrades its node; the operator's is left alone.
   let mark = writes.mark();
