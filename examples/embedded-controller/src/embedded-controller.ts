@@ -8,6 +8,7 @@ import {
 } from '@wmco/core';
 import { noneProvider } from '@wmco/provider-none';
 import { lineLogger } from './line-logger.js';
+import { WindowsHostList } from './windows-host-list.js';
 
 /** The version this controller annotates its nodes with, and the name of its services ConfigMap. */
 export const EMBEDDED_VERSION = '0.1.0-embedded';
@@ -16,8 +17,10 @@ export const EMBEDDED_VERSION = '0.1.0-embedded';
 export interface EmbeddedControllerOptions {
   /** A kubeconfig file; absent: the in-cluster service account (or `$KUBECONFIG`). */
   readonly kubeconfig?: string | undefined;
-  /** The namespace with `windows-instances`, the `cloud-private-key` Secret, and the records. */
+  /** The namespace with the WindowsHosts, the `cloud-private-key` Secret, and the records. */
   readonly namespace: string;
+  /** The version the nodes are annotated with (default EMBEDDED_VERSION); another one upgrades them. */
+  readonly version?: string;
   /** The node payload directory (kubelet, containerd, ... and their manifest). */
   readonly payloadDir: string;
   /** `None` or `BareMetal`: the platforms the none provider serves (default `None`). */
@@ -42,8 +45,8 @@ function kubeConfigFrom(path: string | undefined): KubeConfig {
 }
 
 /**
- * Starts @wmco/core's controllers inside this process: the none provider, the BYOH source only (no
- * Machine API here), and no leader election: this controller runs as one replica, so it is the only
+ * Starts @wmco/core's controllers inside this process: the none provider, the hosts listed by the
+ * namespace's WindowsHost custom resources (no windows-instances, no Machine API), and no leader election: this controller runs as one replica, so it is the only
  * process that acts on its namespace's hosts. A controller that runs several replicas must elect one
  * (for example with `LeaderElector` and `runLeadership` from @wmco/core) and start the controllers
  * only in the leader.
@@ -56,11 +59,14 @@ export async function startEmbeddedController(o: EmbeddedControllerOptions): Pro
     providers: [noneProvider],
     platform: o.platform ?? 'None',
   });
+  const kubeConfig = kubeConfigFrom(o.kubeconfig);
   const controllers = await core.controllers({
-    kubeConfig: kubeConfigFrom(o.kubeconfig),
+    kubeConfig,
     namespace: o.namespace,
     logger,
-    version: EMBEDDED_VERSION,
+    version: o.version ?? EMBEDDED_VERSION,
+    // The hosts are WindowsHost custom resources, not windows-instances entries.
+    instances: new WindowsHostList(kubeConfig, o.namespace, logger),
     payloadDir: o.payloadDir,
     component: 'embedded-windows-controller',
     machines: false,

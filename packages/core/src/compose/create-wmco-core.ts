@@ -32,7 +32,7 @@ export interface WmcoCore {
   tryResolve<T>(capability: Token<T>): T | undefined;
   /**
    * Builds the controllers of one cluster with this platform's provider: the BYOH source
-   * (`windows-instances`), the Machine source (where the cluster serves Machines and the provider can
+   * (`windows-instances`, or the embedder's own `instances` list), the Machine source (where the cluster serves Machines and the provider can
    * configure them), kubelet CSR approval, the lifecycle every source shares, the cluster configuration
    * watches and the windows-exporter ServiceMonitor. Reads the payload manifest and the operator's node
    * records before it resolves; starts nothing that joins or changes a node: the caller starts the

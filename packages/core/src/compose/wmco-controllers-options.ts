@@ -9,6 +9,7 @@ import type { JoinTimings } from '../lifecycle/join-deps.js';
 import type { LifecycleOptions } from '../lifecycle/lifecycle-options.js';
 import type { CloudContext } from '../provider/capabilities/cloud-context.js';
 import type { ByohControllersOptions } from '../sources/byoh/byoh-controllers.js';
+import type { InstanceList } from '../sources/byoh/instance-list.js';
 
 type SourceMetrics = NonNullable<ByohControllersOptions['metrics']>;
 
@@ -77,6 +78,12 @@ export interface WmcoControllersOptions {
   readonly component?: string;
   /** The Machine source (default on; it runs only where the cluster serves Machines and RBAC allows it). */
   readonly machines?: boolean;
+  /**
+   * Where the BYOH source's hosts come from (default: the `windows-instances` ConfigMap in `namespace`):
+   * an embedder's own list, such as custom resources it watches, whose hosts then get the same shared
+   * lifecycle. Its `report` receives each host's status (docs/embedding.md).
+   */
+  readonly instances?: InstanceList | undefined;
   /** Keep the windows-exporter ServiceMonitor in `namespace` (default on). */
   readonly serviceMonitor?: boolean;
   /** Hosts joined at once (default 5). */

@@ -19,6 +19,7 @@ import type { WmcoCore } from './create-wmco-core.js';
 import { machineSource, serviceMonitor } from './machine-source.js';
 import { CloudContext } from '../provider/capabilities/cloud-context.js';
 import { platformParts } from './platform-parts.js';
+import { reportedStatus } from './reported-status.js';
 import type { Runnable } from './runnable.js';
 import type { WmcoControllersOptions, WmcoMetricsHooks } from './wmco-controllers-options.js';
 import type { Ipv4Resolver } from '../desired/windows-instances.js';
@@ -131,15 +132,18 @@ export async function buildControllers(wmco: WmcoCore, o: WmcoControllersOptions
   const addressPolicy = clusterAddressPolicy(core, kc, facts, { resolver: s.resolver, allowLoopback });
   const nodeFeed = new NodeChangeFeed();
   const events = eventRecorder(o);
-  const deps = await controllerDeps(
+  const built = await controllerDeps(
     { o, parts, caches, addressPolicy, nodeChanges: nodeFeed, facts },
     events,
   );
+  // An embedder's own host list hears of each of its hosts' status (InstanceList.report).
+  const deps = o.instances ? { ...built, status: reportedStatus(built.status, o.instances, o.logger) } : built; // prettier-ignore
   let nodes: () => readonly V1Node[] = () => [];
   const maintenance = new NodeMaintenance(deps, () => nodes(), lifecycle);
   const byoh = new ByohControllers({
     ...{ deps, maintenance, nodeFeed, hostKeys: caches.hostKeys, addressPolicy },
     ...{ privateKeySecret: s.privateKeySecret, parallelJoins: s.parallelJoins, resolver: s.resolver },
+    instances: o.instances,
     certificates: kc.makeApiClient(CertificatesV1Api),
     watch: kubeWatch(kc),
     remove: {

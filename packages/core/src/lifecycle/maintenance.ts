@@ -1,4 +1,5 @@
 import type { V1Node } from '@kubernetes/client-node';
+import { recordedElsewhere } from '../identity/records-namespace.js';
 import { DriftRepair } from './drift-repair.js';
 import type { JoinDeps } from './join-deps.js';
 import type { JoinFlow } from './join-flow.js';
@@ -13,6 +14,11 @@ import { ServicesConfigMapKeeper } from './services-configmap-keeper.js';
 import { TrackedJoinFlow } from './tracked-join-flow.js';
 import { UpgradeFlow } from './upgrade-flow.js';
 import { ActiveWork, UpgradeableReporter, busyNodes } from './upgradeable.js';
+
+/** The nodes of this controller and those joined before any said which controller joined them. */
+function ours(nodes: readonly V1Node[], namespace: string): V1Node[] {
+  return nodes.filter((n) => !recordedElsewhere(n, namespace));
+}
 
 /**
  * The node lifecycle parts one operator shares between its sources: the disruption budget, the upgrade
@@ -45,7 +51,7 @@ export class NodeMaintenance {
     this.reporter = port
       ? new UpgradeableReporter(
           port,
-          () => [...this.work.active(), ...busyNodes(nodes(), deps.version)],
+          () => [...this.work.active(), ...busyNodes(ours(nodes(), deps.namespace), deps.version)],
           deps.logger,
         )
       : undefined;

@@ -10,8 +10,8 @@ import type { RecordSource } from '../identity/node-record.js';
  * The seam between a source of Windows instances and the one node lifecycle (ARCHITECTURE §3, ADR 0017).
  *
  * A source says only which instances exist and how to reach them: today the `windows-instances` ConfigMap
- * (sources/byoh) and Windows Machines (sources/machines); an embedding controller may add its own (for
- * example a `WindowsHost` custom resource with `spec.address`, `spec.user` and a status it writes).
+ * (sources/byoh) and Windows Machines (sources/machines); an embedder's own hosts (for example `WindowsHost`
+ * custom resources) reach the BYOH source as an `InstanceList` (sources/byoh/instance-list.ts).
  * Everything after that is shared code: join, upgrade, reboot, re-key, drift repair and removal, under one
  * disruption budget, scheduled the same way for every source.
  *

@@ -17,6 +17,11 @@ export interface HostStats {
   floodBytes: number;
   /** Reboots the host went through (requested, scheduled by an apply, or a fault's power loss). */
   reboots: number;
+  /**
+   * Public-key auth requests per offered key's fingerprint (`SHA256:...`), accepted or not: who tried to
+   * log in (sshd's auth log names the key of each attempt at LogLevel VERBOSE).
+   */
+  keysOffered: Record<string, number>;
 }
 
 /** Fresh counters, all zero. */
@@ -33,5 +38,6 @@ export function newHostStats(): HostStats {
     floodsOpen: 0,
     floodBytes: 0,
     reboots: 0,
+    keysOffered: {},
   };
 }

@@ -18,7 +18,7 @@ export {
 export { DEFAULT_HOST_COSTS, FREE_HOST_COSTS, type HostCosts, type HostFaults } from './host-costs.js';
 export { SILENT_POINTS, isSilentAt, type SilenceFaults, type SilentPoint } from './host-faults.js';
 export { splitCommandLine, flagValue } from './command-line.js';
-export { generateEd25519KeyPair } from './ssh-auth.js';
+export { generateEd25519KeyPair, sshFingerprint } from './ssh-auth.js';
 export { knowPayloadFiles } from './known-payload.js';
 export { kubeletBehaviour, type KubeletBehaviourOptions } from './kubelet/kubelet-behaviour.js';
 export { kubeletStatus, type KubeletPhase, type KubeletStatus } from './kubelet/kubelet-status.js';

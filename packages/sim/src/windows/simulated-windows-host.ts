@@ -94,6 +94,9 @@ export class SimulatedWindowsHost {
       username: o.username ?? 'Administrator',
       authorizedKeys: () => this.authorizedKeys,
       refuse: () => this.faults.refuseAuthentication === true,
+      offered: (fingerprint) => {
+        this.stats.keysOffered[fingerprint] = (this.stats.keysOffered[fingerprint] ?? 0) + 1;
+      },
     };
     this.shell = {
       model: this.model,

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import ssh2, { type AuthContext, type ParsedKey } from 'ssh2';
 
 /** Parses an OpenSSH public key line or a private key; throws on garbage. */
@@ -14,6 +14,13 @@ export interface AuthPolicy {
   /** The keys in administrators_authorized_keys (the host accepts any of them). */
   authorizedKeys(): readonly ParsedKey[];
   refuse(): boolean;
+  /** Each public key offered in an auth request, by its OpenSSH fingerprint (`SHA256:...`). */
+  offered?(fingerprint: string): void;
+}
+
+/** A public key's OpenSSH fingerprint, as `ssh-keygen -lf` and sshd's auth log print it (`SHA256:<base64>`). */
+export function sshFingerprint(publicSsh: Buffer): string {
+  return `SHA256:${createHash('sha256').update(publicSsh).digest('base64').replace(/=+$/, '')}`;
 }
 
 function offeredKeyMatches(ctx: AuthContext, allowed: ParsedKey): boolean {
@@ -26,6 +33,7 @@ function offeredKeyMatches(ctx: AuthContext, allowed: ParsedKey): boolean {
 
 /** Accepts the authorized key (checking the signature when one is sent); refuses everything else. */
 export function authenticate(ctx: AuthContext, policy: AuthPolicy): void {
+  if (ctx.method === 'publickey') policy.offered?.(sshFingerprint(ctx.key.data));
   const key = policy.authorizedKeys().find((k) => offeredKeyMatches(ctx, k));
   if (policy.refuse() || ctx.username !== policy.username || !key) {
     return ctx.reject(['publickey']);

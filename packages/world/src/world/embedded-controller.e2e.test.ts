@@ -1,14 +1,18 @@
 import test from 'ava';
 import { join } from 'node:path';
 import { EMBEDDED_VERSION, lineLogger, startEmbeddedController } from '@wmco/embedded-controller-example';
-import { apis, NS, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
+import { applyWindowsHostCrd, WorldWindowsHosts } from './windows-host-fixture.js';
+import { apis, NS, testWorld, until, windowsNodes } from './world-fixture.js';
 
 // examples/embedded-controller is a controller process of its own around @wmco/core's createWmcoCore:
-// its own logger, no leader election, the none provider, BYOH only. No operator runs in this world.
-test('the embedded controller joins a listed BYOH host as a Ready node with its configuration, and removes it', async (t) => {
+// its own logger, no leader election, the none provider, its hosts listed by WindowsHost custom
+// resources (its own instance source). No operator runs in this world.
+test('the embedded controller joins a WindowsHost as a Ready node with its configuration, writes its status, and removes it', async (t) => {
   const { world } = await testWorld([{ hostname: 'WIN-E' }]);
   t.teardown(() => world.stop());
   await world.createPrivateKeySecret();
+  await applyWindowsHostCrd(world);
+  const windowsHosts = new WorldWindowsHosts(world, NS);
   const lines: string[] = [];
   const controller = await startEmbeddedController({
     kubeconfig: join(world.dir, 'operator.kubeconfig'),
@@ -34,8 +38,11 @@ test('the embedded controller joins a listed BYOH host as a Ready node with its 
   await until('the controllers synced', () => Promise.resolve(controller.controllers.synced || undefined));
 
   const host = world.hosts.hosts[0]!;
-  await world.setInstances(Object.fromEntries([world.hosts.entry(0)]));
-  await until(`${host.address} Ready`, phaseIs(world, host.address, 'Ready'), 90_000);
+  await windowsHosts.create('win-e', host.address);
+  const status = await until('WindowsHost win-e Ready', windowsHosts.phaseIs('win-e', 'Ready'), 90_000);
+  t.is(status.nodeName, 'win-e', 'the status names the node');
+  t.is(status.lastError ?? '', '');
+  t.is((await world.status(host.address))?.phase, 'Ready', 'the shared lifecycle keeps its own status too');
 
   const [node] = await windowsNodes(world);
   t.is(node?.metadata?.name, 'win-e');
@@ -76,8 +83,15 @@ test('the embedded controller joins a listed BYOH host as a Ready node with its 
     'the embedder’s own logger',
   );
 
-  // Unlisted: deconfigured, and its Node deleted.
-  await world.setInstances({});
+  // A second WindowsHost of the same address is not listed, and says which one lists it.
+  await windowsHosts.create('win-e-copy', host.address);
+  const copy = await until('the copy refused', windowsHosts.phaseIs('win-e-copy', 'Failed'));
+  t.regex(copy.lastError ?? '', /already listed by WindowsHost win-e/);
+  t.is((await windowsHosts.get('win-e'))?.status?.phase, 'Ready');
+  await windowsHosts.delete('win-e-copy');
+
+  // Deleted: deconfigured, and its Node deleted.
+  await windowsHosts.delete('win-e');
   await until('win-e removed', async () => ((await windowsNodes(world)).length === 0 ? true : undefined));
   await until('no managed service left', () =>
     Promise.resolve(host.sim.model.scm.all().length === 0 ? true : undefined),

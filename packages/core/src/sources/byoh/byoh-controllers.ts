@@ -21,10 +21,12 @@ import type { NodeChangeFeed } from '../../lifecycle/node-changes.js';
 import { isNodeReady, nodeInternalIp, readNode } from '../../lifecycle/node-ops.js';
 import { RemoveFlow, type RemoveOptions } from '../../lifecycle/remove-flow.js';
 import { removalCandidates } from './recorded-removals.js';
+import { recordedElsewhere } from '../../identity/records-namespace.js';
 import { LIFECYCLE_PHASE_ANNOTATION, rebootRequested } from '../../lifecycle/lifecycle-annotations.js';
 import type { NodeMaintenance } from '../../lifecycle/maintenance.js';
 import { EntryPins, type PinStore } from './entry-pins.js';
 import { ByohTakeover } from './byoh-takeover.js';
+import { instanceListInformer, type InstanceList, type InstancesInformer } from './instance-list.js';
 
 export interface ByohControllersOptions {
   /** The flows' dependencies; their `nodeChanges` should be `nodeFeed`, which this source's Node informer feeds. */
@@ -46,6 +48,8 @@ export interface ByohControllersOptions {
   readonly parallelJoins: number;
   readonly remove: RemoveOptions;
   readonly privateKeySecret?: string;
+  /** Where the instances come from: the embedder's list (default: the `windows-instances` ConfigMap). */
+  readonly instances?: InstanceList | undefined;
   /** Who may request kubelet client certificates (default: OpenShift's node-bootstrapper account). */
   readonly bootstrap?: BootstrapIdentity;
   /** Drift repair of Ready, up-to-date nodes every `intervalMs` (0: off). Default: off. */
@@ -80,8 +84,10 @@ function nodeSignature(n: V1Node): string {
  * kubelet CSRs on another. `start` resolves once every informer synced. The shared lifecycle and the
  * cluster configuration watches are not this source's: the composition builds them once for every source.
  */
+type Informers = Omit<ReturnType<typeof byohInformers>, 'instances'> & { instances: InstancesInformer };
+
 export class ByohControllers implements ByohView {
-  private readonly informers: ReturnType<typeof byohInformers>;
+  private readonly informers: Informers;
   private readonly instanceQueue: WorkQueue;
   private readonly csrQueue: WorkQueue;
   private readonly controllers: Controller[];
@@ -119,9 +125,9 @@ export class ByohControllers implements ByohView {
     this.wire();
   }
 
-  private makeInformers(): ReturnType<typeof byohInformers> {
+  private makeInformers(): Informers {
     const { deps } = this.o;
-    return byohInformers({
+    const informers = byohInformers({
       core: deps.core,
       certificates: this.o.certificates,
       watch: this.o.watch,
@@ -131,6 +137,8 @@ export class ByohControllers implements ByohView {
       ...(this.o.metrics?.informerRestart ? { onRestart: this.o.metrics.informerRestart } : {}),
       ...(this.o.privateKeySecret ? { privateKeySecret: this.o.privateKeySecret } : {}),
     });
+    const list = this.o.instances;
+    return list ? { ...informers, instances: instanceListInformer(list) } : informers;
   }
 
   private makeControllers(): Controller[] {
@@ -266,7 +274,9 @@ export class ByohControllers implements ByohView {
     const gone = [...this.listedEntries].filter((e) => !entries.includes(e));
     this.listedEntries = new Set(entries);
     [...entries, ...gone].forEach((e) => this.instanceQueue.add(ENTRY_PREFIX + e));
-    for (const n of removalCandidates(this.windowsNodes(), this.o.deps.records, entries))
+    // Another controller's nodes are neither removed nor reported here (its own records name them).
+    const nodes = this.windowsNodes().filter((n) => !recordedElsewhere(n, this.o.deps.namespace));
+    for (const n of removalCandidates(nodes, this.o.deps.records, entries))
       this.instanceQueue.add(NODE_PREFIX + n);
   }
 

@@ -7,6 +7,7 @@ import { ownedBy } from '../../identity/node-ownership.js';
 import { instancesConfigMapRef, type JoinDeps } from '../../lifecycle/join-deps.js';
 import type { JoiningInstance, SourceInstance } from '../../lifecycle/node-source.js';
 import { readNode } from '../../lifecycle/node-ops.js';
+import { RECORDS_NAMESPACE_ANNOTATION } from '../../identity/records-namespace.js';
 import { reportUntrustedClaims } from './untrusted-claims.js';
 
 /**
@@ -35,7 +36,11 @@ export function byohJoiningInstance(deps: JoinDeps, instance: WindowsInstance): 
   return {
     ...byohSourceInstance(deps.namespace, instance),
     labels: { [Labels.byoh]: 'true', [Labels.workerRole]: '' },
-    annotations: { [Annotations.instanceAddress]: instance.address },
+    annotations: {
+      [Annotations.instanceAddress]: instance.address,
+      // Which controller joined it, when several share the cluster (records-namespace.ts).
+      [RECORDS_NAMESPACE_ANNOTATION]: deps.namespace,
+    },
     record: {
       source: 'windows-instances',
       instance: instance.address,

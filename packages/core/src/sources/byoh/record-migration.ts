@@ -13,6 +13,7 @@ import { errorMessage } from '../../kube/logger.js';
 import type { ByohView } from './byoh-view.js';
 import { nodeEventRef, type JoinDeps } from '../../lifecycle/join-deps.js';
 import { nodeInternalIp } from '../../lifecycle/node-ops.js';
+import { recordedElsewhere } from '../../identity/records-namespace.js';
 
 /** The reason of the Warning event on a Node whose record could not be made from operator-side data. */
 export const NODE_RECORD_NOT_MIGRATED = 'NodeRecordNotMigrated';
@@ -87,6 +88,8 @@ export class RecordMigration {
       const name = node.metadata?.name ?? '';
       const owner = nodeOwner(node);
       if (owner === undefined || this.deps.records.forNode(name) !== undefined) continue;
+      // Another controller's node (joined since records exist): not one to migrate, nor to report.
+      if (recordedElsewhere(node, this.deps.namespace)) continue;
       if (this.deps.records.get('windows-instances', owner) !== undefined) {
         await this.refuse(node, `instance ${owner} already has a record naming another node`);
         continue;
