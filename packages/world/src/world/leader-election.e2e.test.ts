@@ -5,8 +5,8 @@ import type { SimWorld } from './sim-world.js';
 import { NS, phaseIs, testWorld, until } from './world-fixture.js';
 
 const LEASE = 'windows-machine-config-operator-lock';
-// The world's leader timing (sim-world.ts): lease 3 s, renew deadline 2 s, retry period 0.3 s.
-const LEASE_MS = 3000;
+// The world's leader timing (sim-world.ts): lease 6 s, renew deadline 5 s, retry period 0.3 s.
+const LEASE_MS = 6000;
 const RETRY_MS = 300;
 
 interface LeadershipSamples {
