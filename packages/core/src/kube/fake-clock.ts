@@ -33,10 +33,19 @@ export class FakeClock implements Clock {
         .sort((a, b) => a[1].at - b[1].at)[0];
       if (!due) break;
       this.timers.delete(due[0]);
-      this.current = due[1].at;
+      // A timer that fell due during a `stall` runs late, at the current time.
+      this.current = Math.max(this.current, due[1].at);
       due[1].fn();
     }
     this.current = end;
+  }
+
+  /**
+   * Moves time forward by `ms` without running any timer, as in a process that did not run (a busy
+   * machine, a long synchronous task): the timers that fell due meanwhile run late, at the next `advance`.
+   */
+  stall(ms: number): void {
+    this.current += ms;
   }
 
   get pendingTimers(): number {

@@ -1,5 +1,4 @@
 import test from 'ava';
-import { systemClock } from './clock.js';
 import { FakeClock } from './fake-clock.js';
 import { silentLogger } from './logger.js';
 import { LeaderElector } from './leader-elector.js';
@@ -75,15 +74,21 @@ test('rejects timings that would let two leaders overlap', (t) => {
   );
 });
 
+/** Lets pending promise callbacks run (the fake clock fires its timers synchronously). */
+const settle = async (): Promise<void> => {
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+};
+
 test('runLeadership: only one of two acts; when the leader stops, the other takes over', async (t) => {
   const fast = { leaseDurationMs: 400, renewDeadlineMs: 250, retryPeriodMs: 40 };
+  const clock = new FakeClock();
   const store = new InMemoryLeaseStore();
   const acting = new Set<string>();
   let overlap = false;
-  const run = (id: string, stop: AbortController) =>
+  const run = (id: string, stop: AbortController): Promise<'lost' | 'stopped'> =>
     runLeadership({
-      elector: new LeaderElector(store, systemClock, { identity: id, ...fast }),
-      clock: systemClock,
+      elector: new LeaderElector(store, clock, { identity: id, ...fast }),
+      clock,
       timing: fast,
       callbacks: {
         onStartedLeading: () => {
@@ -97,42 +102,59 @@ test('runLeadership: only one of two acts; when the leader stops, the other take
   const stopA = new AbortController();
   const stopB = new AbortController();
   const a = run('a', stopA);
-  await new Promise((r) => setTimeout(r, 100));
+  await settle();
   const b = run('b', stopB);
-  await new Promise((r) => setTimeout(r, 300));
+  // Ten retry periods (with their jitter): a renews, b keeps finding a valid Lease held by a.
+  for (let i = 0; i < 10; i++) {
+    clock.advance(fast.retryPeriodMs * 1.2);
+    await settle();
+  }
   t.deepEqual([...acting], ['a']);
   stopA.abort();
   t.is(await a, 'stopped');
-  await new Promise((r) => setTimeout(r, 200));
+  clock.advance(fast.retryPeriodMs * 1.2); // b's next attempt finds the released Lease
+  await settle();
   t.deepEqual([...acting], ['b']);
   stopB.abort();
   t.is(await b, 'stopped');
   t.false(overlap);
 });
 
-test('runLeadership: a leader that cannot renew steps down within the renew deadline', async (t) => {
+test('runLeadership: a leader whose renewals fail steps down at the renew deadline, before its Lease expires', async (t) => {
   const fast = { leaseDurationMs: 400, renewDeadlineMs: 200, retryPeriodMs: 30 };
+  const clock = new FakeClock();
   const store = new InMemoryLeaseStore();
-  let stoppedAt = 0;
   let lostSignal = false;
+  let outcome: string | undefined;
   const stop = new AbortController();
-  const started = Date.now();
-  const done = runLeadership({
-    elector: new LeaderElector(store, systemClock, { identity: 'a', ...fast }),
-    clock: systemClock,
+  void runLeadership({
+    elector: new LeaderElector(store, clock, { identity: 'a', ...fast }),
+    clock,
     timing: fast,
     callbacks: {
       onStartedLeading: (signal) => signal.addEventListener('abort', () => (lostSignal = true)),
-      onStoppedLeading: () => (stoppedAt = Date.now()),
+      onStoppedLeading: () => undefined,
     },
     stop: stop.signal,
-  });
-  await new Promise((r) => setTimeout(r, 60));
-  const failing = setInterval(() => (store.failNext = new Error('apiserver down')), 1);
-  t.is(await done, 'lost');
-  clearInterval(failing);
+  }).then((o) => (outcome = o));
+  await settle();
+  const renewedAt = clock.now(); // the Lease was last written here: it expires at renewedAt + 400
+  const failing = (): void => void (store.failNext = new Error('apiserver down'));
+  failing();
+  clock.advance(fast.retryPeriodMs); // the renew starts; each of its attempts fails
+  await settle();
+  for (let ms = 0; ms < fast.renewDeadlineMs - fast.retryPeriodMs; ms += fast.retryPeriodMs) {
+    failing();
+    clock.advance(fast.retryPeriodMs);
+    await settle();
+  }
+  t.is(outcome, undefined, 'still leading within the renew deadline');
+  failing();
+  clock.advance(fast.retryPeriodMs);
+  await settle();
+  t.is(outcome, 'lost');
   t.true(lostSignal);
-  t.true(stoppedAt - started < fast.leaseDurationMs + 100, 'stepped down before another could take over');
+  t.true(clock.now() < renewedAt + fast.leaseDurationMs, 'stepped down before another could take over');
 });
 
 test('a Lease write the server refuses is an error in the log and reported once per reason; contention is not', async (t) => {

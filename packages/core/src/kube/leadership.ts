@@ -43,15 +43,67 @@ async function campaign(o: LeadershipOptions): Promise<boolean> {
   return false;
 }
 
-/** Renews until the lease is lost (renew deadline passed or another holder seen) or `stop` aborts. */
+type Attempt = 'renewed' | 'refused' | 'deadline' | 'stopped';
+
+/**
+ * One renew attempt, abandoned when the clock reaches `deadlineAt` or `stop` aborts first. A deadline
+ * timer that runs late by more than a retry period found a process that did not run (its event loop
+ * blocked or starved of CPU, as while `wmco sim` on GCP compiles the Compute client library on a busy
+ * machine): the answer may be waiting behind that timer, and a successful renew proves leadership however
+ * late it comes (the write is conditional on the record read), while a process that does not run starts
+ * nothing. So the attempt is given up only by a deadline timer that runs on time: after a late one it
+ * gets another retry period of running time.
+ */
+function attemptBefore(o: LeadershipOptions, deadlineAt: number): Promise<Attempt> {
+  return new Promise((resolve) => {
+    let dueAt = deadlineAt;
+    const finish = (outcome: Attempt): void => {
+      o.clock.clearTimeout(handle);
+      o.stop.removeEventListener('abort', onStop);
+      resolve(outcome);
+    };
+    const onStop = (): void => finish('stopped');
+    const onDeadline = (): void => {
+      if (o.clock.now() - dueAt <= o.timing.retryPeriodMs) return finish('deadline');
+      dueAt = o.clock.now() + o.timing.retryPeriodMs;
+      handle = o.clock.setTimeout(onDeadline, o.timing.retryPeriodMs);
+    };
+    let handle = o.clock.setTimeout(onDeadline, deadlineAt - o.clock.now());
+    o.stop.addEventListener('abort', onStop, { once: true });
+    o.elector.tryAcquireOrRenew().then(
+      (held) => finish(held ? 'renewed' : 'refused'),
+      () => finish('refused'),
+    );
+  });
+}
+
+/**
+ * One renew, as client-go's: attempts every retry period until one succeeds, another holder is seen, or
+ * the renew deadline passes, counted from this renew's start. An attempt the API server never answers is
+ * abandoned at that deadline: a leader that cannot prove it leads stops. The deadline is not counted from
+ * the last renewal: a process that did not run for a while (a busy machine, a long synchronous task)
+ * would otherwise find its deadline gone before its first attempt, and give up a Lease it still holds.
+ */
+async function renew(o: LeadershipOptions): Promise<'renewed' | 'lost' | 'stopped'> {
+  const deadlineAt = o.clock.now() + o.timing.renewDeadlineMs;
+  for (;;) {
+    const outcome = await attemptBefore(o, deadlineAt);
+    if (outcome === 'renewed' || outcome === 'stopped') return outcome;
+    if (outcome === 'deadline' || o.elector.leaseHeldByOther()) return 'lost';
+    const left = deadlineAt - o.clock.now();
+    if (left <= 0) return 'lost';
+    await sleep(o.clock, Math.min(o.timing.retryPeriodMs, left), o.stop);
+    if (o.stop.aborted) return 'stopped';
+  }
+}
+
+/** Renews every retry period until the lease is lost (see `renew`) or `stop` aborts. */
 async function lead(o: LeadershipOptions): Promise<'lost' | 'stopped'> {
-  let lastRenew = o.clock.now();
   while (!o.stop.aborted) {
     await sleep(o.clock, o.timing.retryPeriodMs, o.stop);
     if (o.stop.aborted) return 'stopped';
-    if (await o.elector.tryAcquireOrRenew()) lastRenew = o.clock.now();
-    else if (o.elector.leaseHeldByOther() || o.clock.now() - lastRenew >= o.timing.renewDeadlineMs)
-      return 'lost';
+    const outcome = await renew(o);
+    if (outcome !== 'renewed') return outcome;
   }
   return 'stopped';
 }

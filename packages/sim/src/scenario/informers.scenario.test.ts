@@ -221,8 +221,10 @@ test.serial(
         )
         .catch(reject);
     });
+    // Closed by the server at its deadline: not before it (a lower bound holds on a busy machine), and at
+    // all (a watch the server never closed would hang this test until ava's timeout).
     const took = Date.now() - started;
-    t.true(took >= 2900 && took < 15_000, `closed after ${took} ms`);
+    t.true(took >= 2900, `closed after ${took} ms`);
     if (env.sim) t.deepEqual(seen.slice(-1), ['BOOKMARK:rv']);
   },
 );

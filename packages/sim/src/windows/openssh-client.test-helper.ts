@@ -7,8 +7,12 @@ export interface OpenSshResult {
   readonly code: number;
   readonly stdout: string;
   readonly stderr: string;
-  readonly ms: number;
+  /** True when the client ended by itself; false when it was killed at the safety timeout (it hung). */
+  readonly ended: boolean;
 }
+
+// A safety net, not a measure: a client still running after this long waits on a channel never closed.
+const HUNG_MS = 60_000;
 
 const hasSftp = (): boolean => spawnSync('sh', ['-c', 'command -v sftp && command -v ssh']).status === 0;
 
@@ -53,14 +57,14 @@ export class OpenSshClient {
     ];
   }
 
-  /** `sftp -b -` with the given batch script on stdin. */
-  sftp(batch: string, timeoutMs = 20_000): Promise<OpenSshResult> {
+  /** `sftp -b -` with the given batch script on stdin; killed if it runs `timeoutMs` (a hung session). */
+  sftp(batch: string, timeoutMs = HUNG_MS): Promise<OpenSshResult> {
     const args = ['-b', '-', ...this.common('-P'), `Administrator@${this.host}`];
     return this.run('sftp', args, batch, timeoutMs);
   }
 
   /** `ssh host command`; stdin stays open unless `stdin` is given (then it is written and closed). */
-  ssh(command: string, stdin?: string, timeoutMs = 20_000): Promise<OpenSshResult> {
+  ssh(command: string, stdin?: string, timeoutMs = HUNG_MS): Promise<OpenSshResult> {
     return this.run('ssh', [...this.common('-p'), `Administrator@${this.host}`, command], stdin, timeoutMs);
   }
 
@@ -70,11 +74,10 @@ export class OpenSshClient {
     stdin: string | undefined,
     timeoutMs: number,
   ): Promise<OpenSshResult> {
-    const start = performance.now();
     return new Promise((resolve) => {
       const child = execFile(bin, args, { timeout: timeoutMs, cwd: this.dir }, (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-        resolve({ code, stdout, stderr, ms: performance.now() - start });
+        resolve({ code, stdout, stderr, ended: err?.killed !== true });
       });
       if (stdin !== undefined) child.stdin?.end(stdin);
     });

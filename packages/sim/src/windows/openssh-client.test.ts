@@ -18,8 +18,8 @@ import { generateEd25519KeyPair } from './ssh-auth.js';
 import { nextLoopbackAddress } from './windows-host-fixture.js';
 
 // Debian's real OpenSSH client against a simulated host, as an admin inspects a Windows node.
-// "Promptly": well under the client's own timeouts; a server that never closes the channel hangs forever.
-const PROMPT_MS = 5_000;
+// "Promptly": the client ends by itself (`ended`); a server that never closes the channel hangs it until
+// the helper's safety timeout kills it.
 const missing = ensureOpenSshClient();
 
 async function startHost(): Promise<{ sim: SimulatedWindowsHost; client: OpenSshClient }> {
@@ -52,7 +52,7 @@ test('sftp -b: ls, get and put with /C:/k paths, then bye ends the session with 
   ].join('\n');
   const r = await client.sftp(`${batch}\n`);
   t.is(r.code, 0, r.stderr);
-  t.true(r.ms < PROMPT_MS, `sftp took ${Math.round(r.ms)} ms`);
+  t.true(r.ended, 'sftp ended by itself');
   t.regex(r.stdout, /^\/C:\/k\/kubelet\.log\s*$/m);
   t.regex(r.stdout, /^-rw-\*{6}\s+1 \S+\s+\S+\s+23 \w{3} [ \d]\d \d\d:\d\d kubelet\.log$/m);
   t.regex(r.stdout, /Remote working directory: \/C:\/k$/m);
@@ -65,7 +65,7 @@ test('sftp -b: a missing file fails the batch with the server status, still prom
   t.teardown(() => sim.stop());
   const r = await client.sftp(`get /C:/k/missing.log ${join(client.workDir, 'x')}\nbye\n`);
   t.is(r.code, 1);
-  t.true(r.ms < PROMPT_MS, `sftp took ${Math.round(r.ms)} ms`);
+  t.true(r.ended, 'sftp ended by itself');
   t.regex(r.stderr, /missing\.log.*(not found|No such file)/i);
 });
 
@@ -75,7 +75,7 @@ test('ssh exec of a command the host does not run ends at once with the shell er
   // No stdin given: the client's stdin stays open, so only the server's exit-status and close end it.
   const r = await client.ssh('hostname');
   t.is(r.code, 1);
-  t.true(r.ms < PROMPT_MS, `ssh took ${Math.round(r.ms)} ms`);
+  t.true(r.ended, 'ssh ended by itself');
   t.regex(r.stderr, /'hostname' is not recognized as an internal or external command/);
 });
 
@@ -101,7 +101,7 @@ test('the host module run by hand: put with sftp, then ssh with the request on s
   );
   const r = await client.ssh(command, JSON.stringify(request));
   t.is(r.code, 0, r.stderr);
-  t.true(r.ms < PROMPT_MS, `ssh took ${Math.round(r.ms)} ms`);
+  t.true(r.ended, 'ssh ended by itself');
   const result = JSON.parse(r.stdout) as { ok: boolean; op: string };
   t.like(result, { ok: true, op: 'observe' });
 });
@@ -126,7 +126,7 @@ test('a host module session run by hand: two request lines on stdin, the ready l
   const stdin = `${module.bytes.toString('base64')}\n${request([])}\n${request(['C:\\k\\kubelet.log'])}\n`;
   const r = await client.ssh(command, stdin);
   t.is(r.code, 0, r.stderr);
-  t.true(r.ms < PROMPT_MS, `ssh took ${Math.round(r.ms)} ms`);
+  t.true(r.ended, 'ssh ended by itself');
   const lines = r.stdout.split(/\r?\n/).filter((l) => l !== '');
   t.is(lines[0], SESSION_READY_MARKER);
   const results = lines.slice(1).map((l) => {

@@ -21,8 +21,10 @@ test.serial(
     await world.startOperator();
     await until('the host Ready', phaseIs(world, leaving.address, 'Ready'), 90_000);
 
-    // Nothing listens here: the join retries connecting until its deadline (10 s in this world).
+    // Nothing listens here: the join retries connecting until its deadline, an hour here, so the join
+    // holds its lane for the whole test: a removal that waited for the lane would never come.
     const dead = '127.1.2.3';
+    world.hosts.setConnectDeadline(dead, 3_600_000);
     await replaceInstances(world, {
       ...Object.fromEntries([world.hosts.entry(0)]),
       [dead]: 'username=Administrator',
@@ -31,14 +33,14 @@ test.serial(
       ['Connecting', 'Configuring'].includes((await world.status(dead))?.phase ?? '') ? true : undefined;
     await until('the join to the dead host trying to connect', trying);
 
-    const asked = Date.now();
     await replaceInstances(world, { [dead]: 'username=Administrator' });
-    await until('the leaving node removed', async () =>
-      (await windowsNodes(world)).some((n) => n.metadata?.name === 'win-leaving') ? undefined : true,
+    await until(
+      'the leaving node removed',
+      async () =>
+        (await windowsNodes(world)).some((n) => n.metadata?.name === 'win-leaving') ? undefined : true,
+      180_000,
     );
-    const took = Date.now() - asked;
     t.true(await trying(), 'the join to the dead host has not given up yet');
-    t.true(took < 45_000, `removal took ${took} ms`);
     t.false(leaving.sim.model.files.isDirectory('C:\\k'), 'the leaving host was deconfigured');
   },
 );

@@ -1,7 +1,16 @@
 import test from 'ava';
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import type { SimWorld } from './sim-world.js';
-import { apis, eventsAbout, testWorld, until, windowsNodes, joinAll } from './world-fixture.js';
+import {
+  apis,
+  eventsAbout,
+  testWorld,
+  until,
+  windowsNodes,
+  joinAll,
+  NO_DRIFT_POLL_MS,
+  WATCHED_CHANGE_WAIT_MS,
+} from './world-fixture.js';
 
 const REG = 'C:\\k\\containerd\\registries';
 const IDMS = { group: 'config.openshift.io', version: 'v1', plural: 'imagedigestmirrorsets' };
@@ -35,23 +44,27 @@ function registries(world: SimWorld): Record<string, string | undefined>[] {
   });
 }
 
-/** Waits until every host's registry folder satisfies `ok`; returns how long it took. */
+/** Waits until every host's registry folder satisfies `ok`; returns how long it took (for the log). */
 async function allHosts(
   world: SimWorld,
   what: string,
   ok: (r: Record<string, string | undefined>) => boolean,
 ): Promise<number> {
   const start = Date.now();
-  await until(what, () => Promise.resolve(registries(world).every(ok) ? true : undefined), 45_000);
+  await until(
+    what,
+    () => Promise.resolve(registries(world).every(ok) ? true : undefined),
+    WATCHED_CHANGE_WAIT_MS,
+  );
   return Date.now() - start;
 }
 
-// The drift poll is set to ten minutes: what reaches the nodes within the test came through the watches.
+// No drift poll within the test: what reaches the nodes came through the watches.
 test.serial(
-  'an IDMS created, changed and deleted reaches every node within seconds, no cordon',
+  'an IDMS created, changed and deleted reaches every node through the watches (no drift poll), no cordon',
   async (t) => {
     const { world } = await testWorld([{ hostname: 'WIN-A' }, { hostname: 'WIN-B' }], {
-      driftRepairIntervalMs: 600_000,
+      driftRepairIntervalMs: NO_DRIFT_POLL_MS,
     });
     t.teardown(() => world.stop());
     await joinAll(world);
@@ -74,7 +87,6 @@ test.serial(
       (r['src.example.com'] ?? '').includes('https://mirror-one.example.net/v2'),
     );
     t.log(`created ${created} ms`);
-    t.true(created < 30_000, `created within seconds (${created} ms)`);
 
     const current = (await api.getClusterCustomObject({ ...IDMS, name: 'mirror-a' })) as { metadata: object };
     await api.replaceClusterCustomObject({
@@ -90,7 +102,6 @@ test.serial(
       return text.includes('https://mirror-two.example.net:5000/v2') && !text.includes('mirror-one');
     });
     t.log(`changed ${changed} ms`);
-    t.true(changed < 30_000, `changed within seconds (${changed} ms)`);
 
     await api.createClusterCustomObject({
       ...IDMS,
@@ -118,7 +129,6 @@ test.serial(
       (r['other.example.com_8443_'] ?? '').includes(`authorization = "Basic ${basic}"`),
     );
     t.log(`credentials ${credentials} ms`);
-    t.true(credentials < 30_000, `credentials within seconds (${credentials} ms)`);
 
     await api.deleteClusterCustomObject({ ...IDMS, name: 'mirror-a' });
     const removed = await allHosts(
@@ -127,7 +137,6 @@ test.serial(
       (r) => Object.keys(r).join() === 'other.example.com_8443_',
     );
     t.log(`removed ${removed} ms`);
-    t.true(removed < 30_000, `removed within seconds (${removed} ms)`);
     await api.deleteClusterCustomObject({ ...IDMS, name: 'mirror-b' });
     await allHosts(world, 'every folder removed', (r) => Object.keys(r).length === 0);
 

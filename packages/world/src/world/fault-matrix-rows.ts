@@ -1,5 +1,7 @@
 import type { HostFaults } from '@wmco/sim';
 import type { FaultContext, FaultPhase, FaultRow } from './fault-row.js';
+import { HOST_FAULT_ROWS } from './fault-matrix-host-rows.js';
+import { LEASE_LOST_ROW } from './fault-matrix-lease-row.js';
 import {
   atPhase,
   deconfigured,
@@ -14,9 +16,9 @@ import {
 // The fault matrix of issue 28 (item 5): each row one fault at one point of a join, an upgrade, a reboot or a
 // removal. `fault-matrix.e2e.test.ts` runs every row and checks the same four things for each.
 //
-// The row of a user deleting a Machine mid-join needs a world of Machines: fault-matrix-machine.ts.
-// Rows owned elsewhere, to be added to this table by their owners: "host silent" and "endless output" (the
-// `deadlines` work) and "Lease lost" (the `stop` work).
+// The row of a user deleting a Machine mid-join needs a world of Machines: fault-matrix-machine.ts. The rows
+// of a host silent mid-protocol and of endless output are in fault-matrix-host-rows.ts, the Lease lost while
+// the process lives in fault-matrix-lease-row.ts.
 
 const apiServer = (c: FaultContext): FaultContext['world']['cluster']['server'] => c.world.cluster.server;
 
@@ -107,6 +109,8 @@ export const FAULT_ROWS: readonly FaultRow[] = [
     fired: (c) => (c.world.cloud?.faults.count('DescribeInstances') ?? 0) > 6,
   },
   killRow('join: operator killed after the kubelet service was created', 'join', kubeletCreated),
+  ...HOST_FAULT_ROWS,
+  LEASE_LOST_ROW,
   // Upgrade.
   hostRow('upgrade: SSH connection dropped mid-apply', 'upgrade', { dropDuringApplyAtStep: 2 }),
   // Power lost at step 2 of the upgrade's apply, after a file was placed: the resumed plan no longer places
@@ -130,6 +134,4 @@ export const FAULT_ROWS: readonly FaultRow[] = [
     deconfigured,
   ),
   killRow('removal: operator killed after the host was deconfigured', 'removal', deconfigured),
-  // Here: the rows of the `deadlines` work (a host silent mid-protocol, endless output) and of the `stop`
-  // work (the Lease lost while the process lives), each a FaultRow like those above.
 ];

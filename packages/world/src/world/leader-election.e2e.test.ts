@@ -5,19 +5,28 @@ import type { SimWorld } from './sim-world.js';
 import { NS, phaseIs, testWorld, until } from './world-fixture.js';
 
 const LEASE = 'windows-machine-config-operator-lock';
-// The world's leader timing (sim-world.ts): lease 3 s, renew deadline 2 s, retry period 0.3 s.
-const LEASE_MS = 3000;
+// The world's leader timing (sim-world.ts): lease 6 s, renew deadline 5 s, retry period 0.3 s.
+const LEASE_MS = 6000;
 const RETRY_MS = 300;
 
-/** Samples, every few milliseconds, whether both operators lead and who holds the Lease. */
-function watchLeadership(
-  world: SimWorld,
-  ops: readonly OperatorRuntime[],
-): { both: number; holders: string[]; stop: () => void } {
+interface LeadershipSamples {
+  readonly both: number;
+  readonly holders: string[];
+  /** Per holder: the latest renewTime seen and its acquireTime (ms since the epoch). */
+  readonly times: Map<string, { renewed: number; acquired: number }>;
+  stop(): void;
+}
+
+/** Samples, every few milliseconds, whether both operators lead, who holds the Lease and its times. */
+function watchLeadership(world: SimWorld, ops: readonly OperatorRuntime[]): LeadershipSamples {
   const kc = new KubeConfig();
   kc.loadFromFile(world.adminKubeconfig);
   const leases = kc.makeApiClient(CoordinationV1Api);
-  const seen = { both: 0, holders: [] as string[] };
+  const seen = {
+    both: 0,
+    holders: [] as string[],
+    times: new Map<string, { renewed: number; acquired: number }>(),
+  };
   const flags = setInterval(() => {
     if (ops.filter((o) => o.leading).length > 1) seen.both++;
   }, 2);
@@ -30,6 +39,9 @@ function watchLeadership(
       .then((l) => {
         const id = l.spec?.holderIdentity ?? '';
         if (id !== '' && seen.holders.at(-1) !== id) seen.holders.push(id);
+        const renewed = new Date(l.spec?.renewTime ?? 0).getTime();
+        const acquired = new Date(l.spec?.acquireTime ?? 0).getTime();
+        if (id !== '') seen.times.set(id, { renewed, acquired });
       })
       .catch(() => undefined)
       .finally(() => (reading = false));
@@ -39,6 +51,7 @@ function watchLeadership(
       return seen.both;
     },
     holders: seen.holders,
+    times: seen.times,
     stop: () => {
       clearInterval(flags);
       clearInterval(holder);
@@ -47,7 +60,7 @@ function watchLeadership(
 }
 
 test.serial(
-  'two operators: only the leader acts; killing it hands over within the lease duration and the join finishes',
+  'two operators: only the leader acts; killing it hands over once its lease expired and the join finishes',
   async (t) => {
     const { world } = await testWorld([{ hostname: 'WIN-L' }], { costs: { powershellStartMs: 120 } });
     t.teardown(() => world.stop());
@@ -81,15 +94,22 @@ test.serial(
 
     const killedAt = Date.now();
     await leader.kill();
-    await until('the follower to lead', () => Promise.resolve(follower.leading || undefined), 10_000);
-    const handoverMs = Date.now() - killedAt;
-    t.log(`handover took ${handoverMs} ms (lease ${LEASE_MS} ms, retry period ${RETRY_MS} ms)`);
-    // The Lease was last renewed at most one retry period before the kill, so the follower gets it within
-    // the lease duration of that renewal plus one of its own retry periods (with 20 % jitter), and slack.
-    t.true(handoverMs <= LEASE_MS + 2 * RETRY_MS * 1.2 + 500, `handover in ${handoverMs} ms`);
-    t.true(handoverMs >= LEASE_MS - RETRY_MS * 2, `the follower waited for the lease to expire`);
+    await until('the follower to lead', () => Promise.resolve(follower.leading || undefined), 60_000);
+    t.log(`handover took ${Date.now() - killedAt} ms (lease ${LEASE_MS} ms, retry period ${RETRY_MS} ms)`);
+    // The follower took the Lease only once the killed leader's last renewal had expired: its acquireTime
+    // comes at least a lease duration after any renewTime of the old holder that was ever seen (both are
+    // written from one clock). How soon after depends on the machine's load, so it is not asserted here;
+    // leader-elector.test.ts checks the expiry's timing on a fake clock (still valid at 14 s, taken at 15 s).
+    const handover = await until('the follower in the Lease', () =>
+      Promise.resolve(sampler.times.get(followerId)),
+    );
+    const last = sampler.times.get(leaderId)!;
+    t.true(
+      handover.acquired >= last.renewed + LEASE_MS,
+      `acquired ${handover.acquired - last.renewed} ms after the last renewal seen`,
+    );
 
-    await until('Ready under the new leader', phaseIs(world, address, 'Ready'), 30_000);
+    await until('Ready under the new leader', phaseIs(world, address, 'Ready'), 120_000);
     sampler.stop();
     t.is(sampler.both, 0, 'never were both operators leading at once');
     t.deepEqual(sampler.holders, [leaderId, followerId]);

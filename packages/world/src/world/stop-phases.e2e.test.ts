@@ -1,5 +1,6 @@
 import test from 'ava';
 import { countingMatch, holders, stopsCleanly } from './stop-phases.test-helper.js';
+import { CHANGED_BINARY, VERSION_A, VERSION_B } from './upgrade-fixture.js';
 import { NS, phaseIs, testWorld, until } from './world-fixture.js';
 
 // Issue 28: a stop always ends, whatever the phase; each test reaches its phase by waiting on a state,
@@ -55,6 +56,24 @@ test.serial('joining: a stop while a host is being configured ends', async (t) =
   await world.setInstances(Object.fromEntries([world.hosts.entry(0)]));
   await world.startOperator();
   await until('the join under way', phaseIs(world, world.hosts.hosts[0]!.address, 'Configuring'));
+  await stopsCleanly(t, world, logs, before);
+});
+
+test.serial('upgrading: a stop while a node is mid-upgrade ends', async (t) => {
+  const before = holders();
+  const { world, logs } = await testWorld([{ hostname: 'WIN-STOP-U' }], {
+    costs: { powershellStartMs: 400 },
+  });
+  const address = world.hosts.hosts[0]!.address;
+  await world.createPrivateKeySecret();
+  await world.setInstances(Object.fromEntries([world.hosts.entry(0)]));
+  await world.startOperator('wmco-a', { version: VERSION_A });
+  await until('the node Ready on version A', phaseIs(world, address, 'Ready'), 180_000);
+  // Operator B ships one changed binary: it upgrades the node in place (drain, upload, apply, restart).
+  const payloadDir = await world.payloadVariant('b', [CHANGED_BINARY]);
+  await world.operators.at(-1)?.stop();
+  await world.startOperator('wmco-b', { version: VERSION_B, payloadDir });
+  await until('the upgrade under way', phaseIs(world, address, 'Upgrading'), 180_000, 20);
   await stopsCleanly(t, world, logs, before);
 });
 

@@ -7,8 +7,10 @@ test('until fails by its deadline, naming what it waited for, when a probe never
     until('a call nobody answers', () => new Promise<undefined>(() => undefined), 300, 20),
     { message: 'timed out waiting for a call nobody answers' },
   );
+  // Not before its deadline (timers never fire early); how long after depends on the machine's load, and a
+  // wait that never ended would fail the test at ava's timeout.
   const ms = Date.now() - started;
-  t.true(ms >= 300 && ms < 2_000, `${ms} ms`);
+  t.true(ms >= 300, `${ms} ms`);
 });
 
 test('until returns the first value a probe gives, and counts a failing probe as no answer', async (t) => {

@@ -23,6 +23,18 @@ export async function testWorld(
   return { world, logs };
 }
 
+/**
+ * The drift poll (and resync) of the day-2 tests: longer than any test runs, so what reaches the nodes
+ * within a test came through a watch; a change the watches missed is never repaired and its wait fails.
+ */
+export const NO_DRIFT_POLL_MS = 24 * 3_600_000;
+
+/**
+ * How long a day-2 test waits for a watched change to reach every node: a guard against a hang, not the
+ * claim (that is made by NO_DRIFT_POLL_MS), so it is generous enough for a machine busy with other work.
+ */
+export const WATCHED_CHANGE_WAIT_MS = 180_000;
+
 export function apis(world: SimWorld): { core: CoreV1Api; certificates: CertificatesV1Api } {
   const kc = new KubeConfig();
   kc.loadFromFile(world.adminKubeconfig);

@@ -26,7 +26,9 @@ function attempt(o: ResolvedSshOptions, key: LoadedPrivateKey, check: AttemptChe
       if (settled) return;
       settled = true;
       o.signal?.removeEventListener('abort', abandon);
-      client.end();
+      // Destroyed, not ended: before the handshake ssh2's end() leaves the socket (and its readyTimeout
+      // timer) open with a host that stays silent, which held the process after an abort.
+      client.destroy();
       reject(err);
     };
     const abandon = (): void => fail(abandoned(o));

@@ -1,0 +1,47 @@
+import { CoordinationV1Api, KubeConfig, V1MicroTime } from '@kubernetes/client-node';
+import { LEADER_LEASE_NAME } from '@wmco/operator';
+import { atPhase } from './fault-points.js';
+import type { FaultContext, FaultRow } from './fault-row.js';
+import { NS } from './world-fixture.js';
+
+/** Writes another holder into the operator's Lease, for `seconds`: a partition healed in its favour. */
+async function usurp(c: FaultContext, seconds: number): Promise<void> {
+  const kc = new KubeConfig();
+  kc.loadFromFile(c.world.adminKubeconfig);
+  const leases = kc.makeApiClient(CoordinationV1Api);
+  const lease = await leases.readNamespacedLease({ name: LEADER_LEASE_NAME, namespace: NS });
+  await leases.replaceNamespacedLease({
+    name: LEADER_LEASE_NAME,
+    namespace: NS,
+    body: {
+      ...lease,
+      spec: {
+        ...lease.spec,
+        holderIdentity: 'wmco-usurper',
+        renewTime: new V1MicroTime(),
+        leaseDurationSeconds: seconds,
+      },
+    },
+  });
+}
+
+const lost = new WeakSet<FaultContext>();
+
+/**
+ * The Lease lost while the process lives (issue 28, item 3): mid-join, another holder is written into the
+ * Lease. The leader's term ends 'lost' (its host steps are fenced and aborted); the process is then
+ * replaced, as `wmco run` exits 1 and its pod restarts, and the successor finishes the join once the
+ * other holder's Lease has expired.
+ */
+export const LEASE_LOST_ROW: FaultRow = {
+  name: 'join: Lease lost to another holder mid-join',
+  phase: 'join',
+  inject: async (c) => {
+    await atPhase(c, 'Configuring');
+    const leader = c.world.operators.at(-1);
+    await usurp(c, 2);
+    if ((await leader?.done) === 'lost') lost.add(c);
+    await c.restartOperator();
+  },
+  fired: (c) => lost.has(c),
+};
