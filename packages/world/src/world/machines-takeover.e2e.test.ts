@@ -5,6 +5,7 @@ import test from 'ava';
 import { PatchStrategy, setHeaderOptions, type V1Node } from '@kubernetes/client-node';
 import type { SimulatedWindowsHost } from '@wmco/sim';
 import { decodeNodeRecord, NODE_RECORD_LABEL } from '@wmco/core/internal';
+import { GO_WMCO_DAEMON } from './go-wmco-daemon-staging.js';
 import { stageGoWmcoMachines } from './go-wmco-machine-staging.js';
 import { GO_WMCO_VERSION } from './go-wmco-staging.js';
 import { settled } from './machine-wait.js';
@@ -23,6 +24,8 @@ interface Staged {
   /** Per Machine (by name order): its node's name and the VM behind it. */
   readonly machines: readonly { name: string; node: string; uid: string; vm: SimulatedWindowsHost }[];
 }
+
+const daemon = (vm: SimulatedWindowsHost): string | undefined => vm.model.scm.get(GO_WMCO_DAEMON)?.state;
 
 const starts = (vm: SimulatedWindowsHost): number =>
   vm.model.scm.events.filter((e) => e.action === 'start').length;
@@ -59,6 +62,11 @@ test.serial(
       t.is(versionOf(n), GO_WMCO_VERSION);
       t.is(n.metadata?.annotations?.[MACHINE], undefined, 'no wmco-ts annotation left');
     }
+    t.deepEqual(
+      machines.map((m) => daemon(m.vm)),
+      ['running', 'running', 'running'],
+      'staged: the Go WMCO daemon runs',
+    );
     // The second and third VMs were left with an older kube-proxy.exe than this operator's payload.
     for (const m of machines.slice(1)) m.vm.model.files.write('C:\\k\\kube-proxy.exe', Buffer.from('older'));
     const before = machines.map((m) => starts(m.vm));
@@ -107,6 +115,16 @@ test.serial(
         .map((m) => m.node)
         .sort(),
       'upgraded: those two only',
+    );
+    t.deepEqual(
+      machines.map((m) => daemon(m.vm)),
+      [undefined, undefined, undefined],
+      'the Go WMCO daemon is deleted',
+    );
+    const removed = events.filter((e) => e.reason === 'UpstreamDaemonRemoved').map((e) => e.message);
+    t.deepEqual(
+      removed.map((m) => / on node (\S+) /.exec(m)?.[1]).sort(),
+      machines.map((m) => m.node).sort(),
     );
     const taken = events.filter((e) => e.reason === 'NodeTakenOver').map((e) => e.message);
     t.is(taken.length, 3, taken.join('\n'));
@@ -181,6 +199,7 @@ test.serial(
       'Nodes left as they were',
     );
     t.deepEqual([starts(a.vm), starts(b.vm)], started, 'nothing ran on the refused VMs');
+    t.deepEqual([daemon(a.vm), daemon(b.vm)], ['running', 'running'], 'their daemon left alone');
     t.deepEqual(
       (await windowsNodes(world)).map((n) => n.metadata?.uid).sort(),
       machines.map((m) => m.uid).sort(),
