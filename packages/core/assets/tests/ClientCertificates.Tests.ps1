@@ -50,6 +50,7 @@ Describe 'WmcoHost client certificates' {
     Describe 'Remove-WmcoClientCertificate' {
         BeforeEach { $null = New-Item -ItemType Directory -Path $certs }
         It 'removes the named certificates through apply and keeps the others' {
+            InModuleScope WmcoHost { $script:ProtectedRoots = @() }
             foreach ($day in 24..27) { [System.IO.File]::WriteAllText((Join-Path $certs "ovnkube-client-2026-11-$day-10-00-00.pem"), 'x') }
             $answer = Invoke-WmcoJson @{ v = 1; op = 'apply'; steps = @(
                     @{ kind = 'removeClientCertificate'; name = 'ovnkube-client-2026-11-24-10-00-00.pem' },
