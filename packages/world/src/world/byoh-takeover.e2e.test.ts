@@ -43,6 +43,10 @@ test.serial(
       ['running', 'running', 'running', 'running'],
       'staged: the Go WMCO daemon runs',
     );
+    // WIN-A kept four hybrid-overlay client certificates (a Go WMCO before OCPBUGS-86246 pruned none).
+    const certs = ['24', '25', '26', '27'].map((d) => `ovnkube-client-2026-11-${d}-10-00-00.pem`);
+    const files = world.hosts.hosts[0]!.sim.model.files;
+    for (const c of certs) files.write(`C:\\k\\cni\\config\\${c}`, Buffer.from(c));
     // WIN-C and WIN-D were left with an older kube-proxy.exe than this operator's payload.
     for (const i of [2, 3])
       world.hosts.hosts[i]?.sim.model.files.write('C:\\k\\kube-proxy.exe', Buffer.from('older'));
@@ -71,6 +75,12 @@ test.serial(
       'the others were reconfigured',
     );
     t.is(dog.maxUnavailable, 1, `one node unavailable at a time, never more (saw ${dog.worst.join(', ')})`);
+    const left = files.list('C:\\k\\cni\\config').map((e) => e.name);
+    t.deepEqual(
+      left.filter((n) => n.startsWith('ovnkube-client-')).sort(),
+      certs.slice(2),
+      'old client certificates pruned on the matching host, the newest two kept',
+    );
     const events = await eventsAbout(world);
     const upgraded = events.filter((e) => e.reason === 'Upgraded').map((e) => e.message.split(' ')[2]);
     t.deepEqual(
