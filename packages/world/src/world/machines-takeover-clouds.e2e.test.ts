@@ -1,7 +1,7 @@
 // Issue 29 item 2 on cloud platforms: Windows Machine nodes the Go WMCO joined on Azure (a simulated Azure
 // Resource Manager behind machine-api, the Machine user `capi`, node name = computer name) and on AWS
-// (simulated EC2, node name = the private DNS name from EC2's metadata, which the Machine's InternalDNS
-// address carries) are taken over in place: a VM that already matches restarts nothing, another is upgraded
+// and GCP (simulated EC2 and GCE, node name = the name the cloud's metadata gives, which the Machine's
+// InternalDNS address carries) are taken over in place: a VM that already matches restarts nothing, another is upgraded
 // under the budget, and the Go WMCO's daemon goes on both.
 import test from 'ava';
 import type { V1Node } from '@kubernetes/client-node';
@@ -15,9 +15,9 @@ const MACHINE = 'windowsmachineconfig.openshift.io/machine';
 const versionOf = (n: V1Node): string | undefined =>
   n.metadata?.annotations?.['windowsmachineconfig.openshift.io/version'];
 
-const USER: Readonly<Record<string, string>> = { Azure: 'capi', AWS: 'Administrator' };
+const USER: Readonly<Record<string, string>> = { Azure: 'capi', AWS: 'Administrator', GCP: 'Administrator' };
 
-for (const platform of ['Azure', 'AWS']) {
+for (const platform of ['Azure', 'AWS', 'GCP']) {
   test.serial(
     `${platform} Machine nodes the Go WMCO joined are taken over: the matching VM restarts nothing`,
     async (t) => {
