@@ -11,7 +11,8 @@
 #                managed files, services, env vars, routes, HNS networks, firewall rules, hostname, OS
 #                build, Containers feature, last boot time, free disk, default shell, script results, and
 #                (when asked) the inbound Allow rules covering given ports, the sub-folders of the
-#                prunable roots, and which operator folders it would refuse (Get-WmcoFolderProblem)
+#                prunable roots, hybrid-overlay's client certificate files, and which operator folders it
+#                would refuse (Get-WmcoFolderProblem)
 #   apply        first makes the operator's folders its own (an existing one a non-administrator could
 #                have planted is refused, a missing one created with the operator's ACL), then runs
 #                one ordered plan of steps (service pre-scripts run for their effect among them, right
@@ -37,6 +38,10 @@ $script:ProtectedRoots = @('C:\ProgramData\wmco', 'C:\k', 'C:\Temp')
 $script:PrunableRoots = @('C:\k\containerd\registries')
 # The CNI plugins' state (host-local IPAM allocations): cleared before a configuration (OCPBUGS-65625).
 $script:CniStateDir = 'C:\var\lib\cni'
+# hybrid-overlay's certificate folder (its --cert-dir, HostPaths.clientCertificates) and the names of the client
+# certificates it writes there at each rotation and never deletes (CLIENT_CERTIFICATE_NAME in host-paths.ts).
+$script:ClientCertDir = 'C:\k\cni\config'
+$script:ClientCertName = '^ovnkube-client-[A-Za-z0-9._-]+\.pem$'
 $script:SystemSid = 'S-1-5-18'
 $script:AdministratorsSid = 'S-1-5-32-544'
 $script:TrustedInstallerSid = 'S-1-5-80-956008885-3418522649-1831038044-1853292631-2271478464'
@@ -905,6 +910,28 @@ function Reset-WmcoCniState {
     Remove-WmcoTree $item @()
 }
 
+# The names of hybrid-overlay's client certificates (ovnkube-client-*.pem) in its certificate folder, links
+# (its -current.pem) listed as themselves; none when the folder is missing. The plan keeps the newest.
+function Get-WmcoClientCertificates {
+    $dir = Get-WmcoNativePath $script:ClientCertDir
+    if (-not [System.IO.Directory]::Exists($dir)) { return @() }
+    return @([System.IO.DirectoryInfo]::new($dir).EnumerateFiles() | Where-Object { $_.Name -cmatch $script:ClientCertName } |
+            ForEach-Object { $_.Name })
+}
+
+# Removes one old hybrid-overlay client certificate by name (upstream WICD prunes them after each reconcile).
+# A link is removed as a link (File.Delete never follows one); a file already gone is fine.
+function Remove-WmcoClientCertificate {
+    param(
+        [string] $Name
+    )
+    if ($Name -cnotmatch $script:ClientCertName) { throw "'$Name' is not a hybrid-overlay client certificate name" }
+    $path = Get-WmcoNativePath (Join-Path $script:ClientCertDir $Name)
+    $item = [System.IO.FileInfo]::new($path)
+    if (-not (Test-WmcoLink $item) -and $item.Exists) { $item.Attributes = [System.IO.FileAttributes]::Normal }
+    [System.IO.File]::Delete($path)
+}
+
 # ---------------------------------------------------------------------------------------------------
 # Operations.
 # ---------------------------------------------------------------------------------------------------
@@ -1001,6 +1028,9 @@ function Get-WmcoHostState {
     if ($Request.PSObject.Properties.Name -contains 'rootCertificates') {
         $state['rootCertificates'] = @(Get-WmcoRootCertificates @($Request.rootCertificates))
     }
+    if ($Request.PSObject.Properties.Name -contains 'clientCertificates' -and $Request.clientCertificates) {
+        $state['clientCertificates'] = @(Get-WmcoClientCertificates)
+    }
     if ($Request.PSObject.Properties.Name -contains 'checkFolders') {
         $state['folderProblems'] = @(foreach ($folder in @($Request.checkFolders)) {
                 $problem = Get-WmcoFolderProblem $folder
@@ -1022,6 +1052,7 @@ function Invoke-WmcoStep {
         'createService' { Set-WmcoServiceConfig $Step }
         'configureService' { Set-WmcoServiceConfig $Step }
         'startService' { Start-WmcoService $Step.name }
+        'deleteService' { $null = Remove-WmcoService $Step.name }
         'startServices' { Start-WmcoServices ([string[]]@($Step.names)) }
         'runScript' {
             $arguments = $null
@@ -1063,6 +1094,7 @@ function Invoke-WmcoStep {
         'importRootCertificates' { Import-WmcoRootCertificates $Step.path @($Step.thumbprints) }
         'removeRootCertificate' { Remove-WmcoRootCertificate $Step.thumbprint }
         'resetCniState' { Reset-WmcoCniState }
+        'removeClientCertificate' { Remove-WmcoClientCertificate $Step.name }
         default { throw "unknown plan step kind '$($Step.kind)'" }
     }
     return $false

@@ -63,6 +63,7 @@ export {
   type CaptureItem,
   type CaptureRecord,
   type ChangeResult,
+  CLIENT_CERTIFICATE_NAME,
   EVALUATE_OUTPUT_MAX,
   type Evaluated,
   type GateReport,

@@ -276,6 +276,14 @@ Describe 'WmcoHost services' {
             Mock -ModuleName WmcoHost sc.exe -ParameterFilter { $args[0] -eq 'delete' } { $global:LASTEXITCODE = 5; 'Access is denied.' }
             { InModuleScope WmcoHost { Remove-WmcoService 'kubelet' } } | Should -Throw "*sc.exe delete 'kubelet' failed (5)*"
         }
+        It 'is the deleteService step of apply (the Go WMCO daemon at a takeover); a missing service is fine' {
+            InModuleScope WmcoHost { $script:ProtectedRoots = @() }
+            $null = $WmcoFake.Scm.Add('windows-instance-config-daemon', @{ State = 'Running' })
+            $steps = @(@{ kind = 'deleteService'; name = 'windows-instance-config-daemon' }, @{ kind = 'deleteService'; name = 'missing' })
+            $answer = Invoke-WmcoJson @{ v = 1; op = 'apply'; steps = $steps }
+            $answer.Json.GetProperty('ok').GetBoolean() | Should -BeTrue -Because $answer.Text
+            $WmcoFake.Scm.Find('windows-instance-config-daemon') | Should -BeNullOrEmpty
+        }
     }
 
     Describe 'Wait-WmcoServiceDeleted' {

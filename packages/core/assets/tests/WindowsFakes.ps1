@@ -17,7 +17,7 @@ function Import-WmcoHostModule {
     Import-Module $path -Force -DisableNameChecking
     $global:WmcoModuleDefaults = InModuleScope WmcoHost {
         @{ StagingDir = $script:StagingDir; ProtectedRoots = $script:ProtectedRoots; PrunableRoots = $script:PrunableRoots
-            CniStateDir = $script:CniStateDir }
+            CniStateDir = $script:CniStateDir; ClientCertDir = $script:ClientCertDir }
     }
 }
 
@@ -32,6 +32,7 @@ function Reset-FakeWindows {
         $script:ProtectedRoots = $d.ProtectedRoots
         $script:PrunableRoots = $d.PrunableRoots
         $script:CniStateDir = $d.CniStateDir
+        $script:ClientCertDir = $d.ClientCertDir
     }
 }
 

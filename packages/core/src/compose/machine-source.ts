@@ -58,7 +58,7 @@ async function machineApiServed(custom: CustomObjectsApi): Promise<'served' | 'a
 
 /** The Machine source, or undefined (with a log line) when the cluster or the provider has none. */
 export async function machineSource(i: MachineSourceInput): Promise<MachineControllers | undefined> {
-  const { access, userDataFormat, hostRename } = i.parts ?? {};
+  const { access, userDataFormat, hostRename, nodeNameFromCloud } = i.parts ?? {};
   if (!access || !userDataFormat) {
     i.deps.logger.info(
       {},
@@ -86,6 +86,7 @@ export async function machineSource(i: MachineSourceInput): Promise<MachineContr
     sshUser: access.sshUser,
     userDataFormat,
     hostRename,
+    nodeNameFromCloud: nodeNameFromCloud === true,
     privateKeySecret: i.privateKeySecret,
     parallelJoins: i.parallelJoins,
     maintenance: i.maintenance,

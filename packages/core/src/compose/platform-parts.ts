@@ -27,6 +27,11 @@ export interface PlatformParts {
     readonly access: MachineAccess | undefined;
     readonly userDataFormat: UserDataFormat | undefined;
     readonly hostRename: HostRename | undefined;
+    /**
+     * A Machine's kubelet takes its node name from the cloud's metadata (a HostnameOverride and no
+     * HostRename: AWS, GCP), not from the computer name.
+     */
+    readonly nodeNameFromCloud?: boolean;
   };
 }
 
@@ -53,13 +58,14 @@ export async function platformParts(wmco: WmcoCore, payloadDir: string): Promise
     userDataFormat: wmco.tryResolve(UserDataFormat),
     hostRename: wmco.tryResolve(HostRename),
   };
+  const nodeNameFromCloud = capabilities.hostnameOverride !== undefined && machines.hostRename === undefined;
   return {
     capabilities,
     payload,
     providerFiles: capabilities.hostnameOverride?.files ?? [],
     windowsBuilds: windowsBuilds(wmco),
     cloud: { ...(identity ? { identity } : {}), ...(tagging ? { tagging } : {}) },
-    machines,
+    machines: { ...machines, nodeNameFromCloud },
   };
 }
 

@@ -26,6 +26,7 @@ export function observeQueryFor(
     firewallRules: spec.firewallRules.map((r) => r.name),
     ...(spec.prunedDirectories?.length ? { listDirectories: [...spec.prunedDirectories] } : {}),
     ...(spec.rootCertificates ? { rootCertificates: [...spec.rootCertificates.thumbprints] } : {}),
+    ...(spec.keptClientCertificates !== undefined ? { clientCertificates: true } : {}),
     // Left out when empty, so a query without scripts is the same request as before the field existed.
     ...(evaluate.length > 0
       ? {

@@ -28,6 +28,7 @@ const describers: Describers = {
   createService: (s) => `create service ${s.name}: ${s.commandLine}${deps(s.dependencies)}`,
   configureService: (s) => `reconfigure service ${s.name}: ${s.commandLine}${deps(s.dependencies)}`,
   startService: (s) => `start service ${s.name}`,
+  deleteService: (s) => `stop and delete service ${s.name}`,
   startServices: (s) => `start services ${s.names.join(', ')} together`,
   runScript: (s) => `run pre-script ${s.name}: ${s.script}`,
   setEnvVar: (s) => `set environment variable ${s.name}=${redactValue(s.name, s.value)} (reboot)`,
@@ -42,6 +43,8 @@ const describers: Describers = {
     `import ${s.thumbprints.length} certificate(s) of ${s.path} into the machine Root store: ${s.thumbprints.join(', ')}`,
   removeRootCertificate: (s) => `remove certificate ${s.thumbprint} from the machine Root store`,
   resetCniState: () => 'clear the CNI state folder C:\\var\\lib\\cni (host-local IP allocations)',
+  removeClientCertificate: (s) =>
+    `remove old hybrid-overlay client certificate C:\\k\\cni\\config\\${s.name}`,
   setServiceEnvironment: (s) =>
     s.environment.length === 0
       ? `clear the environment of service ${s.name}`

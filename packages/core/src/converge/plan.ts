@@ -1,6 +1,7 @@
 import type { HostState, PlanStep, ServiceState } from '../host/protocol/index.js';
 import type { WindowsServiceSpec } from '../provider/index.js';
 import { managedDescription, type HostSpec } from '../desired/host-spec.js';
+import { clientCertificateSteps } from './client-certificate-steps.js';
 import { rootCertificateSteps } from './root-certificate-steps.js';
 import { withServiceScripts } from './script-steps.js';
 import { dependencyLevels, dependencyOrder, runningDependents } from './service-order.js';
@@ -37,6 +38,7 @@ export function plan(state: HostState, spec: HostSpec): Plan {
       ...files,
       ...pruneSteps(state, spec),
       ...rootCertificateSteps(state, spec),
+      ...clientCertificateSteps(state, spec),
       ...configs,
       ...environments,
       ...envVarSteps(state, spec),

@@ -24,6 +24,9 @@ export const REQUIRED_DIRECTORIES: readonly string[] = [
   'C:\\k\\tls',
 ];
 
+/** How many of hybrid-overlay's `ovnkube-client-*.pem` certificates a node keeps (upstream WICD's count). */
+export const KEPT_CLIENT_CERTIFICATES = 2;
+
 /** Firewall openings a node needs (upstream opens them in user data; BYOH hosts get them here). */
 export const NODE_FIREWALL_RULES: HostSpec['firewallRules'] = [
   { name: 'ContainerLogsPort', protocol: 'TCP', localPort: 10250, direction: 'Inbound' },
@@ -70,6 +73,8 @@ export function buildHostSpec(input: HostSpecInput): HostSpec {
     features: ['Containers'],
     // The registry folder holds exactly the current mirror sets' hosts.toml folders (reference §1.15).
     prunedDirectories: [...HostPaths.prunableRoots],
+    // hybrid-overlay rotates its client certificate every day and never deletes one (upstream WICD keeps 2).
+    keptClientCertificates: KEPT_CLIENT_CERTIFICATES,
     // windows_exporter reads its certificate at start: a new one (rotation) restarts it.
     serviceFiles: { [EXPORTER_SERVICE]: [EXPORTER_TLS_FILES.cert, EXPORTER_TLS_FILES.key] },
     ...(input.serviceEnvironment ? { serviceEnvironment: input.serviceEnvironment } : {}),

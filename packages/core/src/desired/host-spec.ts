@@ -46,6 +46,12 @@ export interface HostSpec {
    */
   readonly rootCertificates?: RootCertificatesSpec;
   /**
+   * hybrid-overlay's client certificates (`ovnkube-client-*.pem` in `HostPaths.clientCertificates`) kept: all
+   * but this many lexicographically newest are removed, as upstream WICD does with 2 (reference §1.5).
+   * Absent = none is removed.
+   */
+  readonly keptClientCertificates?: number;
+  /**
    * Files a service reads only when it starts, besides those its command line names, by service name
    * (windows_exporter's certificate, named in its web config): replacing one restarts the service.
    */

@@ -25,6 +25,7 @@ import { operatorElector } from './operator-elector.js';
 import { controllersOptions } from './controllers-options.js';
 import { boundedStop } from './bounded-stop.js';
 import { aborted, LeadershipTerm } from './leadership-term.js';
+import { recordUnsupportedCluster } from './unsupported-cluster-event.js';
 export type { RuntimeHooks } from './runtime-hooks.js';
 
 export interface RuntimeParts {
@@ -126,8 +127,15 @@ export class OperatorRuntime {
       (x) => x !== undefined,
     );
     const fatal = problems.filter((x) => x.fatal).map((x) => x.message);
-    if (fatal.length > 0) throw new StartupError(`the cluster is not supported: ${fatal.join('; ')}`);
-    return facts;
+    if (fatal.length === 0) return facts;
+    const message = `the cluster is not supported: ${fatal.join('; ')}`;
+    const { namespace } = this.p.config;
+    await recordUnsupportedCluster(
+      this.kc,
+      { namespace, logger: this.p.logger, redactor: this.p.redactor },
+      message,
+    );
+    throw new StartupError(message);
   }
 
   private async runUnelected(): Promise<'lost' | 'stopped'> {

@@ -15,15 +15,21 @@ async function removeServices(m: WindowsModel, req: DeconfigureRequest, done: Ho
     );
   }
   for (const name of names) {
-    // Remove-WmcoService: Stop-WmcoService, then sc.exe delete.
-    await stopServiceLikeModule(m, name);
-    if (!(await m.scm.delete(name))) continue;
-    // Remove-WmcoService waits until the service is gone (sc.exe answers 1060), as upstream WMCO does, so a
-    // service re-created right after does not meet 1072 (the wait comes with the module's service fixes).
-    if (!(await m.scm.deletion.gone(name, DELETE_WAIT_MS)))
-      throw new Error(`service '${name}' is still marked for deletion after ${DELETE_WAIT_MS / 1000} s`);
-    done.push({ kind: 'deleteService', target: name });
+    if (await removeServiceLikeModule(m, name)) done.push({ kind: 'deleteService', target: name });
   }
+}
+
+/**
+ * Remove-WmcoService: Stop-WmcoService, then sc.exe delete; false when there was no such service. It waits
+ * until the service is gone (sc.exe answers 1060), as upstream WMCO does, so a service re-created right after
+ * does not meet 1072.
+ */
+export async function removeServiceLikeModule(m: WindowsModel, name: string): Promise<boolean> {
+  await stopServiceLikeModule(m, name);
+  if (!(await m.scm.delete(name))) return false;
+  if (!(await m.scm.deletion.gone(name, DELETE_WAIT_MS)))
+    throw new Error(`service '${name}' is still marked for deletion after ${DELETE_WAIT_MS / 1000} s`);
+  return true;
 }
 
 /** Remove-WmcoManagedFirewallRules: each named rule that carries the operator's mark (its Description). */

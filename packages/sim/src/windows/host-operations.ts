@@ -10,9 +10,11 @@ import { observedFolderProblems } from './folder-check.js';
 import { splitCommandLine } from './command-line.js';
 import { stripLogRunner } from './kubelet/kubelet-flags.js';
 import { stopServiceLikeModule } from './module-service-stop.js';
+import { applyServiceStep } from './service-steps.js';
 import { sha256Of } from './content-hash.js';
 import { firewallPorts } from './firewall-ports.js';
 import { childFolders } from './pruned-folders.js';
+import { clientCertificates } from './client-certificates.js';
 import { applyStoreStep } from './store-steps.js';
 import { MANAGED_CERTIFICATE_NAME } from './root-certificate-store.js';
 import { expandStagedArchive } from './staged-archive.js';
@@ -60,6 +62,7 @@ export function observe(
   }
   const rules = new Set(req.firewallRules);
   const children = childFolders(m, req);
+  const certificates = clientCertificates(m, req);
   return {
     v: HOST_PROTOCOL_VERSION,
     hostname: m.hostname,
@@ -87,6 +90,7 @@ export function observe(
     ...(req.firewallPorts ? { firewallPorts: firewallPorts(m, req.firewallPorts) } : {}),
     ...(children ? { children } : {}),
     ...(req.rootCertificates ? { rootCertificates: m.rootStore.observe(req.rootCertificates) } : {}),
+    ...(certificates ? { clientCertificates: certificates } : {}),
     ...observedFolderProblems(m.files, req.checkFolders),
     evaluated,
   };
@@ -145,28 +149,6 @@ function placeFile(m: WindowsModel, path: string, sha: string): void {
   m.files.rename(temporary, path, true);
 }
 
-function setService(
-  m: WindowsModel,
-  step: Extract<PlanStep, { kind: 'createService' | 'configureService' }>,
-): void {
-  const config = {
-    commandLine: step.commandLine,
-    startType: step.startType,
-    dependencies: [...step.dependencies],
-    description: step.description,
-  };
-  if (m.scm.get(step.name)) m.scm.configure(step.name, config);
-  else m.scm.create({ name: step.name, ...config });
-}
-
-/** Set-WmcoServiceEnvironment: the value is replaced; an empty list removes it. */
-function setServiceEnvironment(m: WindowsModel, name: string, environment: readonly string[]): void {
-  const svc = m.scm.get(name);
-  if (!svc) throw new Error(`service '${name}' does not exist`);
-  if (environment.length === 0) delete svc.environment;
-  else svc.environment = [...environment];
-}
-
 /** One step; true when it needs a reboot. Mirrors Invoke-WmcoStep. */
 export async function applyStep(m: WindowsModel, step: PlanStep): Promise<boolean> {
   switch (step.kind) {
@@ -180,20 +162,8 @@ export async function applyStep(m: WindowsModel, step: PlanStep): Promise<boolea
       await expandStagedArchive(m, step.path, step.sha256);
       placeFile(m, step.path, step.sha256);
       return false;
-    case 'createService':
-    case 'configureService':
-      setService(m, step);
-      return false;
-    case 'startService':
-    case 'startServices':
-      // Start-WmcoService / Start-WmcoServices: one service, or one level started together.
-      await m.scm.startTogether(step.kind === 'startService' ? [step.name] : step.names);
-      return false;
-    case 'setServiceEnvironment':
-      setServiceEnvironment(m, step.name, step.environment);
-      return false;
     default:
-      return applySystemStep(m, step);
+      return (await applyServiceStep(m, step)) ?? applySystemStep(m, step);
   }
 }
 

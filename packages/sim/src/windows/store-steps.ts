@@ -1,11 +1,12 @@
 import type { PlanStep } from '@wmco/core';
 import { resetCniState } from './cni-state.js';
+import { removeClientCertificate } from './client-certificates.js';
 import { removePrunedFolder } from './pruned-folders.js';
 import type { WindowsModel } from './windows-model.js';
 
 /**
  * Invoke-WmcoStep for the steps that remove folders or change the machine Root store: `removeDirectory`,
- * `resetCniState`, `importRootCertificates`, `removeRootCertificate`. None needs a restart (false).
+ * `resetCniState`, `removeClientCertificate`, `importRootCertificates`, `removeRootCertificate`. None needs a restart (false).
  */
 export function applyStoreStep(m: WindowsModel, step: PlanStep): boolean {
   switch (step.kind) {
@@ -14,6 +15,9 @@ export function applyStoreStep(m: WindowsModel, step: PlanStep): boolean {
       return false;
     case 'resetCniState':
       resetCniState(m);
+      return false;
+    case 'removeClientCertificate':
+      removeClientCertificate(m, step.name);
       return false;
     case 'importRootCertificates':
       m.rootStore.importFromBundle(m.files.read(step.path), step.path, step.thumbprints);

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { PatchStrategy, setHeaderOptions, type V1Node } from '@kubernetes/client-node';
 import { decodeNodeRecord, encryptUpstreamUsername, NODE_RECORD_LABEL } from '@wmco/core/internal';
+import { GO_WMCO_DAEMON } from './go-wmco-daemon-staging.js';
 import { GO_WMCO_VERSION, stageGoWmcoJoined } from './go-wmco-staging.js';
 import type { SimWorld } from './sim-world.js';
 import { Watchdog } from './watchdog.js';
@@ -10,6 +11,9 @@ const VERSION = '2.0.0';
 const HOSTS = ['WIN-A', 'WIN-B', 'WIN-C', 'WIN-D'].map((hostname) => ({ hostname }));
 const versionOf = (n: V1Node): string | undefined =>
   n.metadata?.annotations?.['windowsmachineconfig.openshift.io/version'];
+
+const daemonOn = (world: SimWorld, i: number): string | undefined =>
+  world.hosts.hosts[i]?.sim.model.scm.get(GO_WMCO_DAEMON)?.state;
 
 function starts(world: SimWorld, i: number): number {
   return world.hosts.hosts[i]?.sim.model.scm.events.filter((e) => e.action === 'start').length ?? 0;
@@ -34,6 +38,15 @@ test.serial(
     const world = await goWmcoWorld();
     t.teardown(() => world.stop());
     for (const n of await windowsNodes(world)) t.is(versionOf(n), GO_WMCO_VERSION);
+    t.deepEqual(
+      HOSTS.map((_, i) => daemonOn(world, i)),
+      ['running', 'running', 'running', 'running'],
+      'staged: the Go WMCO daemon runs',
+    );
+    // WIN-A kept four hybrid-overlay client certificates (a Go WMCO before OCPBUGS-86246 pruned none).
+    const certs = ['24', '25', '26', '27'].map((d) => `ovnkube-client-2026-11-${d}-10-00-00.pem`);
+    const files = world.hosts.hosts[0]!.sim.model.files;
+    for (const c of certs) files.write(`C:\\k\\cni\\config\\${c}`, Buffer.from(c));
     // WIN-C and WIN-D were left with an older kube-proxy.exe than this operator's payload.
     for (const i of [2, 3])
       world.hosts.hosts[i]?.sim.model.files.write('C:\\k\\kube-proxy.exe', Buffer.from('older'));
@@ -62,12 +75,29 @@ test.serial(
       'the others were reconfigured',
     );
     t.is(dog.maxUnavailable, 1, `one node unavailable at a time, never more (saw ${dog.worst.join(', ')})`);
+    const left = files.list('C:\\k\\cni\\config').map((e) => e.name);
+    t.deepEqual(
+      left.filter((n) => n.startsWith('ovnkube-client-')).sort(),
+      certs.slice(2),
+      'old client certificates pruned on the matching host, the newest two kept',
+    );
     const events = await eventsAbout(world);
     const upgraded = events.filter((e) => e.reason === 'Upgraded').map((e) => e.message.split(' ')[2]);
     t.deepEqual(
       upgraded.sort(),
       ['win-c', 'win-d'],
       'the normal upgrade (drain, reconfigure) ran on those two only',
+    );
+    t.deepEqual(
+      HOSTS.map((_, i) => daemonOn(world, i)),
+      [undefined, undefined, undefined, undefined],
+      'the Go WMCO daemon is stopped and deleted on every adopted host',
+    );
+    const removed = events.filter((e) => e.reason === 'UpstreamDaemonRemoved').map((e) => e.message);
+    t.deepEqual(
+      removed.map((m) => / on node (\S+) /.exec(m)?.[1]).sort(),
+      ['win-a', 'win-b', 'win-c', 'win-d'],
+      removed.join('\n'),
     );
     const taken = events.filter((e) => e.reason === 'NodeTakenOver').map((e) => e.message);
     t.is(taken.length, 4, taken.join('\n'));
@@ -135,5 +165,6 @@ test.serial(
       t.is(n?.metadata?.annotations?.['windowsmachineconfig.openshift.io/instance-address'], undefined);
     }
     t.deepEqual([starts(world, 0), starts(world, 1)], before, 'nothing ran on the refused hosts');
+    t.deepEqual([daemonOn(world, 0), daemonOn(world, 1)], ['running', 'running'], 'their daemon left alone');
   },
 );

@@ -1,13 +1,14 @@
 // Issue 29, item 6: a cluster network in class E (240.0.0.0/4) is refused end to end, as upstream's start-up
-// refuses it (exit 1): the operator does not start, says which network, and no listed host is touched.
+// refuses it (exit 1): the operator does not start, says which network in a Warning event on its Deployment
+// before it stops, and no listed host is touched.
 import test from 'ava';
 import { CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { StartupError } from '@wmco/operator';
-import { testWorld, windowsNodes } from './world-fixture.js';
+import { apis, NS, testWorld, windowsNodes } from './world-fixture.js';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
-test('a class E cluster network stops the operator at start with its CIDR named, and no host is joined', async (t) => {
+test('a class E cluster network stops the operator at start with its CIDR named in an event, and no host is joined', async (t) => {
   const { world } = await testWorld([{ hostname: 'WIN-E' }]);
   t.teardown(() => world.stop());
   const kc = new KubeConfig();
@@ -29,6 +30,13 @@ test('a class E cluster network stops the operator at start with its CIDR named,
   t.is(
     err.message,
     'the cluster is not supported: cluster network 240.10.0.0/14 uses class E addresses (240.0.0.0/4)',
+  );
+  const events = (await apis(world).core.listNamespacedEvent({ namespace: NS })).items.filter(
+    (e) => e.reason === 'ClusterNotSupported',
+  );
+  t.deepEqual(
+    events.map((e) => [e.type, e.involvedObject.kind, e.involvedObject.name, e.message]),
+    [['Warning', 'Deployment', 'windows-machine-config-operator', err.message]],
   );
   t.is(host.sim.stats.connectionsAccepted, 0, 'no SSH connection to the listed host');
   t.deepEqual(host.sim.model.scm.all(), []);

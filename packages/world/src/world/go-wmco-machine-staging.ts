@@ -1,8 +1,18 @@
 import { Annotations, encryptUpstreamUsername } from '@wmco/core/internal';
-import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { PatchStrategy, setHeaderOptions, type V1Node } from '@kubernetes/client-node';
+import type { SimulatedWindowsHost } from '@wmco/sim';
 import { forgetWmcoTsRecords, GO_WMCO_VERSION } from './go-wmco-staging.js';
+import { stageGoWmcoDaemon } from './go-wmco-daemon-staging.js';
 import type { SimWorld } from './sim-world.js';
-import { apis, windowsNodes } from './world-fixture.js';
+import { apis, NS, windowsNodes } from './world-fixture.js';
+
+/** The VM behind a Machine node, found by the node's InternalIP (test staging only). */
+function vmOf(world: SimWorld, node: V1Node): SimulatedWindowsHost {
+  const ip = node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
+  const vm = world.machineHost(ip);
+  if (vm === undefined) throw new Error(`no VM at ${ip} for node ${node.metadata?.name ?? ''}`);
+  return vm;
+}
 
 /**
  * Turns a world whose Machine nodes a wmco-ts operator joined (and that operator stopped) into one the Go
@@ -12,7 +22,8 @@ import { apis, windowsNodes } from './world-fixture.js';
  * status are removed. Upstream writes no `username` annotation on Machine nodes (its Machine controller
  * passes no extra annotations; the user is the platform's); `username` adds one as BYOH nodes carry it.
  * The Machines keep their `status.addresses`, `providerID` and `nodeRef` (machine-api's, not the
- * operator's); the VMs keep the files and services the join left.
+ * operator's); the VMs keep the files and services the join left, and each gets the Go WMCO's daemon
+ * (WICD) as its `ConfigureWICD` leaves it, running.
  */
 export async function stageGoWmcoMachines(world: SimWorld, o: { username?: string } = {}): Promise<void> {
   const { core } = apis(world);
@@ -27,6 +38,7 @@ export async function stageGoWmcoMachines(world: SimWorld, o: { username?: strin
         o.username === undefined ? null : await encryptUpstreamUsername(o.username, world.privateKey),
     };
     await core.patchNode({ name: node.metadata.name ?? '', body: { metadata: { annotations } } }, merge);
+    await stageGoWmcoDaemon(vmOf(world, node).model, NS);
   }
   await forgetWmcoTsRecords(world);
 }

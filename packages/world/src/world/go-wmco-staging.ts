@@ -6,6 +6,7 @@ import {
   STATUS_CONFIGMAP,
 } from '@wmco/core/internal';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { stageGoWmcoDaemon } from './go-wmco-daemon-staging.js';
 import type { SimWorld } from './sim-world.js';
 import { apis, NS, windowsNodes } from './world-fixture.js';
 
@@ -24,7 +25,8 @@ const ignoreNotFound = (err: unknown): void => {
  * Go WMCO's OpenPGP message (encrypted with the bytes of the world's private key); wmco-ts's own
  * `instance-address` annotation, node records, `windows-ssh-host-keys` pins (upstream keeps pins on the
  * Node and removes them from the ConfigMap) and `windows-instances-status` are removed. The hosts keep
- * the files and services the join left, which are upstream's layout (see FIDELITY.md for what differs).
+ * the files and services the join left, which are upstream's layout (see FIDELITY.md for what differs),
+ * and each gets the Go WMCO's daemon (WICD) as its `ConfigureWICD` leaves it, running.
  */
 export async function stageGoWmcoJoined(world: SimWorld, username = 'Administrator'): Promise<void> {
   const { core } = apis(world);
@@ -40,6 +42,7 @@ export async function stageGoWmcoJoined(world: SimWorld, username = 'Administrat
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
   }
+  for (const h of world.hosts.hosts) await stageGoWmcoDaemon(h.sim.model, NS);
   await forgetWmcoTsRecords(world);
 }
 

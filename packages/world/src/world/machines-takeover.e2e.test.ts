@@ -5,49 +5,25 @@ import test from 'ava';
 import { PatchStrategy, setHeaderOptions, type V1Node } from '@kubernetes/client-node';
 import type { SimulatedWindowsHost } from '@wmco/sim';
 import { decodeNodeRecord, NODE_RECORD_LABEL } from '@wmco/core/internal';
-import { stageGoWmcoMachines } from './go-wmco-machine-staging.js';
+import {
+  daemonState,
+  goWmcoMachines as stagedOn,
+  serviceStarts,
+  TAKEOVER_VERSION,
+  type StagedMachines,
+} from './go-wmco-machines-world.js';
 import { GO_WMCO_VERSION } from './go-wmco-staging.js';
-import { settled } from './machine-wait.js';
-import type { SimWorld } from './sim-world.js';
 import { Watchdog } from './watchdog.js';
-import { apis, eventsAbout, NS, testWorld, until, windowsNodes } from './world-fixture.js';
+import { apis, eventsAbout, NS, until, windowsNodes } from './world-fixture.js';
 
-const VERSION = '2.0.0';
-const SET = 'win';
+const VERSION = TAKEOVER_VERSION;
 const MACHINE = 'windowsmachineconfig.openshift.io/machine';
 const versionOf = (n: V1Node): string | undefined =>
   n.metadata?.annotations?.['windowsmachineconfig.openshift.io/version'];
 
-interface Staged {
-  readonly world: SimWorld;
-  /** Per Machine (by name order): its node's name and the VM behind it. */
-  readonly machines: readonly { name: string; node: string; uid: string; vm: SimulatedWindowsHost }[];
-}
-
-const starts = (vm: SimulatedWindowsHost): number =>
-  vm.model.scm.events.filter((e) => e.action === 'start').length;
-
-/** `n` vSphere Machines joined (by a wmco-ts operator standing in for the Go WMCO), then staged as it leaves them. */
-async function goWmcoMachines(n: number): Promise<Staged> {
-  const { world } = await testWorld([], { platform: 'VSphere', driftRepairIntervalMs: 0 });
-  await world.createPrivateKeySecret();
-  const go = await world.startOperator('go-wmco', { version: VERSION });
-  await world.machineApi().createMachineSet({ name: SET, replicas: n, platform: 'VSphere' });
-  const ms = await settled(world, SET, n, 240_000);
-  await go.stop();
-  await stageGoWmcoMachines(world);
-  const nodes = await windowsNodes(world);
-  const machines = ms
-    .map((m) => {
-      const ip = m.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
-      const vm = world.machineHost(ip);
-      const node = nodes.find((x) => x.metadata?.name === m.status?.nodeRef?.name);
-      if (vm === undefined || node === undefined) throw new Error(`no VM or node for ${m.metadata.name}`);
-      return { name: m.metadata.name, node: node.metadata?.name ?? '', uid: node.metadata?.uid ?? '', vm };
-    })
-    .sort((a, b) => a.name.localeCompare(b.name));
-  return { world, machines };
-}
+const daemon = daemonState;
+const starts = serviceStarts;
+const goWmcoMachines = (n: number): Promise<StagedMachines> => stagedOn('VSphere', n);
 
 test.serial(
   'Machine nodes the Go WMCO joined are taken over: a matching VM restarts nothing, the others are upgraded one at a time',
@@ -59,6 +35,11 @@ test.serial(
       t.is(versionOf(n), GO_WMCO_VERSION);
       t.is(n.metadata?.annotations?.[MACHINE], undefined, 'no wmco-ts annotation left');
     }
+    t.deepEqual(
+      machines.map((m) => daemon(m.vm)),
+      ['running', 'running', 'running'],
+      'staged: the Go WMCO daemon runs',
+    );
     // The second and third VMs were left with an older kube-proxy.exe than this operator's payload.
     for (const m of machines.slice(1)) m.vm.model.files.write('C:\\k\\kube-proxy.exe', Buffer.from('older'));
     const before = machines.map((m) => starts(m.vm));
@@ -107,6 +88,16 @@ test.serial(
         .map((m) => m.node)
         .sort(),
       'upgraded: those two only',
+    );
+    t.deepEqual(
+      machines.map((m) => daemon(m.vm)),
+      [undefined, undefined, undefined],
+      'the Go WMCO daemon is deleted',
+    );
+    const removed = events.filter((e) => e.reason === 'UpstreamDaemonRemoved').map((e) => e.message);
+    t.deepEqual(
+      removed.map((m) => / on node (\S+) /.exec(m)?.[1]).sort(),
+      machines.map((m) => m.node).sort(),
     );
     const taken = events.filter((e) => e.reason === 'NodeTakenOver').map((e) => e.message);
     t.is(taken.length, 3, taken.join('\n'));
@@ -184,6 +175,7 @@ test.serial(
       'Nodes left as they were',
     );
     t.deepEqual([starts(a.vm), starts(b.vm)], started, 'nothing ran on the refused VMs');
+    t.deepEqual([daemon(a.vm), daemon(b.vm)], ['running', 'running'], 'their daemon left alone');
     t.deepEqual(
       (await windowsNodes(world)).map((n) => n.metadata?.uid).sort(),
       machines.map((m) => m.uid).sort(),

@@ -20,7 +20,16 @@ export const HostPaths = {
    * must not leave its folder behind, because containerd would keep pulling through the old mirror.
    */
   prunableRoots: ['C:\\k\\containerd\\registries'],
+  /**
+   * hybrid-overlay's certificate folder (its `--cert-dir`): its certificate manager writes a new
+   * `ovnkube-client-<time>.pem` at every rotation and deletes none; `observe` may list those files and `apply`
+   * may remove one (a `removeClientCertificate` step), as upstream WICD prunes them (reference §1.5).
+   */
+  clientCertificates: 'C:\\k\\cni\\config',
 } as const;
+
+/** The file names of hybrid-overlay's client certificates (`ovnkube-client-*.pem`) the operator may remove. */
+export const CLIENT_CERTIFICATE_NAME = /^ovnkube-client-[A-Za-z0-9._-]+\.pem$/;
 
 /** True when `path` is exactly one level below a prunable root (case-insensitive, no `..`). */
 export function isPrunablePath(path: string): boolean {

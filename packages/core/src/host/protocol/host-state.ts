@@ -115,6 +115,11 @@ export const hostStateSchema = z.object({
    */
   rootCertificates: z.array(z.object({ thumbprint: z.string(), managed: z.boolean() })).optional(),
   /**
+   * The `ovnkube-client-*.pem` file names in hybrid-overlay's certificate folder (`HostPaths.clientCertificates`),
+   * links included as themselves. Absent when not asked for.
+   */
+  clientCertificates: z.array(z.string()).optional(),
+  /**
    * For the requested `checkFolders`, in request order, each existing folder the module would refuse to use
    * (a reparse point, writable by non-administrators, another owner): why, and the fix. Absent when none
    * were asked for.

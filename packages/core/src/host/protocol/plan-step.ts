@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { evaluateArgsSchema, evaluateNameSchema, evaluateScriptSchema } from './evaluate.js';
 import { serviceStartTypeSchema } from './host-state.js';
-import { isPrunablePath } from './host-paths.js';
+import { CLIENT_CERTIFICATE_NAME, isPrunablePath } from './host-paths.js';
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 is 64 lower-case hex digits');
 /** An absolute Windows path on a local drive, e.g. `C:\k\kubelet.exe`. No `..` segments. */
@@ -52,6 +52,11 @@ export const planStepSchema = z.discriminatedUnion('kind', [
     startType: serviceStartTypeSchema,
   }),
   z.object({ kind: z.literal('startService'), name: serviceNameSchema }),
+  /**
+   * Stop a service (its running dependents first) and delete it, waiting until it is gone; a missing service
+   * is fine. Only for a service this operator does not manage (the Go WMCO's WICD, at a takeover).
+   */
+  z.object({ kind: z.literal('deleteService'), name: serviceNameSchema }),
   /**
    * Start services that do not depend on one another (one dependency level) together: each is started
    * (START_PENDING), then each is waited for until Running, so their start-ups overlap. The plan puts
@@ -118,6 +123,14 @@ export const planStepSchema = z.discriminatedUnion('kind', [
    * as upstream's Bootstrap does (OCPBUGS-65625); a missing folder is fine.
    */
   z.object({ kind: z.literal('resetCniState') }),
+  /**
+   * Remove one of hybrid-overlay's client certificate files (`HostPaths.clientCertificates\<name>`, a link
+   * removed as a link); a missing file is fine.
+   */
+  z.object({
+    kind: z.literal('removeClientCertificate'),
+    name: z.string().regex(CLIENT_CERTIFICATE_NAME, 'expected an ovnkube-client-*.pem file name'),
+  }),
 ]);
 export type PlanStep = z.infer<typeof planStepSchema>;
 export type PlanStepKind = PlanStep['kind'];

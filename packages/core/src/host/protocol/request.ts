@@ -43,6 +43,8 @@ export const observeRequestSchema = z.object({
    * lists every certificate the operator marked as its own.
    */
   rootCertificates: z.array(thumbprintSchema).optional(),
+  /** When true, `clientCertificates` lists hybrid-overlay's client certificate files. */
+  clientCertificates: z.boolean().optional(),
   /**
    * Operator folders (`HostPaths.protectedRoots`) to check the way `apply` does before using them; what the
    * module would refuse is reported in `folderProblems` (`wmco preflight`).

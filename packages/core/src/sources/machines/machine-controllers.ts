@@ -36,6 +36,8 @@ export interface MachineControllersOptions {
   readonly sshUser: string;
   readonly userDataFormat: UserDataFormat;
   readonly hostRename?: HostRename | undefined;
+  /** The kubelet's node name comes from the cloud's metadata (AWS, GCP): a takeover compares InternalDNS. */
+  readonly nodeNameFromCloud?: boolean;
   readonly privateKeySecret?: string;
   /** Machines joined at once (default 5). */
   readonly parallelJoins: number;
@@ -118,7 +120,7 @@ export class MachineControllers implements MachineView {
         lifecycle: this.lifecycle(),
         now: () => this.now(),
         pins: this.pins,
-        takeover: new MachineTakeover(deps, o.hostKeys, o.sshUser),
+        takeover: new MachineTakeover(deps, o.hostKeys, o.sshUser, o.nodeNameFromCloud === true),
       },
       this,
     );

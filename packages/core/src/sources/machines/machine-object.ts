@@ -44,6 +44,11 @@ export interface WindowsMachine {
   readonly windows: boolean;
   /** The MachineSet that controls it, if any. */
   readonly machineSet: string | undefined;
+  /**
+   * Its `InternalDNS` addresses (machine-api's, from the cloud): the node name on platforms whose kubelet
+   * takes its name from the cloud's metadata (AWS's private DNS name, GCP's instance name).
+   */
+  readonly internalDns?: readonly string[];
 }
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -51,6 +56,12 @@ const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]
 function firstIpv4(m: MachineResource): string | undefined {
   return (m.status?.addresses ?? []).find((a) => a.type === 'InternalIP' && IPV4.test(a.address ?? ''))
     ?.address;
+}
+
+function internalDnsNames(m: MachineResource): string[] {
+  return (m.status?.addresses ?? []).flatMap((a) =>
+    a.type === 'InternalDNS' && a.address ? [a.address.toLowerCase()] : [],
+  );
 }
 
 function controllingMachineSet(m: MachineResource): string | undefined {
@@ -72,6 +83,7 @@ export function windowsMachine(m: MachineResource): WindowsMachine {
     ignored: labels[MachineLabels.ignore] === 'true',
     windows: labels[MachineLabels.osId] === 'Windows',
     machineSet: controllingMachineSet(m),
+    internalDns: internalDnsNames(m),
   };
 }
 

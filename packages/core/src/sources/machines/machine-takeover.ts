@@ -33,6 +33,12 @@ export function machineTakeoverCandidate(
   return m.nodeRef === name && joinedByAnother(node) && !recorded(name);
 }
 
+/** The VM's computer name, as the kubelet turns it into a node name (vSphere, Nutanix, Azure), is `name`. */
+function namedAs(name: string, state: HostState): boolean {
+  const named = kubeletNodeName(state.hostname);
+  return named.ok && named.name === name;
+}
+
 /** Joined by an operator (a version annotation), owned by neither a Machine nor a BYOH entry of this operator. */
 function joinedByAnother(node: V1Node): boolean {
   const a = node.metadata?.annotations ?? {};
@@ -52,7 +58,8 @@ function joinedAt(node: V1Node): string {
  * can write: the candidate is the Node machine-api linked to the Machine; the operator connects to the
  * Machine's address (its `status.addresses`, from the cloud or hypervisor), never the Node's, with the
  * platform's Machine user, and pins the host key at that first contact. It is adopted when the VM runs a
- * kubelet, its computer name is the Node's name, the Node's `ssh-host-key`, where present, is the key
+ * kubelet, its computer name is the Node's name (on AWS and GCP, where the kubelet takes its name from the
+ * cloud's metadata: one of the Machine's InternalDNS addresses, machine-api's data, is), the Node's `ssh-host-key`, where present, is the key
  * just pinned, and its `username`, where present (upstream writes none on Machine nodes), decrypts to the
  * Machine user. Anything else is reported (event, status) and nothing is changed. Adopted: the Node gets
  * this operator's Machine annotation and the pinned key, then its record; a VM that already matches gets
@@ -64,6 +71,8 @@ export class MachineTakeover {
     private readonly deps: JoinDeps,
     private readonly hostKeys: HostKeyStore,
     private readonly sshUser: string,
+    /** The kubelet's node name comes from the cloud's metadata (AWS, GCP), not the computer name. */
+    private readonly nodeNameFromCloud = false,
   ) {}
 
   async consider(
@@ -77,7 +86,7 @@ export class MachineTakeover {
     try {
       const state = await host.observe(LOOK);
       const pin = await this.hostKeys.get(host.address);
-      const why = await this.problem(node, state, { pin, privateKeyPem: k.privateKeyPem });
+      const why = await this.problem(node, state, { pin, privateKeyPem: k.privateKeyPem, machine: m });
       if (why !== undefined) {
         await this.refuse(node, m, why);
         return { kind: 'refused', why };
@@ -91,12 +100,11 @@ export class MachineTakeover {
   private async problem(
     node: V1Node,
     state: HostState,
-    seen: { pin: PinnedHostKey | undefined; privateKeyPem: string },
+    seen: { pin: PinnedHostKey | undefined; privateKeyPem: string; machine: WindowsMachine },
   ): Promise<string | undefined> {
     const name = node.metadata?.name ?? '';
-    const named = kubeletNodeName(state.hostname);
-    if (!named.ok || named.name !== name)
-      return `the VM’s computer name (${state.hostname}) is not the node name ${name}`;
+    const misnamed = this.nameProblem(name, state, seen.machine);
+    if (misnamed !== undefined) return misnamed;
     const a = node.metadata?.annotations ?? {};
     return takeoverProblem({
       state,
@@ -108,6 +116,18 @@ export class MachineTakeover {
       at: 'the Machine’s address',
       userOf: 'the Machine user',
     });
+  }
+
+  /** Why the node's name is not the VM's (computer name, or on AWS/GCP the Machine's InternalDNS), or undefined. */
+  private nameProblem(name: string, state: HostState, m: WindowsMachine): string | undefined {
+    const dns = m.internalDns ?? [];
+    if (this.nodeNameFromCloud)
+      return dns.includes(name)
+        ? undefined
+        : `no InternalDNS name of the Machine (${dns.join(', ')}) is the node name ${name}`;
+    return namedAs(name, state)
+      ? undefined
+      : `the VM’s computer name (${state.hostname}) is not the node name ${name}`;
   }
 
   private async adopt(
