@@ -30,7 +30,12 @@ export {
   nodeInternalIp,
   planNode,
 } from './lifecycle/index.js';
-export { ConfigMapHostKeyStore, InformedClusterFacts, InformedHostKeyStore } from './controllers/index.js';
+export {
+  ConfigMapHostKeyStore,
+  InformedClusterFacts,
+  InformedHostKeyStore,
+  moveLegacyHostKeys,
+} from './controllers/index.js';
 export { type NodeDesign } from './desired/index.js';
 export { kubernetesVersionProblem, networkProblems } from './cluster/index.js';
 export { observeQueryFor } from './converge/index.js';
@@ -118,6 +123,9 @@ export {
 export {
   Annotations,
   HOST_KEYS_CONFIGMAP,
+  PENDING_HOST_KEYS_CONFIGMAP,
+  RecordedHostKeys,
+  recordCovers,
   Labels,
   PRIVATE_KEY_FIELD,
   STATUS_CONFIGMAP,
