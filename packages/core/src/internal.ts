@@ -135,6 +135,8 @@ export {
   InformedNodeRecords,
   decodeNodeRecord,
   NODE_RECORD_LABEL,
+  NODE_RECORD_FIELD,
+  nodeRecordName,
   type NodeRecord,
 } from './identity/index.js';
 export {
