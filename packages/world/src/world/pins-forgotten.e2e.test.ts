@@ -91,3 +91,39 @@ test.serial(
     );
   },
 );
+
+test.serial(
+  'a Machine deleted while no operator ran, replaced by one at the same address, joins',
+  async (t) => {
+    t.timeout(150_000);
+    const { world } = await testWorld([], { platform: 'VSphere' });
+    t.teardown(() => world.stop());
+    await world.createPrivateKeySecret();
+    const first = await world.startOperator();
+    const api = world.machineApi();
+    await api.createMachineSet({ name: 'win', replicas: 1, platform: 'VSphere' });
+    const [before] = await settled(world, 'win', 1);
+    const ip = before!.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
+    const [firstPin] = await pinsFor(world, ip);
+    t.truthy(firstPin, 'pinned on first use');
+    await first.stop();
+
+    // Deleted while no operator watches: its record, and the pin in it, are left behind.
+    await api.scale('win', 0);
+    await until('the Machine gone', async () =>
+      (await api.machines('win')).length === 0 ? true : undefined,
+    );
+    t.deepEqual(await pinsFor(world, ip), [firstPin], 'nothing forgot it yet');
+    world.launcher.reuseAddress(ip);
+    await world.startOperator('wmco-1');
+    await until('the gone Machine’s pin forgotten on start', async () =>
+      (await pinsFor(world, ip)).length === 0 ? true : undefined,
+    );
+    await api.scale('win', 1);
+    const [after] = await settled(world, 'win', 1);
+    t.is(after!.status?.addresses?.find((a) => a.type === 'InternalIP')?.address, ip, 'the same address');
+    const [secondPin] = await pinsFor(world, ip);
+    t.truthy(secondPin);
+    t.not(secondPin, firstPin, 'the new VM is pinned under its own key');
+  },
+);
