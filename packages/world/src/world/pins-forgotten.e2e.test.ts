@@ -127,3 +127,34 @@ test.serial(
     t.not(secondPin, firstPin, 'the new VM is pinned under its own key');
   },
 );
+
+test.serial(
+  'a join abandoned before its record forgets its pending pin; the host comes back with a new key',
+  async (t) => {
+    const { world } = await testWorld([{ hostname: 'WIN-LATER' }]);
+    t.teardown(() => world.stop());
+    const host = world.hosts.hosts[0]!;
+    // Refused at join after the first contact (Windows Server 2016): pinned, and no record ever written.
+    host.sim.model.osBuild = 14393;
+    await world.createPrivateKeySecret();
+    await world.setInstances(Object.fromEntries([world.hosts.entry(0)]));
+    await world.startOperator();
+    await until(`${host.address} Failed`, phaseIs(world, host.address, 'Failed'), 90_000);
+    const pending = pinsOfHost(await hostKeyPins(world), host.address);
+    t.deepEqual(pending.recorded, [], 'no record');
+    t.is(pending.pending.length, 1, 'the first key is pending');
+
+    await world.setInstances({});
+    await until('its pending pin forgotten', async () =>
+      (await pinsFor(world, host.address)).length === 0 ? true : undefined,
+    );
+    // Reinstalled (a supported build, a new host key) and listed again under the same address.
+    host.sim.model.osBuild = 20348;
+    await host.sim.rotateHostKey();
+    await world.setInstances(Object.fromEntries([world.hosts.entry(0)]));
+    await until('WIN-LATER Ready', phaseIs(world, host.address, 'Ready'), 90_000);
+    const pins = pinsOfHost(await hostKeyPins(world), host.address);
+    t.deepEqual(pins.pending, [], 'the record took the pin');
+    t.true(pins.recorded[0]?.endsWith(host.sim.hostKeyBase64), 'the new key, in the record');
+  },
+);
