@@ -30,7 +30,12 @@ export {
   nodeInternalIp,
   planNode,
 } from './lifecycle/index.js';
-export { ConfigMapHostKeyStore, InformedClusterFacts, InformedHostKeyStore } from './controllers/index.js';
+export {
+  ConfigMapHostKeyStore,
+  InformedClusterFacts,
+  InformedHostKeyStore,
+  moveLegacyHostKeys,
+} from './controllers/index.js';
 export { type NodeDesign } from './desired/index.js';
 export { kubernetesVersionProblem, networkProblems } from './cluster/index.js';
 export { observeQueryFor } from './converge/index.js';
@@ -119,6 +124,9 @@ export {
 export {
   Annotations,
   HOST_KEYS_CONFIGMAP,
+  PENDING_HOST_KEYS_CONFIGMAP,
+  RecordedHostKeys,
+  recordCovers,
   Labels,
   PRIVATE_KEY_FIELD,
   STATUS_CONFIGMAP,
@@ -128,6 +136,8 @@ export {
   InformedNodeRecords,
   decodeNodeRecord,
   NODE_RECORD_LABEL,
+  NODE_RECORD_FIELD,
+  nodeRecordName,
   type NodeRecord,
 } from './identity/index.js';
 export {

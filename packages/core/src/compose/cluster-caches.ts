@@ -2,6 +2,8 @@ import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client
 import { InformedClusterFacts } from '../controllers/informed-cluster-facts.js';
 import { InformedHostKeyStore } from '../controllers/kube-host-key-store.js';
 import { InformedNodeRecords } from '../identity/informed-node-records.js';
+import type { NodeRecords } from '../identity/node-record-store.js';
+import { RecordedHostKeys } from '../identity/recorded-host-keys.js';
 import { kubeWatch } from '../kube/client/kube-watch.js';
 import { systemClock } from '../kube/clock.js';
 import type { Logger } from '../kube/logger.js';
@@ -9,9 +11,12 @@ import type { Logger } from '../kube/logger.js';
 /** What joins and drift checks read from watches instead of per-call GETs (issue 16 §5, ADR 0022). */
 export interface ClusterCaches {
   readonly facts: InformedClusterFacts;
-  readonly hostKeys: InformedHostKeyStore;
-  /** The operator's node records (ADR 0035); `start()` it before any decision reads them. */
-  readonly records: InformedNodeRecords;
+  /** Host-key pins: a recorded host's in its node record, the others pending (ADR 0038). */
+  readonly hostKeys: RecordedHostKeys;
+  /** The operator's node records (ADR 0035), written through `hostKeys` so a record takes its pin. */
+  readonly records: NodeRecords;
+  /** Resolves once the records' first list filled their cache: no decision is made before. */
+  startRecords(): Promise<void>;
   stop(): void;
 }
 
@@ -30,13 +35,14 @@ export function clusterCaches(
   };
   const sources = { ...parts, watch: kubeWatch(kc), clock: systemClock };
   const facts = new InformedClusterFacts(sources);
-  const hostKeys = new InformedHostKeyStore(sources);
-  const records = new InformedNodeRecords(sources);
+  const pending = new InformedHostKeyStore(sources);
+  const informed = new InformedNodeRecords(sources);
+  const hostKeys = new RecordedHostKeys(informed, pending);
   const stop = (): void => {
     facts.stop();
-    hostKeys.stop();
-    records.stop();
+    pending.stop();
+    informed.stop();
   };
   signal?.addEventListener('abort', stop, { once: true });
-  return { facts, hostKeys, records, stop };
+  return { facts, hostKeys, records: hostKeys.records, startRecords: () => informed.start(), stop };
 }

@@ -1,3 +1,4 @@
+import { moveLegacyHostKeys } from '../controllers/legacy-host-key-migration.js';
 import { CoreV1Api } from '@kubernetes/client-node';
 import type { ClusterFacts } from '../cluster/cluster-facts.js';
 import { DEFAULT_REGISTRATION_TTL_MS, Registrations } from '../identity/registrations.js';
@@ -106,7 +107,10 @@ export async function controllerDeps(i: ControllerDepsInput, events: EventRecord
   const { o, parts, caches } = i;
   const core = o.kubeConfig.makeApiClient(CoreV1Api);
   const facts = await factsReader(i, events);
-  await caches.records.start();
+  await caches.startRecords();
+  await moveLegacyHostKeys(core, o.namespace, caches.hostKeys, o.logger).catch((err: unknown) =>
+    o.logger.warn({ err: String(err) }, 'moving the old SSH host key pins failed; retried at the next start'),
+  );
   const secrets = o.secrets ?? NO_SCRUBBER;
   const status = new ConfigMapStatusStore(core, o.namespace, (t) => secrets.scrubText(t));
   return {

@@ -7,7 +7,7 @@ import { InformedHostKeyStore } from './kube-host-key-store.js';
 
 const flush = (): Promise<unknown> => new Promise((r) => setImmediate(r));
 const keys = (data: Record<string, string>, rv = '1'): V1ConfigMap => ({
-  metadata: { name: 'windows-ssh-host-keys', namespace: 'wmco', resourceVersion: rv },
+  metadata: { name: 'windows-ssh-host-keys-pending', namespace: 'wmco', resourceVersion: rv },
   data,
 });
 

@@ -2,7 +2,7 @@ import type { CoreV1Api, V1ConfigMap } from '@kubernetes/client-node';
 import type { HostKeyStore, PinnedHostKey } from '../host/host-key-store.js';
 import { pinsOf, type HostPinRemover } from '../host/host-pins.js';
 import { isConflict, isNotFound } from '../kube/client/api-errors.js';
-import { HOST_KEYS_CONFIGMAP } from '../identity/node-metadata.js';
+import { PENDING_HOST_KEYS_CONFIGMAP } from '../identity/node-metadata.js';
 import { SupervisedInformer } from '../kube/supervised-informer.js';
 import { namedObject, type ClusterConfigSources } from './cluster-config-watches.js';
 
@@ -19,20 +19,22 @@ function decode(value: string | undefined): PinnedHostKey | undefined {
 }
 
 /**
- * Host keys pinned on first use, in the ConfigMap `windows-ssh-host-keys` keyed by address (the Node also
- * carries its key, as annotations, for people). A pin lasts as long as its instance: it is forgotten once
- * the instance's entry and Node are removed or its Machine is deleted (host/host-pins.ts).
+ * Host keys pinned on first use in one ConfigMap keyed by address: by default
+ * `windows-ssh-host-keys-pending`, the pins of hosts that have no node record yet (ADR 0038; a recorded
+ * host's pin is its record's). A pin lasts as long as its instance: it is forgotten once the instance's
+ * entry and Node are removed or its Machine is deleted (host/host-pins.ts), or moved into the record.
  */
 export class ConfigMapHostKeyStore implements HostKeyStore, HostPinRemover {
   constructor(
     private readonly api: CoreV1Api,
     private readonly namespace: string,
+    private readonly name: string = PENDING_HOST_KEYS_CONFIGMAP,
   ) {}
 
   async get(address: string): Promise<PinnedHostKey | undefined> {
     try {
       const cm = await this.api.readNamespacedConfigMap({
-        name: HOST_KEYS_CONFIGMAP,
+        name: this.name,
         namespace: this.namespace,
       });
       return decode(cm.data?.[address]);
@@ -75,19 +77,19 @@ export class ConfigMapHostKeyStore implements HostKeyStore, HostPinRemover {
         if (isNotFound(err) && (!create || (await this.create(change({}))))) return;
       }
     }
-    throw new Error(`cannot update ${HOST_KEYS_CONFIGMAP}: too many conflicts`);
+    throw new Error(`cannot update ${this.name}: too many conflicts`);
   }
 
   /** One read and, when `change` changes anything, one write (409 when someone wrote meanwhile). */
   private async replace(change: (data: Record<string, string>) => Record<string, string>): Promise<void> {
     const cm = await this.api.readNamespacedConfigMap({
-      name: HOST_KEYS_CONFIGMAP,
+      name: this.name,
       namespace: this.namespace,
     });
     const data = change(cm.data ?? {});
     if (sameData(data, cm.data ?? {})) return;
     await this.api.replaceNamespacedConfigMap({
-      name: HOST_KEYS_CONFIGMAP,
+      name: this.name,
       namespace: this.namespace,
       body: { ...cm, data },
     });
@@ -100,7 +102,7 @@ export class ConfigMapHostKeyStore implements HostKeyStore, HostPinRemover {
         namespace: this.namespace,
         body: {
           metadata: {
-            name: HOST_KEYS_CONFIGMAP,
+            name: this.name,
             namespace: this.namespace,
             labels: { 'app.kubernetes.io/managed-by': 'windows-machine-config-operator' },
           },
@@ -133,7 +135,7 @@ export class InformedHostKeyStore implements HostKeyStore, HostPinRemover {
 
   constructor(s: Omit<ClusterConfigSources, 'custom'> & { readonly namespace: string }) {
     this.store = new ConfigMapHostKeyStore(s.core, s.namespace);
-    const watched = namedObject('configmaps', s.namespace, HOST_KEYS_CONFIGMAP);
+    const watched = namedObject('configmaps', s.namespace, PENDING_HOST_KEYS_CONFIGMAP);
     this.informer = new SupervisedInformer<V1ConfigMap>({
       name: watched.name,
       path: watched.path,
@@ -141,7 +143,7 @@ export class InformedHostKeyStore implements HostKeyStore, HostPinRemover {
       watch: s.watch,
       clock: s.clock,
       logger: s.logger,
-      fieldSelector: `metadata.name=${HOST_KEYS_CONFIGMAP}`,
+      fieldSelector: `metadata.name=${PENDING_HOST_KEYS_CONFIGMAP}`,
       onRestart: (reason) => s.onRestart?.(watched.name, reason),
     });
   }
@@ -187,7 +189,9 @@ export class InformedHostKeyStore implements HostKeyStore, HostPinRemover {
   /** The cache's raw pin for `address`, or undefined (also before the first list and after `stop`). */
   private cached(address: string): string | undefined {
     if (!this.informer.synced || this.stopped) return undefined;
-    return this.informer.list().find((cm) => cm.metadata?.name === HOST_KEYS_CONFIGMAP)?.data?.[address];
+    return this.informer.list().find((cm) => cm.metadata?.name === PENDING_HOST_KEYS_CONFIGMAP)?.data?.[
+      address
+    ];
   }
 
   private tombstone(keys: readonly string[]): void {

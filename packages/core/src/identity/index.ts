@@ -12,3 +12,4 @@ export * from './node-record-store.js';
 export { InformedNodeRecords, type InformedNodeRecordsSources } from './informed-node-records.js';
 export { MemoryNodeRecords } from './memory-node-records.js';
 export { decryptUpstreamUsername, encryptUpstreamUsername } from './upstream-username.js';
+export { RecordedHostKeys, RecordedHostKeyConflictError, recordCovers } from './recorded-host-keys.js';

@@ -23,6 +23,9 @@ export const Annotations = {
 export const WINDOWS_INSTANCES_CONFIGMAP = 'windows-instances';
 export const PRIVATE_KEY_SECRET = 'cloud-private-key';
 export const PRIVATE_KEY_FIELD = 'private-key.pem';
+/** Where pins lived before node records (ADR 0038): read once on start, moved, then deleted. */
 export const HOST_KEYS_CONFIGMAP = 'windows-ssh-host-keys';
+/** Pins of hosts the operator reached before their node record exists: joins in flight (ADR 0038). */
+export const PENDING_HOST_KEYS_CONFIGMAP = 'windows-ssh-host-keys-pending';
 export const STATUS_CONFIGMAP = 'windows-instances-status';
 export const WINDOWS_NODE_SELECTOR = `${Labels.os}=windows`;

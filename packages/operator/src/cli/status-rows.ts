@@ -67,6 +67,16 @@ function conditionsCell(s: InstanceStatus, wide: boolean): string {
     .join(wide ? '; ' : ',');
 }
 
+/**
+ * The Nodes that claim the instance without the operator's record (`NodeClaimNotTrusted`), or `-`. The
+ * status ConfigMap can be edited by anyone with edit rights there: only strings count, shown escaped.
+ */
+function untrustedCell(s: InstanceStatus): string {
+  const list: readonly unknown[] = Array.isArray(s.untrustedNodes) ? s.untrustedNodes : [];
+  const names = list.filter((n): n is string => typeof n === 'string').map((n) => terminalSafe(n));
+  return names.length === 0 ? '-' : names.join(',');
+}
+
 export function rows(
   statuses: readonly InstanceStatus[],
   nodes: ReadonlyMap<string, NodeFacts>,
@@ -91,7 +101,7 @@ export function rows(
           .map(([p, v]) => `${p}=${terminalSafe(v)}s`)
           .join(' ') || '-',
       );
-    r.push(conditionsCell(s, wide), lastErrorCell(s));
+    r.push(untrustedCell(s), conditionsCell(s, wide), lastErrorCell(s));
     return r;
   });
 }

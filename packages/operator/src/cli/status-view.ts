@@ -12,6 +12,13 @@ export interface StatusView {
   readonly nodes: ReadonlyMap<string, NodeFacts>;
 }
 
+/** `untrustedNodes` as a list of (escaped) names; anything else in that field is dropped. */
+function untrusted(value: unknown): Pick<InstanceStatus, 'untrustedNodes'> {
+  if (!Array.isArray(value)) return {};
+  const names = (value as unknown[]).filter((n): n is string => typeof n === 'string').map(terminalSafe);
+  return names.length === 0 ? {} : { untrustedNodes: names };
+}
+
 /**
  * The statuses in the ConfigMap's data. Anyone who may edit it can write anything there: an entry that is
  * not a status object is reported (escaped) and skipped, and every field is shown as text.
@@ -30,8 +37,10 @@ function parseStatuses(data: Record<string, string>, warn: (s: string) => void):
       continue;
     }
     const s = parsed as Record<string, unknown>;
+    const { untrustedNodes, ...rest } = s;
     out.push({
-      ...(s as unknown as InstanceStatus),
+      ...(rest as unknown as InstanceStatus),
+      ...untrusted(untrustedNodes),
       address: terminalSafe(s['address'] ?? key),
       phase: terminalSafe(s['phase']) as InstanceStatus['phase'],
       since: terminalSafe(s['since']),
@@ -91,7 +100,7 @@ export function renderView(view: StatusView, output: string | undefined, headers
   if (format === 'json' || format === 'yaml')
     return renderStructured(format, { instances: instanceObjects(view) });
   const wide = format === 'wide';
-  const all = [...TABLE_HEADERS, ...(wide ? ['phases'] : []), 'conditions', 'last error'];
+  const all = [...TABLE_HEADERS, ...(wide ? ['phases'] : []), 'untrusted nodes', 'conditions', 'last error'];
   const table = renderTable(all, rows(view.statuses, view.nodes, wide));
   return headers ? table : table.split('\n').slice(1).join('\n');
 }

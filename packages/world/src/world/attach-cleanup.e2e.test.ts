@@ -18,7 +18,7 @@ test.serial(
     const pull = { '.dockerconfigjson': Buffer.from('{"auths":{}}').toString('base64') };
     await createPullSecret(core, pull);
     const pins = { '10.0.0.5': PIN };
-    await createNamespacedConfigMap(core, OPERATOR_NS, 'windows-ssh-host-keys', pins);
+    await createNamespacedConfigMap(core, OPERATOR_NS, 'windows-ssh-host-keys-pending', pins);
     await core.createNamespacedConfigMap({
       namespace: OPERATOR_NS,
       body: { metadata: { name: 'mine' }, data: { a: 'b' } },
@@ -29,11 +29,14 @@ test.serial(
     const r = await wmcoSim(['--cluster', o.kubeconfig, '--hosts', '2', '--seed', '--cleanup']);
     t.is(r.code, 0, `${r.stdout}\n${r.stderr}`);
     t.regex(r.stdout, /Ready \(win-byoh-02\)/);
-    t.regex(r.stdout, /cleanup: removed 3 host-key pins of the run.s hosts from windows-ssh-host-keys/);
+    t.regex(
+      r.stdout,
+      /cleanup: removed 3 host-key pins of the run.s hosts from windows-ssh-host-keys-pending/,
+    );
     t.regex(r.stdout, /cleanup: deleted \d+ objects the run created \(.*2 Node, .*CertificateSigningRequest/);
     t.deepEqual(await snapshot(o), before);
     const kept = await core.readNamespacedConfigMap({
-      name: 'windows-ssh-host-keys',
+      name: 'windows-ssh-host-keys-pending',
       namespace: OPERATOR_NS,
     });
     t.deepEqual(kept.data, pins);

@@ -6,7 +6,7 @@ import {
   type CoreV1Event,
   type V1Node,
 } from '@kubernetes/client-node';
-import { HOST_KEYS_CONFIGMAP } from '@wmco/core/internal';
+import { PENDING_HOST_KEYS_CONFIGMAP } from '@wmco/core/internal';
 import { parseCsr } from '@wmco/core';
 import { OPERATOR_NAMESPACE } from '@wmco/sim';
 import { waitFor, type ObjectRef } from './attach-objects.js';
@@ -17,7 +17,7 @@ type Found = ObjectRef & { readonly object: KubernetesObject };
 type Hosts = AttachLedger['hosts'];
 
 const isNotFound = (e: unknown): boolean => (e as { code?: unknown }).code === 404;
-const HOST_KEYS_KEY = `v1/ConfigMap/${OPERATOR_NAMESPACE}/${HOST_KEYS_CONFIGMAP}`;
+const HOST_KEYS_KEY = `v1/ConfigMap/${OPERATOR_NAMESPACE}/${PENDING_HOST_KEYS_CONFIGMAP}`;
 
 const metadataOf = (r: ObjectRef): { name: string; namespace?: string } =>
   r.namespace !== undefined ? { name: r.name, namespace: r.namespace } : { name: r.name };
@@ -110,8 +110,10 @@ function summary(refs: readonly ObjectRef[]): string {
  * `--cleanup`: deletes what the run created in the cluster and nothing that was there before it: the
  * objects attach mode created (seeded stand-ins, deploy/'s RBAC, namespaces, the token and key Secrets,
  * windows-instances) and what its operator and kubelets created (Nodes, CSRs, node Leases, the
- * operator's ConfigMaps, Lease and Events). Host-key pins go with windows-ssh-host-keys when the run
- * created it, else only the pins of the run's hosts are removed. Throws when something could not be
+ * operator's ConfigMaps, Lease and Events). Host-key pins go with the node records the run created, and
+ * with windows-ssh-host-keys-pending when the run created it, else only the pins of the run's hosts are
+ * removed from it. (An old windows-ssh-host-keys the cluster had is moved and deleted by the run's
+ * operator on start, ADR 0038: that is not undone.) Throws when something could not be
  * deleted (after trying everything).
  */
 export async function cleanUp(ledger: AttachLedger, out: (line: string) => void): Promise<void> {
@@ -123,7 +125,7 @@ export async function cleanUp(ledger: AttachLedger, out: (line: string) => void)
     const keys = [...pins.own, ...pins.foreign];
     await clearPins(kc, keys);
     out(
-      `cleanup: removed ${keys.length} host-key pins of the run's hosts from ${HOST_KEYS_CONFIGMAP} (it existed before the run)`,
+      `cleanup: removed ${keys.length} host-key pins of the run's hosts from ${PENDING_HOST_KEYS_CONFIGMAP} (it existed before the run)`,
     );
   }
   const byKey = new Map<string, ObjectRef>();

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { ApiextensionsV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { NODE_RECORD_LABEL, decodeNodeRecord } from '@wmco/core/internal';
 import { createNamespacedConfigMap } from './existing-objects.test-helper.js';
 import { outsideForTest, wmcoSim } from './outside-cluster.test-helper.js';
 
@@ -105,10 +106,12 @@ test.serial(
     const args = ['--cluster', o.kubeconfig, '--hosts', '2', '--seed', '--timeout', '60'];
     const first = await wmcoSim(args);
     t.is(first.code, 0, `${first.stdout}\n${first.stderr}`);
-    const pins = await o.kc
-      .makeApiClient(CoreV1Api)
-      .readNamespacedConfigMap({ name: 'windows-ssh-host-keys', namespace: OPERATOR_NS });
-    t.truthy(pins.data?.['win-byoh-02.sim.internal'], 'the first run pinned its DNS-listed host');
+    const records = await o.kc.makeApiClient(CoreV1Api).listNamespacedConfigMap({
+      namespace: OPERATOR_NS,
+      labelSelector: NODE_RECORD_LABEL,
+    });
+    const pinned = records.items.map(decodeNodeRecord).find((r) => r?.dnsName === 'win-byoh-02.sim.internal');
+    t.truthy(pinned?.hostKey, "the first run pinned its DNS-listed host, in the host's node record");
 
     const second = await wmcoSim(args);
     t.is(second.code, 0, `${second.stdout}\n${second.stderr}`);
@@ -127,17 +130,18 @@ test.serial(
     const o = await outsideForTest(t);
     const core = o.kc.makeApiClient(CoreV1Api);
     const data = { 'win-byoh-02.sim.internal': 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBx' };
-    await createNamespacedConfigMap(core, OPERATOR_NS, 'windows-ssh-host-keys', data);
+    await createNamespacedConfigMap(core, OPERATOR_NS, 'windows-ssh-host-keys-pending', data);
     const r = await wmcoSim(['--cluster', o.kubeconfig, '--hosts', '2', '--seed', '--timeout', '30']);
     t.not(r.code, 0);
     t.regex(
       r.stderr,
-      /ConfigMap openshift-windows-machine-config-operator\/windows-ssh-host-keys pins SSH host keys for win-byoh-02\.sim\.internal/,
+      /ConfigMap openshift-windows-machine-config-operator\/windows-ssh-host-keys-pending \(or windows-ssh-host-keys\) pin SSH host keys for win-byoh-02\.sim\.internal/,
     );
     t.regex(r.stderr, /--cleanup/);
     t.is(await crdCount(o.kc), 0, 'nothing seeded');
     t.deepEqual(
-      (await core.readNamespacedConfigMap({ name: 'windows-ssh-host-keys', namespace: OPERATOR_NS })).data,
+      (await core.readNamespacedConfigMap({ name: 'windows-ssh-host-keys-pending', namespace: OPERATOR_NS }))
+        .data,
       data,
     );
   },

@@ -1,12 +1,13 @@
 import test from 'ava';
 import type { SimWorld } from './sim-world.js';
-import { apis, eventsAbout, NS, phaseIs, testWorld, until } from './world-fixture.js';
+import { eventsAbout, phaseIs, testWorld, until } from './world-fixture.js';
 import { wmcoPlan } from './wmco-plan.test-helper.js';
 import { engineTest } from './engine-test.test-helper.js';
+import { hostKeyPins, type HostKeyPins } from './host-key-pins.js';
 
-async function hostKeys(world: SimWorld): Promise<Record<string, string>> {
-  const cm = await apis(world).core.readNamespacedConfigMap({ name: 'windows-ssh-host-keys', namespace: NS });
-  return cm.data ?? {};
+/** Every pin the operator holds, recorded or pending (ADR 0038). */
+async function hostKeys(world: SimWorld): Promise<HostKeyPins> {
+  return hostKeyPins(world);
 }
 
 engineTest(

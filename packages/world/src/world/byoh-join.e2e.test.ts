@@ -1,14 +1,13 @@
 import type { SimWorld } from './sim-world.js';
 import { engineTest } from './engine-test.test-helper.js';
+import { hostKeyPins, pinsOfHost } from './host-key-pins.js';
 import { Kubectl, ensureKubectl } from '@wmco/sim';
 import { apis, eventsAbout, NS, phaseIs, testWorld, until, windowsNodes } from './world-fixture.js';
 
-/** The key pinned for a host: under its address, or `address:port` when its SSH server is not on 22. */
+/** The key pinned for a host, under its address or `address:port`: its node record's, else pending (ADR 0038). */
 async function pinnedKey(world: SimWorld, address: string): Promise<string | undefined> {
-  const data =
-    (await apis(world).core.readNamespacedConfigMap({ name: 'windows-ssh-host-keys', namespace: NS })).data ??
-    {};
-  return Object.entries(data).find(([k]) => k === address || k.startsWith(`${address}:`))?.[1];
+  const pins = pinsOfHost(await hostKeyPins(world), address);
+  return pins.recorded[0] ?? pins.pending[0];
 }
 
 // Three hosts, as the issue says: one listed by IPv4, one by a DNS name, one with PowerShell as default shell.
@@ -80,6 +79,8 @@ engineTest('three BYOH hosts become Ready nodes, and one comes back out and in a
   const b = world.hosts.hosts[1]!;
   const pinned = await pinnedKey(world, b.address);
   t.truthy(pinned, 'the host key is pinned on first use');
+  const home = pinsOfHost(await hostKeyPins(world), b.address);
+  t.deepEqual([home.recorded, home.pending], [[pinned], []], 'the pin lives in the node record alone');
   const entries = Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i)));
   delete entries[world.hosts.key(1)];
   await world.setInstances(entries);

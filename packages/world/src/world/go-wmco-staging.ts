@@ -2,6 +2,7 @@ import {
   Annotations,
   encryptUpstreamUsername,
   HOST_KEYS_CONFIGMAP,
+  PENDING_HOST_KEYS_CONFIGMAP,
   NODE_RECORD_LABEL,
   STATUS_CONFIGMAP,
 } from '@wmco/core/internal';
@@ -23,10 +24,11 @@ const ignoreNotFound = (err: unknown): void => {
  * each Windows Node keeps its labels (`byoh`, worker), `pub-key-hash` and `ssh-host-key`/`-type`
  * annotations; its `version` and `desired-version` become `GO_WMCO_VERSION`; its `username` becomes the
  * Go WMCO's OpenPGP message (encrypted with the bytes of the world's private key); wmco-ts's own
- * `instance-address` annotation, node records, `windows-ssh-host-keys` pins (upstream keeps pins on the
- * Node and removes them from the ConfigMap) and `windows-instances-status` are removed. The hosts keep
- * the files and services the join left, which are upstream's layout (see FIDELITY.md for what differs),
- * and each gets the Go WMCO's daemon (WICD) as its `ConfigureWICD` leaves it, running.
+ * `instance-address` annotation, node records (with the host-key pins in them), pending pins, an old
+ * `windows-ssh-host-keys` (upstream keeps pins on the Node and removes them from the ConfigMap) and
+ * `windows-instances-status` are removed. The hosts keep the files and services the join left, which are
+ * upstream's layout (see FIDELITY.md for what differs), and each gets the Go WMCO's daemon (WICD) as its
+ * `ConfigureWICD` leaves it, running.
  */
 export async function stageGoWmcoJoined(world: SimWorld, username = 'Administrator'): Promise<void> {
   const { core } = apis(world);
@@ -48,7 +50,8 @@ export async function stageGoWmcoJoined(world: SimWorld, username = 'Administrat
 
 /**
  * Removes what only wmco-ts keeps in the operator namespace and the Go WMCO never wrote: the node records,
- * the `windows-ssh-host-keys` pins (upstream moves them onto the Node) and `windows-instances-status`.
+ * with the host-key pins in them, the pending pins and any old `windows-ssh-host-keys` (upstream moves
+ * pins onto the Node) and `windows-instances-status`.
  */
 export async function forgetWmcoTsRecords(world: SimWorld): Promise<void> {
   const { core } = apis(world);
@@ -58,6 +61,6 @@ export async function forgetWmcoTsRecords(world: SimWorld): Promise<void> {
   });
   for (const cm of records.items)
     await core.deleteNamespacedConfigMap({ name: cm.metadata?.name ?? '', namespace: NS });
-  for (const name of [HOST_KEYS_CONFIGMAP, STATUS_CONFIGMAP])
+  for (const name of [HOST_KEYS_CONFIGMAP, PENDING_HOST_KEYS_CONFIGMAP, STATUS_CONFIGMAP])
     await core.deleteNamespacedConfigMap({ name, namespace: NS }).catch(ignoreNotFound);
 }

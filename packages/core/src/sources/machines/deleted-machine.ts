@@ -26,3 +26,26 @@ export async function forgetDeletedMachine(
       o.logger.warn({ err: errorMessage(e), machine: key }, 'cannot forget a deleted Machine’s record'),
   );
 }
+
+/**
+ * On start, once the Machines are listed: the records (and with them the host-key pins, ADR 0038) of
+ * Machines deleted while no operator ran are forgotten, so a new Machine given such an address later is
+ * trusted on first use instead of refused for ever. Resolves to the keys forgotten; a failure is logged.
+ */
+export async function forgetRecordsOfGoneMachines(
+  machines: readonly MachineResource[],
+  o: { readonly records: NodeRecords; readonly logger: Logger },
+): Promise<readonly string[]> {
+  const live = new Set(machines.map((m) => machineKey(windowsMachine(m))));
+  const gone = o.records
+    .all()
+    .filter((r) => r.source === 'machine' && !live.has(r.instance))
+    .map((r) => r.instance);
+  for (const key of gone)
+    await o.records.remove('machine', key).then(
+      () => o.logger.info({ machine: key }, 'Machine deleted while no operator ran: forgot its node record'),
+      (e: unknown) =>
+        o.logger.warn({ err: errorMessage(e), machine: key }, 'cannot forget a deleted Machine’s record'),
+    );
+  return gone;
+}

@@ -20,7 +20,7 @@ import type { MachineResource } from './machine-object.js';
 import { MachineReconciler, type MachineView } from './machine-reconciler.js';
 import { MachineSetNameCheck, machineSetInformer } from './machine-set-names.js';
 import { nodeMachine } from './machine-instance.js';
-import { forgetDeletedMachine } from './deleted-machine.js';
+import { forgetDeletedMachine, forgetRecordsOfGoneMachines } from './deleted-machine.js';
 import { MachineLifecycle } from './machine-lifecycle.js';
 import { MachinePins } from './machine-pins.js';
 import { MachineTakeover } from './machine-takeover.js';
@@ -206,6 +206,7 @@ export class MachineControllers implements MachineView {
     // on it (without list/watch on machinesets its informer keeps retrying and logs why).
     void this.machineSets?.start();
     await Promise.all(Object.values(this.informers).map((i) => i.start()));
+    await forgetRecordsOfGoneMachines(this.machines(), this.o.deps);
     this.controller.start();
     this.queue.add(USER_DATA_KEY);
     this.enqueueMachines();

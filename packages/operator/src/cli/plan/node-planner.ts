@@ -1,7 +1,6 @@
 import type { V1Node } from '@kubernetes/client-node';
 import {
   Annotations,
-  ConfigMapHostKeyStore,
   decodeNodeRecord,
   recordDisagreements,
   NODE_RECORD_LABEL,
@@ -16,6 +15,7 @@ import {
 import {
   publicKeyHash,
   HostKeyMismatchError,
+  InMemoryHostKeyStore,
   ReadOnlyHostKeyStore,
   SshWindowsHost,
   errorMessage,
@@ -49,16 +49,14 @@ export interface NodePlannerOptions {
 /**
  * Plans one BYOH node the way the operator would converge it, changing nothing: SSH with the operator's
  * key to the address and as the user of the operator's record of the node (a Node that contradicts its
- * record, or has none, is not connected to), the host key pinned in `windows-ssh-host-keys` (never a new
- * pin), one observe with the value pre-scripts, then `plan()`.
+ * record, or has none, is not connected to), the host key pinned in that record (never a new pin; ADR
+ * 0038), one observe with the value pre-scripts, then `plan()`.
  */
 export class NodePlanner {
-  private readonly pins: ConfigMapHostKeyStore;
   private records: Promise<NodeRecord[]> | undefined;
   private readonly hash: string;
 
   constructor(private readonly o: NodePlannerOptions) {
-    this.pins = new ConfigMapHostKeyStore(o.source.core, o.source.namespace);
     this.hash = publicKeyHash(publicKeyOf(o.privateKeyPem));
   }
 
@@ -117,17 +115,19 @@ export class NodePlanner {
     const design = await this.o.designs.design(version);
     const port = this.o.sshPorts.get(address);
     const pinAddress = port !== undefined && port !== 22 ? `${address}:${port}` : address;
-    if ((await this.pins.get(pinAddress)) === undefined)
+    if (record.hostKey === undefined)
       throw new Error(
-        `no SSH host key is pinned for ${pinAddress} in ConfigMap windows-ssh-host-keys; ` +
+        `the operator's record of this node pins no SSH host key for ${pinAddress} yet; ` +
           'wmco plan only connects to hosts the operator has pinned',
       );
+    const pins = new InMemoryHostKeyStore();
+    await pins.pin(pinAddress, record.hostKey);
     const host = new SshWindowsHost({
       host: address,
       ...(port !== undefined ? { port } : {}),
       username,
       privateKey: this.o.privateKeyPem,
-      hostKeys: new ReadOnlyHostKeyStore(this.pins),
+      hostKeys: new ReadOnlyHostKeyStore(pins),
       connectDeadlineMs: this.o.connectTimeoutMs,
       authRetryMs: 0,
       retryInitialMs: 250,
