@@ -3,6 +3,7 @@
 // loopback addresses and logs nowhere. One argument: the JSON of `ScaleOperatorArgs`. Not imported by the
 // image's code; `@wmco/sim` is not loaded here.
 import 'reflect-metadata';
+import { appendFileSync } from 'node:fs';
 import { writeHeapSnapshot } from 'node:v8';
 import { newRootContainer } from '@wmco/core';
 import { loadBuiltinProviders } from '@wmco/operator';
@@ -24,8 +25,11 @@ export interface ScaleOperatorArgs {
 async function main(): Promise<void> {
   const a = JSON.parse(process.argv[2] ?? '') as ScaleOperatorArgs;
   const redactor = new Redactor();
-  // Every line formatted as `wmco run` formats it at info level, then dropped (the bench reads none).
-  const logger = createLogger({ level: 'info', redactor, destination: { write: () => undefined } });
+  // Every line formatted as `wmco run` formats it at info level, then dropped (the bench reads none), or
+  // appended to the file WMCO_BENCH_OPERATOR_LOG names (to find out why a run does not finish).
+  const logFile = process.env['WMCO_BENCH_OPERATOR_LOG'];
+  const write = logFile ? (line: string): void => appendFileSync(logFile, line) : (): void => undefined;
+  const logger = createLogger({ level: 'info', redactor, destination: { write } });
   const metrics = new OperatorMetrics();
   const rt = await OperatorRuntime.start({
     config: {
