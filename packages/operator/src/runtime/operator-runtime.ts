@@ -4,6 +4,7 @@ import {
   kubernetesVersionProblem,
   networkProblems,
   readClusterFacts,
+  reportRefusedStart,
   type ClusterFacts,
 } from '@wmco/core/internal';
 import {
@@ -21,6 +22,7 @@ import type { OperatorMetrics } from './metrics.js';
 import type { Redactor } from './redactor.js';
 import type { RuntimeHooks } from './runtime-hooks.js';
 import { loadKubeConfig } from './load-kubeconfig.js';
+import { WMCO_VERSION } from '../cli/version-command.js';
 import { operatorElector } from './operator-elector.js';
 import { controllersOptions } from './controllers-options.js';
 import { boundedStop } from './bounded-stop.js';
@@ -126,7 +128,15 @@ export class OperatorRuntime {
       (x) => x !== undefined,
     );
     const fatal = problems.filter((x) => x.fatal).map((x) => x.message);
-    if (fatal.length > 0) throw new StartupError(`the cluster is not supported: ${fatal.join('; ')}`);
+    if (fatal.length > 0) {
+      // Said where admins read the operator's health (wmco status) before the process exits.
+      const { namespace } = this.p.config;
+      const version = this.p.hooks?.version ?? WMCO_VERSION;
+      await reportRefusedStart(core, { namespace, version, problems: fatal }).catch((err: unknown) =>
+        this.p.logger.warn({ err: String(err) }, 'cannot write the operator status'),
+      );
+      throw new StartupError(`the cluster is not supported: ${fatal.join('; ')}`);
+    }
     return facts;
   }
 

@@ -3,6 +3,7 @@
 import test from 'ava';
 import { CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { StartupError } from '@wmco/operator';
+import { statusText } from './mixed-world.js';
 import { testWorld, windowsNodes } from './world-fixture.js';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -29,6 +30,13 @@ test('a class E cluster network stops the operator at start with its CIDR named,
   t.is(
     err.message,
     'the cluster is not supported: cluster network 240.10.0.0/14 uses class E addresses (240.0.0.0/4)',
+  );
+  // Said where admins read the operator's health, though the operator exits.
+  const text = await statusText(world);
+  t.regex(text, /OPERATOR .*Available=False .*Degraded=True/);
+  t.regex(
+    text,
+    /ClusterSupported=False \(ClusterNotSupported\): the cluster is not supported: cluster network 240\.10\.0\.0\/14 uses class E/,
   );
   t.is(host.sim.stats.connectionsAccepted, 0, 'no SSH connection to the listed host');
   t.deepEqual(host.sim.model.scm.all(), []);
