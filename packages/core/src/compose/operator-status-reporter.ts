@@ -10,8 +10,14 @@ import {
 import { privateKeyProblem } from '../lifecycle/private-key-problem.js';
 import { errorMessage, type Logger } from '../kube/logger.js';
 
+/** What the reporter uses of the status store. */
+export type OperatorStatusStore = Pick<
+  ConfigMapStatusStore,
+  'onChange' | 'all' | 'setOperator' | 'loadedOperatorConditions'
+>;
+
 export interface OperatorStatusReporterDeps {
-  readonly store: ConfigMapStatusStore;
+  readonly store: OperatorStatusStore;
   readonly version: string;
   readonly logger: Logger;
   /** The Secret holding the private key, and its PEM as the operator's informer holds it. */
@@ -20,13 +26,15 @@ export interface OperatorStatusReporterDeps {
   /** Why the cluster is not supported, read once per start; empty when it is. */
   readonly clusterProblems: () => Promise<readonly string[]>;
   readonly now?: () => Date;
+  /** Least time between two writes (default 1 s): a thousand joins must not double the ConfigMap's writes. */
+  readonly minIntervalMs?: number;
 }
 
 /**
  * Keeps the operator's own conditions (operator-conditions.ts) in the `operator` key of
  * `windows-instances-status`, where `wmco status` reads them: written at start and again whenever an
- * instance status or the private key changes what they say. Writes are coalesced, and one that says what
- * the last one said is skipped.
+ * instance status or the private key changes what they say. Writes are coalesced (at most one per
+ * `minIntervalMs`), and one that says what the last one said is skipped.
  */
 export class OperatorStatusReporter {
   private written: readonly OperatorCondition[] = [];
@@ -37,6 +45,9 @@ export class OperatorStatusReporter {
   private active = false;
   /** Nothing written yet this start: the first write happens whatever the last run wrote (its version). */
   private fresh = true;
+  private lastWrite = 0;
+  /** Ends the wait between two writes (a stop). */
+  private wake: (() => void) | undefined;
 
   constructor(private readonly d: OperatorStatusReporterDeps) {
     d.store.onChange(() => this.update());
@@ -53,6 +64,7 @@ export class OperatorStatusReporter {
 
   stop(): Promise<void> {
     this.active = false;
+    this.wake?.();
     return this.running ?? Promise.resolve();
   }
 
@@ -65,11 +77,26 @@ export class OperatorStatusReporter {
 
   private async flush(): Promise<void> {
     while (this.dirty && this.active) {
+      await this.restSinceLastWrite();
+      if (!this.active) return;
       this.dirty = false;
       await this.writeIfChanged().catch((err: unknown) =>
         this.d.logger.warn({ err: errorMessage(err) }, 'cannot write the operator status'),
       );
     }
+  }
+
+  /** Waits until `minIntervalMs` passed since the last write (changes meanwhile are coalesced). */
+  private restSinceLastWrite(): Promise<void> {
+    const left = this.lastWrite + (this.d.minIntervalMs ?? 1000) - Date.now();
+    if (left <= 0) return Promise.resolve();
+    return new Promise((done) => {
+      const timer = setTimeout(done, left);
+      this.wake = () => {
+        clearTimeout(timer);
+        done();
+      };
+    });
   }
 
   private async writeIfChanged(): Promise<void> {
@@ -83,6 +110,7 @@ export class OperatorStatusReporter {
     const unchanged = next.length === this.written.length && next.every((c, i) => same(c, this.written[i]));
     if (unchanged && !this.fresh) return;
     const section: OperatorStatus = { version: this.d.version, conditions: next };
+    this.lastWrite = Date.now();
     await this.d.store.setOperator(section);
     this.d.logger.debug({ conditions: next.map((c) => `${c.type}=${c.status}`) }, 'operator status written');
     this.written = next;
