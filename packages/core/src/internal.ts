@@ -178,3 +178,10 @@ export { forgetHostPins, isPinOf, type HostPinRemover } from './host/index.js';
 export { proxyCredentials } from './desired/index.js';
 export { SupervisedInformer } from './kube/index.js';
 export { platformParts, type PlatformParts } from './compose/platform-parts.js';
+export { reportRefusedStart } from './compose/operator-status.js';
+export {
+  OPERATOR_STATUS_KEY,
+  type OperatorCondition,
+  type OperatorConditionType,
+  type OperatorStatus,
+} from './lifecycle/index.js';

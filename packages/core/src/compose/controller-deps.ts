@@ -33,6 +33,16 @@ export interface ControllerDepsInput {
   readonly nodeChanges: NodeChanges;
   /** The facts read at start, whose problems are reported before the controllers are built. */
   readonly facts: ClusterFacts;
+  /** Where the instance statuses (and the operator's conditions) are kept: `statusStore(o)`. */
+  readonly status: ConfigMapStatusStore;
+}
+
+/** The store of `windows-instances-status`; its errors pass the process's secret scrubber. */
+export function statusStore(o: WmcoControllersOptions): ConfigMapStatusStore {
+  const secrets = o.secrets ?? NO_SCRUBBER;
+  return new ConfigMapStatusStore(o.kubeConfig.makeApiClient(CoreV1Api), o.namespace, (t) =>
+    secrets.scrubText(t),
+  );
 }
 
 /** The events recorder of the controllers: its messages pass the process's secret scrubber. */
@@ -111,8 +121,7 @@ export async function controllerDeps(i: ControllerDepsInput, events: EventRecord
   await moveLegacyHostKeys(core, o.namespace, caches.hostKeys, o.logger).catch((err: unknown) =>
     o.logger.warn({ err: String(err) }, 'moving the old SSH host key pins failed; retried at the next start'),
   );
-  const secrets = o.secrets ?? NO_SCRUBBER;
-  const status = new ConfigMapStatusStore(core, o.namespace, (t) => secrets.scrubText(t));
+  const status = i.status;
   return {
     core,
     namespace: o.namespace,

@@ -14,7 +14,10 @@ import { ByohControllers } from '../sources/byoh/byoh-controllers.js';
 import { clusterAddressPolicy } from './cluster-address-policy.js';
 import { clusterCaches } from './cluster-caches.js';
 import { ConfigurationWatches } from './configuration-watches.js';
-import { controllerDeps, eventRecorder } from './controller-deps.js';
+import { controllerDeps, eventRecorder, statusStore } from './controller-deps.js';
+import { operatorStatus } from './operator-status.js';
+import type { OperatorStatusReporter } from './operator-status-reporter.js';
+import type { ConfigMapStatusStore } from '../lifecycle/configmap-status-store.js';
 import type { WmcoCore } from './create-wmco-core.js';
 import { machineSource, serviceMonitor } from './machine-source.js';
 import { CloudContext } from '../provider/capabilities/cloud-context.js';
@@ -103,15 +106,28 @@ function sourceSettings(o: WmcoControllersOptions): {
   };
 }
 
-/** The shared lifecycle's runnable: it waits for the Windows nodes to be listed, then publishes the services ConfigMap. */
-function maintenanceRunnable(maintenance: NodeMaintenance, byoh: ByohControllers): Runnable {
+/**
+ * The shared lifecycle's runnable: it reads the statuses an earlier run left (so the first write carries
+ * their conditions on), waits for the Windows nodes to be listed, writes the operator's own conditions,
+ * then publishes the services ConfigMap.
+ */
+function maintenanceRunnable(
+  maintenance: NodeMaintenance,
+  byoh: ByohControllers,
+  status: { store: ConfigMapStatusStore; reporter: OperatorStatusReporter },
+): Runnable {
   return runnable('node-maintenance', {
     start: async () => {
+      await status.store.load();
       await byoh.startInformers();
+      await status.reporter.start();
       // This version's services ConfigMap exists before any node is configured with it.
       await maintenance.start();
     },
-    stop: () => maintenance.stop(),
+    stop: async () => {
+      await status.reporter.stop();
+      await maintenance.stop();
+    },
   });
 }
 
@@ -132,8 +148,9 @@ export async function buildControllers(wmco: WmcoCore, o: WmcoControllersOptions
   const addressPolicy = clusterAddressPolicy(core, kc, facts, { resolver: s.resolver, allowLoopback });
   const nodeFeed = new NodeChangeFeed();
   const events = eventRecorder(o);
+  const store = statusStore(o);
   const built = await controllerDeps(
-    { o, parts, caches, addressPolicy, nodeChanges: nodeFeed, facts },
+    { o, parts, caches, addressPolicy, nodeChanges: nodeFeed, facts, status: store },
     events,
   );
   // An embedder's own host list hears of each of its hosts' status (InstanceList.report).
@@ -156,6 +173,7 @@ export async function buildControllers(wmco: WmcoCore, o: WmcoControllersOptions
     metrics: s.metrics,
   });
   nodes = () => byoh.windowsNodes();
+  const reporter = operatorStatus(o, { store, byoh, facts, privateKeySecret: s.privateKeySecret });
   // One lifecycle for every source: Machines share the budget and flows (ADR 0020).
   const machines =
     o.machines === false
@@ -164,7 +182,7 @@ export async function buildControllers(wmco: WmcoCore, o: WmcoControllersOptions
   const watches = new ConfigurationWatches({ core, custom, watch: kubeWatch(kc), logger: o.logger, namespace: o.namespace, version: o.version, maintenance, onRestart: s.metrics.informerRestart }); // prettier-ignore
   const monitor = o.serviceMonitor === false ? undefined : serviceMonitor(deps, custom, kubeWatch(kc));
   const runnables: Runnable[] = [
-    maintenanceRunnable(maintenance, byoh),
+    maintenanceRunnable(maintenance, byoh, { store, reporter }),
     watches,
     ...(monitor ? [runnable('service-monitor', { start: () => Promise.resolve(monitor.start()), stop: () => monitor.stop() })] : []), // prettier-ignore
     runnable('byoh', { start: () => byoh.start(), stop: () => byoh.stop(), synced: () => byoh.synced }),

@@ -42,6 +42,17 @@ export { JoinFlow, type JoinRequest } from './join-flow.js';
 export { RemoveFlow, type RemoveOptions } from './remove-flow.js';
 export type { JoinDeps, HostTarget, JoinTimings } from './join-deps.js';
 export * from './instance-status.js';
+export { OPERATOR_STATUS_KEY, storedOperatorConditions, storedStatuses } from './stored-statuses.js';
+export {
+  operatorConditions,
+  refusedStartConditions,
+  withTransitions,
+  type OperatorCondition,
+  type OperatorConditionType,
+  type OperatorFacts,
+  type OperatorStatus,
+  type PrivateKeyState,
+} from './operator-conditions.js';
 export { DriftRepair, type DriftCheck, type DriftOutcome } from './drift-repair.js';
 export { planNode } from './node-plan.js';
 export { nodeInternalIp, isNodeReady } from './node-ops.js';

@@ -1,8 +1,3 @@
-import type { CoreV1Api } from '@kubernetes/client-node';
-import { isConflict, isNotFound } from '../kube/client/api-errors.js';
-import { STATUS_CONFIGMAP } from '../identity/node-metadata.js';
-import { printableText } from '../kube/printable-text.js';
-
 export type InstancePhase =
   | 'Pending'
   | 'Connecting'
@@ -131,97 +126,7 @@ function withoutUndefined<T>(s: Record<string, unknown>): T {
   return Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as unknown as T;
 }
 
-/**
- * Statuses in the ConfigMap `windows-instances-status` (one JSON value per address), written with
- * resourceVersion checks and retried on conflict. Reads come from the in-memory copy this writer keeps.
- */
-export class ConfigMapStatusStore implements InstanceStatusStore {
-  private readonly cache = new Map<string, InstanceStatus>();
-  private chain: Promise<void> = Promise.resolve();
-
-  constructor(
-    private readonly api: CoreV1Api,
-    private readonly namespace: string,
-    /** Removes secrets from `lastError` (the operator's redactor); nothing is removed by default. */
-    private readonly scrub: (text: string) => string = (t) => t,
-  ) {}
-
-  get(address: string): InstanceStatus | undefined {
-    return this.cache.get(address);
-  }
-
-  set(given: InstanceStatus): Promise<void> {
-    // Errors quote hosts and the API: redacted, one line, no control characters, bounded.
-    const status =
-      given.lastError === undefined
-        ? given
-        : { ...given, lastError: printableText(this.scrub(given.lastError)) };
-    this.cache.set(status.address, status);
-    return this.write((data) => ({ ...data, [status.address]: JSON.stringify(status) }));
-  }
-
-  remove(address: string): Promise<void> {
-    this.cache.delete(address);
-    return this.write((data) => Object.fromEntries(Object.entries(data).filter(([k]) => k !== address)));
-  }
-
-  retain(keep: (address: string, phase: InstancePhase | undefined) => boolean): Promise<void> {
-    for (const [address, status] of this.cache) if (!keep(address, status.phase)) this.cache.delete(address);
-    return this.write((data) =>
-      Object.fromEntries(Object.entries(data).filter(([address, json]) => keep(address, phaseOf(json)))),
-    );
-  }
-
-  /** Writes are serialised so that concurrent joins never lose each other's updates. */
-  private write(change: (data: Record<string, string>) => Record<string, string>): Promise<void> {
-    const next = this.chain.then(() => this.writeWithRetry(change));
-    this.chain = next.catch(() => undefined);
-    return next;
-  }
-
-  private async writeWithRetry(
-    change: (data: Record<string, string>) => Record<string, string>,
-  ): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.writeOnce(change);
-        return;
-      } catch (err) {
-        if (!isConflict(err) || attempt >= 5) throw err;
-      }
-    }
-  }
-
-  private async writeOnce(change: (data: Record<string, string>) => Record<string, string>): Promise<void> {
-    const name = STATUS_CONFIGMAP;
-    try {
-      const cm = await this.api.readNamespacedConfigMap({ name, namespace: this.namespace });
-      await this.api.replaceNamespacedConfigMap({
-        name,
-        namespace: this.namespace,
-        body: { ...cm, data: change(cm.data ?? {}) },
-      });
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      await this.api.createNamespacedConfigMap({
-        namespace: this.namespace,
-        body: {
-          metadata: { name, namespace: this.namespace, labels: { 'app.kubernetes.io/managed-by': 'wmco' } },
-          data: change({}),
-        },
-      });
-    }
-  }
-}
-
-function phaseOf(json: string): InstancePhase | undefined {
-  try {
-    const parsed = JSON.parse(json) as { phase?: InstancePhase };
-    return parsed.phase;
-  } catch {
-    return undefined;
-  }
-}
+export { ConfigMapStatusStore } from './configmap-status-store.js';
 
 /** Keeps statuses in memory only; for tests and embedders. */
 export class MemoryStatusStore implements InstanceStatusStore {

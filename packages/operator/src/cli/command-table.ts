@@ -50,7 +50,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'status',
-    summary: 'Show each Windows instance: phase, node, timings and last error',
+    summary: "Show the operator's conditions and each Windows instance: phase, node, timings and last error",
     usesProviders: false,
     load: async (ctx) => (await import('./status-command.js')).statusCommand(ctx),
   },

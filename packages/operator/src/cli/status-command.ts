@@ -3,7 +3,14 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import type { CliContext } from './cli-context.js';
 import { kubeConfigFrom, namespaceFrom, withKubeFlags, type KubeFlags } from './kube-flags.js';
 import { outputOption } from './output-option.js';
-import { filterView, instanceObjects, readStatusView, renderView, type StatusView } from './status-view.js';
+import {
+  filterView,
+  instanceObjects,
+  operatorOnly,
+  readStatusView,
+  renderView,
+  type StatusView,
+} from './status-view.js';
 import { watchStatus } from './status-watch.js';
 
 export { nodeFacts, rows, type NodeFacts } from './status-rows.js';
@@ -23,7 +30,9 @@ function signatures(view: StatusView): Map<string, string> {
 /** `wmco status`: each Windows instance's phase, timings and last error, from `windows-instances-status`. */
 export function statusCommand(ctx: CliContext): Command {
   return withKubeFlags(new Command('status'))
-    .description('Show each Windows instance: phase, node, timings and last error')
+    .description(
+      "Show the operator's conditions and each Windows instance: phase, node, timings and last error",
+    )
     .argument('[node]', 'only the instance of this node name, host address or Machine name')
     .addOption(outputOption(['table', 'wide', 'json', 'yaml', 'name'], 'table', ['jsonpath']))
     .option('--no-headers', 'print the table without its header row')
@@ -39,6 +48,8 @@ export function statusCommand(ctx: CliContext): Command {
         throw new Error(
           `no Windows instance with the node name, address or Machine name "${node}" in ${namespace}`,
         );
+      const alone = view.statuses.length === 0 ? operatorOnly(view, flags.output, flags.headers) : undefined;
+      if (alone !== undefined) ctx.stdout(alone);
       if (view.statuses.length === 0 && flags.output === undefined)
         ctx.stderr(`No Windows instances in ${namespace}.`);
       else ctx.stdout(renderView(view, flags.output, flags.headers));

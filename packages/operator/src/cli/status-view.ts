@@ -1,13 +1,22 @@
 import type { CoreV1Api } from '@kubernetes/client-node';
-import { STATUS_CONFIGMAP, describeApiError, isNotFound, type InstanceStatus } from '@wmco/core/internal';
+import {
+  OPERATOR_STATUS_KEY,
+  STATUS_CONFIGMAP,
+  describeApiError,
+  isNotFound,
+  type InstanceStatus,
+  type OperatorStatus,
+} from '@wmco/core/internal';
+import { operatorLines, parseOperatorStatus } from './status-operator.js';
 import { renderJsonPath } from './kube-jsonpath.js';
 import { parseOutputFormat, renderStructured } from './output-format.js';
 import { nodeFacts, rows, type NodeFacts } from './status-rows.js';
 import { renderTable } from './table.js';
 import { terminalSafe } from './terminal-safe.js';
 
-/** What `wmco status` shows: the instances' statuses and their Nodes' facts. */
+/** What `wmco status` shows: the operator's own conditions, the instances' statuses and their Nodes' facts. */
 export interface StatusView {
+  readonly operator?: OperatorStatus;
   readonly statuses: readonly InstanceStatus[];
   readonly nodes: ReadonlyMap<string, NodeFacts>;
 }
@@ -26,6 +35,7 @@ function untrusted(value: unknown): Pick<InstanceStatus, 'untrustedNodes'> {
 function parseStatuses(data: Record<string, string>, warn: (s: string) => void): InstanceStatus[] {
   const out: InstanceStatus[] = [];
   for (const [key, value] of Object.entries(data)) {
+    if (key === OPERATOR_STATUS_KEY) continue;
     let parsed: unknown;
     try {
       parsed = JSON.parse(value);
@@ -69,7 +79,8 @@ export async function readStatusView(
   const nodes = nodeFacts(
     (await api.listNode({ labelSelector: 'kubernetes.io/os=windows' }).catch(() => ({ items: [] }))).items,
   );
-  return { statuses: parseStatuses(data, warn), nodes };
+  const operator = parseOperatorStatus(data, warn);
+  return { ...(operator ? { operator } : {}), statuses: parseStatuses(data, warn), nodes };
 }
 
 /** The instances whose node name, host address or Machine name is `name`. */
@@ -91,16 +102,35 @@ export function instanceObjects(view: StatusView): object[] {
 
 const TABLE_HEADERS = ['source', 'host', 'node', 'phase', 'version', 'maintenance', 'age', 'join'];
 
-/** The view in the `-o` form asked for (`headers` false: the table without its header row). */
+/** What `-o json|yaml|jsonpath` print: the operator's section (when written) and the instances. */
+function structured(view: StatusView): object {
+  return { ...(view.operator ? { operator: view.operator } : {}), instances: instanceObjects(view) };
+}
+
+/**
+ * The view in the `-o` form asked for (`headers` false: the table without its header row, and without the
+ * operator's lines above it).
+ */
 export function renderView(view: StatusView, output: string | undefined, headers: boolean): string {
   if (output === 'name') return view.statuses.map(instanceName).join('\n');
   if (output?.startsWith('jsonpath=') === true)
-    return renderJsonPath(output.slice('jsonpath='.length), { instances: instanceObjects(view) });
+    return renderJsonPath(output.slice('jsonpath='.length), structured(view));
   const format = parseOutputFormat(output);
-  if (format === 'json' || format === 'yaml')
-    return renderStructured(format, { instances: instanceObjects(view) });
+  if (format === 'json' || format === 'yaml') return renderStructured(format, structured(view));
   const wide = format === 'wide';
   const all = [...TABLE_HEADERS, ...(wide ? ['phases'] : []), 'untrusted nodes', 'conditions', 'last error'];
   const table = renderTable(all, rows(view.statuses, view.nodes, wide));
-  return headers ? table : table.split('\n').slice(1).join('\n');
+  if (!headers) return table.split('\n').slice(1).join('\n');
+  const above = view.operator ? [...operatorLines(view.operator), ''] : [];
+  return [...above, table].join('\n');
+}
+
+/** The operator's lines alone, for a table with no instance (`headers` false: none). */
+export function operatorOnly(
+  view: StatusView,
+  output: string | undefined,
+  headers: boolean,
+): string | undefined {
+  if (!view.operator || !headers || output !== undefined) return undefined;
+  return operatorLines(view.operator).join('\n');
 }

@@ -4,6 +4,7 @@ import {
   kubernetesVersionProblem,
   networkProblems,
   readClusterFacts,
+  reportRefusedStart,
   type ClusterFacts,
 } from '@wmco/core/internal';
 import {
@@ -21,6 +22,7 @@ import type { OperatorMetrics } from './metrics.js';
 import type { Redactor } from './redactor.js';
 import type { RuntimeHooks } from './runtime-hooks.js';
 import { loadKubeConfig } from './load-kubeconfig.js';
+import { WMCO_VERSION } from '../cli/version-command.js';
 import { operatorElector } from './operator-elector.js';
 import { controllersOptions } from './controllers-options.js';
 import { boundedStop } from './bounded-stop.js';
@@ -128,6 +130,11 @@ export class OperatorRuntime {
     );
     const fatal = problems.filter((x) => x.fatal).map((x) => x.message);
     if (fatal.length === 0) return facts;
+    throw await this.refused(core, fatal);
+  }
+
+  /** Says why the cluster is refused where admins look (an Event, the operator's status) before the exit. */
+  private async refused(core: CoreV1Api, fatal: readonly string[]): Promise<StartupError> {
     const message = `the cluster is not supported: ${fatal.join('; ')}`;
     const { namespace } = this.p.config;
     await recordUnsupportedCluster(
@@ -135,7 +142,11 @@ export class OperatorRuntime {
       { namespace, logger: this.p.logger, redactor: this.p.redactor },
       message,
     );
-    throw new StartupError(message);
+    const version = this.p.hooks?.version ?? WMCO_VERSION;
+    await reportRefusedStart(core, { namespace, version, problems: fatal }).catch((err: unknown) =>
+      this.p.logger.warn({ err: String(err) }, 'cannot write the operator status'),
+    );
+    return new StartupError(message);
   }
 
   private async runUnelected(): Promise<'lost' | 'stopped'> {

@@ -1,5 +1,6 @@
 import { FREE_HOST_COSTS, OPERATOR_NAMESPACE, SimulatedWindowsHost } from '@wmco/sim';
 import { loadBuiltinProviders } from '@wmco/operator';
+import { OPERATOR_STATUS_KEY } from '@wmco/core/internal';
 import { SimWorld } from '../world/sim-world.js';
 import type { JoinStatus } from './scale-figures.js';
 import { scaleHybridNetwork } from './scale-network.js';
@@ -66,7 +67,10 @@ export async function startScaleWorld(nodes: number, log: (line: string) => void
       name: 'windows-instances-status',
       namespace: OPERATOR_NAMESPACE,
     });
-    return Object.values(cm.data ?? {}).map((v) => JSON.parse(v) as JoinStatus);
+    // The operator's own conditions are not an instance's.
+    return Object.entries(cm.data ?? {})
+      .filter(([key]) => key !== OPERATOR_STATUS_KEY)
+      .map(([, v]) => JSON.parse(v) as JoinStatus);
   };
   return {
     world,

@@ -4,6 +4,7 @@
 import test from 'ava';
 import { CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { StartupError } from '@wmco/operator';
+import { statusText } from './mixed-world.js';
 import { apis, NS, testWorld, windowsNodes } from './world-fixture.js';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -37,6 +38,13 @@ test('a class E cluster network stops the operator at start with its CIDR named 
   t.deepEqual(
     events.map((e) => [e.type, e.involvedObject.kind, e.involvedObject.name, e.message]),
     [['Warning', 'Deployment', 'windows-machine-config-operator', err.message]],
+  );
+  // Said where admins read the operator's health, though the operator exits.
+  const text = await statusText(world);
+  t.regex(text, /OPERATOR .*Available=False .*Degraded=True/);
+  t.regex(
+    text,
+    /ClusterSupported=False \(ClusterNotSupported\): the cluster is not supported: cluster network 240\.10\.0\.0\/14 uses class E/,
   );
   t.is(host.sim.stats.connectionsAccepted, 0, 'no SSH connection to the listed host');
   t.deepEqual(host.sim.model.scm.all(), []);

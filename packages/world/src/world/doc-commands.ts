@@ -4,15 +4,32 @@ import { join } from 'node:path';
 /**
  * The rule of the doc-commands test (issue 30 item 2), in one place:
  *
- * - Only fenced blocks whose info string is `sh` are read (not `yaml`, `text`, ...).
+ * - Only fenced blocks whose info string is `sh` are read (not `yaml`, `text`, ...), indented ones (in a
+ *   list item) included.
  * - A line ending in `\` is joined with the next; blank lines and lines that are only a comment are dropped.
  * - A command targets the simulated world when its first word is `kubectl` or `wmco`, or it starts with
  *   `pnpm wmco` (the checkout's CLI). Any other command (`npm`, `export`, `helm`, `docker`, `cp`,
  *   `pnpm --filter ...`) does not target the world and is not run.
  * - Of those, the ones in `EXCLUDED` are not run either, each for the reason given there (a real Windows
  *   host, or a command that starts a world of its own).
+ * - A placeholder the docs write as `<name>` (`<node>`, `<machine>`, ...) is filled with the world's value
+ *   before the command runs (`fillPlaceholders`); one the world has no value for fails the command.
+ * - The commands of `DOCS` run in a BYOH world (platform None), those of `MACHINE_DOCS` in a vSphere world
+ *   with a Windows MachineSet.
  */
-export const DOCS = ['README.md', 'docs/install.md', 'docs/byoh.md', 'docs/upgrades.md'] as const;
+export const DOCS = [
+  'README.md',
+  'docs/install.md',
+  'docs/byoh.md',
+  'docs/upgrades.md',
+  'docs/scheduling.md',
+  'docs/storage.md',
+  'docs/disconnected.md',
+  'docs/limitations.md',
+] as const;
+
+/** Docs whose commands act on Machines. */
+export const MACHINE_DOCS = ['docs/machines.md'] as const;
 
 /** Command prefixes (as written in the docs) the rule leaves out, and why. */
 export const EXCLUDED: Readonly<Record<string, string>> = {
@@ -43,8 +60,9 @@ export function shCommands(doc: string, text: string): DocCommand[] {
   let inSh: boolean | undefined; // undefined: outside a fence
   let pending: { line: number; parts: string[] } | undefined;
   text.split('\n').forEach((raw, i) => {
-    if (raw.startsWith('```')) {
-      inSh = inSh === undefined ? raw.slice(3).trim().split(/\s+/)[0] === 'sh' : undefined;
+    const fence = raw.trimStart();
+    if (fence.startsWith('```')) {
+      inSh = inSh === undefined ? fence.slice(3).trim().split(/\s+/)[0] === 'sh' : undefined;
       return;
     }
     if (inSh !== true) return;
@@ -63,11 +81,24 @@ function targetsWorld(command: string): boolean {
   return first === 'kubectl' || first === 'wmco' || command.startsWith('pnpm wmco ');
 }
 
+/**
+ * `command` with each `<name>` placeholder replaced by `values[name]`; throws naming a placeholder the
+ * world has no value for. Shell redirections (`<`, `<<`) are not placeholders: a placeholder is `<` then
+ * a letter, then letters, digits or `-`, then `>`.
+ */
+export function fillPlaceholders(command: string, values: Readonly<Record<string, string>>): string {
+  return command.replace(/<([a-z][a-z0-9-]*)>/g, (whole, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`no value for the placeholder ${whole}`);
+    return value;
+  });
+}
+
 /** The docs' commands split by the rule. */
-export function docCommands(repoRoot: string): DocCommands {
+export function docCommands(repoRoot: string, docs: readonly string[] = DOCS): DocCommands {
   const run: DocCommand[] = [];
   const skipped: (DocCommand & { why: string })[] = [];
-  for (const doc of DOCS) {
+  for (const doc of docs) {
     for (const c of shCommands(doc, readFileSync(join(repoRoot, doc), 'utf8'))) {
       const excluded = Object.entries(EXCLUDED).find(([prefix]) => c.command.startsWith(prefix));
       if (!targetsWorld(c.command)) skipped.push({ ...c, why: 'not a kubectl or wmco command' });

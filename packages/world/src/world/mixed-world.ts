@@ -89,8 +89,8 @@ export function machinePhases(world: SimWorld, machines: readonly string[]): { s
   };
 }
 
-/** `wmco status` against the world, as text. */
-export async function statusText(world: SimWorld): Promise<string> {
+/** `wmco status [args]` against the world, as text. */
+export async function statusText(world: SimWorld, args: readonly string[] = []): Promise<string> {
   const out: string[] = [];
   const ctx: CliContext = {
     container: newRootContainer(),
@@ -103,7 +103,7 @@ export async function statusText(world: SimWorld): Promise<string> {
     await buildProgram(ctx)
   )
     .exitOverride()
-    .parseAsync(['status', '--kubeconfig', world.adminKubeconfig, '-n', NS], { from: 'user' });
+    .parseAsync(['status', '--kubeconfig', world.adminKubeconfig, '-n', NS, ...args], { from: 'user' });
   return out.join('\n');
 }
 

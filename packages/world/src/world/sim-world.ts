@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { newRootContainer, type Ipv4Resolver } from '@wmco/core';
-import { type InstanceStatus } from '@wmco/core/internal';
+import { OPERATOR_STATUS_KEY, type InstanceStatus } from '@wmco/core/internal';
 import { joinTimings } from './world-join-timings.js';
 import { type WmcoProvider } from '@wmco/core/provider';
 import {
@@ -273,7 +273,9 @@ export class SimWorld {
       .readNamespacedConfigMap({ name: 'windows-instances-status', namespace: OPERATOR_NAMESPACE })
       .catch(() => undefined);
     return Object.fromEntries(
-      Object.entries(cm?.data ?? {}).map(([address, raw]) => [address, JSON.parse(raw) as InstanceStatus]),
+      Object.entries(cm?.data ?? {})
+        .filter(([key]) => key !== OPERATOR_STATUS_KEY)
+        .map(([address, raw]) => [address, JSON.parse(raw) as InstanceStatus]),
     );
   }
 

@@ -210,6 +210,11 @@ export class ByohControllers implements ByohView {
     return data === undefined ? undefined : Buffer.from(data, 'base64').toString('utf8');
   }
 
+  /** Told whenever the private key Secret is added, changed or deleted. */
+  onPrivateKeyChange(listener: () => void): void {
+    for (const ev of ['add', 'update', 'delete'] as const) this.informers.secret.on(ev, listener);
+  }
+
   get synced(): boolean {
     return Object.values(this.informers).every((i) => i.synced);
   }

@@ -2,6 +2,7 @@ import type { CoreV1Api, CustomObjectsApi, V1Node } from '@kubernetes/client-nod
 import { whileWanted } from './while-wanted.js';
 import { publicKeyHash } from '../../desired/authorized-key.js';
 import type { JoinFlow } from '../../lifecycle/join-flow.js';
+import { noteNextRetry } from '../../lifecycle/instance-conditions.js';
 import { MACHINE_STATUS_PREFIX, type InstanceStatusStore } from '../../lifecycle/instance-status.js';
 import type { ReconcileOutcome, Reconciler } from '../../kube/controller.js';
 import type { EventRecorder } from '../../kube/event-recorder.js';
@@ -243,13 +244,20 @@ export class MachineReconciler implements Reconciler {
       if (wanted.unwanted()) return { requeueAfterMs: 10 };
       const n = (this.failures.get(key) ?? 0) + 1;
       this.failures.set(key, n);
-      if (n < this.d.retryBudget) return { requeueAfterMs: this.d.retryMs };
+      if (n < this.d.retryBudget) return this.retryLater(m);
       this.failures.delete(key);
       await this.deleteMachine(m, `${errorMessage(err)} (${n} failed attempts)`);
       return undefined;
     } finally {
       wanted.dispose();
     }
+  }
+
+  /** Tries the Machine again after `retryMs`; its status says when (as a failed BYOH instance's does). */
+  private async retryLater(m: WindowsMachine): Promise<ReconcileOutcome> {
+    const at = new Date(this.d.now() + this.d.retryMs);
+    await noteNextRetry(this.d.status, `${MACHINE_STATUS_PREFIX}${m.name}`, at);
+    return { requeueAfterMs: this.d.retryMs };
   }
 
   private async deleteMachine(m: WindowsMachine, why: string): Promise<void> {
