@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { newRootContainer, type Ipv4Resolver } from '@wmco/core';
-import { OPERATOR_STATUS_KEY, type InstanceStatus } from '@wmco/core/internal';
+import { type InstanceStatus } from '@wmco/core/internal';
+import { instanceStatuses } from './instance-statuses.js';
 import { joinTimings } from './world-join-timings.js';
 import { type WmcoProvider } from '@wmco/core/provider';
 import {
@@ -268,15 +269,8 @@ export class SimWorld {
   }
 
   /** Every instance's status, from one read of `windows-instances-status` (by address). */
-  async statuses(): Promise<Record<string, InstanceStatus>> {
-    const cm = await this.admin()
-      .readNamespacedConfigMap({ name: 'windows-instances-status', namespace: OPERATOR_NAMESPACE })
-      .catch(() => undefined);
-    return Object.fromEntries(
-      Object.entries(cm?.data ?? {})
-        .filter(([key]) => key !== OPERATOR_STATUS_KEY)
-        .map(([address, raw]) => [address, JSON.parse(raw) as InstanceStatus]),
-    );
+  statuses(): Promise<Record<string, InstanceStatus>> {
+    return instanceStatuses(this.admin());
   }
 
   /** Stops everything; a part that does not stop within 20 s fails this call naming it (bounded-steps.ts). */

@@ -105,7 +105,22 @@ function recordingReconciler(row: Row): {
   records: MemoryNodeRecords;
 } {
   const did: string[] = [];
-  const records = new MemoryNodeRecords();
+  // A row's node was joined by this operator: its record names it (a node without one would go through
+  // the start-up migration, whose own checks machine-record.test covers).
+  const joined = row.node
+    ? [
+        {
+          source: 'machine' as const,
+          instance: KEY,
+          address: '10.0.0.8',
+          nodeName: 'win-1',
+          username: 'Administrator',
+          appliedTags: [],
+          recordedAt: '2026-01-01T00:00:00Z',
+        },
+      ]
+    : [];
+  const records = new MemoryNodeRecords(joined);
   const record = (what: string): Promise<undefined> => {
     did.push(what);
     return Promise.resolve(undefined);
