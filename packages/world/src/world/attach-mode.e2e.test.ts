@@ -209,7 +209,8 @@ test.serial(
     const r = await wmcoSim(['--cluster', kubeconfig, '--hosts', '1']);
     t.is(r.code, 0, `${r.stdout}\n${r.stderr}`);
     t.notRegex(r.stdout, /seed:/);
-    t.regex(r.stdout, /deploy\/ RBAC: created \d+, kept 2 existing/);
+    // The simulated OpenShift has the namespace and both ServiceAccounts (the operator's, the cloud node manager's).
+    t.regex(r.stdout, /deploy\/ RBAC: created \d+, kept 3 existing/);
     t.regex(r.stdout, /Ready \(win-byoh-01\)/);
   },
 );
