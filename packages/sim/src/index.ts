@@ -39,6 +39,7 @@ export {
   type PayloadFileInfo,
 } from './payload/realistic-payload.js';
 export { payloadVariant } from './payload/payload-variant.js';
+export { EXPORTER_WEB_CONFIG, POWERSHELL_STAND_INS, payloadText } from './payload/payload-text-files.js';
 export {
   kubeletImage,
   peWithVersion,

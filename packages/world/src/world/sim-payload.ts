@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CORE_PAYLOAD } from '@wmco/core';
-import { kubeletImage, tarGzOf } from '@wmco/sim';
+import { kubeletImage, payloadText, tarGzOf } from '@wmco/sim';
 
 /** Platform payload files a provider may ask for (AWS ECR plugin, Azure cloud node manager). */
 const PLATFORM_FILES = ['ecr-credential-provider.exe', 'azure-cloud-node-manager.exe'];
@@ -11,40 +11,11 @@ const PLATFORM_FILES = ['ecr-credential-provider.exe', 'azure-cloud-node-manager
 /** `upstream`: every file a `.tar.gz` (the operator image's layout); `plain`: the files themselves. */
 export type PayloadLayout = 'upstream' | 'plain';
 
-/**
- * windows_exporter's web config as the operator image ships it (reference §1.16): the files the operator
- * writes from the `windows-machine-config-operator-tls` Secret. Real content, because the simulated
- * exporter reads it to serve TLS.
- */
-export const EXPORTER_WEB_CONFIG = [
-  'tls_server_config:',
-  "  cert_file: 'C:\\k\\tls\\certs\\tls.crt'",
-  "  key_file: 'C:\\k\\tls\\certs\\tls.key'",
-  '',
-].join('\n');
-
-/**
- * The payload's PowerShell files as stand-ins that run (the PowerShell host engine executes them): the
- * Defender exclusion with upstream's behaviour (reference wmco-upstream §1.4: when process MsMpEng runs,
- * `Add-MpPreference -ExclusionProcess <BinPath>`), and an hns.psm1 that defines nothing (the simulated
- * host's HNS commands answer).
- */
-const POWERSHELL_STAND_INS: Record<string, string> = {
-  'windows-defender-exclusion.ps1': [
-    '# wmco-sim stand-in for upstream windows-defender-exclusion.ps1',
-    'param([Parameter(Mandatory = $true)][string] $BinPath)',
-    'if (Get-Process -Name MsMpEng -ErrorAction SilentlyContinue) { Add-MpPreference -ExclusionProcess $BinPath }',
-    '',
-  ].join('\r\n'),
-  'hns.psm1': '# wmco-sim stand-in for upstream hns.psm1: the simulated host answers the HNS commands\r\n',
-};
-
 /** The small stand-in content of one payload file (deterministic). */
 export function simPayloadContent(name: string, bytesPerFile: number, tag?: string): Buffer {
-  if (name === 'windows-exporter-webconfig.yaml')
-    return Buffer.from(`${EXPORTER_WEB_CONFIG}${tag === undefined ? '' : `# ${tag}\n`}`);
-  const script = POWERSHELL_STAND_INS[name];
-  if (script !== undefined) return Buffer.from(`${script}${tag === undefined ? '' : `# ${tag}\r\n`}`);
+  const text = payloadText(name);
+  const eol = name.endsWith('.yaml') ? '\n' : '\r\n';
+  if (text !== undefined) return Buffer.from(`${text}${tag === undefined ? '' : `# ${tag}${eol}`}`);
   const seed = createHash('sha256').update(name).digest();
   const content = Buffer.alloc(bytesPerFile);
   for (let i = 0; i < content.length; i += seed.length) seed.copy(content, i);
