@@ -98,6 +98,13 @@ async function main(): Promise<void> {
   const cpu = cpuPerGB(figures.map((f) => f.run));
   console.log(
     JSON.stringify({
+      // Host counts besides 1, 10 and 50 (e.g. --hosts 1,5 with the PowerShell engine) get keys of their own.
+      ...Object.fromEntries(
+        figures.flatMap((f) => [
+          [`join${f.run.hosts}Seconds`, ms(f.run.seconds)],
+          [`limit${f.run.hosts}Seconds`, ms(f.limit)],
+        ]),
+      ),
       join1Seconds: by(1) && ms(by(1)!.run.seconds),
       join10Seconds: by(10) && ms(by(10)!.run.seconds),
       join50Seconds: by(50) && ms(by(50)!.run.seconds),
