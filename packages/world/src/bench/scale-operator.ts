@@ -22,6 +22,8 @@ export interface ScaleOperatorArgs {
   readonly driftRepairIntervalMs: number;
   /** The operator version the nodes are annotated with (default: this build's); `pnpm bench soak`'s upgrades. */
   readonly version?: string;
+  /** `--max-unavailable` (default: wmco run's, 1). */
+  readonly maxUnavailable?: string;
 }
 
 /**
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
       payloadDir: a.payloadDir,
       parallelJoins: a.parallelJoins,
       parallelUploads: a.parallelUploads,
+      ...(a.maxUnavailable ? { maxUnavailable: a.maxUnavailable } : {}),
       debug: false,
       logLevel: 'info',
       probeAddress: '',

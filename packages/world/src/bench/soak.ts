@@ -110,6 +110,8 @@ async function main(): Promise<number> {
       payloadDir: world.world.payloadDir,
       parallelJoins: o.parallelJoins,
       driftRepairIntervalMs: o.driftIntervalS * 1000,
+      // An upgrade rolls the fleet 10 % at a time (wmco run's default, 1, would take the whole day).
+      maxUnavailable: '10%',
     });
     const fleet = world.hosts.slice(0, o.hosts);
     await joinFleet(world, op, o.hosts);
