@@ -2,6 +2,7 @@ import type { HostFaults, RequestMatcher, SimulatedWindowsHost } from '@wmco/sim
 import { requestReboot } from '@wmco/operator';
 import { CHANGED_BINARY } from '../world/upgrade-fixture.js';
 import { ownUpdates, statusWrites } from '../world/fault-points.js';
+import { NS } from '../world/world-fixture.js';
 import type { SoakFault } from './soak-schedule.js';
 import type { SoakOperator } from './soak-operator.js';
 import type { ScaleWorld } from './scale-world.js';
@@ -57,20 +58,26 @@ const APPLY: Record<SoakFault['kind'], Apply> = {
     server(t).faults.failNext(500, { times: 2, match: nodePatches(h) });
     return done(`503 on 3 status writes, 500 on 2 PATCHes of Node ${nodeName(h)}`);
   },
-  'watch-drop': (t) => {
-    const n = server(t).faults.dropWatches();
-    server(t).faults.compact();
+  'watch-drop': (t, f) => {
+    // As the matrix's 410 rows (dropAndCompact): a write after the drop, then the compaction, so that a
+    // re-watch from a resource version before it gets 410 Gone and the informers relist.
+    const s = server(t);
+    const n = s.faults.dropWatches();
+    s.writer.create(s.registry.mustFind('', 'v1', 'configmaps'), NS, {
+      metadata: { name: `soak-marker-${f.atMs}` },
+    });
+    s.faults.compact();
     return done(`${n} watches dropped and the history compacted (410 on a re-watch from before)`);
   },
   'operator-kill': async (t) => {
     await t.op.killAndRestart();
-    return `operator killed (kill -9), successor pid ${t.op.pid}`;
+    return `operator killed (kill -9), successor pid ${await t.op.pid()}`;
   },
   upgrade: async (t, f) => {
     const version = `1.1.0-soak${f.atMs}`;
     const payloadDir = await t.world.world.payloadVariant(`soak-${f.atMs}`, [CHANGED_BINARY]);
     await t.op.upgrade(version, payloadDir);
-    return `operator upgraded to ${version} (${CHANGED_BINARY} differs), pid ${t.op.pid}`;
+    return `operator upgraded to ${version} (${CHANGED_BINARY} differs), pid ${await t.op.pid()}`;
   },
   reboot: async (t, _f, h) => {
     try {

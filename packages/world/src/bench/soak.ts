@@ -104,18 +104,21 @@ async function main(): Promise<number> {
   const world = await startScaleWorld(o.hosts + 1, (l) => log(`  ${l}`));
   let op: SoakOperator | undefined;
   try {
-    op = await SoakOperator.start({
-      kubeconfig: `${world.world.dir}/operator.kubeconfig`,
-      namespace: OPERATOR_NAMESPACE,
-      payloadDir: world.world.payloadDir,
-      parallelJoins: o.parallelJoins,
-      driftRepairIntervalMs: o.driftIntervalS * 1000,
-      // An upgrade rolls the fleet 10 % at a time (wmco run's default, 1, would take the whole day).
-      maxUnavailable: '10%',
-    });
+    op = await SoakOperator.start(
+      {
+        kubeconfig: `${world.world.dir}/operator.kubeconfig`,
+        namespace: OPERATOR_NAMESPACE,
+        payloadDir: world.world.payloadDir,
+        parallelJoins: o.parallelJoins,
+        driftRepairIntervalMs: o.driftIntervalS * 1000,
+        // An upgrade rolls the fleet 10 % at a time (wmco run's default, 1, would take the whole day).
+        maxUnavailable: '10%',
+      },
+      log,
+    );
     const fleet = world.hosts.slice(0, o.hosts);
     await joinFleet(world, op, o.hosts);
-    const rssStartBytes = (await sampleProcess(op.pid)).rssBytes;
+    const rssStartBytes = (await sampleProcess(await op.pid())).rssBytes;
     await op.resetLaneWait();
     log(`operator RSS ${mib(rssStartBytes)} MiB after the first joins; the day starts`);
     await runDay({ world, op, fleet, log }, schedule, dayMs);
@@ -125,7 +128,8 @@ async function main(): Promise<number> {
       boundMs: o.settleSeconds * 1000,
       log,
     });
-    const rssEndBytes = (await sampleProcess(op.pid)).rssBytes;
+    const rssEndBytes = (await sampleProcess(await op.pid())).rssBytes;
+    if (op.unexpectedExits > 0) log(`the operator process exited on its own ${op.unexpectedExits} time(s)`);
     if (end.stuck.length > 0) log(`not Ready: ${end.stuck.join(', ')}`);
     if (end.partial.length > 0) log(`Ready with another configuration: ${end.partial.join(', ')}`);
     const f = soakFigures({
