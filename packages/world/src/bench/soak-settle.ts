@@ -4,6 +4,24 @@ import { hostConfiguration, type HostConfiguration } from '../world/host-configu
 import { until } from '../world/world-fixture.js';
 import type { ScaleWorld } from './scale-world.js';
 
+/** What one host holds that the reference does not (`+`) and the reference holds that it lacks (`-`). */
+export function configurationDiff(
+  h: SimulatedWindowsHost,
+  reference: SimulatedWindowsHost,
+  max = 10,
+): string[] {
+  const mine = configurationOf(h);
+  const theirs = configurationOf(reference);
+  const diff = (a: readonly string[], b: readonly string[], sign: string): string[] => {
+    const other = new Set(b);
+    return a.filter((x) => !other.has(x)).map((x) => `${sign} ${x}`);
+  };
+  return [
+    ...diff([...mine.paths, ...mine.services], [...theirs.paths, ...theirs.services], '+'),
+    ...diff([...theirs.paths, ...theirs.services], [...mine.paths, ...mine.services], '-'),
+  ].slice(0, max);
+}
+
 /** The fleet at the end of the soak: hosts not Ready, and Ready hosts whose configuration differs. */
 export interface SoakEnd {
   readonly stuck: readonly string[];

@@ -16,7 +16,7 @@ import { endSoakFaults, injectSoakFault, type SoakTarget } from './soak-faults.j
 import { soakFailures, soakFigures } from './soak-figures.js';
 import { SoakOperator } from './soak-operator.js';
 import { randomSeed, soakSchedule, type SoakFault } from './soak-schedule.js';
-import { settleSoak } from './soak-settle.js';
+import { configurationDiff, settleSoak } from './soak-settle.js';
 
 interface SoakOptions {
   readonly hosts: number;
@@ -131,7 +131,11 @@ async function main(): Promise<number> {
     const rssEndBytes = (await sampleProcess(await op.pid())).rssBytes;
     if (op.unexpectedExits > 0) log(`the operator process exited on its own ${op.unexpectedExits} time(s)`);
     if (end.stuck.length > 0) log(`not Ready: ${end.stuck.join(', ')}`);
-    if (end.partial.length > 0) log(`Ready with another configuration: ${end.partial.join(', ')}`);
+    if (end.partial.length > 0) {
+      log(`Ready with another configuration: ${end.partial.join(', ')}; the first against the reference:`);
+      const first = fleet.find((h) => h.host === end.partial[0])!;
+      for (const l of configurationDiff(first, world.hosts[o.hosts]!)) log(`  ${l}`);
+    }
     const f = soakFigures({
       hosts: o.hosts,
       faults: schedule.length,
