@@ -84,7 +84,8 @@ const APPLY: Record<SoakFault['kind'], Apply> = {
       await requestReboot(t.world.world.admin(), nodeName(h));
       return `reboot requested for ${nodeName(h)}`;
     } catch (err) {
-      return `no reboot: ${err instanceof Error ? err.message : String(err)}`;
+      // The client's message runs over several lines (body, headers): its first says enough.
+      return `no reboot: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`;
     }
   },
   'host-silent': (_t, f, h) => {
