@@ -130,7 +130,10 @@ async function main(): Promise<number> {
     });
     const rssEndBytes = (await sampleProcess(await op.pid())).rssBytes;
     if (op.unexpectedExits > 0) log(`the operator process exited on its own ${op.unexpectedExits} time(s)`);
-    if (end.stuck.length > 0) log(`not Ready: ${end.stuck.join(', ')}`);
+    if (end.stuck.length > 0) {
+      const phases = new Map((await world.statuses()).map((st) => [st.address, st.phase ?? 'no phase']));
+      log(`not Ready: ${end.stuck.map((a) => `${a} (${phases.get(a) ?? 'no status'})`).join(', ')}`);
+    }
     if (end.partial.length > 0) {
       log(`Ready with another configuration: ${end.partial.join(', ')}; the first against the reference:`);
       const first = fleet.find((h) => h.host === end.partial[0])!;
