@@ -20,6 +20,32 @@ export interface ScaleOperatorArgs {
   /** `--parallel-uploads` (default: wmco run's, as many as join at once). */
   readonly parallelUploads?: number;
   readonly driftRepairIntervalMs: number;
+  /** The operator version the nodes are annotated with (default: this build's); `pnpm bench soak`'s upgrades. */
+  readonly version?: string;
+  /** `--max-unavailable` (default: wmco run's, 1). */
+  readonly maxUnavailable?: string;
+}
+
+/**
+ * The operator's metrics, plus the longest wait of a key of the instances queue (`windows-instances`) from
+ * being queued (after any retry backoff) until a worker took it: the queue hands a key out as soon as its
+ * lane (join, maintain or remove) has room, so that wait is the key's wait for its lane. The same
+ * observation feeds `wmco_workqueue_queue_duration_seconds`, whose buckets cannot give the maximum.
+ */
+class BenchMetrics extends OperatorMetrics {
+  maxLaneWaitMs = 0;
+
+  override queueMetrics(queue: string): ReturnType<OperatorMetrics['queueMetrics']> {
+    const m = super.queueMetrics(queue);
+    if (queue !== 'windows-instances') return m;
+    return {
+      ...m,
+      queueLatencyMs: (waited) => {
+        this.maxLaneWaitMs = Math.max(this.maxLaneWaitMs, waited);
+        m.queueLatencyMs?.(waited);
+      },
+    };
+  }
 }
 
 async function main(): Promise<void> {
@@ -30,7 +56,7 @@ async function main(): Promise<void> {
   const logFile = process.env['WMCO_BENCH_OPERATOR_LOG'];
   const write = logFile ? (line: string): void => appendFileSync(logFile, line) : (): void => undefined;
   const logger = createLogger({ level: 'info', redactor, destination: { write } });
-  const metrics = new OperatorMetrics();
+  const metrics = new BenchMetrics();
   const rt = await OperatorRuntime.start({
     config: {
       kubeconfig: a.kubeconfig,
@@ -38,6 +64,7 @@ async function main(): Promise<void> {
       payloadDir: a.payloadDir,
       parallelJoins: a.parallelJoins,
       parallelUploads: a.parallelUploads,
+      ...(a.maxUnavailable ? { maxUnavailable: a.maxUnavailable } : {}),
       debug: false,
       logLevel: 'info',
       probeAddress: '',
@@ -52,6 +79,7 @@ async function main(): Promise<void> {
       allowLoopbackInstances: true,
     },
     providers: await loadBuiltinProviders(),
+    ...(a.version ? { hooks: { version: a.version } } : {}),
     container: newRootContainer(),
     logger,
     redactor,
@@ -61,10 +89,17 @@ async function main(): Promise<void> {
   // this process leads with its caches synced.
   process.on('message', (m) => {
     if (m === 'heap-snapshot') process.send?.({ heapSnapshot: writeHeapSnapshot() });
+    if (m === 'reset-lane-wait') process.send?.({ laneWaitReset: (metrics.maxLaneWaitMs = 0) });
     if (m !== 'sample') return;
     void metrics.driftChecks.get().then((c) => {
       const driftChecks = c.values.reduce((n, v) => n + v.value, 0);
-      process.send?.({ driftChecks, memory: process.memoryUsage(), leading: rt.leading && rt.synced });
+      const leading = rt.leading && rt.synced;
+      process.send?.({
+        driftChecks,
+        memory: process.memoryUsage(),
+        leading,
+        maxLaneWaitMs: metrics.maxLaneWaitMs,
+      });
     });
   });
   process.once('SIGTERM', () => void rt.stop().then(() => process.exit(0)));
