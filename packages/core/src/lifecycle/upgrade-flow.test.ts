@@ -10,12 +10,15 @@ import { byohSourceInstance } from '../sources/byoh/byoh-instance.js';
  * A CoreV1Api that records calls; pods on the node are refused eviction (a PDB) when `blocked`; `readNode`
  * answers `current` (the API's copy of the node).
  */
-function recordingCore(blocked: boolean, current?: V1Node): { core: CoreV1Api; calls: string[] } {
+function recordingCore(
+  blocked: boolean,
+  current?: V1Node,
+  pods = [{ metadata: { name: 'web-1', namespace: 'app', uid: 'u1' } }],
+): { core: CoreV1Api; calls: string[] } {
   const calls: string[] = [];
   const answers: Record<string, () => Promise<unknown>> = {
     readNode: () => Promise.resolve(current),
-    listPodForAllNamespaces: () =>
-      Promise.resolve({ items: [{ metadata: { name: 'web-1', namespace: 'app', uid: 'u1' } }] }),
+    listPodForAllNamespaces: () => Promise.resolve({ items: pods }),
     createNamespacedPodEviction: () =>
       blocked ? Promise.reject(Object.assign(new Error('429'), { code: 429 })) : Promise.resolve({}),
   };
@@ -44,6 +47,8 @@ const host = (): StateHost =>
       firewallRules: [],
       features: [],
     }),
+    // Every value script answers the node's address (the only one without a hostname override: NODE_IP).
+    new Proxy({}, { get: () => '10.0.0.5' }),
   );
 const target = { address: '10.0.0.5', ipv4: '10.0.0.5', username: 'Administrator', privateKeyPem: 'k' };
 const instance = byohSourceInstance('wmco', { address: '10.0.0.5', ipv4Address: '10.0.0.5' });
@@ -117,4 +122,60 @@ test('a node the caller saw before the last pass finished (a stale cache) is not
   t.deepEqual(calls, ['readNode'], 'no cordon, no drain');
   t.deepEqual(deps.events.events, [], 'no second Upgraded event');
   t.deepEqual(budget.holding(), []);
+});
+
+test('a pass writes the Ready status before the Node leaves its lifecycle: a lost status write leaves the pass to resume', async (t) => {
+  const node = ready(testNode());
+  const { core, calls } = recordingCore(false, node, []);
+  const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [node]);
+  const phases: string[] = [];
+  const status = {
+    get: () => undefined,
+    set: (s: { phase: string }): Promise<void> => {
+      phases.push(s.phase);
+      calls.push(`status ${s.phase}`);
+      return s.phase === 'Ready' ? Promise.reject(new Error('429 Too Many Requests')) : Promise.resolve();
+    },
+    remove: () => Promise.resolve(),
+    retain: () => Promise.resolve(),
+  };
+  const flow = new UpgradeFlow(testDeps(host(), { core, status }), budget, { drainTimeoutMs: 1000 });
+  await t.throwsAsync(flow.upgrade({ node, target, instance, signal: new AbortController().signal }), {
+    message: /429/,
+  });
+  t.deepEqual(phases, ['Upgrading', 'Ready']);
+  const patches = calls.filter((c) => c.startsWith('patchNode'));
+  t.true(patches.some((p) => p.includes('lifecycle-phase":"WaitingReady"')), 'the pass got that far');
+  t.false(
+    patches.some((p) => p.includes('lifecycle-phase":null')),
+    'the Node keeps its lifecycle phase, so the next reconcile resumes the pass and writes Ready again',
+  );
+  t.deepEqual(budget.holding(), []);
+});
+
+test('a pass that ends writes the Ready status, then uncordons with the new version', async (t) => {
+  const node = ready(testNode());
+  const { core, calls } = recordingCore(false, node, []);
+  const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [node]);
+  const status = {
+    get: () => undefined,
+    set: (s: { phase: string }): Promise<void> => {
+      calls.push(`status ${s.phase}`);
+      return Promise.resolve();
+    },
+    remove: () => Promise.resolve(),
+    retain: () => Promise.resolve(),
+  };
+  const deps = testDeps(host(), { core, status });
+  const flow = new UpgradeFlow(deps, budget, { drainTimeoutMs: 1000 });
+  const out = await flow.upgrade({ node, target, instance, signal: new AbortController().signal });
+  t.is(out.result, 'done');
+  const ends = calls.filter((c) => c === 'status Ready' || c.includes('lifecycle-phase":null'));
+  t.is(ends.length, 2);
+  t.is(ends[0], 'status Ready');
+  t.regex(ends[1] ?? '', /"unschedulable":null.*version":"0\.1\.0".*lifecycle-phase":null/);
+  t.deepEqual(
+    deps.events.events.map((e) => e.reason),
+    ['UpgradeStarted', 'Upgraded'],
+  );
 });

@@ -108,12 +108,15 @@ export class UpgradeFlow {
     const { bytesSent } = await this.reconfigure.run(req.node, req.target, job.reboot, req.signal);
     await enterLifecyclePhase(this.deps.core, name, 'WaitingReady');
     await waitForNode(this.deps, name, isNodeReady, { signal: req.signal, what: `node ${name} Ready` });
+    // The status first: once the Node leaves its lifecycle nothing resumes this pass, so a Ready status
+    // written after that and lost (a 429, the operator killed) would say Upgrading for ever. Written
+    // before, a lost leave keeps the Node's phase, and the pass resumes and writes both again.
+    await this.status(req, 'Ready');
     await leaveLifecycle(this.deps.core, name, {
       [Annotations.version]: this.deps.version,
       [Annotations.desiredVersion]: this.deps.version,
       ...(job.reboot ? { [REBOOT_REQUIRED_ANNOTATION]: null, [REBOOT_REQUESTED_ANNOTATION]: null } : {}),
     });
-    await this.status(req, 'Ready');
     const done = job.verb === 'Upgrade' ? 'Upgraded' : 'Rebooted';
     const what = job.verb === 'Upgrade' ? `from ${job.from} to ${this.deps.version}` : 'and reconfigured';
     await this.event(
@@ -145,8 +148,8 @@ export class UpgradeFlow {
       return undefined;
     } catch (err) {
       if (req.signal.aborted || !(err instanceof DrainError)) throw err;
+      await this.status(req, 'Ready'); // before leaving, as after a pass (see run)
       await leaveLifecycle(this.deps.core, name);
-      await this.status(req, 'Ready');
       await this.event(
         req.node,
         'Warning',
