@@ -43,6 +43,9 @@ export function clusterCaches(
     pending.stop();
     informed.stop();
   };
-  signal?.addEventListener('abort', stop, { once: true });
+  // A signal aborted before the caches exist (a stop during start-up) stops them at once: an abort
+  // listener added after the abort is never called, and the records' watch would outlive the stop.
+  if (signal?.aborted) stop();
+  else signal?.addEventListener('abort', stop, { once: true });
   return { facts, hostKeys, records: hostKeys.records, startRecords: () => informed.start(), stop };
 }

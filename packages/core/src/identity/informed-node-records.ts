@@ -18,11 +18,13 @@ export interface InformedNodeRecordsSources {
 /**
  * The node records of the operator's namespace, read from a watch of the labelled record ConfigMaps
  * (one informer, whatever the number of nodes) and written through `ConfigMapNodeRecords`. `start`
- * resolves once the first list filled the cache: no decision is made from an empty one.
+ * resolves once the first list filled the cache: no decision is made from an empty one. A stopped
+ * instance never starts again.
  */
 export class InformedNodeRecords implements NodeRecords {
   private readonly informer: SupervisedInformer<V1ConfigMap>;
   private readonly store: ConfigMapNodeRecords;
+  private stopped = false;
 
   constructor(s: InformedNodeRecordsSources) {
     const ns = s.namespace;
@@ -39,11 +41,14 @@ export class InformedNodeRecords implements NodeRecords {
     this.store = new ConfigMapNodeRecords(s.core, ns, this.informer);
   }
 
+  /** Resolves at once, starting nothing, after `stop()`: a start that loses a race with a stop never leaks a watch. */
   start(): Promise<void> {
-    return this.informer.start();
+    return this.stopped ? Promise.resolve() : this.informer.start();
   }
 
+  /** Ends the watch for good (as the other caches of a core do). */
   stop(): void {
+    this.stopped = true;
     this.informer.stop();
   }
 

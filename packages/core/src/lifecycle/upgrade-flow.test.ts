@@ -145,7 +145,10 @@ test('a pass writes the Ready status before the Node leaves its lifecycle: a los
   });
   t.deepEqual(phases, ['Upgrading', 'Ready']);
   const patches = calls.filter((c) => c.startsWith('patchNode'));
-  t.true(patches.some((p) => p.includes('lifecycle-phase":"WaitingReady"')), 'the pass got that far');
+  t.true(
+    patches.some((p) => p.includes('lifecycle-phase":"WaitingReady"')),
+    'the pass got that far',
+  );
   t.false(
     patches.some((p) => p.includes('lifecycle-phase":null')),
     'the Node keeps its lifecycle phase, so the next reconcile resumes the pass and writes Ready again',
