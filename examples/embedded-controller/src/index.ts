@@ -1,5 +1,6 @@
 export {
   EMBEDDED_VERSION,
+  WINDOWS_HOSTS_SOURCE,
   startEmbeddedController,
   type EmbeddedController,
   type EmbeddedControllerOptions,

@@ -12,9 +12,10 @@ import {
   type KubernetesListObject,
   type ObjectCache,
 } from '@kubernetes/client-node';
-import type { InstanceList, InstanceReport, Logger } from '@wmco/core';
+import type { InstanceList, InstanceReport, Logger, ObjectRef } from '@wmco/core';
 import {
   hostsByAddress,
+  windowsHostRef,
   WINDOWS_HOST_API,
   type WindowsHost,
   type WindowsHostStatus,
@@ -86,6 +87,12 @@ export class WindowsHostList implements InstanceList {
     if (!this.informer || !this.listed) return undefined;
     const { listed } = hostsByAddress(this.informer.list());
     return Object.fromEntries([...listed].map(([address, h]) => [address, `username=${h.spec?.user ?? ''}`]));
+  }
+
+  /** Events about a host go on its WindowsHost (`kubectl describe windowshost` shows them). */
+  eventTarget(address: string): ObjectRef | undefined {
+    const host = this.informer && hostsByAddress(this.informer.list()).listed.get(address);
+    return host ? windowsHostRef(host) : undefined;
   }
 
   async report(address: string, status: InstanceReport | undefined): Promise<void> {

@@ -1,4 +1,5 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
+import type { ObjectRef } from '@wmco/core';
 
 /** The API of the example's custom resource (deploy/windowshost-crd.yaml). */
 export const WINDOWS_HOST_API = {
@@ -61,4 +62,16 @@ export function hostsByAddress(hosts: readonly WindowsHost[]): {
     else listed.set(address, h);
   }
   return { listed, duplicates };
+}
+
+/** The WindowsHost as the object an event is about. */
+export function windowsHostRef(h: WindowsHost): ObjectRef {
+  const { group, version, kind } = WINDOWS_HOST_API;
+  return {
+    apiVersion: `${group}/${version}`,
+    kind,
+    name: h.metadata?.name ?? '',
+    namespace: h.metadata?.namespace ?? '',
+    ...(h.metadata?.uid ? { uid: h.metadata.uid } : {}),
+  };
 }

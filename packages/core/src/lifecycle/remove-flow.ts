@@ -130,7 +130,7 @@ export class RemoveFlow {
   ): Promise<void> {
     const host = this.deps.openHost({
       // The key as the join connected: a DNS-listed host's key is pinned by name too.
-      address: record.source === 'windows-instances' ? record.instance : record.address,
+      address: record.source === 'machine' ? record.address : record.instance,
       ipv4: record.address,
       username: record.username,
       privateKeyPem,
