@@ -66,6 +66,7 @@ export async function startEmbeddedController(o: EmbeddedControllerOptions): Pro
     platform: o.platform ?? 'None',
   });
   const kubeConfig = kubeConfigFrom(o.kubeconfig);
+  const hosts = new WindowsHostList(kubeConfig, o.namespace, logger);
   const controllers = await core.controllers({
     kubeConfig,
     namespace: o.namespace,
@@ -73,7 +74,7 @@ export async function startEmbeddedController(o: EmbeddedControllerOptions): Pro
     version: o.version ?? EMBEDDED_VERSION,
     // The hosts are WindowsHost custom resources: a source of its own, with its own work queue and records.
     byoh: false,
-    sources: [{ id: WINDOWS_HOSTS_SOURCE, hosts: new WindowsHostList(kubeConfig, o.namespace, logger) }],
+    sources: [{ id: WINDOWS_HOSTS_SOURCE, hosts }],
     payloadDir: o.payloadDir,
     component: 'embedded-windows-controller',
     machines: false,
@@ -87,6 +88,8 @@ export async function startEmbeddedController(o: EmbeddedControllerOptions): Pro
         }
       : {}),
   });
+  // The finalizer's release (a host removed, or not reachable) is told with the controllers' events.
+  hosts.useEvents(controllers.events);
   await controllers.start();
   logger.info({ runnables: controllers.runnables.map((r) => r.name) }, 'embedded controllers started');
   return {

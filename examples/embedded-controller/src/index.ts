@@ -9,6 +9,8 @@ export { lineLogger } from './line-logger.js';
 export { WindowsHostList } from './windows-host-list.js';
 export {
   hostsByAddress,
+  leavingHosts,
+  WINDOWS_HOST_FINALIZER,
   WINDOWS_HOST_API,
   type WindowsHost,
   type WindowsHostStatus,

@@ -47,7 +47,10 @@ export interface InstanceList {
    * remove (its removal finished, or it never joined). Absent: none.
    */
   leaving?(): readonly string[];
-  /** The object events about a host go on (an embedder's own source only); absent or undefined: `windows-instances`. */
+  /**
+   * The object events about a host (listed, or leaving) go on, for an embedder's own source only; absent or
+   * undefined: a `windows-instances` ConfigMap reference.
+   */
   eventTarget?(address: string): ObjectRef | undefined;
 }
 

@@ -52,7 +52,7 @@ export class InstancesReconciler implements Reconciler {
     this.drift = new DriftChecks(flows.drift, () => this.now(), deps.logger);
     this.guard = new NodeRecordGuard(deps, view);
     this.migration = new RecordMigration(deps, view, addressing.resolve);
-    this.removals = new RecordedRemovals(view, this.guard, flows);
+    this.removals = new RecordedRemovals(view, this.guard, flows, deps.namespace);
     this.attention = new ByohAttention(deps);
   }
 

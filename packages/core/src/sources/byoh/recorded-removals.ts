@@ -4,7 +4,8 @@ import { Labels } from '../../identity/node-metadata.js';
 import { publicKeyOf } from '../../desired/public-key.js';
 import type { ReconcileOutcome } from '../../kube/controller.js';
 import type { NodeRecords } from '../../identity/node-record-store.js';
-import type { RecordSource } from '../../identity/node-record.js';
+import type { NodeRecord, RecordSource } from '../../identity/node-record.js';
+import type { ObjectRef } from '../../kube/event-recorder.js';
 import type { ByohView } from './byoh-view.js';
 import type { NodeRecordGuard } from './node-record-guard.js';
 import type { RemoveFlow, RemoveOptions } from '../../lifecycle/remove-flow.js';
@@ -25,6 +26,8 @@ export class RecordedRemovals {
       readonly removeOptions: RemoveOptions;
       readonly pins?: EntryPins;
     },
+    /** The controllers' namespace (where events about a `windows-instances` entry go). */
+    private readonly namespace = '',
   ) {}
 
   async reconcile(
@@ -44,9 +47,18 @@ export class RecordedRemovals {
       return undefined;
     }
     const node = found.kind === 'agrees' ? found.node : undefined;
-    await this.flows.remove.remove({ record, node }, privateKey, { ...this.flows.removeOptions, signal });
+    await this.flows.remove.remove({ record, node }, privateKey, this.options(record, signal));
     await this.flows.pins?.recordRemoved(record);
     return undefined;
+  }
+
+  /** The removal's options; its events go on the object the source names for the host (else windows-instances). */
+  private options(
+    record: NodeRecord,
+    signal: AbortSignal,
+  ): RemoveOptions & { signal: AbortSignal; eventTarget?: ObjectRef } {
+    const eventTarget = this.view.source?.eventTarget(this.namespace, record.instance);
+    return { ...this.flows.removeOptions, signal, ...(eventTarget ? { eventTarget } : {}) };
   }
 
   private async unrecorded(name: string): Promise<undefined> {
