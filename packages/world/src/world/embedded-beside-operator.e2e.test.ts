@@ -215,9 +215,9 @@ test('the operator and an embedded controller in one cluster each join, reconfig
     records: [`source/${WINDOWS_HOSTS_SOURCE}`],
     statuses: [WINDOWS_HOSTS_SOURCE],
   });
-  t.true(
-    (await windowsHostEvents(world, 'win-e')).includes('InstanceSetup'),
-    'its join is told on its WindowsHost',
+  // Its join is told on its WindowsHost (the event follows the Ready status).
+  await until('InstanceSetup on WindowsHost win-e', async () =>
+    (await windowsHostEvents(world, 'win-e')).includes('InstanceSetup') ? true : undefined,
   );
 
   // A cluster configuration change: each controller's watches bring it to its own node.
