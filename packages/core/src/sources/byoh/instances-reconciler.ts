@@ -287,8 +287,9 @@ export class InstancesReconciler implements Reconciler {
     this.reported.set(topic, message);
     this.deps.logger.warn({ reason }, message);
     // An entry's own trouble goes on its object (an embedder's source may name one); the rest on windows-instances.
+    const ns = this.deps.namespace;
     const entry = topic.startsWith('entry/') ? topic.slice('entry/'.length) : undefined;
-    const target = entry === undefined ? instancesConfigMapRef(this.deps.namespace) : this.source.eventTarget(this.deps.namespace, entry); // prettier-ignore
+    const target = entry === undefined ? instancesConfigMapRef(ns) : this.source.eventTarget(ns, entry);
     await this.deps.events.record(target, type, reason, message);
   }
 }
