@@ -12,6 +12,11 @@ import { WindowsHostList } from './windows-host-list.js';
 
 /** The version this controller annotates its nodes with, and the name of its services ConfigMap. */
 export const EMBEDDED_VERSION = '0.1.0-embedded';
+/**
+ * This controller's source of Windows hosts, as @wmco/core records it: `source` in each host's status,
+ * `source/windows-hosts` in the node records.
+ */
+export const WINDOWS_HOSTS_SOURCE = 'windows-hosts';
 
 /** What this controller reads from its flags or environment. */
 export interface EmbeddedControllerOptions {
@@ -45,8 +50,9 @@ function kubeConfigFrom(path: string | undefined): KubeConfig {
 }
 
 /**
- * Starts @wmco/core's controllers inside this process: the none provider, the hosts listed by the
- * namespace's WindowsHost custom resources (no windows-instances, no Machine API), and no leader election: this controller runs as one replica, so it is the only
+ * Starts @wmco/core's controllers inside this process: the none provider, one source of its own (the
+ * hosts the namespace's WindowsHost custom resources list; no windows-instances, no Machine API), and no
+ * leader election: this controller runs as one replica, so it is the only
  * process that acts on its namespace's hosts. A controller that runs several replicas must elect one
  * (for example with `LeaderElector` and `runLeadership` from @wmco/core) and start the controllers
  * only in the leader.
@@ -60,13 +66,15 @@ export async function startEmbeddedController(o: EmbeddedControllerOptions): Pro
     platform: o.platform ?? 'None',
   });
   const kubeConfig = kubeConfigFrom(o.kubeconfig);
+  const hosts = new WindowsHostList(kubeConfig, o.namespace, logger);
   const controllers = await core.controllers({
     kubeConfig,
     namespace: o.namespace,
     logger,
     version: o.version ?? EMBEDDED_VERSION,
-    // The hosts are WindowsHost custom resources, not windows-instances entries.
-    instances: new WindowsHostList(kubeConfig, o.namespace, logger),
+    // The hosts are WindowsHost custom resources: a source of its own, with its own work queue and records.
+    byoh: false,
+    sources: [{ id: WINDOWS_HOSTS_SOURCE, hosts }],
     payloadDir: o.payloadDir,
     component: 'embedded-windows-controller',
     machines: false,
@@ -80,6 +88,8 @@ export async function startEmbeddedController(o: EmbeddedControllerOptions): Pro
         }
       : {}),
   });
+  // The finalizer's release (a host removed, or not reachable) is told with the controllers' events.
+  hosts.useEvents(controllers.events);
   await controllers.start();
   logger.info({ runnables: controllers.runnables.map((r) => r.name) }, 'embedded controllers started');
   return {

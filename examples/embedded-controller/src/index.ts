@@ -1,5 +1,6 @@
 export {
   EMBEDDED_VERSION,
+  WINDOWS_HOSTS_SOURCE,
   startEmbeddedController,
   type EmbeddedController,
   type EmbeddedControllerOptions,
@@ -8,6 +9,8 @@ export { lineLogger } from './line-logger.js';
 export { WindowsHostList } from './windows-host-list.js';
 export {
   hostsByAddress,
+  leavingHosts,
+  WINDOWS_HOST_FINALIZER,
   WINDOWS_HOST_API,
   type WindowsHost,
   type WindowsHostStatus,

@@ -12,9 +12,12 @@ import {
   type KubernetesListObject,
   type ObjectCache,
 } from '@kubernetes/client-node';
-import type { InstanceList, InstanceReport, Logger } from '@wmco/core';
+import type { EventRecorder, InstanceList, InstanceReport, Logger, ObjectRef } from '@wmco/core';
+import { WindowsHostFinalizer } from './windows-host-finalizer.js';
 import {
   hostsByAddress,
+  leavingHosts,
+  windowsHostRef,
   WINDOWS_HOST_API,
   type WindowsHost,
   type WindowsHostStatus,
@@ -30,11 +33,17 @@ function statusOf(r: InstanceReport): WindowsHostStatus {
   return { phase: r.phase, nodeName: r.node ?? '', lastError: r.lastError ?? '' };
 }
 
+/** A removal that failed: the remove flow's status says `Failed` with `removal: <why>`. */
+function removalFailed(r: InstanceReport): boolean {
+  return r.phase === 'Failed' && (r.lastError ?? '').startsWith('removal:');
+}
+
 /**
  * The WindowsHost custom resources of one namespace as @wmco/core's `InstanceList`: each WindowsHost
  * lists `spec.address` with `spec.user`, and the shared lifecycle's status of that host is written into
  * the WindowsHost's status subresource. A second WindowsHost of an address already listed is not listed;
- * its status says which WindowsHost lists the address.
+ * its status says which WindowsHost lists the address. Each listed WindowsHost gets a finalizer, so a
+ * deleted one stays (leaving) until the lifecycle removed its host (windows-host-finalizer.ts).
  */
 export class WindowsHostList implements InstanceList {
   private readonly custom: CustomObjectsApi;
@@ -43,6 +52,7 @@ export class WindowsHostList implements InstanceList {
   private signature = '';
   /** The status last written per WindowsHost uid (the informer's copy may not show it yet). */
   private readonly written = new Map<string, string>();
+  private readonly finalizer: WindowsHostFinalizer;
 
   constructor(
     private readonly kc: KubeConfig,
@@ -50,6 +60,12 @@ export class WindowsHostList implements InstanceList {
     private readonly logger: Logger,
   ) {
     this.custom = kc.makeApiClient(CustomObjectsApi);
+    this.finalizer = new WindowsHostFinalizer(this.custom, namespace, logger);
+  }
+
+  /** Where the finalizer's release is told (`WmcoControllers.events`). */
+  useEvents(events: EventRecorder): void {
+    this.finalizer.useEvents(events);
   }
 
   async start(changed: () => void): Promise<void> {
@@ -88,21 +104,54 @@ export class WindowsHostList implements InstanceList {
     return Object.fromEntries([...listed].map(([address, h]) => [address, `username=${h.spec?.user ?? ''}`]));
   }
 
+  /** The addresses of deleted WindowsHosts the finalizer still holds. */
+  leaving(): readonly string[] {
+    return this.informer ? [...leavingHosts(this.informer.list()).keys()] : [];
+  }
+
+  /** Events about a host go on its WindowsHost (`kubectl describe windowshost` shows them), leaving too. */
+  eventTarget(address: string): ObjectRef | undefined {
+    const host = this.hostAt(address);
+    return host ? windowsHostRef(host) : undefined;
+  }
+
   async report(address: string, status: InstanceReport | undefined): Promise<void> {
-    const host = this.informer && hostsByAddress(this.informer.list()).listed.get(address);
-    // A host's status goes with it: a WindowsHost that is gone has nothing to write to.
-    if (!host || !status) return;
-    await this.writeStatus(host, statusOf(status));
+    const hosts = this.informer?.list() ?? [];
+    const host = hostsByAddress(hosts).listed.get(address);
+    if (host) {
+      if (status) await this.writeStatus(host, statusOf(status));
+      return;
+    }
+    // A WindowsHost being deleted: its removal's phases, then how it ended (the finalizer is released).
+    const leaving = leavingHosts(hosts).get(address);
+    if (!leaving) return;
+    if (status) await this.writeStatus(leaving, statusOf(status));
+    if (status === undefined) await this.finalizer.end(leaving, { removed: true });
+    else if (removalFailed(status))
+      await this.finalizer.end(leaving, { removed: false, lastError: status.lastError ?? '' });
+  }
+
+  private hostAt(address: string): WindowsHost | undefined {
+    const hosts = this.informer?.list() ?? [];
+    return hostsByAddress(hosts).listed.get(address) ?? leavingHosts(hosts).get(address);
   }
 
   /** The lifecycle hears of a change only when the listed hosts changed (not on our own status writes). */
   private onChange(changed: () => void): void {
-    const signature = JSON.stringify(this.instances() ?? null);
+    const signature = JSON.stringify([this.instances() ?? null, this.leaving()]);
     if (signature !== this.signature) {
       this.signature = signature;
       changed();
     }
     void this.reportDuplicates();
+    void this.keepFinalizers();
+  }
+
+  private async keepFinalizers(): Promise<void> {
+    if (!this.informer) return;
+    const hosts = this.informer.list();
+    await this.finalizer.hold(hostsByAddress(hosts).listed.values());
+    await this.finalizer.retry([...leavingHosts(hosts).values()]);
   }
 
   private async reportDuplicates(): Promise<void> {

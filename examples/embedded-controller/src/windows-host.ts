@@ -1,4 +1,5 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
+import type { ObjectRef } from '@wmco/core';
 
 /** The API of the example's custom resource (deploy/windowshost-crd.yaml). */
 export const WINDOWS_HOST_API = {
@@ -42,6 +43,29 @@ function listable(h: WindowsHost): string | undefined {
   return address === '' || (h.spec?.user ?? '') === '' ? undefined : address;
 }
 
+/** The finalizer the controller keeps on each WindowsHost it lists, until its node is removed. */
+export const WINDOWS_HOST_FINALIZER = 'hosts.example.com/remove-node';
+
+/** Whether the WindowsHost carries the controller's finalizer. */
+export function heldByFinalizer(h: WindowsHost): boolean {
+  return (h.metadata?.finalizers ?? []).includes(WINDOWS_HOST_FINALIZER);
+}
+
+/**
+ * The WindowsHosts being deleted that the finalizer still holds, by address: their hosts are removed
+ * before the finalizer goes. An address a live WindowsHost lists is not leaving (that one now lists it).
+ */
+export function leavingHosts(hosts: readonly WindowsHost[]): ReadonlyMap<string, WindowsHost> {
+  const { listed } = hostsByAddress(hosts);
+  const leaving = new Map<string, WindowsHost>();
+  for (const h of [...hosts].sort(byAge)) {
+    const address = h.spec?.address ?? '';
+    if (h.metadata?.deletionTimestamp === undefined || !heldByFinalizer(h) || listed.has(address)) continue;
+    if (!leaving.has(address)) leaving.set(address, h);
+  }
+  return leaving;
+}
+
 /**
  * The hosts by address: the oldest WindowsHost of an address lists it (then by name); the others with
  * the same address are `duplicates`, named with the one that lists it.
@@ -61,4 +85,16 @@ export function hostsByAddress(hosts: readonly WindowsHost[]): {
     else listed.set(address, h);
   }
   return { listed, duplicates };
+}
+
+/** The WindowsHost as the object an event is about. */
+export function windowsHostRef(h: WindowsHost): ObjectRef {
+  const { group, version, kind } = WINDOWS_HOST_API;
+  return {
+    apiVersion: `${group}/${version}`,
+    kind,
+    name: h.metadata?.name ?? '',
+    namespace: h.metadata?.namespace ?? '',
+    ...(h.metadata?.uid ? { uid: h.metadata.uid } : {}),
+  };
 }

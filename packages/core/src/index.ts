@@ -14,7 +14,7 @@ export type {
   WmcoTestHooks,
 } from './compose/wmco-controllers-options.js';
 export { type Runnable } from './compose/runnable.js';
-export type { InstanceList, InstanceReport } from './sources/byoh/instance-list.js';
+export type { HostSource, InstanceList, InstanceReport } from './sources/byoh/instance-list.js';
 export type { InstancePhase } from './lifecycle/instance-status.js';
 export type { JoinTimings } from './lifecycle/join-deps.js';
 export { DEFAULT_EVENT_COMPONENT } from './compose/controller-deps.js';

@@ -16,15 +16,16 @@ function reportOf(s: InstanceStatus): InstanceReport {
 }
 
 /**
- * The status store of the BYOH source whose instances come from an `InstanceList`: every status written
- * (and every status removed) is also reported to the list, which writes it where its users look (a
- * custom resource's status). Machine statuses are not the list's and are not reported. A failed report is
+ * The status store of a listed source whose instances come from an `InstanceList`: every status of the
+ * source `source` written (and every status removed) is also reported to the list, which writes it where
+ * its users look (a custom resource's status). Other sources' statuses (Machines') are not reported. A failed report is
  * logged and never fails the lifecycle's own status write.
  */
 export function reportedStatus(
   store: InstanceStatusStore,
   list: InstanceList,
   logger: Logger,
+  source = 'byoh',
 ): InstanceStatusStore {
   const report = list.report?.bind(list);
   if (!report) return store;
@@ -38,7 +39,8 @@ export function reportedStatus(
     get: (address) => store.get(address),
     set: async (status) => {
       await store.set(status);
-      if (status.source !== 'machine') await send(status.address, status);
+      // Only its own source's statuses (a status written before sources were recorded: windows-instances).
+      if ((status.source ?? 'byoh') === source) await send(status.address, status);
     },
     remove: async (address) => {
       await store.remove(address);

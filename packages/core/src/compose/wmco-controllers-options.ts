@@ -9,7 +9,7 @@ import type { JoinTimings } from '../lifecycle/join-deps.js';
 import type { LifecycleOptions } from '../lifecycle/lifecycle-options.js';
 import type { CloudContext } from '../provider/capabilities/cloud-context.js';
 import type { ByohControllersOptions } from '../sources/byoh/byoh-controllers.js';
-import type { InstanceList } from '../sources/byoh/instance-list.js';
+import type { HostSource, InstanceList } from '../sources/byoh/instance-list.js';
 
 type SourceMetrics = NonNullable<ByohControllersOptions['metrics']>;
 
@@ -84,6 +84,16 @@ export interface WmcoControllersOptions {
    * lifecycle. Its `report` receives each host's status (docs/embedding.md).
    */
   readonly instances?: InstanceList | undefined;
+  /**
+   * Run the `windows-instances` source (default true). `false`: only the embedder's own `sources` (and
+   * Machines, unless `machines: false`); no `windows-instances` ConfigMap is read.
+   */
+  readonly byoh?: boolean;
+  /**
+   * The embedder's own sources of Windows hosts: each runs the shared lifecycle on its own work queue,
+   * keeps its records under `source/<id>` and `source: <id>` in its statuses (docs/embedding.md).
+   */
+  readonly sources?: readonly HostSource[] | undefined;
   /** Keep the windows-exporter ServiceMonitor in `namespace` (default on). */
   readonly serviceMonitor?: boolean;
   /** Hosts joined at once (default 5). */

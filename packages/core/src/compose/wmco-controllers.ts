@@ -10,7 +10,7 @@ import type { LifecycleOptions } from '../lifecycle/lifecycle-options.js';
 import { NodeMaintenance } from '../lifecycle/maintenance.js';
 import { parseMaxUnavailable } from '../lifecycle/max-unavailable.js';
 import { NodeChangeFeed } from '../lifecycle/node-changes.js';
-import { ByohControllers } from '../sources/byoh/byoh-controllers.js';
+import type { ByohControllers } from '../sources/byoh/byoh-controllers.js';
 import { clusterAddressPolicy } from './cluster-address-policy.js';
 import { clusterCaches } from './cluster-caches.js';
 import { ConfigurationWatches } from './configuration-watches.js';
@@ -22,7 +22,7 @@ import type { WmcoCore } from './create-wmco-core.js';
 import { machineSource, serviceMonitor } from './machine-source.js';
 import { CloudContext } from '../provider/capabilities/cloud-context.js';
 import { platformParts } from './platform-parts.js';
-import { reportedStatus } from './reported-status.js';
+import { buildListedSources, listedSources, reportingStatus } from './listed-sources.js';
 import type { Runnable } from './runnable.js';
 import type { WmcoControllersOptions, WmcoMetricsHooks } from './wmco-controllers-options.js';
 import type { Ipv4Resolver } from '../desired/windows-instances.js';
@@ -35,7 +35,8 @@ export interface WmcoControllers {
   /**
    * The parts, in the order `start()` starts them: the shared lifecycle (`node-maintenance`, which first
    * waits for the Windows nodes to be listed), the `configuration-watches`, the `service-monitor` (when
-   * kept), then the sources: `byoh` and, where served, `machines`. An embedder that starts them itself
+   * kept), then the sources: `byoh` (unless `byoh: false`), one `source/<id>` per embedder's source and,
+   * where served, `machines`. An embedder that starts them itself
    * starts them in this order, each after the previous one resolved, and stops all of them.
    */
   readonly runnables: readonly Runnable[];
@@ -113,13 +114,13 @@ function sourceSettings(o: WmcoControllersOptions): {
  */
 function maintenanceRunnable(
   maintenance: NodeMaintenance,
-  byoh: ByohControllers,
+  listed: readonly ByohControllers[],
   status: { store: ConfigMapStatusStore; reporter: OperatorStatusReporter },
 ): Runnable {
   return runnable('node-maintenance', {
     start: async () => {
       await status.store.load();
-      await byoh.startInformers();
+      await Promise.all(listed.map((l) => l.startInformers()));
       await status.reporter.start();
       // This version's services ConfigMap exists before any node is configured with it.
       await maintenance.start();
@@ -153,14 +154,14 @@ export async function buildControllers(wmco: WmcoCore, o: WmcoControllersOptions
     { o, parts, caches, addressPolicy, nodeChanges: nodeFeed, facts, status: store },
     events,
   );
-  // An embedder's own host list hears of each of its hosts' status (InstanceList.report).
-  const deps = o.instances ? { ...built, status: reportedStatus(built.status, o.instances, o.logger) } : built; // prettier-ignore
+  const sources = listedSources(o);
+  // An embedder's own host lists hear of each of their hosts' status (InstanceList.report).
+  const deps = { ...built, status: reportingStatus(built.status, sources, o.logger) };
   let nodes: () => readonly V1Node[] = () => [];
   const maintenance = new NodeMaintenance(deps, () => nodes(), lifecycle);
-  const byoh = new ByohControllers({
+  const listed = buildListedSources(sources, {
     ...{ deps, maintenance, nodeFeed, hostKeys: caches.hostKeys, addressPolicy },
     ...{ privateKeySecret: s.privateKeySecret, parallelJoins: s.parallelJoins, resolver: s.resolver },
-    instances: o.instances,
     certificates: kc.makeApiClient(CertificatesV1Api),
     watch: kubeWatch(kc),
     remove: {
@@ -172,6 +173,8 @@ export async function buildControllers(wmco: WmcoCore, o: WmcoControllersOptions
     driftRepairIntervalMs: s.driftRepairIntervalMs,
     metrics: s.metrics,
   });
+  // The first listed source's informers: the Windows nodes, the key and the CSRs (every source sees the same).
+  const [byoh] = listed as [ByohControllers, ...ByohControllers[]];
   nodes = () => byoh.windowsNodes();
   const reporter = operatorStatus(o, { store, byoh, facts, privateKeySecret: s.privateKeySecret });
   // One lifecycle for every source: Machines share the budget and flows (ADR 0020).
@@ -182,10 +185,10 @@ export async function buildControllers(wmco: WmcoCore, o: WmcoControllersOptions
   const watches = new ConfigurationWatches({ core, custom, watch: kubeWatch(kc), logger: o.logger, namespace: o.namespace, version: o.version, maintenance, onRestart: s.metrics.informerRestart }); // prettier-ignore
   const monitor = o.serviceMonitor === false ? undefined : serviceMonitor(deps, custom, kubeWatch(kc));
   const runnables: Runnable[] = [
-    maintenanceRunnable(maintenance, byoh, { store, reporter }),
+    maintenanceRunnable(maintenance, listed, { store, reporter }),
     watches,
     ...(monitor ? [runnable('service-monitor', { start: () => Promise.resolve(monitor.start()), stop: () => monitor.stop() })] : []), // prettier-ignore
-    runnable('byoh', { start: () => byoh.start(), stop: () => byoh.stop(), synced: () => byoh.synced }),
+    ...listed.map((l) => runnable(l.source.builtIn ? 'byoh' : `source/${l.source.id}`, { start: () => l.start(), stop: () => l.stop(), synced: () => l.synced })), // prettier-ignore
     ...(machines ? [runnable('machines', { start: () => machines.start(), stop: () => machines.stop(), synced: () => machines.synced })] : []), // prettier-ignore
   ];
   return controllerSet(runnables, events, machines !== undefined);

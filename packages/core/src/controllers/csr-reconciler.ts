@@ -119,10 +119,11 @@ export class CsrReconciler implements Reconciler {
     return { owned, exists: node !== undefined, contradiction: problems.join('; ') || undefined };
   }
 
-  /** A BYOH node as the operator recorded it at join: its name, instance key and addresses. */
+  /** A listed host's node as the operator recorded it at join: its name, instance key and addresses. */
   private ownedNode(nodeName: string): OwnedNode | undefined {
     const r = this.out.records.forNode(nodeName);
-    if (r?.source !== 'windows-instances') return undefined;
+    // A listed host's node (windows-instances or an embedder's source); Machines' CSRs are not decided here.
+    if (r === undefined || r.source === 'machine') return undefined;
     return {
       address: r.instance,
       ipv4: r.address,

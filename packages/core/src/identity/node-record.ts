@@ -3,8 +3,46 @@ import type { V1ConfigMap } from '@kubernetes/client-node';
 import type { PinnedHostKey } from '../host/host-key-store.js';
 import type { CloudTag } from '../provider/capabilities/instance-tagging.js';
 
-/** Where an instance comes from: a `windows-instances` entry or a Machine. */
-export type RecordSource = 'windows-instances' | 'machine';
+/** The record source of an embedder's own host source (ADR 0039): `source/<its id>`. */
+export type HostSourceRecord = `source/${string}`;
+
+/**
+ * Where an instance comes from: a `windows-instances` entry, a Machine, or a host of an embedder's own
+ * source (`source/<id>`). Only the operator writes records (an object no node can write), so a Node can
+ * never say which source it belongs to: every source reads its own records by this key.
+ */
+export type RecordSource = 'windows-instances' | 'machine' | HostSourceRecord;
+
+/** Source ids an embedder may not take: the built-in sources' names and record sources. */
+const RESERVED_SOURCE_IDS = new Set(['byoh', 'machine', 'machines', 'windows-instances']);
+/** A DNS-1123 label: what an embedder's source id must be. */
+const SOURCE_ID = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/** Why `id` cannot name an embedder's source, or undefined when it can. */
+export function sourceIdProblem(id: string): string | undefined {
+  if (!SOURCE_ID.test(id))
+    return `source id ${JSON.stringify(id)} is not a DNS-1123 label (a-z, 0-9, '-', at most 63)`;
+  if (RESERVED_SOURCE_IDS.has(id)) return `source id ${JSON.stringify(id)} is reserved for a built-in source`;
+  return undefined;
+}
+
+/** The record source of the embedder's source `id`; throws on an id `sourceIdProblem` refuses. */
+export function hostSourceRecord(id: string): HostSourceRecord {
+  const problem = sourceIdProblem(id);
+  if (problem !== undefined) throw new Error(problem);
+  return `source/${id}`;
+}
+
+/** Whether `v` is a record source: a built-in one, or `source/<id>` with an id an embedder may take. */
+export function isRecordSource(v: unknown): v is RecordSource {
+  if (v === 'windows-instances' || v === 'machine') return true;
+  return typeof v === 'string' && v.startsWith('source/') && sourceIdProblem(v.slice(7)) === undefined;
+}
+
+/** Whether instances of `source` are listed hosts keyed by address (not Machines). */
+export function isListedSource(source: RecordSource): boolean {
+  return source !== 'machine';
+}
 
 /**
  * The operator's own record of one joined instance (ADR 0035), written by the operator at join into an
@@ -12,7 +50,7 @@ export type RecordSource = 'windows-instances' | 'machine';
  */
 export interface NodeRecord {
   readonly source: RecordSource;
-  /** The `windows-instances` key, or `<namespace>/<name>` of the Machine. */
+  /** The `windows-instances` key (or the address an embedder's source lists), or `<namespace>/<name>` of the Machine. */
   readonly instance: string;
   /** The IPv4 address the operator connected to at join. */
   readonly address: string;
@@ -104,7 +142,7 @@ export function decodeNodeRecord(cm: V1ConfigMap): NodeRecord | undefined {
 
 /** A known source and an instance key whose record name is the ConfigMap's own. */
 function keyed(cm: V1ConfigMap, source: unknown, instance: unknown): source is RecordSource {
-  if (source !== 'windows-instances' && source !== 'machine') return false;
+  if (!isRecordSource(source)) return false;
   return str(instance) && cm.metadata?.name === nodeRecordName(source, instance);
 }
 

@@ -6,7 +6,8 @@ import type { WindowsHost } from '../host/windows-host.js';
 import { ownedBy } from '../identity/node-ownership.js';
 import { REBOOT_REQUIRED_ANNOTATION, rebootRequested } from './lifecycle-annotations.js';
 import { applyObserved, type ObservedPlan } from '../converge/converge-round.js';
-import { nodeEventRef, type HostTarget, type JoinDeps } from './join-deps.js';
+import { nodeEventRef, type HostTarget } from './join-deps.js';
+import type { DriftRepairDeps } from './flow-deps.js';
 import { ConcurrencyBudget, type ServiceDisruption } from './service-disruption.js';
 import { NodeValueError } from '../desired/node-values.js';
 import { EXPORTER_SERVICE } from '../cluster/read-exporter-tls.js';
@@ -59,7 +60,7 @@ export class DriftRepair {
   private published = '';
   private readonly budget: ServiceDisruption;
 
-  constructor(private readonly deps: JoinDeps) {
+  constructor(private readonly deps: DriftRepairDeps) {
     this.budget = deps.disruption ?? new ConcurrencyBudget(1);
   }
 

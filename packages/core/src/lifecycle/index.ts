@@ -41,6 +41,13 @@ export { assertOwns, type JoiningInstance, type NodeSource, type SourceInstance 
 export { JoinFlow, type JoinRequest } from './join-flow.js';
 export { RemoveFlow, type RemoveOptions } from './remove-flow.js';
 export type { JoinDeps, HostTarget, JoinTimings } from './join-deps.js';
+export type {
+  DriftRepairDeps,
+  JoinFlowDeps,
+  MaintenanceDeps,
+  ReconfigureDeps,
+  UpgradeFlowDeps,
+} from './flow-deps.js';
 export * from './instance-status.js';
 export { OPERATOR_STATUS_KEY, storedOperatorConditions, storedStatuses } from './stored-statuses.js';
 export {

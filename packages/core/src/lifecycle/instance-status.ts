@@ -35,8 +35,11 @@ export interface InstanceStatus {
   readonly joinSeconds?: number;
   readonly powershellStarts?: number;
   readonly bytesSent?: number;
-  /** Where the instance comes from: a `windows-instances` entry or a Machine (absent: written before). */
-  readonly source?: 'byoh' | 'machine';
+  /**
+   * Where the instance comes from: `byoh` (a `windows-instances` entry), `machine`, or the id of an
+   * embedder's own source (absent: written before sources were recorded, a `windows-instances` entry).
+   */
+  readonly source?: string;
   /** The Machine's name, for a Machine. */
   readonly machine?: string;
   /**

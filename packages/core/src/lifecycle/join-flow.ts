@@ -9,15 +9,14 @@ import { CloudAnnotations, appliedTagsOf, type CloudFacts } from './cloud-instan
 import type { NodeRecord } from '../identity/node-record.js';
 import { bootstrapRound, nodeRound, type JoinRoundState } from './join-rounds.js';
 import { enterPhase, type InstancePhase, type InstanceStatus } from './instance-status.js';
-import { nodeEventRef, type JoinDeps } from './join-deps.js';
+import { nodeEventRef } from './join-deps.js';
+import type { JoinFlowDeps } from './flow-deps.js';
 import type { JoiningInstance } from './node-source.js';
-import { isNodeReady, patchNode, patchNodeMetadata } from './node-ops.js';
+import { hasHybridOverlaySubnet, isNodeReady, patchNode, patchNodeMetadata } from './node-ops.js';
 import { designContent, designNode } from '../desired/node-spec.js';
 import { publishServicesConfigMap } from './services-configmap-publisher.js';
 import { waitForNode } from './node-changes.js';
 import { refuseUnsupportedBuild, UnsupportedWindowsBuildError } from './windows-build-gate.js';
-
-const hasSubnet = (n: V1Node): boolean => Boolean(n.metadata?.annotations?.[Annotations.hybridOverlaySubnet]);
 
 export interface JoinRequest {
   readonly instance: WindowsInstance;
@@ -44,7 +43,7 @@ interface JoinState extends JoinRoundState {
  */
 export class JoinFlow {
   constructor(
-    private readonly deps: JoinDeps,
+    private readonly deps: JoinFlowDeps,
     private readonly hostKeys: HostKeyStore,
   ) {}
 
@@ -111,7 +110,7 @@ export class JoinFlow {
     const record = await this.writeRecord(req, s, nodeName);
     req.signal.throwIfAborted();
     const annotated = await this.recordCloud(req, s, record, await this.annotate(req, s, nodeName));
-    const withSubnet = await this.awaitNodeWhere(nodeName, req.signal, hasSubnet, annotated);
+    const withSubnet = await this.awaitNodeWhere(nodeName, req.signal, hasHybridOverlaySubnet, annotated);
     await this.phase(s.identity, 'Configuring', { node: nodeName });
     if (s.signal.aborted) throw new Error('the operator is stopping');
     await nodeRound(s, withSubnet);

@@ -1,7 +1,7 @@
 import type { V1Node } from '@kubernetes/client-node';
 import { recordedElsewhere } from '../identity/records-namespace.js';
 import { DriftRepair } from './drift-repair.js';
-import type { JoinDeps } from './join-deps.js';
+import type { MaintenanceDeps } from './flow-deps.js';
 import type { JoinFlow } from './join-flow.js';
 import type { HostKeyStore } from '../host/host-key-store.js';
 import { errorMessage } from '../kube/logger.js';
@@ -39,7 +39,7 @@ export class NodeMaintenance {
   private readonly sources: NodeSource[] = [];
 
   constructor(
-    private readonly deps: JoinDeps,
+    private readonly deps: MaintenanceDeps,
     nodes: () => readonly V1Node[],
     options: Partial<LifecycleOptions> = {},
   ) {

@@ -1,6 +1,7 @@
 import { type CoreV1Api, type V1Node } from '@kubernetes/client-node';
 import { isNotFound } from '../kube/client/api-errors.js';
 import { mergePatchNode } from '../kube/client/node-merge-patch.js';
+import { Annotations } from '../identity/node-metadata.js';
 
 export async function readNode(api: CoreV1Api, name: string): Promise<V1Node | undefined> {
   try {
@@ -46,4 +47,9 @@ export function isNodeReady(node: V1Node | undefined): boolean {
 /** The node's first InternalIP (BYOH nodes are matched to instances by it). */
 export function nodeInternalIp(node: V1Node): string | undefined {
   return node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address;
+}
+
+/** Whether the hybrid-overlay subnet annotation is on the Node (the join waits for it). */
+export function hasHybridOverlaySubnet(n: V1Node): boolean {
+  return Boolean(n.metadata?.annotations?.[Annotations.hybridOverlaySubnet]);
 }

@@ -1,6 +1,7 @@
 import { type V1Node } from '@kubernetes/client-node';
 import { convergeRound, type RoundResult } from '../converge/converge-round.js';
-import type { HostTarget, JoinDeps } from './join-deps.js';
+import type { HostTarget } from './join-deps.js';
+import type { ReconfigureDeps } from './flow-deps.js';
 import {
   designContent,
   designNode,
@@ -33,7 +34,7 @@ export interface ReconfigureResult {
  * boot id does not reboot the node again (ADR 0020, ADR 0032).
  */
 export class NodeReconfigure {
-  constructor(private readonly deps: JoinDeps) {}
+  constructor(private readonly deps: ReconfigureDeps) {}
 
   /** `signal` is checked between steps: an operator stopping leaves the node at a recorded step. */
   async run(

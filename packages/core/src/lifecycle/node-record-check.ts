@@ -19,7 +19,8 @@ function ownerProblem(node: V1Node, r: NodeRecord): string | undefined {
   const a = node.metadata?.annotations ?? {};
   const owner = a[Annotations.instanceAddress];
   const machine = a[Annotations.machine];
-  if (r.source === 'windows-instances' && owner !== r.instance)
+  // A listed host (windows-instances or an embedder's source) is owned by the address it is listed under.
+  if (r.source !== 'machine' && owner !== r.instance)
     return `its ${Annotations.instanceAddress} annotation says ${JSON.stringify(owner ?? null)}, the record ${JSON.stringify(r.instance)}`;
   if (r.source === 'machine' && (machine !== r.instance || owner !== undefined))
     return `its ${Annotations.machine} annotation says ${JSON.stringify(machine ?? null)}, the record ${JSON.stringify(r.instance)}`;

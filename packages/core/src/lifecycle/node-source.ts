@@ -9,9 +9,10 @@ import type { RecordSource } from '../identity/node-record.js';
 /**
  * The seam between a source of Windows instances and the one node lifecycle (ARCHITECTURE §3, ADR 0017).
  *
- * A source says only which instances exist and how to reach them: today the `windows-instances` ConfigMap
- * (sources/byoh) and Windows Machines (sources/machines); an embedder's own hosts (for example `WindowsHost`
- * custom resources) reach the BYOH source as an `InstanceList` (sources/byoh/instance-list.ts).
+ * A source says only which instances exist and how to reach them: the `windows-instances` ConfigMap
+ * (sources/byoh), Windows Machines (sources/machines), and an embedder's own hosts (for example
+ * `WindowsHost` custom resources), a `HostSource` with an id of its own run by the same listed-source
+ * controllers as `windows-instances` (sources/byoh/listed-source.ts, ADR 0039).
  * Everything after that is shared code: join, upgrade, reboot, re-key, drift repair and removal, under one
  * disruption budget, scheduled the same way for every source.
  *

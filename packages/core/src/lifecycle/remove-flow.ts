@@ -9,6 +9,7 @@ import { errorMessage } from '../kube/logger.js';
 import { enterPhase, type InstancePhase, type InstanceStatus } from './instance-status.js';
 import { REMOVE_CONNECT_DEADLINE_MS, instancesConfigMapRef, type JoinDeps } from './join-deps.js';
 import { setUnschedulable } from './node-ops.js';
+import type { ObjectRef } from '../kube/event-recorder.js';
 
 /** Services a node may run, most dependent first (reference §1.4 RequiredServices plus providers'). */
 const MANAGED_SERVICES = [
@@ -67,8 +68,10 @@ export class RemoveFlow {
   async remove(
     { record, node }: RemovalSubject,
     privateKeyPem: string,
-    options: RemoveOptions & { signal: AbortSignal },
+    options: RemoveOptions & { signal: AbortSignal; eventTarget?: ObjectRef },
   ): Promise<void> {
+    // The removal's events go on the instance's object where its source names one (an embedder's host).
+    const target = options.eventTarget ?? instancesConfigMapRef(this.deps.namespace);
     const name = record.nodeName;
     const address = record.address;
     // Never drain, deconfigure or delete a Node that contradicts the record (issue 27).
@@ -98,7 +101,7 @@ export class RemoveFlow {
       if (options.signal.aborted) throw err;
       await this.phase(address, 'Failed', { node: name, lastError: `removal: ${errorMessage(err)}` });
       await this.deps.events.record(
-        instancesConfigMapRef(this.deps.namespace),
+        target,
         'Warning',
         'InstanceTeardownFailure',
         `node ${name} (${address}): ${errorMessage(err)}`,
@@ -110,7 +113,7 @@ export class RemoveFlow {
     // Removed: its status goes too, so windows-instances-status only ever lists current instances.
     await this.deps.status.remove(address);
     await this.deps.events.record(
-      instancesConfigMapRef(this.deps.namespace),
+      target,
       'Normal',
       'InstanceTeardown',
       `Deconfigured node ${name} with address ${address}`,
@@ -130,7 +133,7 @@ export class RemoveFlow {
   ): Promise<void> {
     const host = this.deps.openHost({
       // The key as the join connected: a DNS-listed host's key is pinned by name too.
-      address: record.source === 'windows-instances' ? record.instance : record.address,
+      address: record.source === 'machine' ? record.address : record.instance,
       ipv4: record.address,
       username: record.username,
       privateKeyPem,

@@ -1,12 +1,12 @@
 import type { HostKeyStore } from '../host/host-key-store.js';
-import type { JoinDeps } from './join-deps.js';
+import type { JoinFlowDeps } from './flow-deps.js';
 import { JoinFlow, type JoinRequest } from './join-flow.js';
 import type { ActiveWork } from './upgradeable.js';
 
 /** The join, counted as in-flight work while it runs (the OperatorCondition reports busy meanwhile). */
 export class TrackedJoinFlow extends JoinFlow {
   constructor(
-    deps: JoinDeps,
+    deps: JoinFlowDeps,
     hostKeys: HostKeyStore,
     private readonly work: ActiveWork,
   ) {

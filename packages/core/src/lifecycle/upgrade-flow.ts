@@ -1,6 +1,7 @@
 import type { V1Node } from '@kubernetes/client-node';
 import { enterPhase } from './instance-status.js';
-import type { HostTarget, JoinDeps } from './join-deps.js';
+import type { HostTarget } from './join-deps.js';
+import type { UpgradeFlowDeps } from './flow-deps.js';
 import { waitForNode } from './node-changes.js';
 import { isNodeReady, readNode } from './node-ops.js';
 import { needsMaintenance } from './node-upgrades.js';
@@ -66,7 +67,7 @@ export class UpgradeFlow {
   private readonly reconfigure: NodeReconfigure;
 
   constructor(
-    private readonly deps: JoinDeps,
+    private readonly deps: UpgradeFlowDeps,
     private readonly budget: DisruptionBudget,
     private readonly options: UpgradeOptions,
   ) {

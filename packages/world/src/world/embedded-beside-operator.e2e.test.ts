@@ -7,6 +7,7 @@ import { generateEd25519KeyPair, sshFingerprint } from '@wmco/sim';
 import {
   lineLogger,
   startEmbeddedController,
+  WINDOWS_HOSTS_SOURCE,
   type EmbeddedController,
 } from '@wmco/embedded-controller-example';
 import { NodeWrites } from './node-writes.js';
@@ -116,6 +117,35 @@ async function kept(world: SimWorld, namespace: string): Promise<{ records: stri
   };
 }
 
+/** Which source each record (`source`) and each instance status (`source`) of one namespace names. */
+async function sourcesIn(
+  world: SimWorld,
+  namespace: string,
+): Promise<{ records: string[]; statuses: string[] }> {
+  const core = apis(world).core;
+  const records = await core.listNamespacedConfigMap({
+    namespace,
+    labelSelector: `${NODE_RECORD_LABEL}=true`,
+  });
+  const status = await core.readNamespacedConfigMap({ name: 'windows-instances-status', namespace });
+  const field = (json: string | undefined): string =>
+    (JSON.parse(json ?? '{}') as { source?: string }).source ?? '';
+  return {
+    records: records.items.map((cm) => field(cm.data?.['record.json'])),
+    statuses: Object.entries(status.data ?? {})
+      .filter(([k]) => k !== OPERATOR_STATUS_KEY)
+      .map(([, v]) => field(v)),
+  };
+}
+
+/** The reasons of the events about one WindowsHost. */
+async function windowsHostEvents(world: SimWorld, name: string): Promise<string[]> {
+  const events = await apis(world).core.listNamespacedEvent({ namespace: EMBEDDED_NS });
+  return events.items
+    .filter((e) => e.involvedObject.kind === 'WindowsHost' && e.involvedObject.name === name)
+    .map((e) => e.reason ?? '');
+}
+
 /** The node names of the kubelet CSRs whose approval a process logged. */
 async function approvedFor(world: SimWorld, lines: readonly string[]): Promise<string[]> {
   const names = lines
@@ -178,6 +208,17 @@ test('the operator and an embedded controller in one cluster each join, reconfig
     (await node(world, name))?.metadata?.annotations?.['windowsmachineconfig.openshift.io/records-namespace'];
   t.is(await joinedBy('win-o'), NS);
   t.is(await joinedBy('win-e'), EMBEDDED_NS);
+  // The embedded controller's host is its own source's (records `source/windows-hosts`, statuses
+  // `windows-hosts`), not a windows-instances entry; the operator's are windows-instances'.
+  t.deepEqual(await sourcesIn(world, NS), { records: ['windows-instances'], statuses: ['byoh'] });
+  t.deepEqual(await sourcesIn(world, EMBEDDED_NS), {
+    records: [`source/${WINDOWS_HOSTS_SOURCE}`],
+    statuses: [WINDOWS_HOSTS_SOURCE],
+  });
+  // Its join is told on its WindowsHost (the event follows the Ready status).
+  await until('InstanceSetup on WindowsHost win-e', async () =>
+    (await windowsHostEvents(world, 'win-e')).includes('InstanceSetup') ? true : undefined,
+  );
 
   // A cluster configuration change: each controller's watches bring it to its own node.
   await setClusterProxy(world, 'http://proxy.example.com:3128');

@@ -32,8 +32,8 @@ test('the embedded controller joins a WindowsHost as a Ready node with its confi
   t.teardown(() => controller.stop());
   t.deepEqual(
     controller.controllers.runnables.map((r) => r.name),
-    ['node-maintenance', 'configuration-watches', 'byoh'],
-    'BYOH only, with the shared lifecycle and watches; no Machines, no ServiceMonitor',
+    ['node-maintenance', 'configuration-watches', 'source/windows-hosts'],
+    'its own source only, with the shared lifecycle and watches; no windows-instances, no Machines, no ServiceMonitor',
   );
   await until('the controllers synced', () => Promise.resolve(controller.controllers.synced || undefined));
 

@@ -1,67 +1,32 @@
-import type { CertificatesV1Api, V1Node } from '@kubernetes/client-node';
-import type { InstanceAddressPolicy } from '../../desired/instance-address.js';
-import type { Ipv4Resolver } from '../../desired/windows-instances.js';
+import type { V1Node } from '@kubernetes/client-node';
 import { approvedClientCsr } from '../../admit/approval-record.js';
-import { openShiftBootstrapIdentity, type BootstrapIdentity } from '../../identity/bootstrap-identity.js';
+import { openShiftBootstrapIdentity } from '../../identity/bootstrap-identity.js';
 import { systemClock } from '../../kube/clock.js';
-import { Controller, type ControllerMetrics } from '../../kube/controller.js';
+import { Controller } from '../../kube/controller.js';
 import { defaultControllerRateLimiter } from '../../kube/rate-limiter.js';
-import { WorkQueue, type WorkQueueMetrics } from '../../kube/work-queue.js';
-import type { WatchPort } from '../../kube/watch-port.js';
+import { WorkQueue } from '../../kube/work-queue.js';
 import { Annotations, Labels, PRIVATE_KEY_FIELD } from '../../identity/node-metadata.js';
 import { byohInformers } from './byoh-informers.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
-import { CsrReconciler, csrDecided, type CsrMetrics } from '../../controllers/csr-reconciler.js';
+import { CsrReconciler, csrDecided } from '../../controllers/csr-reconciler.js';
 import type { EntryAddressing } from './entry-admission.js';
 import { InstancesReconciler } from './instances-reconciler.js';
 import { MAINTAIN_WORKERS, REMOVE_WORKERS, instanceLanes } from './instance-lanes.js';
-import type { JoinDeps } from '../../lifecycle/join-deps.js';
 import { KeyRotation } from '../../lifecycle/key-rotation.js';
 import type { NodeChangeFeed } from '../../lifecycle/node-changes.js';
 import { isNodeReady, nodeInternalIp, readNode } from '../../lifecycle/node-ops.js';
-import { RemoveFlow, type RemoveOptions } from '../../lifecycle/remove-flow.js';
+import { RemoveFlow } from '../../lifecycle/remove-flow.js';
 import { removalCandidates } from './recorded-removals.js';
 import { recordedElsewhere } from '../../identity/records-namespace.js';
 import { LIFECYCLE_PHASE_ANNOTATION, rebootRequested } from '../../lifecycle/lifecycle-annotations.js';
 import type { NodeMaintenance } from '../../lifecycle/maintenance.js';
-import { EntryPins, type PinStore } from './entry-pins.js';
+import { EntryPins } from './entry-pins.js';
 import { ByohTakeover } from './byoh-takeover.js';
-import { instanceListInformer, type InstanceList, type InstancesInformer } from './instance-list.js';
+import { instanceListInformer, type InstancesInformer } from './instance-list.js';
+import { byohSource, type ListedSource } from './listed-source.js';
+import type { ByohControllersOptions } from './byoh-controllers-options.js';
 
-export interface ByohControllersOptions {
-  /** The flows' dependencies; their `nodeChanges` should be `nodeFeed`, which this source's Node informer feeds. */
-  readonly deps: JoinDeps;
-  /**
-   * The lifecycle shared by every source (budget, upgrade flow, services ConfigMap, drift scheduling),
-   * built once by the composition; `start()` it after `startInformers()` and before `start()`.
-   */
-  readonly maintenance: NodeMaintenance;
-  /** Where this source's Windows-node informer publishes each new Node state (waits for a Node end on it). */
-  readonly nodeFeed: NodeChangeFeed;
-  readonly certificates: CertificatesV1Api;
-  readonly watch: WatchPort;
-  readonly hostKeys: PinStore;
-  readonly resolver: Ipv4Resolver;
-  /** Which addresses `windows-instances` keys may not reach (default: loopback and the other refused ranges). */
-  readonly addressPolicy?: () => Promise<InstanceAddressPolicy>;
-  /** Hosts joined at once (default 5; upstream one after another); drift checks and removals have their own workers. */
-  readonly parallelJoins: number;
-  readonly remove: RemoveOptions;
-  readonly privateKeySecret?: string;
-  /** Where the instances come from: the embedder's list (default: the `windows-instances` ConfigMap). */
-  readonly instances?: InstanceList | undefined;
-  /** Who may request kubelet client certificates (default: OpenShift's node-bootstrapper account). */
-  readonly bootstrap?: BootstrapIdentity;
-  /** Drift repair of Ready, up-to-date nodes every `intervalMs` (0: off). Default: off. */
-  readonly driftRepairIntervalMs?: number;
-  readonly metrics?: {
-    drift?: (result: 'clean' | 'repaired' | 'skipped' | 'error') => void;
-    queue?: (name: string) => WorkQueueMetrics;
-    controller?: ControllerMetrics;
-    csr?: CsrMetrics;
-    informerRestart?: (informer: string, reason: string) => void;
-  };
-}
+export type { ByohControllersOptions };
 
 /** What changed on a node that the instances controller cares about (not heartbeats). */
 function nodeSignature(n: V1Node): string {
@@ -100,6 +65,7 @@ export class ByohControllers implements ByohView {
   private listedEntries = new Set<string>();
   private readonly o: ByohControllersOptions;
   private stopped = false;
+  readonly source: ListedSource;
 
   constructor(options: ByohControllersOptions) {
     // Waits for a Node (a join's, an upgrade's Ready) end on this informer's events, not on a poll.
@@ -107,12 +73,14 @@ export class ByohControllers implements ByohView {
     this.o = o;
     this.nodeFeed = o.nodeFeed;
     this.maintenance = o.maintenance;
-    this.maintenance.addSource({ id: 'byoh', requeueAll: () => this.enqueueAll() });
+    this.source = o.source ?? byohSource();
+    // Configuration changes requeue this source's nodes at once (as every other source's).
+    this.maintenance.addSource({ id: this.source.id, requeueAll: () => this.enqueueAll() });
     this.informers = this.makeInformers();
     this.instanceQueue = new WorkQueue(
       systemClock,
       defaultControllerRateLimiter(systemClock),
-      o.metrics?.queue?.('windows-instances'),
+      o.metrics?.queue?.(this.source.builtIn ? 'windows-instances' : `source-${this.source.id}`),
       instanceLanes(this, o.deps.version, o.parallelJoins),
     );
     this.csrQueue = new WorkQueue(
@@ -137,7 +105,7 @@ export class ByohControllers implements ByohView {
       ...(this.o.metrics?.informerRestart ? { onRestart: this.o.metrics.informerRestart } : {}),
       ...(this.o.privateKeySecret ? { privateKeySecret: this.o.privateKeySecret } : {}),
     });
-    const list = this.o.instances;
+    const list = this.o.source?.list;
     return list ? { ...informers, instances: instanceListInformer(list) } : informers;
   }
 
@@ -147,7 +115,8 @@ export class ByohControllers implements ByohView {
     const flows = {
       join: this.maintenance.joinFlow(this.o.hostKeys),
       pins: new EntryPins(this.o.hostKeys, this, deps.logger),
-      takeover: new ByohTakeover(deps, this.o.hostKeys, this),
+      // Only windows-instances entries stand where the Go WMCO's did.
+      ...(this.source.builtIn ? { takeover: new ByohTakeover(deps, this.o.hostKeys, this) } : {}),
       remove: new RemoveFlow(deps),
       removeOptions: this.o.remove,
       rotation: new KeyRotation(deps),
@@ -165,10 +134,15 @@ export class ByohControllers implements ByohView {
     const metrics = this.o.metrics?.controller ? { metrics: this.o.metrics.controller } : {};
     const instances = new InstancesReconciler(deps, this, flows, this.addressing(flows.pins));
     const workers = this.o.parallelJoins + MAINTAIN_WORKERS + REMOVE_WORKERS;
+    const csrs = new Controller(this.csr, this.csrQueue, { workers: 2, logger: deps.logger, ...metrics });
     return [
       new Controller(instances, this.instanceQueue, { workers, logger: deps.logger, ...metrics }),
-      new Controller(this.csr, this.csrQueue, { workers: 2, logger: deps.logger, ...metrics }),
+      ...(this.approvesCsrs ? [csrs] : []),
     ];
+  }
+
+  private get approvesCsrs(): boolean {
+    return this.o.approveCsrs !== false;
   }
 
   private makeCsrReconciler(): CsrReconciler {
@@ -237,7 +211,7 @@ export class ByohControllers implements ByohView {
     if (this.stopped) return;
     this.controllers.forEach((c) => c.start());
     this.enqueueAll();
-    this.enqueueCsrs();
+    if (this.approvesCsrs) this.enqueueCsrs();
   }
 
   async stop(): Promise<void> {
@@ -253,6 +227,16 @@ export class ByohControllers implements ByohView {
       this.informers.instances.on(ev, all);
       this.informers.secret.on(ev, all);
     }
+    for (const ev of ['add', 'update'] as const) this.informers.nodes.on(ev, (n) => this.nodeFeed.publish(n));
+    this.informers.nodes.on('add', all);
+    this.informers.nodes.on('delete', all);
+    this.informers.nodes.on('update', (n, old) => {
+      if (!old || nodeSignature(n) !== nodeSignature(old)) all();
+    });
+    if (this.approvesCsrs) this.wireCsrs();
+  }
+
+  private wireCsrs(): void {
     for (const ev of ['add', 'update'] as const)
       this.informers.csrs.on(ev, (csr) => {
         if (!csrDecided(csr)) this.csrQueue.add(csr.metadata?.name ?? '');
@@ -261,12 +245,6 @@ export class ByohControllers implements ByohView {
     this.o.deps.names.useApprovals((node, address) =>
       approvedClientCsr(this.informers.csrs.list(), node, address),
     );
-    for (const ev of ['add', 'update'] as const) this.informers.nodes.on(ev, (n) => this.nodeFeed.publish(n));
-    this.informers.nodes.on('add', all);
-    this.informers.nodes.on('delete', all);
-    this.informers.nodes.on('update', (n, old) => {
-      if (!old || nodeSignature(n) !== nodeSignature(old)) all();
-    });
     this.o.deps.names.onChange(() => this.enqueueCsrs());
     // A record written (a join claimed its Node) or gone: pending serving CSRs are judged again.
     this.o.deps.records.onChange?.(() => this.enqueueCsrs());
@@ -275,13 +253,15 @@ export class ByohControllers implements ByohView {
   private enqueueAll(): void {
     const entries = Object.keys(this.instances() ?? {});
     // A gone entry ends its registration (nothing approved for it) and is reconciled once more (status gone).
-    if (this.informers.instances.synced) this.o.deps.names.retainOnly(entries);
-    const gone = [...this.listedEntries].filter((e) => !entries.includes(e));
+    if (this.informers.instances.synced) this.o.deps.names.retainOnly(this.o.listedEntries?.() ?? entries);
+    // Hosts still leaving (held by the embedder's finalizer) are reconciled as gone, after a restart too.
+    const leaving = this.source.list?.leaving?.() ?? [];
+    const gone = [...this.listedEntries, ...leaving].filter((e) => !entries.includes(e));
     this.listedEntries = new Set(entries);
     [...entries, ...gone].forEach((e) => this.instanceQueue.add(ENTRY_PREFIX + e));
     // Another controller's nodes are neither removed nor reported here (its own records name them).
     const nodes = this.windowsNodes().filter((n) => !recordedElsewhere(n, this.o.deps.namespace));
-    for (const n of removalCandidates(nodes, this.o.deps.records, entries))
+    for (const n of removalCandidates(nodes, this.o.deps.records, entries, this.source.record))
       this.instanceQueue.add(NODE_PREFIX + n);
   }
 

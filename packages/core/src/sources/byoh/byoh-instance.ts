@@ -4,37 +4,47 @@ import { decideNodeName } from '../../identity/name-decision.js';
 import { claimNode } from '../../identity/node-claim.js';
 import { Annotations, Labels } from '../../identity/node-metadata.js';
 import { ownedBy } from '../../identity/node-ownership.js';
-import { instancesConfigMapRef, type JoinDeps } from '../../lifecycle/join-deps.js';
+import type { JoinDeps } from '../../lifecycle/join-deps.js';
 import type { JoiningInstance, SourceInstance } from '../../lifecycle/node-source.js';
 import { readNode } from '../../lifecycle/node-ops.js';
 import { RECORDS_NAMESPACE_ANNOTATION } from '../../identity/records-namespace.js';
 import { reportUntrustedClaims } from './untrusted-claims.js';
+import { byohSource, type ListedSource } from './listed-source.js';
 
 /**
- * A `windows-instances` entry as the shared flows see it (node-source.ts): its Node carries the entry's
- * address in the instance-address annotation, its status is kept under its IPv4 address, its events go
- * on the `windows-instances` ConfigMap.
+ * A `windows-instances` entry (or a host of an embedder's listed source) as the shared flows see it
+ * (node-source.ts): its Node carries the entry's address in the instance-address annotation, its status
+ * is kept under its IPv4 address with its source's id, its events go on the `windows-instances` ConfigMap
+ * (or the object the embedder's list names).
  */
 export function byohSourceInstance(
   namespace: string,
   instance: Pick<WindowsInstance, 'address' | 'ipv4Address'>,
+  source: ListedSource = byohSource(),
 ): SourceInstance {
   return {
     owner: instance.address,
     owns: (node) => ownedBy(node, instance.address),
-    status: { key: instance.ipv4Address, extra: { source: 'byoh' } },
-    eventTarget: instancesConfigMapRef(namespace),
+    status: { key: instance.ipv4Address, extra: { source: source.id } },
+    eventTarget: source.eventTarget(namespace, instance.address),
   };
 }
 
-/** A `windows-instances` entry's join: names registered with the operator's CSR approver (ADR 0008). */
-export function byohJoiningInstance(deps: JoinDeps, instance: WindowsInstance): JoiningInstance {
+/**
+ * A listed host's join: names registered with the operator's CSR approver (ADR 0008), the record written
+ * under its source's record source.
+ */
+export function byohJoiningInstance(
+  deps: JoinDeps,
+  instance: WindowsInstance,
+  source: ListedSource = byohSource(),
+): JoiningInstance {
   const ref = instanceRef(instance);
   // The node the operator's own record of this entry names, at this address: never the Node's annotation.
-  const recorded = deps.records.get('windows-instances', instance.address);
+  const recorded = deps.records.get(source.record, instance.address);
   const recordedNode = recorded?.address === instance.ipv4Address ? recorded.nodeName : undefined;
   return {
-    ...byohSourceInstance(deps.namespace, instance),
+    ...byohSourceInstance(deps.namespace, instance, source),
     labels: { [Labels.byoh]: 'true', [Labels.workerRole]: '' },
     annotations: {
       [Annotations.instanceAddress]: instance.address,
@@ -42,7 +52,7 @@ export function byohJoiningInstance(deps: JoinDeps, instance: WindowsInstance): 
       [RECORDS_NAMESPACE_ANNOTATION]: deps.namespace,
     },
     record: {
-      source: 'windows-instances',
+      source: source.record,
       instance: instance.address,
       ...(ref.dnsName === undefined ? {} : { dnsName: ref.dnsName }),
     },

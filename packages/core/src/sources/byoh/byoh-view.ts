@@ -1,4 +1,5 @@
 import type { V1Node } from '@kubernetes/client-node';
+import type { ListedSource } from './listed-source.js';
 
 /** What the BYOH controllers read from their informer caches. */
 export interface ByohView {
@@ -10,6 +11,8 @@ export interface ByohView {
   node(name: string): V1Node | undefined;
   /** `cloud-private-key` `private-key.pem`, or undefined while the Secret is missing. */
   privateKey(): string | undefined;
+  /** Which listed source these controllers run (absent: the `windows-instances` ConfigMap). */
+  readonly source?: ListedSource;
 }
 
 export const ENTRY_PREFIX = 'entry:';

@@ -4,6 +4,15 @@ import type { Ipv4Resolver } from '../../desired/windows-instances.js';
 import type { ByohView } from './byoh-view.js';
 import { EntryAdmission } from './entry-admission.js';
 import { MemoryNodeRecords } from '../../identity/memory-node-records.js';
+import { embedderSource } from './listed-source.js';
+import type { InstanceList } from './instance-list.js';
+
+const list: InstanceList = {
+  start: () => Promise.resolve(),
+  stop: () => undefined,
+  synced: true,
+  instances: () => ({}),
+};
 
 function view(instances: Record<string, string>, nodes: V1Node[] = []): ByohView {
   return {
@@ -66,4 +75,24 @@ test('the key the operator recorded for the host owns it, even when asked second
   t.false(byName.ok);
   t.false('keepStatus' in byName);
   t.true((await a.admit('10.0.0.5', V)).ok);
+});
+
+test('a host another source joined is refused here, and that source’s status of it is left alone', async (t) => {
+  const joined = {
+    instance: '10.0.0.5',
+    address: '10.0.0.5',
+    nodeName: 'win-e',
+    username: 'Administrator',
+    appliedTags: [],
+    recordedAt: '2026-01-01T00:00:00Z',
+  };
+  const records = new MemoryNodeRecords([{ ...joined, source: 'source/windows-hosts' }]);
+  const byoh = new EntryAdmission(view({ '10.0.0.5': V }), { resolve }, records);
+  const refused = await byoh.admit('10.0.0.5', V);
+  t.false(refused.ok);
+  t.regex(!refused.ok ? refused.error : '', /joined by source source\/windows-hosts as node win-e/);
+  t.true('keepStatus' in refused);
+  // The source that joined it admits it.
+  const own = { ...view({ '10.0.0.5': V }), source: embedderSource('windows-hosts', list) };
+  t.true((await new EntryAdmission(own, { resolve }, records).admit('10.0.0.5', V)).ok);
 });

@@ -53,7 +53,10 @@ export class EntryAdmission {
     if (!result) return { key: entry, ok: false, error: 'unparseable entry' };
     if (!result.ok) return result;
     const ipv4 = result.instance.ipv4Address;
-    const owner = this.otherOwner(entry, ipv4);
+    const source = this.view.source?.record ?? 'windows-instances';
+    const elsewhere = this.joinedElsewhere(entry, ipv4, source);
+    if (elsewhere !== undefined) return elsewhere;
+    const owner = this.otherOwner(entry, ipv4, source);
     if (owner === undefined) return result;
     const error =
       `windows-instances entry "${entry}": reaches the same host (${ipv4}) as entry "${owner}"; ` +
@@ -62,13 +65,22 @@ export class EntryAdmission {
   }
 
   /**
+   * Another source (windows-instances, an embedder's, a Machine) joined this host, as the operator's
+   * records say: it is never touched here, and that source's status (kept under the same address) stays.
+   */
+  private joinedElsewhere(entry: string, ipv4: string, source: string): AdmissionResult | undefined {
+    const other = this.records?.all().find((r) => r.source !== source && r.address === ipv4);
+    if (other === undefined) return undefined;
+    const error = `the host (${ipv4}) was joined by source ${other.source} as node ${other.nodeName}; it is left to that source`;
+    return { key: entry, ok: false, error, keepStatus: true };
+  }
+
+  /**
    * The other entry that stands for the host at `ipv4`, if any (else `entry` now holds it). Which entry
    * joined the host is read from the operator's records, never from a Node's address or annotation.
    */
-  private otherOwner(entry: string, ipv4: string): string | undefined {
-    const joinedAs = this.records
-      ?.all()
-      .find((r) => r.source === 'windows-instances' && r.address === ipv4)?.instance;
+  private otherOwner(entry: string, ipv4: string, source: string): string | undefined {
+    const joinedAs = this.records?.all().find((r) => r.source === source && r.address === ipv4)?.instance;
     const live = new Set(Object.keys(this.view.instances() ?? {}));
     return this.claims.claim(entry, ipv4, live, joinedAs);
   }

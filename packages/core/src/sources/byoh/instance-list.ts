@@ -1,5 +1,6 @@
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import type { InstancePhase } from '../../lifecycle/instance-status.js';
+import type { ObjectRef } from '../../kube/event-recorder.js';
 
 /** What the shared lifecycle reports about one host of an `InstanceList`. */
 export interface InstanceReport {
@@ -40,6 +41,32 @@ export interface InstanceList {
    * status is gone; absent: statuses are only kept in `windows-instances-status`. A failure is logged.
    */
   report?(address: string, status: InstanceReport | undefined): Promise<void>;
+  /**
+   * Hosts that left the list but whose object is still there (deleted, held by a finalizer): each is
+   * reconciled as gone even after a restart, and `report(address, undefined)` says once nothing is left to
+   * remove (its removal finished, or it never joined). Absent: none.
+   */
+  leaving?(): readonly string[];
+  /**
+   * The object events about a host (listed, or leaving) go on, for an embedder's own source only; absent or
+   * undefined: a `windows-instances` ConfigMap reference.
+   */
+  eventTarget?(address: string): ObjectRef | undefined;
+}
+
+/**
+ * An embedder's own source of Windows hosts (docs/embedding.md): its hosts get the shared lifecycle on a
+ * work queue of their own, with their records kept under `source/<id>` and `source: <id>` in their
+ * statuses, so the `windows-instances` source (or another embedder's source) never takes them for its own.
+ */
+export interface HostSource {
+  /**
+   * The source's name: a DNS-1123 label that is not a built-in source's (`byoh`, `machine`, `machines`,
+   * `windows-instances`); one per process.
+   */
+  readonly id: string;
+  /** Its hosts, and where each host's status is reported (`InstanceList.report`). */
+  readonly hosts: InstanceList;
 }
 
 type Handler = (obj: V1ConfigMap, old?: V1ConfigMap) => void;

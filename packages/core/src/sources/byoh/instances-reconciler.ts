@@ -20,6 +20,7 @@ import { pruneInstanceStatuses } from './status-pruner.js';
 import { entryNode } from './byoh-takeover.js';
 import { privateKeyProblem } from '../../lifecycle/private-key-problem.js';
 import { ByohAttention } from './byoh-attention.js';
+import { byohSource, type ListedSource } from './listed-source.js';
 
 /**
  * Reconciles one `windows-instances` entry (`entry:<key>`) or one BYOH node without an entry
@@ -37,6 +38,7 @@ export class InstancesReconciler implements Reconciler {
   private readonly migration: RecordMigration;
   private readonly removals: RecordedRemovals;
   private readonly attention: ByohAttention;
+  private readonly source: ListedSource;
 
   constructor(
     private readonly deps: JoinDeps,
@@ -44,12 +46,13 @@ export class InstancesReconciler implements Reconciler {
     private readonly flows: InstanceFlows,
     addressing: EntryAddressing,
   ) {
+    this.source = view.source ?? byohSource();
     this.admission = new EntryAdmission(view, addressing, deps.records);
     this.resolve = addressing.resolve;
     this.drift = new DriftChecks(flows.drift, () => this.now(), deps.logger);
     this.guard = new NodeRecordGuard(deps, view);
     this.migration = new RecordMigration(deps, view, addressing.resolve);
-    this.removals = new RecordedRemovals(view, this.guard, flows);
+    this.removals = new RecordedRemovals(view, this.guard, flows, deps.namespace);
     this.attention = new ByohAttention(deps);
   }
 
@@ -72,7 +75,7 @@ export class InstancesReconciler implements Reconciler {
     const unusable = this.keyProblem(privateKey);
     if (unusable !== undefined) return this.keyUnusable(key, unusable);
     // Nodes joined before records existed get theirs first, where operator-side data agrees.
-    await this.migration.once(privateKey);
+    if (this.source.builtIn) await this.migration.once(privateKey);
     if (key.startsWith(NODE_PREFIX))
       return this.removals.reconcile(key.slice(NODE_PREFIX.length), privateKey, signal);
     return this.reconcileEntry(key.slice(ENTRY_PREFIX.length), privateKey, signal);
@@ -94,18 +97,21 @@ export class InstancesReconciler implements Reconciler {
         instances: this.view.instances(),
         nodes: this.view.windowsNodes(),
         resolve: this.resolve,
+        source: this.source.id,
       });
       await this.flows.pins?.entryGone(entry);
+      await this.leftNothing(entry);
       return undefined;
     }
     const result = await this.admission.admit(entry, value);
     if (!result.ok) {
       const why = result.error;
+      const what = this.source.builtIn ? 'windows-instances entry' : `${this.source.id} host`;
       await this.reportOnce(
         `entry/${entry}`,
         'Warning',
         'InstanceSetupFailure',
-        `windows-instances entry "${entry}": ${why}`,
+        `${what} "${entry}": ${why}`,
       );
       if ('keepStatus' in result) return undefined;
       await this.deps.status.set(
@@ -113,7 +119,7 @@ export class InstancesReconciler implements Reconciler {
           address: entry,
           phase: 'Failed',
           now: new Date(),
-          extra: { lastError: why },
+          extra: { lastError: why, source: this.source.id },
         }),
       );
       return undefined;
@@ -162,7 +168,7 @@ export class InstancesReconciler implements Reconciler {
       privateKeyPem: w.privateKey,
       publicKeyHash: w.hash,
       signal: w.signal,
-      identity: byohJoiningInstance(this.deps, w.instance),
+      identity: byohJoiningInstance(this.deps, w.instance, this.source),
     });
     // A node that has just joined needs no drift check before the interval passed: the events of its own
     // writes (the version annotation) find it recent, and the periodic checks start from here.
@@ -193,7 +199,7 @@ export class InstancesReconciler implements Reconciler {
         address: entry,
         phase: 'Pending',
         now: new Date(),
-        extra: { lastError: message },
+        extra: { lastError: message, source: this.source.id },
       }),
     );
     return undefined;
@@ -211,7 +217,7 @@ export class InstancesReconciler implements Reconciler {
   ): Promise<ReconcileOutcome | undefined> {
     const { address, ipv4Address: ipv4, username } = instance;
     const target = { address, ipv4, username, privateKeyPem };
-    const source = byohSourceInstance(this.deps.namespace, instance);
+    const source = byohSourceInstance(this.deps.namespace, instance, this.source);
     return this.flows.upgrades.run(node, target, signal, source);
   }
 
@@ -230,7 +236,7 @@ export class InstancesReconciler implements Reconciler {
     }
     await this.attention.keyCurrent(instance);
     await this.deps.events.record(
-      instancesConfigMapRef(this.deps.namespace),
+      this.source.eventTarget(this.deps.namespace, instance.address),
       'Normal',
       'PrivateKeyRotated',
       `node ${name} (${instance.address}) now uses the new private key`,
@@ -254,8 +260,21 @@ export class InstancesReconciler implements Reconciler {
       this.view.instances()?.[entry] !== undefined && this.view.privateKey() === privateKeyPem;
     const { instance, node } = found;
     const target = { address: instance.address, ipv4: instance.ipv4Address, username: instance.username };
-    const source = byohSourceInstance(this.deps.namespace, instance);
+    const source = byohSourceInstance(this.deps.namespace, instance, this.source);
     return this.drift.check({ entry, target, instance: source, node, privateKeyPem, signal, stillWanted });
+  }
+
+  /**
+   * A host that left an embedder's list with nothing of it left (never joined, or its record gone): the
+   * list hears that its status is gone, even when no status was kept (InstanceList.leaving).
+   */
+  private async leftNothing(entry: string): Promise<void> {
+    const list = this.source.list;
+    if (!list?.report || this.deps.records.get(this.source.record, entry) !== undefined) return;
+    if (this.deps.status.get(entry) !== undefined) return;
+    await list.report(entry, undefined).catch((e: unknown) => {
+      this.deps.logger.warn({ address: entry, err: String(e) }, 'cannot report a listed host gone');
+    });
   }
 
   private async reportOnce(
@@ -267,6 +286,10 @@ export class InstancesReconciler implements Reconciler {
     if (this.reported.get(topic) === message) return;
     this.reported.set(topic, message);
     this.deps.logger.warn({ reason }, message);
-    await this.deps.events.record(instancesConfigMapRef(this.deps.namespace), type, reason, message);
+    // An entry's own trouble goes on its object (an embedder's source may name one); the rest on windows-instances.
+    const ns = this.deps.namespace;
+    const entry = topic.startsWith('entry/') ? topic.slice('entry/'.length) : undefined;
+    const target = entry === undefined ? instancesConfigMapRef(ns) : this.source.eventTarget(ns, entry);
+    await this.deps.events.record(target, type, reason, message);
   }
 }

@@ -38,9 +38,9 @@ export class NodeRecordGuard {
     this.reporter = new RecordMismatchReporter(deps);
   }
 
-  /** The Node of a `windows-instances` entry, as recorded at its join at this address. */
+  /** The Node of a listed entry, as its source recorded it at its join at this address. */
   ofEntry(instance: WindowsInstance, key: OperatorKey): RecordedNode {
-    const record = this.deps.records.get('windows-instances', instance.address);
+    const record = this.deps.records.get(this.view.source?.record ?? 'windows-instances', instance.address);
     if (record === undefined || record.address !== instance.ipv4Address) return { kind: 'none' };
     return this.check(record, key);
   }

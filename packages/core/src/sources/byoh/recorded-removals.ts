@@ -4,6 +4,8 @@ import { Labels } from '../../identity/node-metadata.js';
 import { publicKeyOf } from '../../desired/public-key.js';
 import type { ReconcileOutcome } from '../../kube/controller.js';
 import type { NodeRecords } from '../../identity/node-record-store.js';
+import type { NodeRecord, RecordSource } from '../../identity/node-record.js';
+import type { ObjectRef } from '../../kube/event-recorder.js';
 import type { ByohView } from './byoh-view.js';
 import type { NodeRecordGuard } from './node-record-guard.js';
 import type { RemoveFlow, RemoveOptions } from '../../lifecycle/remove-flow.js';
@@ -24,6 +26,8 @@ export class RecordedRemovals {
       readonly removeOptions: RemoveOptions;
       readonly pins?: EntryPins;
     },
+    /** The controllers' namespace (where events about a `windows-instances` entry go). */
+    private readonly namespace = '',
   ) {}
 
   async reconcile(
@@ -35,19 +39,31 @@ export class RecordedRemovals {
     const found = this.guard.ofNodeName(name, key);
     if (found.kind === 'none') return this.unrecorded(name);
     const { record } = found;
-    if (record.source !== 'windows-instances' || this.view.instances()?.[record.instance] !== undefined)
-      return undefined;
+    // Another source's node (windows-instances, an embedder's, a Machine) is that source's to remove.
+    const own = this.view.source?.record ?? 'windows-instances';
+    if (record.source !== own || this.view.instances()?.[record.instance] !== undefined) return undefined;
     if (found.kind === 'contradicts') {
       await this.guard.fence(found);
       return undefined;
     }
     const node = found.kind === 'agrees' ? found.node : undefined;
-    await this.flows.remove.remove({ record, node }, privateKey, { ...this.flows.removeOptions, signal });
+    await this.flows.remove.remove({ record, node }, privateKey, this.options(record, signal));
     await this.flows.pins?.recordRemoved(record);
     return undefined;
   }
 
+  /** The removal's options; its events go on the object the source names for the host (else windows-instances). */
+  private options(
+    record: NodeRecord,
+    signal: AbortSignal,
+  ): RemoveOptions & { signal: AbortSignal; eventTarget?: ObjectRef } {
+    const eventTarget = this.view.source?.eventTarget(this.namespace, record.instance);
+    return { ...this.flows.removeOptions, signal, ...(eventTarget ? { eventTarget } : {}) };
+  }
+
   private async unrecorded(name: string): Promise<undefined> {
+    // Reported once, by the windows-instances source (an embedder's source has no such nodes to adopt).
+    if (this.view.source?.builtIn === false) return undefined;
     const node = this.view.node(name);
     if (node?.metadata?.labels?.[Labels.byoh] === 'true') await this.guard.reportUnrecorded(node);
     return undefined;
@@ -63,6 +79,7 @@ export function removalCandidates(
   nodes: readonly V1Node[],
   records: NodeRecords,
   entries: readonly string[],
+  source: RecordSource = 'windows-instances',
 ): string[] {
   const listed = new Set(entries);
   const byoh = nodes
@@ -70,7 +87,7 @@ export function removalCandidates(
     .map((n) => n.metadata?.name ?? '');
   const gone = records
     .all()
-    .filter((r) => r.source === 'windows-instances' && !listed.has(r.instance))
+    .filter((r) => r.source === source && !listed.has(r.instance))
     .map((r) => r.nodeName);
   return [...new Set([...byoh, ...gone])];
 }

@@ -8,6 +8,7 @@ import {
 } from '../../lifecycle/instance-status.js';
 import { pruneInstanceStatuses } from './status-pruner.js';
 
+const V = 'username=Administrator';
 const at = (address: string, phase: InstanceStatus['phase']): InstanceStatus => ({
   address,
   phase,
@@ -79,4 +80,17 @@ test('lastError is redacted, one line, without control characters, and bounded',
   t.false(/\p{Cc}/u.test(stored.lastError ?? ''));
   t.is(stored.lastError?.length, 1024);
   t.is(store.get('10.0.0.1')?.lastError, stored.lastError);
+});
+
+test('a listed source prunes only its own statuses: another source’s (windows-instances or an embedder’s) stay', async (t) => {
+  const store = new MemoryStatusStore();
+  await store.set({ ...at('10.0.0.1', 'Ready'), source: 'byoh' });
+  await store.set(at('10.0.0.2', 'Failed')); // written before sources were recorded: windows-instances'
+  await store.set({ ...at('10.0.0.3', 'Ready'), source: 'windows-hosts' });
+  await store.set({ ...at('10.0.0.4', 'Failed'), source: 'windows-hosts' });
+  const scope = { nodes: [], resolve: () => Promise.resolve([]) };
+  await pruneInstanceStatuses(store, { ...scope, instances: { '10.0.0.3': V }, source: 'windows-hosts' });
+  t.deepEqual([...store.statuses.keys()].sort(), ['10.0.0.1', '10.0.0.2', '10.0.0.3']);
+  await pruneInstanceStatuses(store, { ...scope, instances: { '10.0.0.1': V } });
+  t.deepEqual([...store.statuses.keys()].sort(), ['10.0.0.1', '10.0.0.3']);
 });

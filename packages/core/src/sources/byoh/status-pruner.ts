@@ -9,6 +9,8 @@ export interface StatusScope {
   readonly instances: Readonly<Record<string, string>> | undefined;
   readonly nodes: readonly V1Node[];
   readonly resolve: Ipv4Resolver;
+  /** The source whose statuses are pruned (default `byoh`): another source's statuses are its own to prune. */
+  readonly source?: string;
 }
 
 /**
@@ -26,9 +28,14 @@ export async function pruneInstanceStatuses(store: InstanceStatusStore, scope: S
     const ip = node.metadata?.labels?.[Labels.byoh] === 'true' ? nodeInternalIp(node) : undefined;
     if (ip) keep.add(ip);
   }
-  // Machine statuses are the Machine controller's to prune.
+  // Machine statuses are the Machine controller's to prune, another listed source's statuses its own.
+  const own = scope.source ?? 'byoh';
+  const other = (address: string): boolean => (store.get(address)?.source ?? 'byoh') !== own;
   await store.retain(
     (address, phase) =>
-      keep.has(address) || phase === 'Removing' || address.startsWith(MACHINE_STATUS_PREFIX),
+      keep.has(address) ||
+      phase === 'Removing' ||
+      address.startsWith(MACHINE_STATUS_PREFIX) ||
+      other(address),
   );
 }
