@@ -79,6 +79,16 @@ test('host processes that cannot start fail the start with their error, and none
   });
 });
 
+test('when one host process cannot start, those that did are stopped', async (t) => {
+  await withDir(async (dir) => {
+    // The second process's task is refused (a host with no name); the first starts its host.
+    const err = await t.throwsAsync(HostProcesses.start(['WIN-GOOD-1', ''], 1, task(dir)));
+    t.regex(err.message, /failed to start: the host process task: malformed message at hostnames\.0/);
+    const left = processesMentioning(dir);
+    t.true(await gone(left), `still running: ${left.filter(alive).join(', ')}`);
+  });
+});
+
 const parent = fileURLToPath(new URL('./host-processes-parent.test-helper.js', import.meta.url));
 
 /** Starts the helper parent and resolves with the pids it printed. */
