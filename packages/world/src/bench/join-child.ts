@@ -17,11 +17,13 @@ export type JoinChildTask =
       readonly uploads: number;
       /** The model unless said. */
       readonly engine?: HostEngine;
+      /** Hosts per host process (default: host-processes.ts's defaultHostsPerProcess). */
+      readonly hostsPerProcess?: number;
     };
 
 /** What every measurement's process reports besides its figure. */
 export interface ChildReport {
-  /** Peak RSS of the process: the operator and the simulated world of this one measurement. */
+  /** Peak RSS of the process: the simulated API server of this one measurement (or the SSH throughput's hosts). */
   readonly peakRssMiB: number;
   /** The V8/Node options it ran with (join-measure.ts's MEASUREMENT_V8_FLAGS). */
   readonly execArgv: readonly string[];
@@ -54,7 +56,14 @@ async function main(): Promise<void> {
   const result =
     t.task === 'ssh'
       ? { sshBytesPerSec: await sshThroughput(t.file) }
-      : { run: await runJoin(t.hosts, t.payloadDir, { joins: t.joins, uploads: t.uploads }, t.engine) };
+      : {
+          run: await runJoin(t.hosts, t.payloadDir, {
+            joins: t.joins,
+            uploads: t.uploads,
+            ...(t.engine ? { engine: t.engine } : {}),
+            ...(t.hostsPerProcess ? { hostsPerProcess: t.hostsPerProcess } : {}),
+          }),
+        };
   const report: ChildReport = {
     peakRssMiB: process.resourceUsage().maxRSS / 1024,
     execArgv: process.execArgv,

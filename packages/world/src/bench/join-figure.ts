@@ -38,7 +38,8 @@ export function figure(run: JoinRun, fileBytes: ReadonlyMap<string, number>, ssh
     `one host: ${slowest.decidedBy} of [${parts}]; SSH ${ms(limit.encryption)} s = ${perHost * run.hosts} B)  ` +
     `ratio ${ms(ratio)}  operator CPU ${ms(run.operatorCpuSeconds / run.hosts)} s/join ` +
     `(${cpuPerGB([run]).operator} s/GB; plain ssh2 ${cpuPerGB([run]).plainSsh} s/GB)  ` +
-    `world event loop busy ${Math.round(run.eventLoopBusy * 100)} %`;
+    `event loop busy: API server ${Math.round(run.eventLoopBusy * 100)} %, ` +
+    `busiest host process ${Math.round(run.hostsEventLoopBusy * 100)} %`;
   if (ratio < 1) throw new LimitNotALowerBoundError(line);
   return { run, limit: limit.seconds, line };
 }

@@ -7,6 +7,7 @@ import { realisticPayload } from '@wmco/sim';
 import { inChild, MEASUREMENT_V8_FLAGS } from './join-measure.js';
 import { payloadFileBytes, type JoinRun } from './join-run.js';
 import { serviceNeeds } from './service-needs.js';
+import { alive, gone, processesMentioning } from './process-liveness.test-helper.js';
 
 test('the SSH throughput is measured in a process of its own, which reports its peak memory', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'wmco-join-measure-'));
@@ -69,6 +70,10 @@ test('a join measurement joins the hosts with the operator in a process of its o
     // The event loop's share of the join: more than nothing, at most all of it.
     t.true(r.run.eventLoopBusy > 0 && r.run.eventLoopBusy <= 1, `${r.run.eventLoopBusy}`);
     t.true(r.run.cpuSeconds > 0);
+    // The hosts ran in a process of their own, measured apart from the API server's.
+    t.is(r.run.hostProcesses, 1);
+    t.true(r.run.hostsCpuSeconds > 0 && r.run.hostsPeakRssMiB > 0, JSON.stringify(r.run));
+    t.true(r.run.hostsEventLoopBusy > 0 && r.run.hostsEventLoopBusy <= 1);
     // The operator ran in a process of its own, measured apart; a plain ssh2 client shipped the same files.
     t.true(r.run.operatorCpuSeconds > 0 && r.run.operatorPeakRssMiB > 0);
     t.is(r.run.bytesShipped, work?.bytes ?? -1);
@@ -76,5 +81,23 @@ test('a join measurement joins the hosts with the operator in a process of its o
     t.true(r.run.plain.cpuSeconds > 0);
   } finally {
     await rm(cache, { recursive: true, force: true });
+  }
+});
+
+test('a join measurement that fails leaves none of its processes running', async (t) => {
+  t.timeout(120_000);
+  // An empty payload folder: the world and both host processes start, then the operator refuses to start
+  // (no payload manifest) and the measurement fails. Every process of it was given this folder.
+  const payloadDir = await mkdtemp(join(tmpdir(), 'wmco-join-fails-'));
+  try {
+    const err = await t.throwsAsync(
+      inChild({ task: 'join', hosts: 2, hostsPerProcess: 1, payloadDir, joins: 2, uploads: 2 }),
+    );
+    t.regex(err.message, /the join measurement failed \(exit 1\)/);
+    const left = processesMentioning(payloadDir);
+    t.true(await gone(left), `still running: ${left.filter(alive).join(', ')}`);
+    t.deepEqual(processesMentioning(payloadDir), []);
+  } finally {
+    await rm(payloadDir, { recursive: true, force: true });
   }
 });

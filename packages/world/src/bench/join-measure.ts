@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GeneratedPayload } from '@wmco/sim';
+import { reapOnExit } from './child-reaper.js';
 import type { BenchFile, ChildReport, JoinChildTask } from './join-child.js';
 
 /**
@@ -25,6 +26,7 @@ export async function inChild<T>(task: JoinChildTask): Promise<T & ChildReport> 
   const child = spawn(process.execPath, [...MEASUREMENT_V8_FLAGS, entry, JSON.stringify(task)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  reapOnExit(child);
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
   // 'close', not 'exit': the last line may still be in the pipe when the process exits.

@@ -1,13 +1,17 @@
 import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { readPayloadManifest } from '@wmco/core';
 import { type InstanceStatus } from '@wmco/core/internal';
 import { DEFAULT_HOST_COSTS, OPERATOR_NAMESPACE, type ServiceRecord } from '@wmco/sim';
 import { loadBuiltinProviders, OPERATOR_NODE_FLAGS } from '@wmco/operator';
-import { SimWorld } from '../world/sim-world.js';
+import { DEFAULT_VXLAN_PORT, SimWorld } from '../world/sim-world.js';
 import type { HostEngine } from '../world/sim-world-options.js';
 import { until } from '../world/world-fixture.js';
+import { defaultHostsPerProcess, HostProcesses } from './host-processes.js';
 import { ms, type JoinWork } from './join-limit.js';
+import { MEASUREMENT_V8_FLAGS } from './join-measure.js';
+import { usageBetween, usageNow } from './join-usage.js';
 import { plainShip } from './plain-ship-run.js';
 import type { PlainShipResult } from './plain-ship.js';
 import { sampleProcess } from './proc-stats.js';
@@ -23,8 +27,19 @@ export interface JoinRun {
   readonly services: ServiceSnapshot[][];
   /** Mean seconds per phase over the hosts (where the time went). */
   readonly phases: Record<string, number>;
-  /** CPU seconds of this process (the simulated world) from listing the hosts to the last Ready. */
+  /**
+   * CPU seconds of this process from listing the hosts to the last Ready: the simulated API server and its
+   * controllers, and the bench's own status reads (the hosts and the operator have processes of their own).
+   */
   readonly cpuSeconds: number;
+  /** The processes the simulated hosts ran in (host-processes.ts). */
+  readonly hostProcesses: number;
+  /** CPU seconds of all host processes together over the same time. */
+  readonly hostsCpuSeconds: number;
+  /** Peak resident memory of the largest host process (start-up included), MiB. */
+  readonly hostsPeakRssMiB: number;
+  /** The busiest host process's event loop over the same time (0-1). */
+  readonly hostsEventLoopBusy: number;
   /** CPU seconds of the operator's process alone over the same time. */
   readonly operatorCpuSeconds: number;
   /** Peak resident memory of the operator's process (start-up included), MiB. */
@@ -37,8 +52,7 @@ export interface JoinRun {
   readonly apiRoundTripSeconds: number;
   /**
    * The share of that time this process's event loop was busy (Node's event loop utilization: not waiting
-   * for I/O). Near 1, the joins wait for this one thread, which carries the hosts' end of every SSH
-   * connection and the simulated API server and kubelets (the operator has a process of its own).
+   * for I/O). Near 1, the joins wait for this one thread, which carries the simulated API server.
    */
   readonly eventLoopBusy: number;
 }
@@ -55,12 +69,6 @@ export async function payloadFileBytes(payloadDir: string): Promise<Map<string, 
 /** A service as the bench reads it off a simulated host. */
 export type ServiceSnapshot = Pick<ServiceRecord, 'name' | 'dependencies' | 'commandLine'>;
 
-function runningServices(services: readonly ServiceRecord[]): ServiceSnapshot[] {
-  return services
-    .filter((s) => s.state === 'running')
-    .map((s) => ({ name: s.name, dependencies: [...s.dependencies], commandLine: s.commandLine }));
-}
-
 async function apiRoundTrip(world: SimWorld): Promise<number> {
   const api = world.admin();
   const samples: number[] = [];
@@ -72,99 +80,144 @@ async function apiRoundTrip(world: SimWorld): Promise<number> {
   return samples.sort((a, b) => a - b)[10]!;
 }
 
-/** One world, `n` hosts, the given payload: the time from listing them in windows-instances to the last Ready. */
-export async function runJoin(
-  n: number,
-  payloadDir: string,
-  parallel: { readonly joins: number; readonly uploads: number },
-  hostEngine: HostEngine = 'model',
-): Promise<JoinRun> {
-  const world = await SimWorld.start({
-    hosts: Array.from({ length: n }, (_, i) => ({ hostname: `WIN-BENCH-${i + 1}` })),
-    costs: DEFAULT_HOST_COSTS,
-    providers: await loadBuiltinProviders(),
-    payloadDir,
-    parallelJoins: parallel.joins,
-    parallelUploads: parallel.uploads,
-    hostEngine,
-  });
+/** How a join measurement runs: joins and uploads at once (the operator's), the hosts' engine and processes. */
+export interface JoinRunOptions {
+  readonly joins: number;
+  readonly uploads: number;
+  /** The model unless said. */
+  readonly engine?: HostEngine;
+  /** Hosts per host process (default: defaultHostsPerProcess on this machine's cores). */
+  readonly hostsPerProcess?: number;
+}
+
+/** What waiting for every host's Ready saw. */
+interface Readiness {
+  readonly failures: Set<string>;
+  /** Each host's counters when it turned Ready, before any later drift check adds to them. */
+  readonly work: Map<string, JoinWork>;
+  readonly status: Map<string, InstanceStatus>;
+}
+
+/** Notes failures and the hosts that turned Ready since the last look; returns those. */
+function noteStatuses(
+  all: Record<string, InstanceStatus>,
+  addresses: readonly string[],
+  r: Readiness,
+): string[] {
+  const turned: string[] = [];
+  for (const a of addresses) {
+    const s = all[a];
+    if (s?.phase === 'Failed') r.failures.add(s.lastError ?? 'no error recorded');
+    if (s?.phase !== 'Ready' || r.status.has(a)) continue;
+    r.status.set(a, s);
+    turned.push(a);
+  }
+  return turned;
+}
+
+/**
+ * Waits until every host is Ready. One read of the status ConfigMap per tick for every host (the bench must
+ * not load the CPU it measures), and one question to the host processes when hosts turned Ready.
+ */
+async function everyHostReady(world: SimWorld, hosts: HostProcesses): Promise<Readiness> {
+  const r: Readiness = { failures: new Set(), work: new Map(), status: new Map() };
+  const addresses = hosts.hosts.map((h) => h.address);
+  await until(
+    'every host Ready',
+    async () => {
+      const turned = noteStatuses(await world.statuses(), addresses, r);
+      if (turned.length > 0) for (const s of await hosts.snapshots(turned)) r.work.set(s.address, s.work);
+      return r.status.size === addresses.length ? true : undefined;
+    },
+    1_800_000,
+  );
+  return r;
+}
+
+/** The operator as the image runs it (its node flags, `wmco run`'s runtime), in a process of its own. */
+async function operatorFor(world: SimWorld, payloadDir: string, o: JoinRunOptions): Promise<ScaleOperator> {
+  return startScaleOperator(
+    {
+      kubeconfig: join(world.dir, 'operator.kubeconfig'),
+      namespace: OPERATOR_NAMESPACE,
+      payloadDir,
+      parallelJoins: o.joins,
+      parallelUploads: o.uploads,
+      // `wmco run`'s default: a Ready node is not looked at again during the measurement.
+      driftRepairIntervalMs: 120_000,
+    },
+    OPERATOR_NODE_FLAGS,
+  );
+}
+
+/**
+ * One world, `n` hosts, the given payload: the time from listing them in windows-instances to the last
+ * Ready. The simulated API server runs in this process, the hosts in processes of their own (`perProcess`
+ * each), the operator in another; all of them are stopped before this returns or throws.
+ */
+export async function runJoin(n: number, payloadDir: string, o: JoinRunOptions): Promise<JoinRun> {
+  const world = await SimWorld.start({ hosts: [], providers: await loadBuiltinProviders(), payloadDir });
+  let hosts: HostProcesses | undefined;
   let op: ScaleOperator | undefined;
   try {
-    await world.createPrivateKeySecret();
-    // The operator as the image runs it (its node flags, `wmco run`'s runtime) in a process of its own,
-    // so that its CPU and memory are its own.
-    const operator = await startScaleOperator(
+    const names = Array.from({ length: n }, (_, i) => `WIN-BENCH-${i + 1}`);
+    const perProcess = o.hostsPerProcess ?? defaultHostsPerProcess(n, availableParallelism());
+    hosts = await HostProcesses.start(
+      names,
+      perProcess,
       {
-        kubeconfig: join(world.dir, 'operator.kubeconfig'),
-        namespace: OPERATOR_NAMESPACE,
+        authorizedKey: world.publicKey,
+        costs: DEFAULT_HOST_COSTS,
         payloadDir,
-        parallelJoins: parallel.joins,
-        parallelUploads: parallel.uploads,
-        // `wmco run`'s default: a Ready node is not looked at again during the measurement.
-        driftRepairIntervalMs: 120_000,
+        vxlanPort: DEFAULT_VXLAN_PORT,
+        engine: o.engine ?? 'model',
+        dir: world.dir,
       },
-      OPERATOR_NODE_FLAGS,
+      MEASUREMENT_V8_FLAGS,
     );
-    op = operator;
+    await world.createPrivateKeySecret();
+    op = await operatorFor(world, payloadDir, o);
+    const operator = op;
     await until('the operator to lead', async () => ((await operator.sample()).leading ? true : undefined));
     const apiRoundTripSeconds = await apiRoundTrip(world);
     const op0 = await sampleProcess(operator.pid);
-    const cpu0 = process.cpuUsage();
-    const elu0 = performance.eventLoopUtilization();
+    const u0 = await usageNow(hosts);
     const t0 = Date.now();
-    await world.setInstances(Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i))));
-    const failures = new Set<string>();
-    // Each host's counters when it turned Ready, before any later drift check adds to them. One read of
-    // the status ConfigMap per tick for every host: the bench must not load the CPU it measures.
-    const work = new Map<string, JoinWork>();
-    const readyStatus = new Map<string, InstanceStatus>();
-    await until(
-      'every host Ready',
-      async () => {
-        const all = await world.statuses();
-        for (const h of world.hosts.hosts) {
-          const s = all[h.address];
-          if (s?.phase === 'Failed') failures.add(s.lastError ?? 'no error recorded');
-          if (s?.phase !== 'Ready' || readyStatus.has(h.address)) continue;
-          readyStatus.set(h.address, s);
-          work.set(h.address, {
-            powershellStarts: h.sim.stats.powershellStarts,
-            execs: h.sim.stats.execs,
-            serviceStarts: h.sim.model.scm.events.filter((e) => e.action === 'start').length,
-            bytes: h.sim.stats.bytesReceived,
-          });
-        }
-        return readyStatus.size === n ? true : undefined;
-      },
-      1_800_000,
+    await world.setInstances(
+      Object.fromEntries(hosts.hosts.map((h) => [h.address, 'username=Administrator'])),
     );
-    const ready = [...readyStatus.values()];
+    const ready = await everyHostReady(world, hosts);
     const op1 = await sampleProcess(operator.pid);
-    const cpu = process.cpuUsage(cpu0);
-    const elu = performance.eventLoopUtilization(elu0);
-    const last = Math.max(...ready.map((s) => Date.parse(s.since)));
+    const u1 = await usageNow(hosts);
+    const statuses = [...ready.status.values()];
+    const last = Math.max(...statuses.map((s) => Date.parse(s.since)));
     const phases: Record<string, number> = {};
-    for (const s of ready)
+    for (const s of statuses)
       for (const [p, v] of Object.entries(s.phaseSeconds)) phases[p] = ms((phases[p] ?? 0) + v / n);
-    const work0 = world.hosts.hosts.map((h) => work.get(h.address)!);
-    const plain = await plainShip(world, payloadDir);
+    const work = hosts.hosts.map((h) => ready.work.get(h.address)!);
+    const services = (await hosts.snapshots(hosts.hosts.map((h) => h.address))).map((s) => s.services);
+    const plain = await plainShip(
+      { hosts: hosts.hosts, dir: world.dir, privateKey: world.privateKey },
+      payloadDir,
+    );
     return {
       hosts: n,
       operatorCpuSeconds: op1.cpuSeconds - op0.cpuSeconds,
       operatorPeakRssMiB: op1.peakRssBytes / 2 ** 20,
-      bytesShipped: work0.reduce((b, w) => b + w.bytes, 0),
+      bytesShipped: work.reduce((b, w) => b + w.bytes, 0),
       plain,
-      failures: [...failures],
+      failures: [...ready.failures],
       seconds: (last - t0) / 1000,
       phases,
-      cpuSeconds: (cpu.user + cpu.system) / 1e6,
       apiRoundTripSeconds,
-      eventLoopBusy: ms(elu.utilization),
-      services: world.hosts.hosts.map((h) => runningServices(h.sim.model.scm.all())),
-      work: work0,
+      hostProcesses: hosts.processes.length,
+      ...usageBetween(u0, u1),
+      services,
+      work,
     };
   } finally {
     await op?.stop();
+    await hosts?.stop();
     await world.stop();
   }
 }

@@ -1,5 +1,5 @@
-// `pnpm bench join [--hosts 1,10,50] [--parallel N] [--uploads N] [--scale S] [--host-engine model|powershell]`
-// (defaults: wmco run's and the model): fresh BYOH joins of simulated Windows
+// `pnpm bench join [--hosts 1,10,50] [--parallel N] [--uploads N] [--scale S] [--host-engine model|powershell]
+// [--hosts-per-process N]` (defaults: wmco run's, the model, the hosts over one process per core): fresh BYOH joins of simulated Windows
 // hosts with the realistic payload (upstream's layout, ~550 MB, cached) at the default simulated costs,
 // each beside a physical limit that does not depend on this implementation (join-limit.ts). Each figure is
 // measured in a fresh process (join-child.ts): none pays for the memory and garbage of those before it.
@@ -22,6 +22,17 @@ interface BenchOptions {
   readonly scale: number;
   /** What answers the module on the hosts: the model, or the real module under PowerShell 7. */
   readonly engine: HostEngine;
+  /** Simulated hosts per host process; undefined: spread over one process per core (host-processes.ts). */
+  readonly hostsPerProcess: number | undefined;
+}
+
+/** `--hosts-per-process`: a positive integer, or undefined when not given. */
+function perProcessOption(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`--hosts-per-process takes a positive integer, not "${raw}"`);
+  return n;
 }
 
 function options(argv: readonly string[]): BenchOptions {
@@ -33,6 +44,7 @@ function options(argv: readonly string[]): BenchOptions {
       uploads: { type: 'string' },
       scale: { type: 'string' },
       'host-engine': { type: 'string' },
+      'hosts-per-process': { type: 'string' },
     },
     strict: true,
   });
@@ -47,8 +59,16 @@ function options(argv: readonly string[]): BenchOptions {
     throw new Error(
       '--hosts takes positive integers (e.g. 1,10,50), --parallel, --uploads and --scale positive numbers',
     );
+  const hostsPerProcess = perProcessOption(values['hosts-per-process']);
   const engine = parseHostEngine(values['host-engine'] ?? 'model');
-  return { hosts, parallel: Math.floor(parallel), uploads: Math.floor(uploads), scale, engine };
+  return {
+    hosts,
+    parallel: Math.floor(parallel),
+    uploads: Math.floor(uploads),
+    scale,
+    engine,
+    hostsPerProcess,
+  };
 }
 
 async function main(): Promise<void> {
@@ -72,6 +92,7 @@ async function main(): Promise<void> {
   );
   const figures: Figure[] = [];
   let peakRssMiB = 0;
+  let apiPeak = 0;
   for (const n of o.hosts) {
     const { run, peakRssMiB: peak } = await inChild<{ run: JoinRun }>({
       task: 'join',
@@ -80,15 +101,20 @@ async function main(): Promise<void> {
       joins: o.parallel,
       uploads: o.uploads,
       engine: o.engine,
+      ...(o.hostsPerProcess ? { hostsPerProcess: o.hostsPerProcess } : {}),
     });
     const f = figure(run, fileBytes, ssh);
     figures.push(f);
     peakRssMiB = Math.max(peakRssMiB, ms(run.operatorPeakRssMiB));
+    apiPeak = Math.max(apiPeak, peak);
     console.log(f.line);
     console.log(`          mean seconds per phase: ${JSON.stringify(f.run.phases)}`);
     for (const e of f.run.failures) console.log(`          a join failed and was retried: ${e}`);
     console.log(
-      `          peak RSS: operator ${ms(f.run.operatorPeakRssMiB)} MiB, simulated world ${ms(peak)} MiB`,
+      `          CPU s/join: operator ${ms(f.run.operatorCpuSeconds / n)}, hosts ${ms(f.run.hostsCpuSeconds / n)} ` +
+        `(${f.run.hostProcesses} process(es), busiest event loop ${Math.round(f.run.hostsEventLoopBusy * 100)} %), ` +
+        `API server ${ms(f.run.cpuSeconds / n)}; peak RSS: operator ${ms(f.run.operatorPeakRssMiB)} MiB, ` +
+        `largest host process ${ms(f.run.hostsPeakRssMiB)} MiB, API server ${ms(peak)} MiB`,
     );
   }
   const all = figures.flatMap((f) => f.run.work);
@@ -96,6 +122,9 @@ async function main(): Promise<void> {
   const by = (n: number): Figure | undefined => figures.find((f) => f.run.hosts === n);
   const joins = figures.reduce((n, f) => n + f.run.hosts, 0);
   const cpu = cpuPerGB(figures.map((f) => f.run));
+  // CPU seconds per join of each process kind, over every figure (start-up excluded).
+  const perJoin = (f: (r: JoinRun) => number): number =>
+    ms(figures.reduce((s, x) => s + f(x.run), 0) / joins);
   console.log(
     JSON.stringify({
       // Host counts besides 1, 10 and 50 (e.g. --hosts 1,5 with the PowerShell engine) get keys of their own.
@@ -117,8 +146,13 @@ async function main(): Promise<void> {
       plainSshCpuPerGB: cpu.plainSsh,
       cores: availableParallelism(),
       hostEngine: o.engine,
-      operatorCpuSecondsPerJoin: ms(figures.reduce((n, f) => n + f.run.operatorCpuSeconds, 0) / joins),
+      operatorCpuSecondsPerJoin: perJoin((r) => r.operatorCpuSeconds),
+      hostsCpuSecondsPerJoin: perJoin((r) => r.hostsCpuSeconds),
+      apiServerCpuSecondsPerJoin: perJoin((r) => r.cpuSeconds),
+      hostProcesses: Object.fromEntries(figures.map((f) => [f.run.hosts, f.run.hostProcesses])),
       peakRssMiB,
+      hostsPeakRssMiB: ms(Math.max(...figures.map((f) => f.run.hostsPeakRssMiB))),
+      apiServerPeakRssMiB: ms(apiPeak),
     }),
   );
 }

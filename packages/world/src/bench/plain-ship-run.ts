@@ -4,19 +4,26 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readPayloadManifest } from '@wmco/core';
-import type { SimWorld } from '../world/sim-world.js';
+import { reapOnExit } from './child-reaper.js';
 import type { PlainShipResult, PlainShipTask } from './plain-ship.js';
 
+/** Where the plain client ships to: the hosts, and the world's folder and private key they accept. */
+export interface PlainShipTargets {
+  readonly hosts: readonly { readonly address: string; readonly port: number }[];
+  readonly dir: string;
+  readonly privateKey: string;
+}
+
 /**
- * Ships the payload files a node receives to every host of `world` with a plain ssh2 client in a process
+ * Ships the payload files a node receives to every host of `to` with a plain ssh2 client in a process
  * of its own (plain-ship.ts): what SSH alone costs a client, beside what the operator spent.
  */
-export async function plainShip(world: SimWorld, payloadDir: string): Promise<PlainShipResult> {
-  const keyFile = join(world.dir, 'plain-ship.key');
-  await writeFile(keyFile, world.privateKey, { mode: 0o600 });
+export async function plainShip(to: PlainShipTargets, payloadDir: string): Promise<PlainShipResult> {
+  const keyFile = join(to.dir, 'plain-ship.key');
+  await writeFile(keyFile, to.privateKey, { mode: 0o600 });
   const entries = await readPayloadManifest(payloadDir);
   const task: PlainShipTask = {
-    hosts: world.hosts.hosts.map((h) => ({ host: h.sim.host, port: h.sim.port })),
+    hosts: to.hosts.map((h) => ({ host: h.address, port: h.port })),
     username: 'Administrator',
     keyFile,
     files: entries.map((e) => join(payloadDir, e.source)),
@@ -25,6 +32,7 @@ export async function plainShip(world: SimWorld, payloadDir: string): Promise<Pl
   const child = spawn(process.execPath, [entry, JSON.stringify(task)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  reapOnExit(child);
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
   const [code] = (await once(child, 'close')) as [number | null];

@@ -49,6 +49,8 @@ class BenchMetrics extends OperatorMetrics {
 }
 
 async function main(): Promise<void> {
+  // It never outlives the bench that started it: when the IPC channel closes (the bench ended, however), it exits.
+  process.on('disconnect', () => process.exit(1));
   const a = JSON.parse(process.argv[2] ?? '') as ScaleOperatorArgs;
   const redactor = new Redactor();
   // Every line formatted as `wmco run` formats it at info level, then dropped (the bench reads none), or

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { OPERATOR_MALLOC_ENV } from '@wmco/operator';
+import { reapOnExit } from './child-reaper.js';
 import type { ScaleOperatorArgs } from './scale-operator.js';
 
 /** The operator process of `pnpm bench scale` and `join` (scale-operator.js), by its pid. */
@@ -61,6 +62,7 @@ export async function startScaleOperator(
     // The image's malloc settings (Containerfile ENV), so the bench measures what the image runs.
     env: { ...process.env, ...OPERATOR_MALLOC_ENV },
   });
+  reapOnExit(child);
   const exited = once(child, 'exit');
   const [first] = (await Promise.race([once(child, 'message'), exited.then(() => ['exited'])])) as unknown[];
   if (first !== 'started') throw new Error('the operator process exited before it started');

@@ -42,7 +42,8 @@ import { cloudSettings, type SimWorldOptions } from './sim-world-options.js';
 export type { SimWorldOptions } from './sim-world-options.js';
 
 /** The simulated cluster's VXLAN port unless told otherwise: a custom one, as vSphere needs. */
-const vxlanPortOf = (o: SimWorldOptions): number => o.vxlanPort ?? 9898;
+export const DEFAULT_VXLAN_PORT = 9898;
+const vxlanPortOf = (o: SimWorldOptions): number => o.vxlanPort ?? DEFAULT_VXLAN_PORT;
 
 /**
  * The whole simulated world on one machine: the API server with its controllers, N Windows hosts over
