@@ -101,7 +101,9 @@ test.serial(
     );
     t.is(conditionOf(await world.status(first!.address), 'PrivateKeyPending'), undefined);
     const text = await statusText(world);
-    const line = (address: string): string => text.split('\n').find((l) => l.includes(address)) ?? '';
+    // The node's row of the table (SOURCE ADDRESS ...), not an operator condition above it that names it.
+    const line = (address: string): string =>
+      text.split('\n').find((l) => l.split(/\s+/)[1] === address) ?? '';
     t.regex(line(second!.address), /PrivateKeyPending/);
     t.notRegex(line(first!.address), /PrivateKeyPending/);
     second!.sim.authorizeKeys([next.public]);
