@@ -61,6 +61,13 @@ function writable(): {
       cm.value = { ...body, metadata: { ...body.metadata, resourceVersion: String(writes + 1) } };
       return Promise.resolve(cm.value);
     },
+    // A pin is a merge patch of its key.
+    patchNamespacedConfigMap: ({ body }: { body: { data: Record<string, string> } }) => {
+      writes++;
+      const metadata = { ...cm.value.metadata, resourceVersion: String(writes + 1) };
+      cm.value = { ...cm.value, metadata, data: { ...cm.value.data, ...body.data } };
+      return Promise.resolve(cm.value);
+    },
   } as unknown as CoreV1Api;
   // The watch never delivers: the cache keeps the ConfigMap as first listed.
   const watch: WatchPort = () => Promise.resolve({ abort: () => undefined });

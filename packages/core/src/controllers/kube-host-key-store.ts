@@ -1,4 +1,4 @@
-import type { CoreV1Api, V1ConfigMap } from '@kubernetes/client-node';
+import { PatchStrategy, setHeaderOptions, type CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import type { HostKeyStore, PinnedHostKey } from '../host/host-key-store.js';
 import { pinsOf, type HostPinRemover } from '../host/host-pins.js';
 import { isConflict, isNotFound } from '../kube/client/api-errors.js';
@@ -7,6 +7,7 @@ import { SupervisedInformer } from '../kube/supervised-informer.js';
 import { namedObject, type ClusterConfigSources } from './cluster-config-watches.js';
 
 const encode = (k: PinnedHostKey): string => `${k.type} ${k.base64}`;
+const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
 function sameData(a: Record<string, string>, b: Record<string, string>): boolean {
   const keys = Object.keys(a);
@@ -44,8 +45,22 @@ export class ConfigMapHostKeyStore implements HostKeyStore, HostPinRemover {
     }
   }
 
-  pin(address: string, key: PinnedHostKey): Promise<void> {
-    return this.update((data) => ({ ...data, [address]: encode(key) }));
+  /**
+   * A merge patch of the address's own key (the ConfigMap created when missing): fifty joins pinning at
+   * once each read and replaced the whole ConfigMap, met each other's writes and gave up after five
+   * conflicts, and their joins failed and were retried.
+   */
+  async pin(address: string, key: PinnedHostKey): Promise<void> {
+    const body = { data: { [address]: encode(key) } };
+    try {
+      await this.api.patchNamespacedConfigMap(
+        { name: this.name, namespace: this.namespace, body },
+        MERGE_PATCH,
+      );
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      await this.update((data) => ({ ...data, ...body.data }));
+    }
   }
 
   forget(address: string): Promise<void> {
