@@ -102,6 +102,8 @@ async function readyCount(world: ScaleWorld, op: SoakOperator, nodes: number, t0
       return ready >= nodes ? true : undefined;
     },
     20 * 60_000,
+    // Each look reads the status ConfigMap (a megabyte at 2,000 nodes) in the world's own process.
+    2000,
   );
 }
 
