@@ -62,10 +62,14 @@ function writable(): {
       return Promise.resolve(cm.value);
     },
     // A pin is a merge patch of its key.
-    patchNamespacedConfigMap: ({ body }: { body: { data: Record<string, string> } }) => {
+    patchNamespacedConfigMap: ({ body }: { body: { data: Record<string, string | null> } }) => {
       writes++;
       const metadata = { ...cm.value.metadata, resourceVersion: String(writes + 1) };
-      cm.value = { ...cm.value, metadata, data: { ...cm.value.data, ...body.data } };
+      const data = { ...cm.value.data };
+      for (const [k, v] of Object.entries(body.data))
+        if (v === null) delete data[k];
+        else data[k] = v;
+      cm.value = { ...cm.value, metadata, data };
       return Promise.resolve(cm.value);
     },
   } as unknown as CoreV1Api;

@@ -24,10 +24,14 @@ function fakeApi(exists: boolean): { api: CoreV1Api; calls: string[]; data: () =
       (cm = r.body),
       Promise.resolve(cm)
     ),
-    patchNamespacedConfigMap: (r: { body: { data: Record<string, string> } }) => {
+    patchNamespacedConfigMap: (r: { body: { data: Record<string, string | null> } }) => {
       calls.push('patch');
       if (!cm) return notFound();
-      cm = { ...cm, data: { ...cm.data, ...r.body.data } };
+      const data = { ...cm.data };
+      for (const [k, v] of Object.entries(r.body.data))
+        if (v === null) delete data[k];
+        else data[k] = v;
+      cm = { ...cm, data };
       return Promise.resolve(cm);
     },
   } as unknown as CoreV1Api;
@@ -55,4 +59,18 @@ test('the first pin creates the ConfigMap', async (t) => {
   t.is(calls[0], 'patch');
   t.true(calls.includes('create'));
   t.deepEqual(data(), { '10.0.0.1': 'ssh-ed25519 AAA1' });
+});
+
+test('forgetting a host reads once and deletes its pins with one merge patch; nothing pinned, no write', async (t) => {
+  const { api, calls, data } = fakeApi(true);
+  const store = new ConfigMapHostKeyStore(api, 'ns', 'pins');
+  await store.pin('10.0.0.1', { type: 'ssh-ed25519', base64: 'AAA1' });
+  await store.pin('10.0.0.1:2222', { type: 'ssh-ed25519', base64: 'AAA1' });
+  calls.length = 0;
+  t.deepEqual([...(await store.forgetHosts(['10.0.0.1']))].sort(), ['10.0.0.1', '10.0.0.1:2222']);
+  t.deepEqual(calls, ['read', 'patch']);
+  t.deepEqual(data(), { other: 'ssh-rsa AAAA' });
+  calls.length = 0;
+  await store.forget('10.0.0.7');
+  t.deepEqual(calls, ['read']);
 });

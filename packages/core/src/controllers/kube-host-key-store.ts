@@ -64,16 +64,31 @@ export class ConfigMapHostKeyStore implements HostKeyStore, HostPinRemover {
   }
 
   forget(address: string): Promise<void> {
-    return this.update((data) => Object.fromEntries(Object.entries(data).filter(([k]) => k !== address)));
+    return this.forgetHosts([address]).then(() => undefined);
   }
 
-  /** Removes every pin of `hosts` in one write (none when nothing is pinned for them). */
+  /**
+   * Removes every pin of `hosts` (none when nothing is pinned for them): one read to find them, then one
+   * merge patch deleting those keys, which no other pin's write can make conflict (each join's record
+   * write drops its host's pending pin, fifty at once while a fleet joins).
+   */
   async forgetHosts(hosts: readonly string[]): Promise<readonly string[]> {
-    let gone: string[] = [];
-    await this.update((data) => {
-      gone = pinsOf(Object.keys(data), hosts);
-      return Object.fromEntries(Object.entries(data).filter(([k]) => !gone.includes(k)));
-    }, false);
+    const target = { name: this.name, namespace: this.namespace };
+    let data: Record<string, string>;
+    try {
+      data = (await this.api.readNamespacedConfigMap(target)).data ?? {};
+    } catch (err) {
+      if (isNotFound(err)) return [];
+      throw err;
+    }
+    const gone = pinsOf(Object.keys(data), hosts);
+    if (gone.length === 0) return gone;
+    const body = { data: Object.fromEntries(gone.map((k) => [k, null])) };
+    try {
+      await this.api.patchNamespacedConfigMap({ ...target, body }, MERGE_PATCH);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
     return gone;
   }
 
