@@ -74,3 +74,25 @@ test('forgetting a host reads once and deletes its pins with one merge patch; no
   await store.forget('10.0.0.7');
   t.deepEqual(calls, ['read']);
 });
+
+test('a pin whose ConfigMap another pin created meanwhile is patched in', async (t) => {
+  let data: Record<string, string> | undefined;
+  const calls: string[] = [];
+  const api = {
+    patchNamespacedConfigMap: (r: { body: { data: Record<string, string> } }) => {
+      calls.push('patch');
+      if (data === undefined) return Promise.reject(Object.assign(new Error('not found'), { code: 404 }));
+      data = { ...data, ...r.body.data };
+      return Promise.resolve({});
+    },
+    // The other pin's create lands between this pin's 404 and its own create, which gets 409.
+    createNamespacedConfigMap: () => {
+      calls.push('create');
+      data = { other: 'ssh-rsa AAAA' };
+      return Promise.reject(Object.assign(new Error('already exists'), { code: 409 }));
+    },
+  } as unknown as CoreV1Api;
+  await new ConfigMapHostKeyStore(api, 'ns', 'pins').pin('10.0.0.1', { type: 'ssh-ed25519', base64: 'AAA1' });
+  t.deepEqual(calls, ['patch', 'create', 'patch']);
+  t.deepEqual(data, { other: 'ssh-rsa AAAA', '10.0.0.1': 'ssh-ed25519 AAA1' });
+});

@@ -9,11 +9,6 @@ import { namedObject, type ClusterConfigSources } from './cluster-config-watches
 const encode = (k: PinnedHostKey): string => `${k.type} ${k.base64}`;
 const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
-function sameData(a: Record<string, string>, b: Record<string, string>): boolean {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
-}
-
 function decode(value: string | undefined): PinnedHostKey | undefined {
   const [type, base64] = (value ?? '').split(' ');
   return type && base64 ? { type, base64 } : undefined;
@@ -52,14 +47,14 @@ export class ConfigMapHostKeyStore implements HostKeyStore, HostPinRemover {
    */
   async pin(address: string, key: PinnedHostKey): Promise<void> {
     const body = { data: { [address]: encode(key) } };
+    const patch = (): Promise<unknown> =>
+      this.api.patchNamespacedConfigMap({ name: this.name, namespace: this.namespace, body }, MERGE_PATCH);
     try {
-      await this.api.patchNamespacedConfigMap(
-        { name: this.name, namespace: this.namespace, body },
-        MERGE_PATCH,
-      );
+      await patch();
     } catch (err) {
       if (!isNotFound(err)) throw err;
-      await this.update((data) => ({ ...data, ...body.data }));
+      // Missing: create it with this pin; when another pin created it first, this one is patched in.
+      if (!(await this.create(body.data))) await patch();
     }
   }
 
@@ -90,39 +85,6 @@ export class ConfigMapHostKeyStore implements HostKeyStore, HostPinRemover {
       if (!isNotFound(err)) throw err;
     }
     return gone;
-  }
-
-  /** `create`: make the ConfigMap when it is missing (false: nothing to change then). */
-  private async update(
-    change: (data: Record<string, string>) => Record<string, string>,
-    create = true,
-  ): Promise<void> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      try {
-        await this.replace(change);
-        return;
-      } catch (err) {
-        if (!isNotFound(err) && !isConflict(err)) throw err;
-        // Not found: create it; a concurrent pin may create it first (409), then the loop updates it.
-        if (isNotFound(err) && (!create || (await this.create(change({}))))) return;
-      }
-    }
-    throw new Error(`cannot update ${this.name}: too many conflicts`);
-  }
-
-  /** One read and, when `change` changes anything, one write (409 when someone wrote meanwhile). */
-  private async replace(change: (data: Record<string, string>) => Record<string, string>): Promise<void> {
-    const cm = await this.api.readNamespacedConfigMap({
-      name: this.name,
-      namespace: this.namespace,
-    });
-    const data = change(cm.data ?? {});
-    if (sameData(data, cm.data ?? {})) return;
-    await this.api.replaceNamespacedConfigMap({
-      name: this.name,
-      namespace: this.namespace,
-      body: { ...cm, data },
-    });
   }
 
   /** True when created; false when someone else created it meanwhile. */
