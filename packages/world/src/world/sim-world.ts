@@ -235,7 +235,11 @@ export class SimWorld {
           // Shorter than the operator's defaults (15 s, 10 s, 2 s) so handovers are quick, but a renew gets
           // 5 s: the world's API server, clouds, hosts and operators share one process, and on a busy
           // machine an answered renew can take seconds (a bounded renew then lost GCP `wmco sim`'s Lease).
-          leaderTiming: { leaseDurationMs: 6000, renewDeadlineMs: 5000, retryPeriodMs: 300 },
+          leaderTiming: v.leaderTiming ?? {
+            leaseDurationMs: 6000,
+            renewDeadlineMs: 5000,
+            retryPeriodMs: 300,
+          },
           ...versionHooks(v),
           machineRetry: this.o.machineRetry ?? { budget: 2, retryMs: 200 },
           stopping,
