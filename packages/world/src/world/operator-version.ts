@@ -31,6 +31,13 @@ export async function attachWorldCloud(
 }
 
 /** Which operator `startOperator` runs: its version, payload and disruption budget. */
+/**
+ * The world operators' Lease timing: shorter than the operator's defaults (15 s, 10 s, 2 s) so handovers
+ * are quick, but a renew gets 5 s: the world's API server, clouds, hosts and operators share one process,
+ * and on a busy machine an answered renew can take seconds (a bounded renew then lost GCP `wmco sim`'s Lease).
+ */
+export const WORLD_LEADER_TIMING = { leaseDurationMs: 6000, renewDeadlineMs: 5000, retryPeriodMs: 300 };
+
 export interface OperatorVersionOptions {
   readonly version?: string;
   readonly payloadDir?: string;
