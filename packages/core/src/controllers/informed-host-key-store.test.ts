@@ -61,6 +61,17 @@ function writable(): {
       cm.value = { ...body, metadata: { ...body.metadata, resourceVersion: String(writes + 1) } };
       return Promise.resolve(cm.value);
     },
+    // A pin is a merge patch of its key.
+    patchNamespacedConfigMap: ({ body }: { body: { data: Record<string, string | null> } }) => {
+      writes++;
+      const metadata = { ...cm.value.metadata, resourceVersion: String(writes + 1) };
+      const data = { ...cm.value.data };
+      for (const [k, v] of Object.entries(body.data))
+        if (v === null) delete data[k];
+        else data[k] = v;
+      cm.value = { ...cm.value, metadata, data };
+      return Promise.resolve(cm.value);
+    },
   } as unknown as CoreV1Api;
   // The watch never delivers: the cache keeps the ConfigMap as first listed.
   const watch: WatchPort = () => Promise.resolve({ abort: () => undefined });

@@ -1,4 +1,4 @@
-import type { CoreV1Api, V1ConfigMap } from '@kubernetes/client-node';
+import { PatchStrategy, setHeaderOptions, type CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import type { HostKeyStore, PinnedHostKey } from '../host/host-key-store.js';
 import { pinsOf, type HostPinRemover } from '../host/host-pins.js';
 import { isConflict, isNotFound } from '../kube/client/api-errors.js';
@@ -7,11 +7,7 @@ import { SupervisedInformer } from '../kube/supervised-informer.js';
 import { namedObject, type ClusterConfigSources } from './cluster-config-watches.js';
 
 const encode = (k: PinnedHostKey): string => `${k.type} ${k.base64}`;
-
-function sameData(a: Record<string, string>, b: Record<string, string>): boolean {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
-}
+const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
 function decode(value: string | undefined): PinnedHostKey | undefined {
   const [type, base64] = (value ?? '').split(' ');
@@ -44,55 +40,51 @@ export class ConfigMapHostKeyStore implements HostKeyStore, HostPinRemover {
     }
   }
 
-  pin(address: string, key: PinnedHostKey): Promise<void> {
-    return this.update((data) => ({ ...data, [address]: encode(key) }));
+  /**
+   * A merge patch of the address's own key (the ConfigMap created when missing): fifty joins pinning at
+   * once each read and replaced the whole ConfigMap, met each other's writes and gave up after five
+   * conflicts, and their joins failed and were retried.
+   */
+  async pin(address: string, key: PinnedHostKey): Promise<void> {
+    const body = { data: { [address]: encode(key) } };
+    const patch = (): Promise<unknown> =>
+      this.api.patchNamespacedConfigMap({ name: this.name, namespace: this.namespace, body }, MERGE_PATCH);
+    try {
+      await patch();
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      // Missing: create it with this pin; when another pin created it first, this one is patched in.
+      if (!(await this.create(body.data))) await patch();
+    }
   }
 
   forget(address: string): Promise<void> {
-    return this.update((data) => Object.fromEntries(Object.entries(data).filter(([k]) => k !== address)));
+    return this.forgetHosts([address]).then(() => undefined);
   }
 
-  /** Removes every pin of `hosts` in one write (none when nothing is pinned for them). */
+  /**
+   * Removes every pin of `hosts` (none when nothing is pinned for them): one read to find them, then one
+   * merge patch deleting those keys, which no other pin's write can make conflict (each join's record
+   * write drops its host's pending pin, fifty at once while a fleet joins).
+   */
   async forgetHosts(hosts: readonly string[]): Promise<readonly string[]> {
-    let gone: string[] = [];
-    await this.update((data) => {
-      gone = pinsOf(Object.keys(data), hosts);
-      return Object.fromEntries(Object.entries(data).filter(([k]) => !gone.includes(k)));
-    }, false);
-    return gone;
-  }
-
-  /** `create`: make the ConfigMap when it is missing (false: nothing to change then). */
-  private async update(
-    change: (data: Record<string, string>) => Record<string, string>,
-    create = true,
-  ): Promise<void> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      try {
-        await this.replace(change);
-        return;
-      } catch (err) {
-        if (!isNotFound(err) && !isConflict(err)) throw err;
-        // Not found: create it; a concurrent pin may create it first (409), then the loop updates it.
-        if (isNotFound(err) && (!create || (await this.create(change({}))))) return;
-      }
+    const target = { name: this.name, namespace: this.namespace };
+    let data: Record<string, string>;
+    try {
+      data = (await this.api.readNamespacedConfigMap(target)).data ?? {};
+    } catch (err) {
+      if (isNotFound(err)) return [];
+      throw err;
     }
-    throw new Error(`cannot update ${this.name}: too many conflicts`);
-  }
-
-  /** One read and, when `change` changes anything, one write (409 when someone wrote meanwhile). */
-  private async replace(change: (data: Record<string, string>) => Record<string, string>): Promise<void> {
-    const cm = await this.api.readNamespacedConfigMap({
-      name: this.name,
-      namespace: this.namespace,
-    });
-    const data = change(cm.data ?? {});
-    if (sameData(data, cm.data ?? {})) return;
-    await this.api.replaceNamespacedConfigMap({
-      name: this.name,
-      namespace: this.namespace,
-      body: { ...cm, data },
-    });
+    const gone = pinsOf(Object.keys(data), hosts);
+    if (gone.length === 0) return gone;
+    const body = { data: Object.fromEntries(gone.map((k) => [k, null])) };
+    try {
+      await this.api.patchNamespacedConfigMap({ ...target, body }, MERGE_PATCH);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    return gone;
   }
 
   /** True when created; false when someone else created it meanwhile. */

@@ -1,4 +1,4 @@
-import type { CoreV1Api } from '@kubernetes/client-node';
+import { PatchStrategy, setHeaderOptions, type CoreV1Api } from '@kubernetes/client-node';
 import { isConflict, isNotFound } from '../kube/client/api-errors.js';
 import { STATUS_CONFIGMAP } from '../identity/node-metadata.js';
 import { printableText } from '../kube/printable-text.js';
@@ -7,9 +7,16 @@ import type { OperatorCondition } from './operator-conditions.js';
 import { OPERATOR_STATUS_KEY, storedOperatorConditions, storedStatuses } from './stored-statuses.js';
 
 type DataChange = (data: Record<string, string>) => Record<string, string>;
+/** Keys to set, or to delete (`null`), in the ConfigMap's data. */
+type DataPatch = Readonly<Record<string, string | null>>;
+
+const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
 /**
- * Statuses in the ConfigMap `windows-instances-status` (one JSON value per address), written with
+ * Statuses in the ConfigMap `windows-instances-status` (one JSON value per address). A status is written
+ * as a JSON merge patch of its own key (created with the ConfigMap when it does not exist yet): with 2,000
+ * instances the ConfigMap holds about a megabyte, and reading and replacing all of it for each phase
+ * change of each join made every write cost the whole fleet. `retain` alone reads and replaces it, with
  * resourceVersion checks and retried on conflict. Reads come from the in-memory copy this writer keeps,
  * filled by `load()` from what an earlier operator run wrote. The key `operator` holds the operator's own
  * conditions (`setOperator`), never an instance's, and is never pruned.
@@ -76,19 +83,19 @@ export class ConfigMapStatusStore implements InstanceStatusStore {
         : { ...given, lastError: printableText(this.scrub(given.lastError)) };
     this.cache.set(status.address, status);
     this.changed();
-    return this.write((data) => ({ ...data, [status.address]: JSON.stringify(status) }));
+    return this.patch({ [status.address]: JSON.stringify(status) });
   }
 
   /** Writes the operator's own section (its conditions), under the key `operator`. */
   setOperator(section: object): Promise<void> {
-    return this.write((data) => ({ ...data, [OPERATOR_STATUS_KEY]: JSON.stringify(section) }));
+    return this.patch({ [OPERATOR_STATUS_KEY]: JSON.stringify(section) });
   }
 
   remove(address: string): Promise<void> {
     if (address === OPERATOR_STATUS_KEY) return Promise.resolve();
     this.cache.delete(address);
     this.changed();
-    return this.write((data) => Object.fromEntries(Object.entries(data).filter(([k]) => k !== address)));
+    return this.patch({ [address]: null });
   }
 
   retain(given: (address: string, phase: InstancePhase | undefined) => boolean): Promise<void> {
@@ -105,11 +112,50 @@ export class ConfigMapStatusStore implements InstanceStatusStore {
     for (const l of this.listeners) l();
   }
 
-  /** Writes are serialised so that concurrent joins never lose each other's updates. */
+  /** Writes are serialised, so that two writes of one key reach the API server in the order they were made. */
   private write(change: DataChange): Promise<void> {
-    const next = this.chain.then(() => this.writeWithRetry(change));
+    return this.serially(() => this.writeWithRetry(change));
+  }
+
+  private patch(data: DataPatch): Promise<void> {
+    return this.serially(() => this.patchOnce(data));
+  }
+
+  private serially(work: () => Promise<void>): Promise<void> {
+    const next = this.chain.then(work);
     this.chain = next.catch(() => undefined);
     return next;
+  }
+
+  /** One merge patch of the named keys; the ConfigMap is created when missing (or patched, if another created it). */
+  private async patchOnce(data: DataPatch): Promise<void> {
+    const target = { name: STATUS_CONFIGMAP, namespace: this.namespace };
+    try {
+      await this.api.patchNamespacedConfigMap({ ...target, body: { data } }, MERGE_PATCH);
+      return;
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    const kept = Object.entries(data).filter((e): e is [string, string] => e[1] !== null);
+    if (kept.length === 0) return;
+    await this.create(Object.fromEntries(kept)).catch(async (err: unknown) => {
+      if (!isConflict(err)) throw err; // AlreadyExists: another writer created it meanwhile
+      await this.api.patchNamespacedConfigMap({ ...target, body: { data } }, MERGE_PATCH);
+    });
+  }
+
+  private async create(data: Record<string, string>): Promise<void> {
+    await this.api.createNamespacedConfigMap({
+      namespace: this.namespace,
+      body: {
+        metadata: {
+          name: STATUS_CONFIGMAP,
+          namespace: this.namespace,
+          labels: { 'app.kubernetes.io/managed-by': 'wmco' },
+        },
+        data,
+      },
+    });
   }
 
   private async writeWithRetry(change: DataChange): Promise<void> {
@@ -134,13 +180,7 @@ export class ConfigMapStatusStore implements InstanceStatusStore {
       });
     } catch (err) {
       if (!isNotFound(err)) throw err;
-      await this.api.createNamespacedConfigMap({
-        namespace: this.namespace,
-        body: {
-          metadata: { name, namespace: this.namespace, labels: { 'app.kubernetes.io/managed-by': 'wmco' } },
-          data: change({}),
-        },
-      });
+      await this.create(change({}));
     }
   }
 }

@@ -72,3 +72,24 @@ test('disrupt (service restarts on Ready nodes) shares the budget: a restart wai
   await budget.disrupt('a', () => Promise.reject(new Error('boom')), 5).catch(() => undefined);
   t.deepEqual(budget.holding(), [], 'a failed restart gives its grant back too');
 });
+
+test('a released grant tells the listeners which nodes were refused meanwhile, once', (t) => {
+  const nodes = [node('a'), node('b'), node('c')];
+  const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => nodes);
+  const heard: (readonly string[])[] = [];
+  budget.onFreed((waiting) => heard.push(waiting));
+  t.true(budget.tryAcquire('a').granted);
+  budget.release('a');
+  t.deepEqual(heard, [], 'nobody waited');
+  t.true(budget.tryAcquire('a').granted);
+  t.false(budget.tryAcquire('c').granted);
+  t.false(budget.tryAcquire('b').granted);
+  budget.release('a');
+  t.deepEqual(heard, [['b', 'c']]);
+  budget.release('a');
+  t.is(heard.length, 1, 'a grant not held frees nothing');
+  t.true(budget.tryAcquire('b').granted);
+  t.false(budget.tryAcquire('c').granted);
+  budget.release('b');
+  t.deepEqual(heard[1], ['c']);
+});

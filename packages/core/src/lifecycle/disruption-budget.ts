@@ -26,6 +26,9 @@ export function unavailableReason(node: V1Node): string | undefined {
 export class DisruptionBudget implements ServiceDisruption {
   private readonly held = new Set<string>();
   private readonly also: (() => readonly string[])[] = [];
+  /** Nodes refused since the last release, and who hears of a slot freed while any waits. */
+  private readonly refused = new Set<string>();
+  private readonly freed: ((waiting: readonly string[]) => void)[] = [];
 
   constructor(
     private readonly max: MaxUnavailable,
@@ -49,13 +52,28 @@ export class DisruptionBudget implements ServiceDisruption {
     const max = resolveMaxUnavailable(this.max, all.length);
     if (out.has(name) || out.size < max) {
       this.held.add(name);
+      this.refused.delete(name);
       return { granted: true };
     }
+    this.refused.add(name);
     return { granted: false, max, unavailable: [...out].sort() };
   }
 
+  /**
+   * Frees `name`'s grant. When nodes were refused since, `onFreed` listeners hear their names at once: a
+   * rolling budget hands the slot on now, not when each waiting node's retry comes round (the Node's own
+   * update may have been seen before the grant was released, so that event found the slot still taken).
+   */
   release(name: string): void {
-    this.held.delete(name);
+    if (!this.held.delete(name) || this.refused.size === 0) return;
+    const waiting = [...this.refused].sort();
+    this.refused.clear();
+    for (const l of this.freed) l(waiting);
+  }
+
+  /** Told, with the names refused since the last release, whenever a grant is released while nodes wait. */
+  onFreed(listener: (waiting: readonly string[]) => void): void {
+    this.freed.push(listener);
   }
 
   /**

@@ -46,6 +46,11 @@ export class NodeMaintenance {
     this.options = lifecycleOptions(options);
     this.recent = new RecentConvergence(() => (deps.now?.() ?? new Date()).getTime());
     this.budget = new DisruptionBudget(this.options.maxUnavailable, nodes);
+    // A freed slot goes to a waiting node now, not at its retry (upgradeRetryMs, 30 s): every source
+    // looks at its nodes again (a refused node asks the budget once more; the others cost a due check).
+    this.budget.onFreed(() => {
+      if (!this.stopped) for (const s of this.sources) s.requeueAll();
+    });
     this.keeper = new ServicesConfigMapKeeper(deps, nodes);
     const port = this.options.operatorCondition;
     this.reporter = port

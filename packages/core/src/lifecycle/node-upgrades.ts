@@ -43,14 +43,15 @@ export class NodeUpgrades {
       this.waiting.delete(name);
       return undefined;
     }
-    if (outcome.result === 'waiting') {
+    // One event per wait, naming the nodes out of service when it began: the list changes with every
+    // grant, and a fleet's waiting nodes are looked at on each change, so an event per distinct list cost
+    // (waiting nodes × changes) API writes, about 100,000 for 200 nodes under a budget of 20.
+    if (outcome.result === 'waiting' && !this.waiting.has(name)) {
       const message =
         `Maintenance of node ${name} waits for the disruption budget: at most ${outcome.max} Windows node(s) ` +
         `unavailable at once, now ${outcome.unavailable.join(', ')}`;
-      if (this.waiting.get(name) !== message) {
-        this.waiting.set(name, message);
-        await this.events.record(nodeRef(node), 'Normal', 'MaintenanceWaiting', message);
-      }
+      this.waiting.set(name, message);
+      await this.events.record(nodeRef(node), 'Normal', 'MaintenanceWaiting', message);
     }
     return { requeueAfterMs: this.retryMs };
   }

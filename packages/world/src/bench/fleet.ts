@@ -78,6 +78,14 @@ async function main(): Promise<void> {
       `${ms(one.seconds)} s): ratio ${ms(f.seconds / f.boundSeconds)}; at most ${f.maxUnavailableSeen} nodes ` +
       `unavailable at once, budget ${budget}`,
   );
+  const spells = [...tracker.finishedSpells()].sort((a, b) => a - b);
+  const used = tracker.unavailableNodeSeconds();
+  console.log(
+    `budget use: ${ms(used / fleet.seconds)} nodes unavailable on average of ${budget} ` +
+      `(${Math.round((100 * used) / (budget * fleet.seconds))} %); each node unavailable for ` +
+      `median ${ms(spells[Math.floor(spells.length / 2)] ?? 0)} s, slowest ${ms(spells.at(-1) ?? 0)} s ` +
+      `(alone: ${ms(one.seconds)} s from the operator's start)`,
+  );
   console.log(JSON.stringify(f));
   if (f.maxUnavailableSeen > budget)
     throw new Error(`${f.maxUnavailableSeen} nodes were unavailable at once, over the budget of ${budget}`);

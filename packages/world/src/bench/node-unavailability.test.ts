@@ -32,3 +32,22 @@ test('the tracker keeps the most nodes unavailable at once, per node, through up
   u.observe('MODIFIED', node('c', false));
   t.is(u.maxSeen, 1);
 });
+
+test('the tracker adds up the node-seconds unavailable and each spell, from the reset on', (t) => {
+  let now = 0;
+  const u = new UnavailabilityTracker(() => now);
+  u.observe('ADDED', node('a', false)); // joining: before the reset
+  now = 5000;
+  u.observe('MODIFIED', node('a', true));
+  u.resetPeak();
+  t.is(u.unavailableNodeSeconds(), 0);
+  t.deepEqual(u.finishedSpells(), []);
+  u.observe('MODIFIED', node('a', true, true));
+  now = 6000;
+  u.observe('MODIFIED', node('b', true, true));
+  now = 8000;
+  u.observe('MODIFIED', node('a', true));
+  now = 9000;
+  t.is(u.unavailableNodeSeconds(), 1 + 2 * 2 + 1);
+  t.deepEqual(u.finishedSpells(), [3]);
+});

@@ -46,6 +46,7 @@ export async function mirrorChangeSeconds(
       return Promise.resolve(done === hosts.length ? true : undefined);
     },
     30 * 60_000,
+    500,
   );
   return (Date.now() - t0) / 1000;
 }

@@ -4,6 +4,7 @@
 // image's code; `@wmco/sim` is not loaded here.
 import 'reflect-metadata';
 import { appendFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { writeHeapSnapshot } from 'node:v8';
 import { newRootContainer } from '@wmco/core';
 import { loadBuiltinProviders } from '@wmco/operator';
@@ -11,6 +12,11 @@ import { createLogger } from '@wmco/operator';
 import { OperatorMetrics } from '@wmco/operator';
 import { OperatorRuntime } from '@wmco/operator';
 import { Redactor } from '@wmco/operator';
+
+/** How long a process that lost its Lease waits for its work to stop (`wmco run`'s bound). */
+const LOST_LEADERSHIP_STOP_MS = 10_000;
+/** The exit code of a process that lost its Lease (the bench starts another). */
+const LOST_LEASE_EXIT_CODE = 3;
 
 export interface ScaleOperatorArgs {
   readonly kubeconfig: string;
@@ -106,7 +112,14 @@ async function main(): Promise<void> {
   });
   process.once('SIGTERM', () => void rt.stop().then(() => process.exit(0)));
   process.send?.('started');
-  await rt.done;
+  // As `wmco run`: a lost Lease stops the in-flight work (bounded) and ends the process, which its
+  // Deployment (here the bench) starts again. Without the exit a process that lost its Lease lived on
+  // without leading, and nothing joined the hosts any more.
+  if ((await rt.done) === 'lost') {
+    await Promise.race([rt.stop(), sleep(LOST_LEADERSHIP_STOP_MS, undefined, { ref: false })]);
+    process.stderr.write('scale operator: lost the leader lease; exiting\n');
+    process.exit(LOST_LEASE_EXIT_CODE);
+  }
 }
 
 main().catch((err: unknown) => {

@@ -12,10 +12,11 @@ import { until } from '../world/world-fixture.js';
 import { ms } from './join-limit.js';
 import { sampleProcess } from './proc-stats.js';
 import { mirrorChangeSeconds } from './scale-mirror.js';
-import { batchSummary, scaleFigures, type ScalePoint } from './scale-figures.js';
-import { startScaleOperator, type ScaleOperator } from './scale-process.js';
+import { batchSummary, scaleFigures } from './scale-figures.js';
 import { MAX_SCALE_NODES } from './scale-network.js';
+import { steadyState } from './scale-steady.js';
 import { startScaleWorld, type ScaleWorld } from './scale-world.js';
+import { SoakOperator } from './soak-operator.js';
 
 /** `wmco run`'s drift repair interval, which the bench accelerates. */
 const REAL_DRIFT_INTERVAL_S = 120;
@@ -64,17 +65,11 @@ function options(argv: readonly string[]): ScaleOptions {
   return o;
 }
 
-async function point(world: ScaleWorld, op: ScaleOperator): Promise<ScalePoint> {
-  const [proc, { driftChecks }] = await Promise.all([sampleProcess(op.pid), op.sample()]);
-  const apiRequests = world.world.cluster.server.requestsByUser.get(world.operatorUser) ?? 0;
-  return { atMs: Date.now(), cpuSeconds: proc.cpuSeconds, apiRequests, driftChecks };
-}
-
 /**
  * Lists the hosts `batch` at a time, each batch once the ones before are Ready. (All 1,000 at once stalled:
  * after 3.5 minutes 45 were Ready and 45 kubelet CSRs waited for approval; see docs/benchmarks.md.)
  */
-async function joinAll(world: ScaleWorld, op: ScaleOperator, nodes: number, batch: number): Promise<void> {
+async function joinAll(world: ScaleWorld, op: SoakOperator, nodes: number, batch: number): Promise<void> {
   const t0 = Date.now();
   for (
     let listed = Math.min(batch, nodes), from = 0;
@@ -91,7 +86,7 @@ async function joinAll(world: ScaleWorld, op: ScaleOperator, nodes: number, batc
   console.log(`every node Ready after ${ms((Date.now() - t0) / 1000)} s`);
 }
 
-async function readyCount(world: ScaleWorld, op: ScaleOperator, nodes: number, t0: number): Promise<void> {
+async function readyCount(world: ScaleWorld, op: SoakOperator, nodes: number, t0: number): Promise<void> {
   let shown = 0;
   await until(
     `${nodes} nodes Ready`,
@@ -99,7 +94,7 @@ async function readyCount(world: ScaleWorld, op: ScaleOperator, nodes: number, t
       const ready = await world.ready();
       if (Date.now() - shown > 30_000) {
         shown = Date.now();
-        const p = await sampleProcess(op.pid);
+        const p = await sampleProcess(await op.pid()).catch(() => ({ rssBytes: 0 }));
         console.log(
           `  ${ready}/${nodes} Ready after ${Math.round((Date.now() - t0) / 1000)} s, operator RSS ${Math.round(p.rssBytes / 2 ** 20)} MiB`,
         );
@@ -107,11 +102,13 @@ async function readyCount(world: ScaleWorld, op: ScaleOperator, nodes: number, t
       return ready >= nodes ? true : undefined;
     },
     20 * 60_000,
+    // Each look reads the status ConfigMap (a megabyte at 2,000 nodes) in the world's own process.
+    2000,
   );
 }
 
 /** The operator's memory as V8 sees it (heap, buffers outside it), and a heap snapshot when asked. */
-async function describeMemory(op: ScaleOperator, snapshot: boolean): Promise<void> {
+async function describeMemory(op: SoakOperator, snapshot: boolean): Promise<void> {
   const m = (await op.sample()).memory;
   const mib = (n: number): number => Math.round(n / 2 ** 20);
   console.log(
@@ -129,9 +126,9 @@ async function main(): Promise<void> {
     `${o.nodes} nodes, drift every ${o.driftIntervalS} s (wmco run: ${REAL_DRIFT_INTERVAL_S} s); one hour is ${window} s`,
   );
   const world = await startScaleWorld(o.nodes, (l) => console.log(`  ${l}`));
-  let op: ScaleOperator | undefined;
+  let op: SoakOperator | undefined;
   try {
-    op = await startScaleOperator(
+    op = await SoakOperator.start(
       {
         kubeconfig: `${world.world.dir}/operator.kubeconfig`,
         namespace: OPERATOR_NAMESPACE,
@@ -139,34 +136,28 @@ async function main(): Promise<void> {
         parallelJoins: o.parallelJoins,
         driftRepairIntervalMs: o.driftIntervalS * 1000,
       },
+      (l) => console.log(l),
       o.operatorNodeOptions,
     );
     await joinAll(world, op, o.nodes, o.batch);
-    const warm = await point(world, op);
-    await until(
-      'one drift cycle',
-      async () => ((await op!.sample()).driftChecks >= warm.driftChecks + o.nodes ? true : undefined),
-      20 * 60_000,
-    );
-    const start = await point(world, op);
-    const rss: number[] = [];
-    while (Date.now() - start.atMs < window * 1000) {
-      rss.push((await sampleProcess(op.pid)).rssBytes);
-      await new Promise((r) => setTimeout(r, 2000));
-    }
-    const end = await point(world, op);
+    const steady = await steadyState(world, op, { windowMs: window * 1000, nodes: o.nodes, attempts: 3 });
+    const { start, end } = steady;
     const mirror = await mirrorChangeSeconds(world.world.adminKubeconfig, world.hosts, (l) =>
       console.log(`  ${l}`),
     );
     const f = {
-      ...scaleFigures({ nodes: o.nodes, start, end, rssBytes: rss }),
+      ...scaleFigures({ nodes: o.nodes, start, end, rssBytes: steady.rssBytes }),
       mirrorChangeSeconds: ms(mirror),
     };
-    const peak = (await sampleProcess(op.pid)).peakRssBytes;
+    const peak = (await sampleProcess(await op.pid())).peakRssBytes;
     const cycles = ms((end.driftChecks - start.driftChecks) / o.nodes);
     console.log(
       `steady state over ${ms((end.atMs - start.atMs) / 1000)} s: ${cycles} drift cycles (30 in a real hour), operator RSS ≤ ${f.rssMiB} MiB ` +
-        `(peak while joining ${Math.round(peak / 2 ** 20)} MiB), ${f.cpuSecondsPerDriftCycle} CPU s per drift cycle, ${f.apiRequestsPerMinute} API requests/min`,
+        `(peak of this process ${Math.round(peak / 2 ** 20)} MiB), ${f.cpuSecondsPerDriftCycle} CPU s per drift cycle, ${f.apiRequestsPerMinute} API requests/min`,
+    );
+    console.log(
+      `operator requests over the steady state: ${steady.requests.map(([k, n]) => `${k} ${n}`).join(', ')}; ` +
+        `operator processes restarted (lost Lease or crash): ${op.unexpectedExits}`,
     );
     console.log(`a registry-mirror change reached all ${o.nodes} nodes in ${ms(mirror)} s`);
     await describeMemory(op, o.heapSnapshot);

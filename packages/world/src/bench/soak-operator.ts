@@ -1,11 +1,11 @@
 import { OPERATOR_NODE_FLAGS } from '@wmco/operator';
 import { until } from '../world/world-fixture.js';
 import type { ScaleOperatorArgs } from './scale-operator.js';
-import { startScaleOperator, type ScaleOperator } from './scale-process.js';
+import { startScaleOperator, type OperatorSample, type ScaleOperator } from './scale-process.js';
 
 /**
- * The operator of `pnpm bench soak`, in its own process (scale-operator.js) with the image entrypoint's
- * node flags, across the kills, restarts and upgrades of the day: the process running now, and the longest
+ * The operator of `pnpm bench soak` and `scale`, in its own process (scale-operator.js) with the image
+ * entrypoint's node flags (or others given), across the kills, restarts and upgrades of the day: the process running now, and the longest
  * lane wait seen by any of them. A process that exits on its own (a crash, a lost Lease) is started again,
  * as its Deployment would, and counted.
  */
@@ -22,12 +22,26 @@ export class SoakOperator {
     private args: ScaleOperatorArgs,
     private op: ScaleOperator,
     private readonly log: (line: string) => void,
+    private readonly nodeOptions: readonly string[],
   ) {
     this.supervise(op);
   }
 
-  static async start(args: ScaleOperatorArgs, log: (line: string) => void): Promise<SoakOperator> {
-    return new SoakOperator(args, await startScaleOperator(args, OPERATOR_NODE_FLAGS), log);
+  static async start(
+    args: ScaleOperatorArgs,
+    log: (line: string) => void,
+    nodeOptions: readonly string[] = OPERATOR_NODE_FLAGS,
+  ): Promise<SoakOperator> {
+    return new SoakOperator(args, await startScaleOperator(args, nodeOptions), log, nodeOptions);
+  }
+
+  /** The running process's drift checks and memory (see `ScaleOperator.sample`). */
+  async sample(): Promise<OperatorSample> {
+    return (await this.running()).sample();
+  }
+
+  async heapSnapshot(): Promise<string> {
+    return (await this.running()).heapSnapshot();
   }
 
   /** The pid of the process running now (once a replacement under way has started). */
@@ -54,7 +68,7 @@ export class SoakOperator {
       const old = this.op;
       this.ending.add(old);
       await end(old);
-      this.op = await startScaleOperator(this.args, OPERATOR_NODE_FLAGS);
+      this.op = await startScaleOperator(this.args, this.nodeOptions);
       this.supervise(this.op);
     });
     return this.replacing;

@@ -1,4 +1,5 @@
 import { DEFAULT_HOST_COSTS, type GeneratedPayload } from '@wmco/sim';
+import { DEFAULT_LEADER_ELECTION } from '@wmco/core';
 import { loadBuiltinProviders } from '@wmco/operator';
 import { SimWorld } from '../world/sim-world.js';
 import { allUpgraded } from '../world/upgrade-fixture.js';
@@ -39,7 +40,10 @@ export async function runUpgrade(o: UpgradeRunOptions): Promise<UpgradeMeasureme
   try {
     await world.createPrivateKeySecret();
     await world.setInstances(Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i))));
-    const a = await world.startOperator('wmco-a', { version: '1.0.0' });
+    // wmco run's Lease timing: the world's short one lost the Lease on a busy machine, and an operator
+    // that loses it here is not started again (a 200-node run stopped joining after 52 nodes).
+    const leaderTiming = DEFAULT_LEADER_ELECTION;
+    const a = await world.startOperator('wmco-a', { version: '1.0.0', leaderTiming });
     const t0 = Date.now();
     for (const h of world.hosts.hosts)
       await until(`${h.address} Ready on 1.0.0`, phaseIs(world, h.address, 'Ready'), 1_800_000);
@@ -52,6 +56,7 @@ export async function runUpgrade(o: UpgradeRunOptions): Promise<UpgradeMeasureme
       version: '1.1.0',
       payloadDir: o.variant.dir,
       maxUnavailable: o.maxUnavailable,
+      leaderTiming,
     });
     await until('1.1.0 to lead', () => Promise.resolve(b.leading && b.synced ? true : undefined));
     const t1 = Date.now();

@@ -34,6 +34,7 @@ import { worldMachineHosts } from './world-hypervisor.js';
 import {
   attachWorldCloud,
   versionConfig,
+  WORLD_LEADER_TIMING,
   versionHooks,
   type OperatorVersionOptions,
 } from './operator-version.js';
@@ -233,10 +234,7 @@ export class SimWorld {
           sshOverrides: (address) => this.sshOverrides(address),
           resolver: this.resolver,
           timings: joinTimings(this.o.nodePollMs),
-          // Shorter than the operator's defaults (15 s, 10 s, 2 s) so handovers are quick, but a renew gets
-          // 5 s: the world's API server, clouds, hosts and operators share one process, and on a busy
-          // machine an answered renew can take seconds (a bounded renew then lost GCP `wmco sim`'s Lease).
-          leaderTiming: { leaseDurationMs: 6000, renewDeadlineMs: 5000, retryPeriodMs: 300 },
+          leaderTiming: v.leaderTiming ?? WORLD_LEADER_TIMING,
           ...versionHooks(v),
           machineRetry: this.o.machineRetry ?? { budget: 2, retryMs: 200 },
           stopping,

@@ -53,6 +53,16 @@ function fakeApi(data: Record<string, string>): { api: CoreV1Api; cm: () => V1Co
       cm = structuredClone(r.body);
       return Promise.resolve(cm);
     },
+    // A JSON merge patch of data keys (null deletes one), as the API server applies it.
+    patchNamespacedConfigMap: (r: { body: { data: Record<string, string | null> } }) => {
+      const data = { ...cm.data };
+      for (const [k, v] of Object.entries(r.body.data)) {
+        if (v === null) delete data[k];
+        else data[k] = v;
+      }
+      cm = { ...cm, data };
+      return Promise.resolve(structuredClone(cm));
+    },
   } as unknown as CoreV1Api;
   return { api, cm: () => cm };
 }

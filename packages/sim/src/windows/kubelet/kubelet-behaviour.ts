@@ -5,7 +5,8 @@ import type { KubeconfigCredentials } from './kubeconfig-file.js';
 import { saveClientCredentials, saveServingCert } from './kubelet-credentials.js';
 import { planKubelet, type KubeletPlan } from './kubelet-plan.js';
 import { recordError, resetKubeletStatus, setPhase, type KubeletStatus } from './kubelet-status.js';
-import { heartbeat, registerNode } from './node-agent.js';
+import { registerNode } from './node-agent.js';
+import { heartbeat } from './node-heartbeat.js';
 import { serveNodeLogs } from './kubelet-serving.js';
 import { submitCsr, waitForCertificate } from './tls-bootstrap.js';
 

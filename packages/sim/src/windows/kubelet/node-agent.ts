@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { KubeApiError, type KubeClient } from './kube-client.js';
 import { nodeLabels, nodeObject, nodeStatus, type NodeIdentity } from './node-object.js';
 
@@ -64,8 +63,11 @@ export async function postStatus(client: KubeClient, id: NodeIdentity): Promise<
   }
 }
 
-/** Creates or renews the node's Lease in kube-node-lease (owned by the Node, as the kubelet sets it). */
-export async function renewLease(client: KubeClient, nodeName: string, nodeUid: string): Promise<void> {
+/**
+ * Creates or renews the node's Lease in kube-node-lease (owned by the Node, as the kubelet sets it), reading
+ * it first; returns the Lease written.
+ */
+export async function renewLease(client: KubeClient, nodeName: string, nodeUid: string): Promise<LeaseJson> {
   const path = `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases`;
   const spec = { holderIdentity: nodeName, leaseDurationSeconds: 40, renewTime: micro(new Date()) };
   let lease: LeaseJson | undefined;
@@ -75,7 +77,7 @@ export async function renewLease(client: KubeClient, nodeName: string, nodeUid: 
     if (!isCode(e, 404)) throw e;
   }
   if (lease === undefined) {
-    await client.call('POST', path, {
+    return client.call<LeaseJson>('POST', path, {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
       metadata: {
@@ -85,33 +87,6 @@ export async function renewLease(client: KubeClient, nodeName: string, nodeUid: 
       },
       spec,
     });
-    return;
   }
-  await client.call('PUT', `${path}/${nodeName}`, { ...lease, spec: { ...lease.spec, ...spec } });
-}
-
-export interface HeartbeatOptions {
-  readonly nodeUid: string;
-  readonly intervalMs: number;
-  readonly signal: AbortSignal;
-  /** Called after each beat, with the error when it failed. */
-  readonly onBeat: (error?: unknown) => void;
-}
-
-/**
- * Heartbeats until `signal` aborts: renews the Lease and posts the node status every `intervalMs`.
- * Errors go to `onBeat` and the loop goes on (a kubelet never gives up on the API server).
- */
-export async function heartbeat(client: KubeClient, id: NodeIdentity, o: HeartbeatOptions): Promise<void> {
-  while (!o.signal.aborted) {
-    try {
-      await renewLease(client, id.name, o.nodeUid);
-      await postStatus(client, id);
-      o.onBeat();
-    } catch (e) {
-      if (o.signal.aborted) return;
-      o.onBeat(e);
-    }
-    await sleep(o.intervalMs, undefined, { signal: o.signal, ref: false }).catch(() => undefined);
-  }
+  return client.call<LeaseJson>('PUT', `${path}/${nodeName}`, { ...lease, spec: { ...lease.spec, ...spec } });
 }

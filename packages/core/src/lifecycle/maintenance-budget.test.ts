@@ -1,0 +1,25 @@
+import type { V1Node } from '@kubernetes/client-node';
+import test from 'ava';
+import type { WindowsHost } from '../host/windows-host.js';
+import { testDeps, testNode } from './lifecycle.test-helper.js';
+import { NodeMaintenance } from './maintenance.js';
+
+test('a slot freed while nodes wait for the budget puts every source’s nodes on its queue at once', (t) => {
+  const ready = (n: V1Node): V1Node => ({
+    ...n,
+    status: { conditions: [{ type: 'Ready', status: 'True' }] },
+  });
+  const nodes = [ready(testNode('win-a')), ready(testNode('win-b', '10.0.0.6'))];
+  const m = new NodeMaintenance(testDeps({} as WindowsHost), () => nodes, {
+    maxUnavailable: { kind: 'count', count: 1 },
+  });
+  let requeued = 0;
+  m.addSource({ id: 'byoh', requeueAll: () => requeued++ });
+  t.true(m.budget.tryAcquire('win-a').granted);
+  m.budget.release('win-a');
+  t.is(requeued, 0, 'nobody waited: nothing to hand on');
+  t.true(m.budget.tryAcquire('win-a').granted);
+  t.false(m.budget.tryAcquire('win-b').granted);
+  m.budget.release('win-a');
+  t.is(requeued, 1, 'win-b is looked at now, not at its 30 s retry');
+});
