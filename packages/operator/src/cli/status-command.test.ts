@@ -74,3 +74,18 @@ test('status shows the conditions and, with the last error, the failed attempts 
   const [, wideB] = rows([failing, pendingKey], new Map(), true);
   t.is(wideB?.at(-2), 'PrivateKeyPending: add the key');
 });
+
+test("the SOURCE column names an embedder's own source; windows-instances entries and Machines as before", (t) => {
+  const own: InstanceStatus = { ...status('10.0.0.3', 'win-c', 'Ready'), source: 'windows-hosts' };
+  const byoh: InstanceStatus = { ...status('10.0.0.4', 'win-d', 'Ready'), source: 'byoh' };
+  const old = status('10.0.0.5', 'win-e', 'Ready');
+  const machine: InstanceStatus = {
+    ...status('10.0.0.6', 'win-f', 'Ready'),
+    source: 'machine',
+    machine: 'ms-1',
+  };
+  const hostile: InstanceStatus = { ...status('10.0.0.7', 'win-g', 'Ready'), source: 'x\u001b[2J' };
+  const cells = rows([own, byoh, old, machine, hostile], new Map(), false).map((r) => r[0]);
+  t.deepEqual(cells.slice(0, 4), ['windows-hosts', 'BYOH', 'BYOH', 'Machine']);
+  t.false(cells[4]?.includes('\u001b'), 'a control character from the ConfigMap is never printed');
+});

@@ -77,6 +77,16 @@ function untrustedCell(s: InstanceStatus): string {
   return names.length === 0 ? '-' : names.join(',');
 }
 
+/**
+ * The SOURCE column: `Machine`, `BYOH` (a `windows-instances` entry, also when written before sources were
+ * recorded), or an embedder's own source id as it wrote it (docs/embedding.md), shown escaped.
+ */
+function sourceCell(source: string | undefined): string {
+  if (source === 'machine') return 'Machine';
+  if (source === undefined || source === 'byoh' || source === '') return 'BYOH';
+  return terminalSafe(source);
+}
+
 export function rows(
   statuses: readonly InstanceStatus[],
   nodes: ReadonlyMap<string, NodeFacts>,
@@ -86,7 +96,7 @@ export function rows(
   return statuses.map((s) => {
     const n = nodes.get(s.node ?? '') ?? unknown;
     const r = [
-      s.source === 'machine' ? 'Machine' : 'BYOH',
+      sourceCell(s.source),
       s.source === 'machine' ? terminalSafe(s.machine ?? s.address) : s.address,
       s.node === undefined ? '-' : terminalSafe(s.node),
       s.phase,
