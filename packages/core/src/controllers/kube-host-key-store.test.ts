@@ -1,42 +1,11 @@
 import test from 'ava';
-import type { CoreV1Api, V1ConfigMap } from '@kubernetes/client-node';
+import type { CoreV1Api } from '@kubernetes/client-node';
+import { oneConfigMap, type OneConfigMap } from '../kube/one-configmap.test-helper.js';
 import { ConfigMapHostKeyStore } from './kube-host-key-store.js';
 
 /** A CoreV1Api holding (or not) the pins ConfigMap, logging each call. */
-function fakeApi(exists: boolean): { api: CoreV1Api; calls: string[]; data: () => Record<string, string> } {
-  let cm: V1ConfigMap | undefined = exists
-    ? { metadata: { name: 'pins' }, data: { other: 'ssh-rsa AAAA' } }
-    : undefined;
-  const calls: string[] = [];
-  const notFound = (): Promise<never> => Promise.reject(Object.assign(new Error('not found'), { code: 404 }));
-  const api = {
-    readNamespacedConfigMap: () => (
-      calls.push('read'),
-      cm ? Promise.resolve(structuredClone(cm)) : notFound()
-    ),
-    replaceNamespacedConfigMap: (r: { body: V1ConfigMap }) => (
-      calls.push('replace'),
-      (cm = r.body),
-      Promise.resolve(cm)
-    ),
-    createNamespacedConfigMap: (r: { body: V1ConfigMap }) => (
-      calls.push('create'),
-      (cm = r.body),
-      Promise.resolve(cm)
-    ),
-    patchNamespacedConfigMap: (r: { body: { data: Record<string, string | null> } }) => {
-      calls.push('patch');
-      if (!cm) return notFound();
-      const data = { ...cm.data };
-      for (const [k, v] of Object.entries(r.body.data))
-        if (v === null) delete data[k];
-        else data[k] = v;
-      cm = { ...cm, data };
-      return Promise.resolve(cm);
-    },
-  } as unknown as CoreV1Api;
-  return { api, calls, data: () => cm?.data ?? {} };
-}
+const fakeApi = (exists: boolean): OneConfigMap =>
+  oneConfigMap(exists ? { metadata: { name: 'pins' }, data: { other: 'ssh-rsa AAAA' } } : undefined);
 
 test('a pin is one merge patch of its own key: no read, no replace, no conflict with other pins', async (t) => {
   const { api, calls, data } = fakeApi(true);

@@ -6,7 +6,7 @@ import { JoinFlow } from './join-flow.js';
 import { NodeMaintenance } from './maintenance.js';
 import { UpgradeFlow } from './upgrade-flow.js';
 import { InMemoryHostKeyStore } from '../host/host-key-store.js';
-import { StateHost, stateMatching, testDeps, testNode } from './lifecycle.test-helper.js';
+import { emptyHostSpec, StateHost, stateMatching, testDeps, testNode } from './lifecycle.test-helper.js';
 import { designNode, nodeHostSpec } from '../desired/node-spec.js';
 import { FACTS } from './lifecycle.test-helper.js';
 
@@ -19,19 +19,10 @@ const CLUSTER = ['core', 'namespace', 'version', 'events', 'logger'] as const;
 const DESIGN = ['payload', 'capabilities', 'providerFiles', 'debug', 'logRotation', 'proxyEnv'] as const;
 const HOST = [...DESIGN, 'openHost', 'payloadDir', 'facts'] as const;
 const WAITS = ['timings', 'nodeChanges'] as const;
-const EMPTY = {
-  directories: [],
-  files: [],
-  services: [],
-  envVars: {},
-  routes: [],
-  firewallRules: [],
-  features: [],
-};
 
 test('drift repair runs from its narrow dependencies alone: no registrations, records, status or timings', async (t) => {
   const spec = nodeHostSpec(
-    designNode(testDeps(new StateHost(stateMatching(EMPTY))), FACTS),
+    designNode(testDeps(new StateHost(stateMatching(emptyHostSpec()))), FACTS),
     { NODE_IP: '10.0.0.5' },
     testNode(),
   );
@@ -47,7 +38,7 @@ test('drift repair runs from its narrow dependencies alone: no registrations, re
 });
 
 test('the join, the upgrade and the shared maintenance are built from their narrow dependencies alone', (t) => {
-  const deps = testDeps(new StateHost(stateMatching(EMPTY)));
+  const deps = testDeps(new StateHost(stateMatching(emptyHostSpec())));
   const join = only(deps, [
     ...CLUSTER,
     ...HOST,

@@ -101,6 +101,19 @@ export function testDeps(
   };
 }
 
+/** A host spec with nothing in it (no files, services, variables, routes, rules or features). */
+export function emptyHostSpec(): HostSpec {
+  return {
+    directories: [],
+    files: [],
+    services: [],
+    envVars: {},
+    routes: [],
+    firewallRules: [],
+    features: [],
+  };
+}
+
 /** A host that already matches `spec`, every service running. */
 export function stateMatching(spec: HostSpec): HostState {
   return {

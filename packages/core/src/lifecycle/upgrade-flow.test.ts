@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { CoreV1Api, V1Node } from '@kubernetes/client-node';
-import { StateHost, stateMatching, testDeps, testNode } from './lifecycle.test-helper.js';
+import { emptyHostSpec, StateHost, stateMatching, testDeps, testNode } from './lifecycle.test-helper.js';
 import { NodeNotOwnedError } from '../identity/node-ownership.js';
 import { DisruptionBudget } from './disruption-budget.js';
 import { UpgradeFlow } from './upgrade-flow.js';
@@ -38,15 +38,7 @@ function recordingCore(
 
 const host = (): StateHost =>
   new StateHost(
-    stateMatching({
-      directories: [],
-      files: [],
-      services: [],
-      envVars: {},
-      routes: [],
-      firewallRules: [],
-      features: [],
-    }),
+    stateMatching(emptyHostSpec()),
     // Every value script answers the node's address (the only one without a hostname override: NODE_IP).
     new Proxy({}, { get: () => '10.0.0.5' }),
   );
