@@ -19,6 +19,7 @@ interface ServerControls {
 
 const REASONS: Readonly<Record<number, string>> = {
   400: 'BadRequest',
+  409: 'AlreadyExists', // a create's 409; an update's is conflictNext (reason Conflict)
   422: 'Invalid',
   429: 'TooManyRequests',
   500: 'InternalError',

@@ -9,7 +9,7 @@ import {
   goingDown,
   kubeletCreated,
   nodeWrites,
-  ownUpdates,
+  ownCreates,
   statusWrites,
 } from './fault-points.js';
 
@@ -84,8 +84,11 @@ export const FAULT_ROWS: readonly FaultRow[] = [
   // Join.
   hostRow('join: SSH connection dropped mid-apply', 'join', { dropDuringApplyAtStep: 3 }),
   hostRow('join: host rebooted (power lost) mid-apply', 'join', { rebootDuringApplyAtStep: 3 }, 1),
-  apiRow("join: 409 Conflict on the operator's own updates", 'join', (c) =>
-    apiServer(c).faults.conflictNext({ times: 3, match: ownUpdates }),
+  // The join's ConfigMap creates (the pending pins, the node record) get 409 AlreadyExists; the record's
+  // fallback replace finds no object (404), the join fails once and its retry writes the record. (Before
+  // statuses were merge patches, this row hit their PUTs with 409 Conflict.)
+  apiRow("join: 409 AlreadyExists on the operator's ConfigMap creates", 'join', (c) =>
+    apiServer(c).faults.failNext(409, { times: 2, match: ownCreates(c) }),
   ),
   watchRow('join: 410 Gone on the re-watch (dropped and compacted)', 'join', true, configuring),
   apiRow("join: 429 with Retry-After on the operator's writes", 'join', (c) => {
@@ -119,10 +122,11 @@ export const FAULT_ROWS: readonly FaultRow[] = [
   killRow('upgrade: operator killed while the target upgrades', 'upgrade', (c) => atPhase(c, 'Upgrading')),
   // Reboot.
   killRow('reboot: operator killed while the target is down', 'reboot', goingDown),
-  apiRow("reboot: 5xx and 409 on the operator's status writes", 'reboot', (c) => {
-    apiServer(c).faults.failNext(503, { times: 2, match: statusWrites });
-    apiServer(c).faults.conflictNext({ times: 2, match: ownUpdates });
-  }),
+  // A reboot creates and replaces no ConfigMap, and its status writes are merge patches, which a real API
+  // server never answers with 409 (before they were, this row also injected 409s on them): 5xx on those.
+  apiRow("reboot: 5xx on the operator's status writes", 'reboot', (c) =>
+    apiServer(c).faults.failNext(503, { times: 3, match: statusWrites }),
+  ),
   // Removal.
   apiRow('removal: 5xx on the Node delete', 'removal', (c) =>
     apiServer(c).faults.failNext(503, { times: 2, match: nodeWrites(c, 'DELETE') }),

@@ -28,11 +28,26 @@ export async function kubeletCreated(c: FaultContext): Promise<void> {
 export const statusWrites: RequestMatcher = (method, path) =>
   method !== 'GET' && path === `/api/v1/namespaces/${NS}/configmaps/windows-instances-status`;
 
-/** The operator's updates (PUT, with a resourceVersion: a 409 is possible) of its own ConfigMaps. */
+/**
+ * The operator's updates (PUT, with a resourceVersion: a 409 is possible) of its own ConfigMaps. Its merge
+ * patches of statuses and pins (PATCH, no resourceVersion) never get a 409 from a real API server.
+ */
 export const ownUpdates: RequestMatcher = (method, path) =>
   method === 'PUT' &&
   path.startsWith(`/api/v1/namespaces/${NS}/configmaps/`) &&
   /windows-instances-status|windows-node-record-/.test(path);
+
+/**
+ * The operator's creates of ConfigMaps in its namespace (a node record, the pending pins, the status):
+ * a real API server answers 409 AlreadyExists when another writer created the object first.
+ */
+export function ownCreates(c: FaultContext): RequestMatcher {
+  const server = c.world.cluster.server;
+  const configMaps = server.registry.mustFind('', 'v1', 'configmaps');
+  // Not the test's own create of windows-instances that lists the hosts: only creates after it.
+  const listed = (): boolean => server.store.get(configMaps, NS, 'windows-instances') !== undefined;
+  return (method, path) => method === 'POST' && path === `/api/v1/namespaces/${NS}/configmaps` && listed();
+}
 
 /** Writes to the target's Node object (not its status, which its kubelet writes). */
 export function nodeWrites(c: FaultContext, method: string): RequestMatcher {
