@@ -1,20 +1,15 @@
 import test from 'ava';
-import { FACTS, testDeps, testNode, StateHost, stateMatching } from '../lifecycle/lifecycle.test-helper.js';
+import {
+  emptyHostSpec,
+  FACTS,
+  testDeps,
+  testNode,
+  StateHost,
+  stateMatching,
+} from '../lifecycle/lifecycle.test-helper.js';
 import { designNode, hostSpecWith, nodeHostSpec, nodeScripts, variableScripts } from './node-spec.js';
 
-const deps = testDeps(new StateHost(stateMatching(emptySpec())));
-
-function emptySpec(): Parameters<typeof stateMatching>[0] {
-  return {
-    directories: [],
-    files: [],
-    services: [],
-    envVars: {},
-    routes: [],
-    firewallRules: [],
-    features: [],
-  };
-}
+const deps = testDeps(new StateHost(stateMatching(emptyHostSpec())));
 
 test('the spec of a Ready node holds every service, resolved for the Node and the host values', (t) => {
   const design = designNode(deps, FACTS);
@@ -58,7 +53,7 @@ test('variable scripts leave out the scripts run for their effect', (t) => {
 
 test('the design follows the operator settings: proxy variables and debug logging', (t) => {
   const design = designNode(
-    testDeps(new StateHost(stateMatching(emptySpec())), {
+    testDeps(new StateHost(stateMatching(emptyHostSpec())), {
       debug: true,
       proxyEnv: { HTTP_PROXY: 'http://proxy:3128' },
     }),

@@ -1,17 +1,9 @@
 import test from 'ava';
 import type { HostTarget } from './join-deps.js';
-import { StateHost, stateMatching } from './lifecycle.test-helper.js';
+import { emptyHostSpec, StateHost, stateMatching } from './lifecycle.test-helper.js';
 import { addressGuardedOpener, AddressRefusedError } from './address-guarded-host.js';
 
-const empty = stateMatching({
-  directories: [],
-  files: [],
-  services: [],
-  envVars: {},
-  routes: [],
-  firewallRules: [],
-  features: [],
-});
+const empty = stateMatching(emptyHostSpec());
 const QUERY = { directories: [], files: [], services: [], envVars: [], firewallRules: [] };
 const target = (ipv4: string): HostTarget => ({
   address: ipv4,

@@ -7,6 +7,7 @@ import {
   stateMatching,
   testDeps,
   testNode,
+  emptyHostSpec,
 } from './lifecycle.test-helper.js';
 import { DriftRepair, type DriftCheck } from './drift-repair.js';
 import { designNode, nodeHostSpec } from '../desired/node-spec.js';
@@ -19,7 +20,7 @@ function setup(edit?: (host: StateHost) => void): {
   check: (wanted?: boolean) => DriftCheck;
 } {
   const spec = nodeHostSpec(
-    designNode(testDeps(new StateHost(stateMatching(nodeSpecless()))), FACTS),
+    designNode(testDeps(new StateHost(stateMatching(emptyHostSpec()))), FACTS),
     { NODE_IP: '10.0.0.5' },
     testNode(),
   );
@@ -33,18 +34,6 @@ function setup(edit?: (host: StateHost) => void): {
     stillWanted: () => wanted,
   });
   return { host, deps, check };
-}
-
-function nodeSpecless(): Parameters<typeof stateMatching>[0] {
-  return {
-    directories: [],
-    files: [],
-    services: [],
-    envVars: {},
-    routes: [],
-    firewallRules: [],
-    features: [],
-  };
 }
 
 function handEdit(host: StateHost, name: string, suffix: string): void {
