@@ -37,7 +37,7 @@ engineTest(
     const pinsBefore = await hostKeys(world);
 
     const drifted = await wmcoPlan(world, '-o', 'json');
-    t.is(drifted.code, 0, drifted.stderr);
+    t.is(drifted.code, 0, `${drifted.stderr}\n${drifted.stdout}`);
     const report = JSON.parse(drifted.stdout) as {
       nodes: { node: string; result: string; steps: { kind: string; description: string }[] }[];
     };
@@ -70,7 +70,7 @@ engineTest(
     t.deepEqual(await hostKeys(world), pinsBefore, 'plan pinned nothing');
 
     const text = await wmcoPlan(world, 'win-a');
-    t.is(text.code, 0, text.stderr);
+    t.is(text.code, 0, `${text.stderr}\n${text.stdout}`);
     t.true(text.stdout.includes('win-a ('), text.stdout);
     t.true(text.stdout.includes('6 steps:'), text.stdout);
     t.true(
@@ -102,7 +102,7 @@ engineTest(
     );
 
     const clean = await wmcoPlan(world);
-    t.is(clean.code, 0, clean.stderr);
+    t.is(clean.code, 0, `${clean.stderr}\n${clean.stdout}`);
     t.true(clean.stdout.includes('no changes'), clean.stdout);
     t.true(
       clean.stdout.includes('Plan: 0 nodes to change (0 steps), 1 unchanged, 0 not planned.'),
