@@ -5,6 +5,7 @@ import { SimWorld } from '../world/sim-world.js';
 import { allUpgraded } from '../world/upgrade-fixture.js';
 import { phaseIs, until } from '../world/world-fixture.js';
 import type { UpgradeMeasurement } from './upgrade-figures.js';
+import { LeadingOperator } from './leading-operator.js';
 
 export interface UpgradeRunOptions {
   readonly nodes: number;
@@ -40,10 +41,11 @@ export async function runUpgrade(o: UpgradeRunOptions): Promise<UpgradeMeasureme
   try {
     await world.createPrivateKeySecret();
     await world.setInstances(Object.fromEntries(world.hosts.hosts.map((_, i) => world.hosts.entry(i))));
-    // wmco run's Lease timing: the world's short one lost the Lease on a busy machine, and an operator
-    // that loses it here is not started again (a 200-node run stopped joining after 52 nodes).
+    // wmco run's Lease timing (the world's short one lost the Lease on a busy machine), and an operator
+    // that loses it anyway is replaced, as its Deployment would (a 200-node run stopped at 136 nodes).
     const leaderTiming = DEFAULT_LEADER_ELECTION;
-    const a = await world.startOperator('wmco-a', { version: '1.0.0', leaderTiming });
+    const a = new LeadingOperator(world, 'wmco-a', { version: '1.0.0', leaderTiming }, o.log);
+    await a.runtime();
     const t0 = Date.now();
     for (const h of world.hosts.hosts)
       await until(`${h.address} Ready on 1.0.0`, phaseIs(world, h.address, 'Ready'), 1_800_000);
@@ -52,17 +54,23 @@ export async function runUpgrade(o: UpgradeRunOptions): Promise<UpgradeMeasureme
     await a.stop();
     const stopWatching = await o.watchUpgrade?.(world);
     const before = bytes(world);
-    const b = await world.startOperator('wmco-b', {
-      version: '1.1.0',
-      payloadDir: o.variant.dir,
-      maxUnavailable: o.maxUnavailable,
-      leaderTiming,
+    const b = new LeadingOperator(
+      world,
+      'wmco-b',
+      { version: '1.1.0', payloadDir: o.variant.dir, maxUnavailable: o.maxUnavailable, leaderTiming },
+      o.log,
+    );
+    await until('1.1.0 to lead', async () => {
+      const rt = await b.runtime();
+      return rt.leading && rt.synced ? true : undefined;
     });
-    await until('1.1.0 to lead', () => Promise.resolve(b.leading && b.synced ? true : undefined));
     const t1 = Date.now();
     await until('every node on 1.1.0', allUpgraded(world, '1.1.0'), 1_800_000);
     const seconds = (Date.now() - t1) / 1000;
     stopWatching?.();
+    await b.stop();
+    if (a.restarts + b.restarts > 0)
+      o.log(`operator replaced after a lost Lease: ${a.restarts + b.restarts}`);
     const changed = o.variant.files.find((f) => f.name === o.changed)!;
     return { before, after: bytes(world), seconds, changedBinaryCompressedBytes: changed.compressedBytes };
   } finally {

@@ -5,6 +5,7 @@ import { systemClock } from '../../kube/clock.js';
 import { Controller } from '../../kube/controller.js';
 import { defaultControllerRateLimiter } from '../../kube/rate-limiter.js';
 import { WorkQueue } from '../../kube/work-queue.js';
+import { CoalescedCall } from '../../kube/coalesced-call.js';
 import { Annotations, Labels, PRIVATE_KEY_FIELD } from '../../identity/node-metadata.js';
 import { byohInformers } from './byoh-informers.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
@@ -65,6 +66,8 @@ export class ByohControllers implements ByohView {
   private listedEntries = new Set<string>();
   private readonly o: ByohControllersOptions;
   private stopped = false;
+  /** Informer events requeue every entry once per burst (an initial list of 2,000 Nodes is one pass). */
+  private readonly requeue = new CoalescedCall(() => this.enqueueAll());
   readonly source: ListedSource;
 
   constructor(options: ByohControllersOptions) {
@@ -216,13 +219,14 @@ export class ByohControllers implements ByohView {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.requeue.cancel();
     this.informersStarted = undefined;
     Object.values(this.informers).forEach((i) => i.stop());
     await Promise.all(this.controllers.map((c) => c.stop()));
   }
 
   private wire(): void {
-    const all = (): void => this.enqueueAll();
+    const all = (): void => this.requeue.request();
     for (const ev of ['add', 'update', 'delete'] as const) {
       this.informers.instances.on(ev, all);
       this.informers.secret.on(ev, all);
@@ -256,8 +260,9 @@ export class ByohControllers implements ByohView {
     if (this.informers.instances.synced) this.o.deps.names.retainOnly(this.o.listedEntries?.() ?? entries);
     // Hosts still leaving (held by the embedder's finalizer) are reconciled as gone, after a restart too.
     const leaving = this.source.list?.leaving?.() ?? [];
-    const gone = [...this.listedEntries, ...leaving].filter((e) => !entries.includes(e));
-    this.listedEntries = new Set(entries);
+    const listed = new Set(entries);
+    const gone = [...this.listedEntries, ...leaving].filter((e) => !listed.has(e));
+    this.listedEntries = listed;
     [...entries, ...gone].forEach((e) => this.instanceQueue.add(ENTRY_PREFIX + e));
     // Another controller's nodes are neither removed nor reported here (its own records name them).
     const nodes = this.windowsNodes().filter((n) => !recordedElsewhere(n, this.o.deps.namespace));
