@@ -12,6 +12,7 @@ import { planByohInstance, type ByohPlan } from './byoh-plan.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
 import { EntryAdmission, type EntryAddressing } from './entry-admission.js';
 import { enterPhase } from '../../lifecycle/instance-status.js';
+import { statusReady } from '../../lifecycle/joined-status.js';
 import { instancesConfigMapRef, type JoinDeps } from '../../lifecycle/join-deps.js';
 import { NodeRecordGuard } from './node-record-guard.js';
 import { RecordMigration } from './record-migration.js';
@@ -157,7 +158,10 @@ export class InstancesReconciler implements Reconciler {
     if (plan.action === 'join' || node === undefined) return this.join(w);
     if (plan.action === 'rotate-key') return this.rotateKey(node, w.instance, w.privateKey, w.hash);
     await this.attention.keyCurrent(w.instance);
-    if (plan.action === 'check-drift') return this.checkDrift(w.entry, this.owned(w.instance, node), w);
+    if (plan.action === 'check-drift') {
+      await statusReady(this.deps.status, { key: w.entry, node, extra: { source: this.source.id } });
+      return this.checkDrift(w.entry, this.owned(w.instance, node), w);
+    }
     const outcome = await this.upgrade(node, w.instance, w.privateKey, w.signal);
     return this.drift.converged(w.entry, w.began, outcome);
   }

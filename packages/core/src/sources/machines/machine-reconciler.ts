@@ -4,6 +4,7 @@ import { publicKeyHash } from '../../desired/authorized-key.js';
 import type { JoinFlow } from '../../lifecycle/join-flow.js';
 import { noteNextRetry } from '../../lifecycle/instance-conditions.js';
 import { MACHINE_STATUS_PREFIX, type InstanceStatusStore } from '../../lifecycle/instance-status.js';
+import { statusReady } from '../../lifecycle/joined-status.js';
 import type { ReconcileOutcome, Reconciler } from '../../kube/controller.js';
 import type { EventRecorder } from '../../kube/event-recorder.js';
 import { errorMessage, type Logger } from '../../kube/logger.js';
@@ -18,7 +19,7 @@ import {
   type MachineResource,
   type WindowsMachine,
 } from './machine-object.js';
-import type { MachineLifecycle } from './machine-lifecycle.js';
+import type { MachineLifecycle, MachineNodeWork } from './machine-lifecycle.js';
 import type { MachinePins } from './machine-pins.js';
 import type { MachineReplacements } from './machine-replacements.js';
 import { machineSetNameProblem } from './machine-set-names.js';
@@ -174,9 +175,19 @@ export class MachineReconciler implements Reconciler {
     if (plan.nameError !== undefined) return this.reportName(m, plan.nameError);
     if (node === undefined) return Promise.resolve(undefined);
     const work = { ...w, node, stillWanted: this.stillWanted(machineKey(m), w.privateKeyPem) };
-    if (plan.action === 'check-drift') return this.d.lifecycle.checkDrift(work);
+    if (plan.action === 'check-drift') return this.readyThenCheck(m, work);
     if (MAINTENANCE.has(plan.action)) return this.d.lifecycle.maintain(work);
     return Promise.resolve(undefined);
+  }
+
+  /** A current, Ready node's status is Ready (a lost write is put right: joined-status.ts), then its drift check. */
+  private async readyThenCheck(
+    m: WindowsMachine,
+    work: MachineNodeWork,
+  ): Promise<ReconcileOutcome | undefined> {
+    const extra = { source: 'machine' as const, machine: m.name };
+    await statusReady(this.d.status, { key: `${MACHINE_STATUS_PREFIX}${m.name}`, node: work.node, extra });
+    return this.d.lifecycle.checkDrift(work);
   }
 
   /** False once the Machine is gone or being deleted, or the private key changed. */
