@@ -1,7 +1,6 @@
 import test from 'ava';
-import { CoordinationV1Api, KubeConfig, V1MicroTime } from '@kubernetes/client-node';
-import { LEADER_LEASE_NAME } from '@wmco/operator';
-import { NS, phaseIs, testWorld, until } from '../world/world-fixture.js';
+import { leaseHolder, usurpLease } from '../world/lease-usurp.js';
+import { phaseIs, testWorld, until } from '../world/world-fixture.js';
 import { LeadingOperator } from './leading-operator.js';
 
 test('an operator that loses its Lease is replaced by one that leads and finishes the join', async (t) => {
@@ -15,23 +14,7 @@ test('an operator that loses its Lease is replaced by one that leads and finishe
   await until('the first operator leads', () => Promise.resolve(first.leading ? true : undefined));
 
   // Another holder takes the Lease for 2 s, as after a partition; the first operator's term ends 'lost'.
-  const kc = new KubeConfig();
-  kc.loadFromFile(world.adminKubeconfig);
-  const leases = kc.makeApiClient(CoordinationV1Api);
-  const lease = await leases.readNamespacedLease({ name: LEADER_LEASE_NAME, namespace: NS });
-  await leases.replaceNamespacedLease({
-    name: LEADER_LEASE_NAME,
-    namespace: NS,
-    body: {
-      ...lease,
-      spec: {
-        ...lease.spec,
-        holderIdentity: 'elsewhere',
-        renewTime: new V1MicroTime(),
-        leaseDurationSeconds: 2,
-      },
-    },
-  });
+  await usurpLease(world, 'elsewhere', 2);
   t.is(await first.done, 'lost');
   const second = await until('a replacement', async () => {
     const rt = await op.runtime();
@@ -46,10 +29,7 @@ test('an operator that loses its Lease is replaced by one that leads and finishe
     120_000,
   );
   t.true(second.leading);
-  t.is(
-    (await leases.readNamespacedLease({ name: LEADER_LEASE_NAME, namespace: NS })).spec?.holderIdentity,
-    'wmco-s-1',
-  );
+  t.is(await leaseHolder(world), 'wmco-s-1');
 });
 
 test('a stopped operator is not replaced', async (t) => {

@@ -1,29 +1,6 @@
-import { CoordinationV1Api, KubeConfig, V1MicroTime } from '@kubernetes/client-node';
-import { LEADER_LEASE_NAME } from '@wmco/operator';
 import { atPhase } from './fault-points.js';
 import type { FaultContext, FaultRow } from './fault-row.js';
-import { NS } from './world-fixture.js';
-
-/** Writes another holder into the operator's Lease, for `seconds`: a partition healed in its favour. */
-async function usurp(c: FaultContext, seconds: number): Promise<void> {
-  const kc = new KubeConfig();
-  kc.loadFromFile(c.world.adminKubeconfig);
-  const leases = kc.makeApiClient(CoordinationV1Api);
-  const lease = await leases.readNamespacedLease({ name: LEADER_LEASE_NAME, namespace: NS });
-  await leases.replaceNamespacedLease({
-    name: LEADER_LEASE_NAME,
-    namespace: NS,
-    body: {
-      ...lease,
-      spec: {
-        ...lease.spec,
-        holderIdentity: 'wmco-usurper',
-        renewTime: new V1MicroTime(),
-        leaseDurationSeconds: seconds,
-      },
-    },
-  });
-}
+import { usurpLease } from './lease-usurp.js';
 
 const lost = new WeakSet<FaultContext>();
 
@@ -39,7 +16,7 @@ export const LEASE_LOST_ROW: FaultRow = {
   inject: async (c) => {
     await atPhase(c, 'Configuring');
     const leader = c.world.operators.at(-1);
-    await usurp(c, 2);
+    await usurpLease(c.world, 'wmco-usurper', 2);
     if ((await leader?.done) === 'lost') lost.add(c);
     await c.restartOperator();
   },

@@ -1,8 +1,7 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { CoordinationV1Api, KubeConfig, V1MicroTime } from '@kubernetes/client-node';
-import { LEADER_LEASE_NAME } from '@wmco/operator';
+import { leaseHolder, usurpLease } from './lease-usurp.js';
 import { NS, testWorld, until } from './world-fixture.js';
 import { OPERATOR_MAIN } from '../operator-main.js';
 
@@ -39,33 +38,13 @@ test('wmco run that loses its Lease to another holder stops and the process exit
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   t.teardown(() => child.kill('SIGKILL'));
-  const kc = new KubeConfig();
-  kc.loadFromFile(world.adminKubeconfig);
-  const leases = kc.makeApiClient(CoordinationV1Api);
-  const lease = await until(
+  await until(
     'the child leads',
-    async () => {
-      const l = await leases
-        .readNamespacedLease({ name: LEADER_LEASE_NAME, namespace: NS })
-        .catch(() => undefined);
-      return l?.spec?.holderIdentity ? l : undefined;
-    },
+    async () => ((await leaseHolder(world).catch(() => undefined)) ? true : undefined),
     60_000,
   );
   // Another replica takes the Lease (as after a network partition healed in its favour).
-  await leases.replaceNamespacedLease({
-    name: LEADER_LEASE_NAME,
-    namespace: NS,
-    body: {
-      ...lease,
-      spec: {
-        ...lease.spec,
-        holderIdentity: 'another-replica',
-        renewTime: new V1MicroTime(),
-        leaseDurationSeconds: 60,
-      },
-    },
-  });
+  await usurpLease(world, 'another-replica', 60);
   const code = await exited;
   t.is(code, 1, `stdout: ${out.slice(-2000)}\nstderr: ${err.slice(-2000)}`);
   t.regex(err, /lost the leader lease/);

@@ -1,8 +1,7 @@
 import test from 'ava';
-import { CoordinationV1Api, KubeConfig, V1MicroTime } from '@kubernetes/client-node';
-import { LEADER_LEASE_NAME } from '@wmco/operator';
 import { settledWithin } from './settled-within.js';
-import { NS, phaseIs, testWorld, until } from './world-fixture.js';
+import { leaseHolder, usurpLease } from './lease-usurp.js';
+import { phaseIs, testWorld, until } from './world-fixture.js';
 
 // Issue 28: a leader whose Lease another holder takes while a join is in flight stops at once: its
 // leadership ends 'lost' (`wmco run` then exits 1, leader-lost-exit.e2e), no host operation of its own
@@ -19,23 +18,7 @@ test('a Lease taken over mid-join: the first operator stops acting on the host, 
     (await phaseIs(world, host.address, 'Configuring')()) && host.sim.stats.execs > 0 ? true : undefined,
   );
   // Another replica's identity is written into the Lease, as after a partition healed in its favour.
-  const kc = new KubeConfig();
-  kc.loadFromFile(world.adminKubeconfig);
-  const leases = kc.makeApiClient(CoordinationV1Api);
-  const lease = await leases.readNamespacedLease({ name: LEADER_LEASE_NAME, namespace: NS });
-  await leases.replaceNamespacedLease({
-    name: LEADER_LEASE_NAME,
-    namespace: NS,
-    body: {
-      ...lease,
-      spec: {
-        ...lease.spec,
-        holderIdentity: 'wmco-b',
-        renewTime: new V1MicroTime(),
-        leaseDurationSeconds: 60,
-      },
-    },
-  });
+  await usurpLease(world, 'wmco-b', 60);
   const outcome = await settledWithin(a.done, 60_000);
   t.deepEqual(outcome, { ok: true, value: 'lost' });
   const stopped = await settledWithin(a.stop(), 60_000);
@@ -53,10 +36,7 @@ test('a Lease taken over mid-join: the first operator stops acting on the host, 
   const drained = ops();
   t.is(host.sim.stats.connectionsAccepted, accepted, 'no connection to the host after the stop');
   await until('the Lease still held by the other holder', async () =>
-    (await leases.readNamespacedLease({ name: LEADER_LEASE_NAME, namespace: NS })).spec?.holderIdentity ===
-    'wmco-b'
-      ? true
-      : undefined,
+    (await leaseHolder(world)) === 'wmco-b' ? true : undefined,
   );
   t.is(ops(), drained, 'no host operation after the loss');
   // The new holder (its identity is the one in the Lease) leads and completes the join.
