@@ -1,15 +1,24 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
-import { cycles, importGraph, importsOf, roomOf, type ImportEdge } from './import-graph.test-helper.js';
+import { readFileSync } from 'node:fs';
+import {
+  cycles,
+  importGraph,
+  importsOf,
+  roomOf,
+  sourceFiles,
+  type ImportEdge,
+} from './import-graph.test-helper.js';
 
 // ARCHITECTURE §3: a source only says which instances exist; everything after it is shared. So no room
 // imports a source (only the package's root barrel re-exports them), and rooms form no cycle.
 //
-// Cycles are checked on value imports (at file and at room level): those are what run, in that order,
-// when a module loads. Type-only imports are erased (verbatimModuleSyntax) and are how a port names the
-// values that cross it in both directions (host's `apply(plan)` takes converge's Plan, converge's steps
-// are host protocol types), so they may point back. The arrow into a source is checked on every import,
-// types included: a shared room that names a source's type depends on that source.
+// Between rooms, no cycle of any import, types included: a room that names another's type depends on it as
+// much as one that calls it (a port's types live on the lower side: `host/protocol` holds the Plan that
+// `converge` makes and `host` applies; `desired` holds the ClusterFacts that `cluster` reads). Between the
+// files of one room, only value imports are checked for cycles: those are what run, in that order, when a
+// module loads; files of one room may name each other's types. The arrow into a source is checked on every
+// import, types included: a shared room that names a source's type depends on that source.
 
 // The test runs from dist/; the sources it reads are the package's src/.
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
@@ -48,12 +57,21 @@ test('no cycle of value imports between files', (t) => {
   t.deepEqual(found, [], `files import each other:\n  ${found.join('\n  ')}`);
 });
 
-test('no cycle of value imports between rooms', (t) => {
-  const found = cyclesOf(
-    importGraph(SRC).filter((e) => !e.typeOnly),
-    roomOf,
-  );
+test('no cycle of imports between rooms, types included', (t) => {
+  const found = cyclesOf(importGraph(SRC), roomOf);
   t.deepEqual(found, [], `rooms import each other:\n  ${found.join('\n  ')}`);
+});
+
+test('no file but the composition imports the package barrels (a room that did would reach the sources)', (t) => {
+  const intoBarrels = importGraph(SRC).filter((e) => COMPOSITION.has(e.to) && !composes(e.from));
+  t.deepEqual(intoBarrels.map(show), [], 'a room imports a package barrel');
+});
+
+test('no file imports the package by its own name (the graph would not see that arrow)', (t) => {
+  const selfImports = sourceFiles(SRC).filter((f) =>
+    /^(?:import|export)\b[^;]*?from\s+'@wmco\/core(?:\/[^']*)?';/m.test(readFileSync(`${SRC}${f}`, 'utf8')),
+  );
+  t.deepEqual(selfImports, []);
 });
 
 test('no room but the barrels and the composition imports a source (types included)', (t) => {

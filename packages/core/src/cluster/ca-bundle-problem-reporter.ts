@@ -1,6 +1,6 @@
 import { certificateThumbprints, TRUSTED_CA_BUNDLE_PATH, trustedCaBundle } from '../desired/ca-bundle.js';
 import type { EventRecorder } from '../kube/event-recorder.js';
-import type { ClusterFacts } from './cluster-facts.js';
+import type { ClusterFacts } from '../desired/cluster-facts.js';
 import { TRUSTED_CA_CONFIGMAP } from './read-trusted-ca.js';
 
 /**

@@ -1,10 +1,6 @@
 import test from 'ava';
-import {
-  kubernetesVersionProblem,
-  networkProblems,
-  vxlanPort,
-  type ClusterNetworkFacts,
-} from './cluster-validation.js';
+import { kubernetesVersionProblem, networkProblems, vxlanPort } from './cluster-validation.js';
+import type { ClusterNetworkFacts } from '../desired/cluster-facts.js';
 
 const good: ClusterNetworkFacts = {
   networkType: 'OVNKubernetes',

@@ -1,21 +1,9 @@
 import ipaddr from 'ipaddr.js';
 import semver from 'semver';
+import type { ClusterNetworkFacts } from '../desired/cluster-facts.js';
 
 /** The Kubernetes minor versions this release supports (upstream: v1.36 to v1.37). */
 export const SUPPORTED_KUBERNETES = { min: '1.36.0', maxMinor: '1.37' } as const;
-
-/** `network.config.openshift.io/cluster` and `network.operator.openshift.io/cluster`, as far as read. */
-export interface ClusterNetworkFacts {
-  readonly networkType?: string;
-  readonly serviceNetwork?: readonly string[];
-  readonly clusterNetwork?: readonly { readonly cidr: string }[];
-  readonly ovnKubernetesConfig?: {
-    readonly hybridOverlayConfig?: {
-      readonly hybridClusterNetwork?: readonly { readonly cidr?: string; readonly hostPrefix?: number }[];
-      readonly hybridOverlayVXLANPort?: number;
-    };
-  };
-}
 
 export interface ClusterProblem {
   /** True when upstream refuses to start (exit 1); false for what only degrades the operator. */

@@ -1,5 +1,5 @@
 import type { EventRecorder } from '../kube/event-recorder.js';
-import type { ClusterFacts } from './cluster-facts.js';
+import type { ClusterFacts } from '../desired/cluster-facts.js';
 import { EXPORTER_TLS_SECRET } from './read-exporter-tls.js';
 
 /**

@@ -1,5 +1,5 @@
 export * from './cluster-validation.js';
-export type { ClusterFacts } from './cluster-facts.js';
+export type { ClusterFacts, ClusterNetworkFacts, ExporterTls } from '../desired/cluster-facts.js';
 export { readClusterFacts, ClusterFactsError } from './read-cluster-facts.js';
 export { MirrorProblemReporter } from './mirror-problem-reporter.js';
 export { CaBundleProblemReporter } from './ca-bundle-problem-reporter.js';
@@ -9,5 +9,4 @@ export {
   EXPORTER_TLS_FILES,
   EXPORTER_TLS_SECRET,
   readExporterTls,
-  type ExporterTls,
 } from './read-exporter-tls.js';

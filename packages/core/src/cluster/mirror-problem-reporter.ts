@@ -1,5 +1,5 @@
 import type { EventRecorder } from '../kube/event-recorder.js';
-import type { ClusterFacts } from './cluster-facts.js';
+import type { ClusterFacts } from '../desired/cluster-facts.js';
 
 /**
  * Records one Warning event (`InvalidMirrorEntry`, on the IDMS/ITMS object) per skipped mirror entry,

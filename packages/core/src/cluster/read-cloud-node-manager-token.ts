@@ -2,6 +2,7 @@ import type { CoreV1Api } from '@kubernetes/client-node';
 import { isNotFound } from '../kube/client/api-errors.js';
 
 import { CLOUD_NODE_MANAGER_TOKEN_SECRET } from '../desired/cloud-node-manager-kubeconfig.js';
+import type { CloudNodeManagerToken } from '../desired/cluster-facts.js';
 
 /**
  * The cloud node manager of every Windows node of a platform that has one runs with the token of the
@@ -9,12 +10,6 @@ import { CLOUD_NODE_MANAGER_TOKEN_SECRET } from '../desired/cloud-node-manager-k
  * NodeRestriction forbids to change the Node's taints.
  */
 export { CLOUD_NODE_MANAGER_TOKEN_SECRET };
-
-/** The ServiceAccount token and the API server CA the cloud node manager's kubeconfig is made from. */
-export interface CloudNodeManagerToken {
-  readonly caCrt: string;
-  readonly token: string;
-}
 
 /** The filled Secret's `ca.crt` and `token`; undefined while it is missing or not filled yet. */
 export async function readCloudNodeManagerToken(

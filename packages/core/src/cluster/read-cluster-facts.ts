@@ -1,9 +1,9 @@
 import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
-import type { ClusterNetworkFacts } from './cluster-validation.js';
+import type { ClusterNetworkFacts } from '../desired/cluster-facts.js';
 import { checkMirrorEntries, type MirrorProblem } from '../desired/mirror-entry-check.js';
 import type { ImageMirrorEntry } from '../desired/mirror-sets.js';
 import { isNotFound } from '../kube/client/api-errors.js';
-import type { ClusterFacts } from './cluster-facts.js';
+import type { ClusterFacts } from '../desired/cluster-facts.js';
 import { readExporterTls } from './read-exporter-tls.js';
 import { readCloudNodeManagerToken } from './read-cloud-node-manager-token.js';
 import { readClusterProxy } from './read-proxy.js';

@@ -1,5 +1,6 @@
 import type { CoreV1Api } from '@kubernetes/client-node';
 import { isNotFound } from '../kube/client/api-errors.js';
+import type { ExporterTls } from '../desired/cluster-facts.js';
 
 /**
  * The Secret the service CA fills for the bundled `windows-exporter` Service (its annotation
@@ -8,12 +9,6 @@ import { isNotFound } from '../kube/client/api-errors.js';
 export const EXPORTER_TLS_SECRET = 'windows-machine-config-operator-tls';
 
 export { EXPORTER_SERVICE, EXPORTER_TLS_FILES } from '../desired/exporter-tls-files.js';
-
-/** The serving certificate and key of windows_exporter, PEM. */
-export interface ExporterTls {
-  readonly cert: string;
-  readonly key: string;
-}
 
 /** `tls.crt` and `tls.key` of the Secret, or undefined while the service CA has not filled it. */
 export async function readExporterTls(core: CoreV1Api, namespace: string): Promise<ExporterTls | undefined> {

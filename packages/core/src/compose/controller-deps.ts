@@ -1,6 +1,6 @@
 import { moveLegacyHostKeys } from '../controllers/legacy-host-key-migration.js';
 import { CoreV1Api } from '@kubernetes/client-node';
-import type { ClusterFacts } from '../cluster/cluster-facts.js';
+import type { ClusterFacts } from '../desired/cluster-facts.js';
 import { DEFAULT_REGISTRATION_TTL_MS, Registrations } from '../identity/registrations.js';
 import { KubeEventRecorder } from '../kube/client/kube-event-recorder.js';
 import type { EventRecorder } from '../kube/event-recorder.js';

@@ -1,5 +1,5 @@
 import { CaBundleProblemReporter } from '../cluster/ca-bundle-problem-reporter.js';
-import type { ClusterFacts } from '../cluster/cluster-facts.js';
+import type { ClusterFacts } from '../desired/cluster-facts.js';
 import { ExporterTlsProblemReporter } from '../cluster/exporter-tls-problem-reporter.js';
 import { MirrorProblemReporter } from '../cluster/mirror-problem-reporter.js';
 import type { EventRecorder } from '../kube/event-recorder.js';

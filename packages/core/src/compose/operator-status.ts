@@ -1,5 +1,5 @@
 import { VersionApi, type CoreV1Api } from '@kubernetes/client-node';
-import type { ClusterFacts } from '../cluster/cluster-facts.js';
+import type { ClusterFacts } from '../desired/cluster-facts.js';
 import { kubernetesVersionProblem, networkProblems } from '../cluster/cluster-validation.js';
 import { ConfigMapStatusStore } from '../lifecycle/configmap-status-store.js';
 import { refusedStartConditions, withTransitions } from '../lifecycle/operator-conditions.js';

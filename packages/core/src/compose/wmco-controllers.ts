@@ -2,7 +2,7 @@ import type { V1Node } from '@kubernetes/client-node';
 import { CertificatesV1Api, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { bootstrapTokenIdentity, openShiftBootstrapIdentity } from '../identity/bootstrap-identity.js';
 import { kubeWatch } from '../kube/client/kube-watch.js';
-import { KubeOperatorCondition } from '../kube/client/kube-operator-condition.js';
+import { KubeOperatorCondition } from '../lifecycle/kube-operator-condition.js';
 import type { EventRecorder } from '../kube/event-recorder.js';
 import { readClusterFacts } from '../cluster/read-cluster-facts.js';
 import { systemIpv4Resolver } from '../desired/system-ipv4-resolver.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
-import type { ClusterFacts } from '../cluster/cluster-facts.js';
+import type { ClusterFacts } from '../desired/cluster-facts.js';
 import { isNotFound } from '../kube/client/api-errors.js';
 import { FakeClock } from '../kube/fake-clock.js';
 import { silentLogger } from '../kube/logger.js';

@@ -1,5 +1,5 @@
 import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
-import type { ClusterFacts } from '../cluster/cluster-facts.js';
+import type { ClusterFacts } from '../desired/cluster-facts.js';
 import { readClusterFacts } from '../cluster/read-cluster-facts.js';
 import { EXPORTER_TLS_SECRET } from '../cluster/read-exporter-tls.js';
 import { CLOUD_NODE_MANAGER_TOKEN_SECRET } from '../cluster/read-cloud-node-manager-token.js';

@@ -1,4 +1,4 @@
-import type { HostState, PlanStep, ServiceState } from '../host/protocol/index.js';
+import type { HostState, Plan, PlanStep, ServiceState } from '../host/protocol/index.js';
 import type { WindowsServiceSpec } from '../provider/index.js';
 import { managedDescription, type HostSpec } from '../desired/host-spec.js';
 import { clientCertificateSteps } from './client-certificate-steps.js';
@@ -6,10 +6,7 @@ import { rootCertificateSteps } from './root-certificate-steps.js';
 import { withServiceScripts } from './script-steps.js';
 import { dependencyLevels, dependencyOrder, runningDependents } from './service-order.js';
 
-/** An ordered list of steps that takes a host from what `observe` saw to its HostSpec. */
-export interface Plan {
-  readonly steps: readonly PlanStep[];
-}
+export type { Plan } from '../host/protocol/index.js';
 
 const lower = (s: string): string => s.toLowerCase();
 

@@ -1,4 +1,4 @@
-import type { ClusterFacts } from '../cluster/cluster-facts.js';
+import type { ClusterFacts } from './cluster-facts.js';
 import type { HostFile } from '../provider/types/payload-file.js';
 import { WindowsPaths } from '../provider/types/windows-paths.js';
 import { bootstrapKubeconfig } from './bootstrap-kubeconfig.js';

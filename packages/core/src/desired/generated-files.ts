@@ -8,7 +8,7 @@ import { mergedMirrorSets } from './mirror-sets.js';
 import { networkConfigScript } from './network-script.js';
 import { parsePullSecret } from './pull-secret.js';
 import type { HostFile } from '../provider/types/payload-file.js';
-import type { ClusterFacts } from '../cluster/cluster-facts.js';
+import type { ClusterFacts } from './cluster-facts.js';
 import { EXPORTER_TLS_FILES } from './exporter-tls-files.js';
 
 /** A file the operator generates for a host, with its content. */

@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { ImageCredentialProvider } from '../provider/capabilities/image-credential-provider.js';
-import type { ClusterFacts } from '../cluster/cluster-facts.js';
+import type { ClusterFacts } from './cluster-facts.js';
 import { kubeletCloudFiles } from './kubelet-cloud-files.js';
 
 const PATH = '/etc/kubernetes/credential-providers/test-provider.yaml';

@@ -3,7 +3,7 @@ import { credentialProviderConfigFile } from './credential-provider-config.js';
 import type { ImageCredentialProvider } from '../provider/capabilities/image-credential-provider.js';
 import type { HostFile } from '../provider/types/payload-file.js';
 import { WindowsPaths } from '../provider/types/windows-paths.js';
-import type { ClusterFacts } from '../cluster/cluster-facts.js';
+import type { ClusterFacts } from './cluster-facts.js';
 
 /** The kubelet's cloud flags of one design and the files they name (reference §1.6 step 2, §2). */
 export interface KubeletCloudFiles {

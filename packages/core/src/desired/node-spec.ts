@@ -4,7 +4,7 @@ import { certificateThumbprints, TRUSTED_CA_BUNDLE_PATH, trustedCaBundle } from 
 import type { PayloadEntry } from './payload-manifest.js';
 import { buildWindowsServices } from './windows-services.js';
 import type { UploadFile } from '../host/windows-host.js';
-import type { ClusterFacts } from '../cluster/cluster-facts.js';
+import type { ClusterFacts } from './cluster-facts.js';
 import { generatedFiles, type GeneratedFile } from './generated-files.js';
 import { cloudNodeManagerFiles } from './cloud-node-manager-kubeconfig.js';
 import { buildHostSpec } from './host-spec-builder.js';

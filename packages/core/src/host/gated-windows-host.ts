@@ -1,4 +1,4 @@
-import type { Plan } from '../converge/plan.js';
+import type { Plan } from './protocol/index.js';
 import type { HostState } from './protocol/index.js';
 import type {
   ApplyOptions,

@@ -1,4 +1,4 @@
-import type { Plan } from '../converge/plan.js';
+import type { Plan } from './protocol/index.js';
 import type { HostAction, HostState, ObserveRequest, DeconfigureRequest } from './protocol/index.js';
 
 /** What `observe` should report on besides everything tagged `OpenShift managed`. */

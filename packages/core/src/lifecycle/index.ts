@@ -34,7 +34,7 @@ export {
   type UpgradeableCondition,
 } from './upgradeable.js';
 export { TrackedJoinFlow } from './tracked-join-flow.js';
-export { KubeOperatorCondition } from '../kube/client/kube-operator-condition.js';
+export { KubeOperatorCondition } from './kube-operator-condition.js';
 export { NodeMaintenance } from './maintenance.js';
 export { NodeReconfigure, type ReconfigureResult } from './node-reconfigure.js';
 export { assertOwns, type JoiningInstance, type NodeSource, type SourceInstance } from './node-source.js';

@@ -8,7 +8,7 @@ import type { ServiceDisruption } from './service-disruption.js';
 import type { Logger } from '../kube/logger.js';
 import type { MetadataRoutes } from '../provider/capabilities/metadata-routes.js';
 import type { HostFile } from '../provider/types/payload-file.js';
-import type { ClusterFacts } from '../cluster/cluster-facts.js';
+import type { ClusterFacts } from '../desired/cluster-facts.js';
 import type { Registrations } from '../identity/registrations.js';
 import type { NodeRecords } from '../identity/node-record-store.js';
 import type { CloudJoin } from './cloud-instance.js';

@@ -9,7 +9,7 @@ import type { HostState, ServiceState } from '../host/protocol/index.js';
 import type { ObserveQuery, WindowsHost } from '../host/windows-host.js';
 import { MemoryEventRecorder } from '../kube/event-recorder.js';
 import { silentLogger } from '../kube/logger.js';
-import type { ClusterFacts } from '../cluster/cluster-facts.js';
+import type { ClusterFacts } from '../desired/cluster-facts.js';
 import type { HostSpec } from '../desired/host-spec.js';
 import type { JoinDeps } from './join-deps.js';
 import { MemoryNodeRecords } from '../identity/memory-node-records.js';

@@ -34,7 +34,9 @@ async function setProxyStatus(world: SimWorld, status: Record<string, string>): 
 async function injectCaBundle(world: SimWorld, bundle: string): Promise<void> {
   const { core } = apis(world);
   const cm = await until('trusted-ca created', () =>
-    core.readNamespacedConfigMap({ name: 'trusted-ca', namespace: OPERATOR_NAMESPACE }).catch(() => undefined),
+    core
+      .readNamespacedConfigMap({ name: 'trusted-ca', namespace: OPERATOR_NAMESPACE })
+      .catch(() => undefined),
   );
   await core.replaceNamespacedConfigMap({
     name: 'trusted-ca',
@@ -86,16 +88,18 @@ async function changesReachMachine(t: ExecutionContext, platform: string): Promi
       httpProxy: 'http://proxy.example.com:3128',
       httpsProxy: 'http://proxy.example.com:3129',
     });
-    const proxyMs = await reaches('the proxy on the Machine node’s containerd', () =>
-      containerdEnv(world, ip) === WITH_PROXY.join(' '),
+    const proxyMs = await reaches(
+      'the proxy on the Machine node’s containerd',
+      () => containerdEnv(world, ip) === WITH_PROXY.join(' '),
     );
 
     // The trusted CA goes to the nodes only when the cluster has a proxy (reference §1.10).
     const ca = (await ClusterCa.create('proxy-ca')).certPem;
     const thumbprint = new X509Certificate(ca).fingerprint.replaceAll(':', '').toUpperCase();
     await injectCaBundle(world, ca);
-    const caMs = await reaches('the trusted CA in the Machine node’s Root store', () =>
-      managedRoots(world, ip).join() === thumbprint,
+    const caMs = await reaches(
+      'the trusted CA in the Machine node’s Root store',
+      () => managedRoots(world, ip).join() === thumbprint,
     );
 
     await apis(world).custom.createClusterCustomObject({
@@ -104,7 +108,9 @@ async function changesReachMachine(t: ExecutionContext, platform: string): Promi
         apiVersion: 'config.openshift.io/v1',
         kind: 'ImageDigestMirrorSet',
         metadata: { name: 'mirror-a' },
-        spec: { imageDigestMirrors: [{ source: 'src.example.com/team', mirrors: ['mirror.example.net/team'] }] },
+        spec: {
+          imageDigestMirrors: [{ source: 'src.example.com/team', mirrors: ['mirror.example.net/team'] }],
+        },
       },
     });
     const mirrorMs = await reaches('the mirror in the Machine node’s hosts.toml', () =>

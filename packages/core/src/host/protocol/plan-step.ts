@@ -134,3 +134,8 @@ export const planStepSchema = z.discriminatedUnion('kind', [
 ]);
 export type PlanStep = z.infer<typeof planStepSchema>;
 export type PlanStepKind = PlanStep['kind'];
+
+/** An ordered list of steps that takes a host from what `observe` saw to its HostSpec (`converge/plan.ts` makes it). */
+export interface Plan {
+  readonly steps: readonly PlanStep[];
+}

@@ -1,4 +1,4 @@
-import type { Plan } from '../../converge/plan.js';
+import type { Plan } from '../protocol/index.js';
 import { HostOperationError, HostProtocolError, InvalidHostRequestError } from '../errors.js';
 import { loadHostModule } from '../host-module.js';
 import { silentHostLogger } from '../host-logger.js';

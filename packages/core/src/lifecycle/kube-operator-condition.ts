@@ -1,5 +1,5 @@
 import type { CustomObjectsApi } from '@kubernetes/client-node';
-import type { OperatorConditionPort, UpgradeableCondition } from '../../lifecycle/upgradeable.js';
+import type { OperatorConditionPort, UpgradeableCondition } from './upgradeable.js';
 
 interface Condition {
   type: string;

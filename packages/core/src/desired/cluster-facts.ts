@@ -1,9 +1,31 @@
-import type { ClusterNetworkFacts } from './cluster-validation.js';
-import type { CaBundleInput } from '../desired/ca-bundle.js';
-import type { MirrorProblem } from '../desired/mirror-entry-check.js';
-import type { ImageMirrorEntry } from '../desired/mirror-sets.js';
-import type { ExporterTls } from './read-exporter-tls.js';
-import type { CloudNodeManagerToken } from './read-cloud-node-manager-token.js';
+import type { CaBundleInput } from './ca-bundle.js';
+import type { MirrorProblem } from './mirror-entry-check.js';
+import type { ImageMirrorEntry } from './mirror-sets.js';
+
+/** `network.config.openshift.io/cluster` and `network.operator.openshift.io/cluster`, as far as read. */
+export interface ClusterNetworkFacts {
+  readonly networkType?: string;
+  readonly serviceNetwork?: readonly string[];
+  readonly clusterNetwork?: readonly { readonly cidr: string }[];
+  readonly ovnKubernetesConfig?: {
+    readonly hybridOverlayConfig?: {
+      readonly hybridClusterNetwork?: readonly { readonly cidr?: string; readonly hostPrefix?: number }[];
+      readonly hybridOverlayVXLANPort?: number;
+    };
+  };
+}
+
+/** The serving certificate and key of windows_exporter, PEM. */
+export interface ExporterTls {
+  readonly cert: string;
+  readonly key: string;
+}
+
+/** The ServiceAccount token and the API server CA the cloud node manager's kubeconfig is made from. */
+export interface CloudNodeManagerToken {
+  readonly caCrt: string;
+  readonly token: string;
+}
 
 /**
  * What the operator reads from the cluster to describe a Windows node: plain values, read once per
