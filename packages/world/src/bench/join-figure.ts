@@ -37,7 +37,8 @@ export function figure(run: JoinRun, fileBytes: ReadonlyMap<string, number>, ssh
     `${String(run.hosts).padStart(2)} host(s): ${ms(run.seconds)} s  limit ${ms(limit.seconds)} s (${limit.bound}; ` +
     `one host: ${slowest.decidedBy} of [${parts}]; SSH ${ms(limit.encryption)} s = ${perHost * run.hosts} B)  ` +
     `ratio ${ms(ratio)}  operator CPU ${ms(run.operatorCpuSeconds / run.hosts)} s/join ` +
-    `(${cpuPerGB([run]).operator} s/GB; plain ssh2 ${cpuPerGB([run]).plainSsh} s/GB)  ` +
+    `(${cpuPerGB([run]).operator} s/GB; plain ssh2 ${cpuPerGB([run]).plainSsh} s/GB, ` +
+    `shipping the same files to the same hosts in ${ms(run.plain.seconds)} s)  ` +
     `event loop busy: API server ${Math.round(run.eventLoopBusy * 100)} %, ` +
     `busiest host process ${Math.round(run.hostsEventLoopBusy * 100)} %`;
   if (ratio < 1) throw new LimitNotALowerBoundError(line);

@@ -1,9 +1,11 @@
-// `pnpm bench scale [--nodes 1000] [--drift-interval 4] [--parallel-joins 50] [--batch 50] [--heap-snapshot]
-// [--operator-node-options=--max-old-space-size=160]`: the operator in its own process, with the image
+// `pnpm bench scale [--nodes 1000] [--drift-interval 4] [--intervals 30] [--parallel-joins 50] [--batch 50]
+// [--heap-snapshot] [--operator-node-options=--max-old-space-size=160]`: the operator in its own process, with the image
 // entrypoint's node flags unless --operator-node-options replaces them (runtime/node-flags.ts), manages `nodes` simulated Windows hosts (this process: the API server and the hosts, with a
 // tiny payload so that joining them all stays short). After every node is Ready and one drift cycle has
 // passed, one hour of `wmco run` is replayed at accelerated drift intervals (120 s → --drift-interval, so
-// 30 intervals): the operator's steady-state RSS, CPU seconds per drift cycle and API requests per minute;
+// 30 intervals; --intervals replays fewer: `--drift-interval 120 --intervals 2` joins and measures at wmco
+// run's own interval, for fleets whose checks this machine cannot run faster): the operator's steady-state
+// RSS, CPU seconds per drift cycle and API requests per minute;
 // then a registry-mirror change (an ImageDigestMirrorSet) and the seconds until it reached every node.
 import { parseArgs } from 'node:util';
 import { OPERATOR_NAMESPACE } from '@wmco/sim';
@@ -20,10 +22,14 @@ import { SoakOperator } from './soak-operator.js';
 
 /** `wmco run`'s drift repair interval, which the bench accelerates. */
 const REAL_DRIFT_INTERVAL_S = 120;
+/** Drift intervals in one real hour of `wmco run`. */
+const HOUR_INTERVALS = 3600 / REAL_DRIFT_INTERVAL_S;
 
 interface ScaleOptions {
   readonly nodes: number;
   readonly driftIntervalS: number;
+  /** Drift intervals in the steady-state window (30: one hour of wmco run). */
+  readonly intervals: number;
   readonly parallelJoins: number;
   /** Write a heap snapshot of the operator at the end of the steady state (where the memory goes). */
   readonly heapSnapshot: boolean;
@@ -39,6 +45,7 @@ function options(argv: readonly string[]): ScaleOptions {
     options: {
       nodes: { type: 'string' },
       'drift-interval': { type: 'string' },
+      intervals: { type: 'string' },
       'parallel-joins': { type: 'string' },
       'heap-snapshot': { type: 'boolean' },
       batch: { type: 'string' },
@@ -49,6 +56,7 @@ function options(argv: readonly string[]): ScaleOptions {
   const o = {
     nodes: Number(values.nodes ?? 1000),
     driftIntervalS: Number(values['drift-interval'] ?? 4),
+    intervals: Number(values.intervals ?? HOUR_INTERVALS),
     parallelJoins: Number(values['parallel-joins'] ?? 50),
     heapSnapshot: values['heap-snapshot'] === true,
     batch: Number(values.batch ?? 50),
@@ -57,12 +65,22 @@ function options(argv: readonly string[]): ScaleOptions {
         ? [...OPERATOR_NODE_FLAGS]
         : values['operator-node-options'].split(' ').filter((f) => f !== ''),
   };
-  const whole = (n: number, max: number): boolean => Number.isInteger(n) && n >= 1 && n <= max;
-  if (!whole(o.nodes, MAX_SCALE_NODES) || !whole(o.parallelJoins, 50) || !(o.driftIntervalS > 0))
-    throw new Error(
-      `--nodes takes 1-${MAX_SCALE_NODES}, --parallel-joins 1-50, --drift-interval a positive number of seconds`,
-    );
+  checkOptions(o);
   return o;
+}
+
+function checkOptions(o: ScaleOptions): void {
+  const whole = (n: number, max: number): boolean => Number.isInteger(n) && n >= 1 && n <= max;
+  const wrong =
+    !whole(o.nodes, MAX_SCALE_NODES) ||
+    !whole(o.parallelJoins, 50) ||
+    !whole(o.intervals, HOUR_INTERVALS) ||
+    !(o.driftIntervalS > 0);
+  if (wrong)
+    throw new Error(
+      `--nodes takes 1-${MAX_SCALE_NODES}, --parallel-joins 1-50, --intervals 1-${HOUR_INTERVALS}, ` +
+        '--drift-interval a positive number of seconds',
+    );
 }
 
 /**
@@ -120,10 +138,11 @@ async function describeMemory(op: SoakOperator, snapshot: boolean): Promise<void
 
 async function main(): Promise<void> {
   const o = options(process.argv.slice(2));
-  // One real hour is 30 drift intervals; the bench replays them at the accelerated interval.
-  const window = 30 * o.driftIntervalS;
+  // One real hour is 30 drift intervals; the bench replays them (or --intervals of them) at its interval.
+  const window = o.intervals * o.driftIntervalS;
   console.log(
-    `${o.nodes} nodes, drift every ${o.driftIntervalS} s (wmco run: ${REAL_DRIFT_INTERVAL_S} s); one hour is ${window} s`,
+    `${o.nodes} nodes, drift every ${o.driftIntervalS} s (wmco run: ${REAL_DRIFT_INTERVAL_S} s); ` +
+      `the steady state is ${o.intervals} intervals (${o.intervals === HOUR_INTERVALS ? 'one hour' : `${(o.intervals * REAL_DRIFT_INTERVAL_S) / 60} min`} of wmco run), ${window} s`,
   );
   const world = await startScaleWorld(o.nodes, (l) => console.log(`  ${l}`));
   let op: SoakOperator | undefined;
@@ -152,7 +171,7 @@ async function main(): Promise<void> {
     const peak = (await sampleProcess(await op.pid())).peakRssBytes;
     const cycles = ms((end.driftChecks - start.driftChecks) / o.nodes);
     console.log(
-      `steady state over ${ms((end.atMs - start.atMs) / 1000)} s: ${cycles} drift cycles (30 in a real hour), operator RSS ≤ ${f.rssMiB} MiB ` +
+      `steady state over ${ms((end.atMs - start.atMs) / 1000)} s: ${cycles} drift cycles (${o.intervals} expected), operator RSS ≤ ${f.rssMiB} MiB ` +
         `(peak of this process ${Math.round(peak / 2 ** 20)} MiB), ${f.cpuSecondsPerDriftCycle} CPU s per drift cycle, ${f.apiRequestsPerMinute} API requests/min`,
     );
     console.log(
