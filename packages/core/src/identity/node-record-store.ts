@@ -25,6 +25,17 @@ export interface NodeRecords {
 /** The read side: the ConfigMaps labelled as records in the operator's namespace (an informer's cache). */
 export interface RecordCache {
   list(): readonly V1ConfigMap[];
+  /** Changes whenever the list does (an informer's cache); absent: the list is read on every lookup. */
+  readonly revision?: number;
+}
+
+/** The records, decoded once per change of the cache or of this store's own writes, with two indexes. */
+interface RecordIndex {
+  readonly cacheRevision: number | undefined;
+  readonly writes: number;
+  readonly records: readonly NodeRecord[];
+  readonly byName: ReadonlyMap<string, NodeRecord>;
+  readonly byNode: ReadonlyMap<string, NodeRecord>;
 }
 
 interface Written {
@@ -45,6 +56,9 @@ function caughtUp(w: Written, cached: V1ConfigMap | undefined): boolean {
 export class ConfigMapNodeRecords implements NodeRecords {
   private readonly written = new Map<string, Written>();
   private decoded = new Map<string, { rv: string | undefined; record: NodeRecord | undefined }>();
+  private memo: RecordIndex | undefined;
+  /** Bumped by every write of this store (a put or a remove the cache may not show yet). */
+  private writes = 0;
 
   constructor(
     private readonly core: CoreV1Api,
@@ -53,26 +67,51 @@ export class ConfigMapNodeRecords implements NodeRecords {
   ) {}
 
   get(source: RecordSource, instance: string): NodeRecord | undefined {
-    const name = nodeRecordName(source, instance);
-    return this.all().find((r) => nodeRecordName(r.source, r.instance) === name);
+    return this.index().byName.get(nodeRecordName(source, instance));
   }
 
   forNode(nodeName: string): NodeRecord | undefined {
-    return this.all().find((r) => r.nodeName === nodeName);
+    return this.index().byNode.get(nodeName);
   }
 
   all(): readonly NodeRecord[] {
+    return this.index().records;
+  }
+
+  /**
+   * The records and their indexes, rebuilt only when the cache or this store's writes changed since: every
+   * drift check, CSR and entry looks records up, and with 600 nodes a decode of the whole list per lookup
+   * was a seventh of the operator's CPU (`pnpm bench scale`, docs/benchmarks.md).
+   */
+  private index(): RecordIndex {
+    const cacheRevision = this.cache.revision;
+    const memo = this.memo;
+    const fresh = cacheRevision !== undefined && memo?.cacheRevision === cacheRevision;
+    if (memo && fresh && memo.writes === this.writes) return memo;
+    const { records, byName, byNode } = this.decodeAll();
+    this.memo = { cacheRevision, writes: this.writes, records, byName, byNode };
+    return this.memo;
+  }
+
+  /** Every record of the cache and of this store's writes, decoded (a known version is not decoded again). */
+  private decodeAll(): Pick<RecordIndex, 'records' | 'byName' | 'byNode'> {
     const decoded = new Map<string, { rv: string | undefined; record: NodeRecord | undefined }>();
-    const out: NodeRecord[] = [];
+    const records: NodeRecord[] = [];
+    const byName = new Map<string, NodeRecord>();
+    const byNode = new Map<string, NodeRecord>();
     for (const [name, cm] of this.objects()) {
       const rv = cm.metadata?.resourceVersion;
       const known = this.decoded.get(name);
       const record = known && known.rv === rv && rv !== undefined ? known.record : decodeNodeRecord(cm);
       decoded.set(name, { rv, record });
-      if (record) out.push(record);
+      if (!record) continue;
+      records.push(record);
+      byName.set(nodeRecordName(record.source, record.instance), record);
+      // The first record naming a node wins, as a search of the list in order did.
+      if (!byNode.has(record.nodeName)) byNode.set(record.nodeName, record);
     }
     this.decoded = decoded;
-    return out;
+    return { records, byName, byNode };
   }
 
   /** The cache's record ConfigMaps, with this store's own writes the cache does not show yet. */
@@ -99,6 +138,7 @@ export class ConfigMapNodeRecords implements NodeRecords {
       stored = await this.core.replaceNamespacedConfigMap({ name, namespace: this.namespace, body });
     }
     this.written.set(name, { cm: stored, resourceVersion: stored.metadata?.resourceVersion });
+    this.writes++;
   }
 
   async remove(source: RecordSource, instance: string): Promise<void> {
@@ -107,5 +147,6 @@ export class ConfigMapNodeRecords implements NodeRecords {
       if (!isNotFound(err)) throw err;
     });
     this.written.set(name, { cm: undefined, resourceVersion: undefined });
+    this.writes++;
   }
 }

@@ -3,10 +3,19 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 const PREFIX = 'wmco1:';
 const INFO = Buffer.from('windowsmachineconfig.openshift.io/username');
 
+/** The key derived last, by the private key it came from: record checks decrypt a username per node. */
+let derived: { readonly pem: string; readonly key: Buffer } | undefined;
+
 function keyFrom(privateKeyPem: string): Buffer {
   if (privateKeyPem.trim() === '')
     throw new Error('cannot derive an encryption key from an empty private key');
-  return Buffer.from(hkdfSync('sha256', Buffer.from(privateKeyPem, 'utf8'), Buffer.alloc(0), INFO, 32));
+  if (derived?.pem !== privateKeyPem) {
+    const key = Buffer.from(
+      hkdfSync('sha256', Buffer.from(privateKeyPem, 'utf8'), Buffer.alloc(0), INFO, 32),
+    );
+    derived = { pem: privateKeyPem, key };
+  }
+  return derived.key;
 }
 
 /**

@@ -19,6 +19,12 @@ export interface WorkQueueMetrics {
 export interface WorkQueueLanes {
   laneOf(key: string): string;
   readonly limits: Readonly<Record<string, number>>;
+  /**
+   * Changes whenever `laneOf` may answer differently for some key. While it and the lanes' load stay the
+   * same, the queue does not ask again about keys it found waiting in a full lane: adding a key to a queue
+   * whose lanes are full costs one question, not one per waiting key. Absent: every key is asked each time.
+   */
+  generation?(): number;
 }
 
 /**
@@ -37,6 +43,10 @@ export class WorkQueue {
   /** The lane each key being processed was handed out in, and how many keys each lane processes now. */
   private readonly laneOfTaken = new Map<string, string>();
   private readonly busy = new Map<string, number>();
+  /** Bumped whenever a lane's load changes (a key taken or done). */
+  private load = 0;
+  /** The first `upTo` queued keys had no lane with room, at this lanes' generation and load. */
+  private untakeable: { upTo: number; generation: number | undefined; load: number } | undefined;
   private shuttingDown = false;
 
   constructor(
@@ -107,6 +117,7 @@ export class WorkQueue {
     const lane = this.laneOfTaken.get(key);
     this.laneOfTaken.delete(key);
     if (lane !== undefined) this.busy.set(lane, (this.busy.get(lane) ?? 1) - 1);
+    this.load++;
     this.metrics.workDurationMs?.(this.clock.now() - started);
     if (this.dirty.has(key) && !this.shuttingDown) this.queue.push(key);
     this.dispatch();
@@ -158,9 +169,18 @@ export class WorkQueue {
 
   /** Removes and returns the first queued key whose lane has room (without lanes: the first key). */
   private nextTakeable(): string | undefined {
-    const i = this.lanes ? this.queue.findIndex((k) => this.hasRoom(k)) : 0;
-    if (i < 0 || i >= this.queue.length) return undefined;
-    return this.queue.splice(i, 1)[0];
+    if (!this.lanes) return this.queue.shift();
+    const generation = this.lanes.generation?.();
+    const known = this.untakeable;
+    // Keys found in full lanes stay there while neither the lanes' answers nor their load changed.
+    const from =
+      known && generation !== undefined && known.generation === generation && known.load === this.load
+        ? known.upTo
+        : 0;
+    let i = from;
+    while (i < this.queue.length && !this.hasRoom(this.queue[i]!)) i++;
+    this.untakeable = { upTo: i, generation, load: this.load };
+    return i < this.queue.length ? this.queue.splice(i, 1)[0] : undefined;
   }
 
   private hasRoom(key: string): boolean {
@@ -175,6 +195,7 @@ export class WorkQueue {
       const lane = this.lanes.laneOf(key);
       this.laneOfTaken.set(key, lane);
       this.busy.set(lane, this.busyIn(lane) + 1);
+      this.load++;
     }
     this.dirty.delete(key);
     this.processing.set(key, this.clock.now());

@@ -72,3 +72,16 @@ test('garbage and public keys are refused with PrivateKeyError', (t) => {
   const pub = openSshEd25519().public;
   t.throws(() => loadPrivateKey(pub, recorder()), { instanceOf: PrivateKeyError, message: /public key/ });
 });
+
+test('the key loaded again (every connection loads it) is parsed once; another key, or the same as a Buffer, is its own', (t) => {
+  const a = pem('ed25519', 'pkcs8');
+  const b = pem('ed25519', 'pkcs8');
+  const first = loadPrivateKey(a, recorder());
+  t.is(loadPrivateKey(a, recorder()), first, 'the same parsed key');
+  t.is(loadPrivateKey(Buffer.from(a), recorder()), first, 'the same text as a Buffer');
+  const other = loadPrivateKey(b, recorder());
+  t.not(other, first);
+  t.not(other.fingerprint, first.fingerprint);
+  t.is(loadPrivateKey(a, recorder()).fingerprint, first.fingerprint);
+  t.throws(() => loadPrivateKey('not a key', recorder()), { instanceOf: PrivateKeyError });
+});

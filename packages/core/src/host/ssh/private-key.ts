@@ -60,6 +60,18 @@ function checkStrength(type: string, publicSsh: Buffer, fingerprint: string, log
  * A DSA key is refused (SHA-1 only); an RSA key under 2048 bits still works but the logger gets a warning.
  */
 export function loadPrivateKey(data: string | Buffer, logger: HostLogger): LoadedPrivateKey {
+  const text = Buffer.isBuffer(data) ? data.toString('utf8') : data;
+  // Every connection (each drift check) loads the operator's key: parse it once per key.
+  if (loaded?.text === text) return loaded.key;
+  const key = parsePrivateKey(data, logger);
+  loaded = { text, key };
+  return key;
+}
+
+/** The key loaded last, by its text (a parsed key is never modified). */
+let loaded: { readonly text: string; readonly key: LoadedPrivateKey } | undefined;
+
+function parsePrivateKey(data: string | Buffer, logger: HostLogger): LoadedPrivateKey {
   let pem: Buffer;
   let parsed: ParsedKey | Error;
   try {

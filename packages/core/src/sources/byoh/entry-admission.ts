@@ -34,6 +34,7 @@ export function nodeRef(n: V1Node): NodeRef {
  */
 export class EntryAdmission {
   private readonly claims = new AddressClaims();
+  private live: { readonly data: object | undefined; readonly keys: ReadonlySet<string> } | undefined;
 
   constructor(
     private readonly view: ByohView,
@@ -81,7 +82,13 @@ export class EntryAdmission {
    */
   private otherOwner(entry: string, ipv4: string, source: string): string | undefined {
     const joinedAs = this.records?.all().find((r) => r.source === source && r.address === ipv4)?.instance;
-    const live = new Set(Object.keys(this.view.instances() ?? {}));
-    return this.claims.claim(entry, ipv4, live, joinedAs);
+    return this.claims.claim(entry, ipv4, this.liveEntries(), joinedAs);
+  }
+
+  /** The listed entries, as a set built once per version of the list (every entry of a pass asks). */
+  private liveEntries(): ReadonlySet<string> {
+    const data = this.view.instances();
+    if (!this.live || this.live.data !== data) this.live = { data, keys: new Set(Object.keys(data ?? {})) };
+    return this.live.keys;
   }
 }

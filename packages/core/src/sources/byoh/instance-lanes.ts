@@ -46,5 +46,7 @@ export function instanceLanes(view: ByohView, version: string, parallelJoins: nu
       return joined(key.slice(ENTRY_PREFIX.length)) ? 'maintain' : 'join';
     },
     limits: { join: parallelJoins, maintain: MAINTAIN_WORKERS, remove: REMOVE_WORKERS },
+    // A key's lane depends on it and on the Windows nodes only.
+    generation: () => view.windowsNodesRevision(),
   };
 }
