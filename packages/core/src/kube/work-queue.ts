@@ -47,6 +47,8 @@ export class WorkQueue {
   private load = 0;
   /** The first `upTo` queued keys had no lane with room, at this lanes' generation and load. */
   private untakeable: { upTo: number; generation: number | undefined; load: number } | undefined;
+  /** Each key's lane as `laneOf` answered at this generation (cleared when it moves on). */
+  private lanesAt: { generation: number; lanes: Map<string, string> } | undefined;
   private shuttingDown = false;
 
   constructor(
@@ -185,14 +187,28 @@ export class WorkQueue {
 
   private hasRoom(key: string): boolean {
     if (!this.lanes) return true;
-    const lane = this.lanes.laneOf(key);
+    const lane = this.laneOf(key);
     const limit = this.lanes.limits[lane];
     return limit === undefined || this.busyIn(lane) < limit;
   }
 
+  /** `laneOf`, asked once per key and generation when the lanes have one. */
+  private laneOf(key: string): string {
+    const lanes = this.lanes!;
+    const generation = lanes.generation?.();
+    if (generation === undefined) return lanes.laneOf(key);
+    if (this.lanesAt?.generation !== generation) this.lanesAt = { generation, lanes: new Map() };
+    let lane = this.lanesAt.lanes.get(key);
+    if (lane === undefined) {
+      lane = lanes.laneOf(key);
+      this.lanesAt.lanes.set(key, lane);
+    }
+    return lane;
+  }
+
   private take(key: string): string {
     if (this.lanes) {
-      const lane = this.lanes.laneOf(key);
+      const lane = this.laneOf(key);
       this.laneOfTaken.set(key, lane);
       this.busy.set(lane, this.busyIn(lane) + 1);
       this.load++;

@@ -2,7 +2,7 @@ import test from 'ava';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
-import { kubeWatch } from './kube-watch.js';
+import { kubeWatch, WATCH_IDLE_TIMEOUT_MS } from './kube-watch.js';
 
 /** A loopback server whose watch answers with `answer`; it is closed when the test ends. */
 async function server(
@@ -54,4 +54,12 @@ test('a watch whose response never arrives is still an error', async (t) => {
   const kc = await server(t, () => undefined);
   const { err } = await done(kubeWatch(kc, 200));
   t.true(err instanceof Error, 'a connect that timed out is reported');
+});
+
+test('an idle watch outlasts the API server’s bookmark period: the client does not end a healthy watch', (t) => {
+  // kube-apiserver's watch cache sends a bookmark about once a minute on a watch that asked for them.
+  const BOOKMARK_PERIOD_MS = 60_000;
+  t.true(WATCH_IDLE_TIMEOUT_MS >= 2 * BOOKMARK_PERIOD_MS);
+  // A dead connection is still noticed before the informer's five-minute silence watchdog relists.
+  t.true(WATCH_IDLE_TIMEOUT_MS < 300_000);
 });

@@ -35,6 +35,7 @@ export function nodeRef(n: V1Node): NodeRef {
 export class EntryAdmission {
   private readonly claims = new AddressClaims();
   private live: { readonly data: object | undefined; readonly keys: ReadonlySet<string> } | undefined;
+  private refs: { readonly revision: number; readonly refs: readonly NodeRef[] } | undefined;
 
   constructor(
     private readonly view: ByohView,
@@ -43,11 +44,10 @@ export class EntryAdmission {
   ) {}
 
   async admit(entry: string, value: string): Promise<AdmissionResult> {
-    const nodes = this.view.windowsNodes();
     const policy = (await this.addressing.policy?.()) ?? STRICT_ADDRESS_POLICY;
     const [result] = await parseWindowsInstances(
       { [entry]: value },
-      nodes.map(nodeRef),
+      this.nodeRefs(),
       this.addressing.resolve,
       policy,
     );
@@ -83,6 +83,14 @@ export class EntryAdmission {
   private otherOwner(entry: string, ipv4: string, source: string): string | undefined {
     const joinedAs = this.records?.all().find((r) => r.source === source && r.address === ipv4)?.instance;
     return this.claims.claim(entry, ipv4, this.liveEntries(), joinedAs);
+  }
+
+  /** The Windows nodes as entries are checked against them, built once per change of the nodes. */
+  private nodeRefs(): readonly NodeRef[] {
+    const revision = this.view.windowsNodesRevision();
+    if (this.refs?.revision !== revision)
+      this.refs = { revision, refs: this.view.windowsNodes().map(nodeRef) };
+    return this.refs.refs;
   }
 
   /** The listed entries, as a set built once per version of the list (every entry of a pass asks). */
