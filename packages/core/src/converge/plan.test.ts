@@ -61,18 +61,17 @@ test('a host that matches gets an empty plan (paths and service names compare ca
   t.is(describe(plan(matching, spec)), 'no changes: the host matches its spec');
 });
 
-test('an empty host gets everything, services in dependency and priority order, each file before the first level reading it', (t) => {
+test('an empty host gets everything, services in dependency and priority order', (t) => {
   t.deepEqual(kinds(state({ containersFeature: false })), [
     'createDirectory C:\\k',
     'placeFile C:\\k\\a.exe',
+    'placeFile C:\\k\\b.exe',
     'createService a',
     'createService b',
     'setEnvVar HTTP_PROXY',
     'addRoute 169.254.169.254/32',
     'addFirewallRule vxlan',
     'startService a',
-    // Only b reads b.exe: a starts while the host still places it.
-    'placeFile C:\\k\\b.exe',
     'startService b',
     'installFeature Containers',
   ]);

@@ -4,7 +4,6 @@ import { managedDescription, type HostSpec } from '../desired/host-spec.js';
 import { clientCertificateSteps } from './client-certificate-steps.js';
 import { rootCertificateSteps } from './root-certificate-steps.js';
 import { withServiceScripts } from './script-steps.js';
-import { withFilesBeforeTheirStart } from './file-placement-order.js';
 import { dependencyLevels, dependencyOrder, runningDependents } from './service-order.js';
 
 export type { Plan } from '../host/protocol/index.js';
@@ -18,9 +17,8 @@ type ServiceConfigStep = Extract<PlanStep, { kind: 'createService' | 'configureS
  * (dependents first) when their configuration or a file on their command line changes; staged files moved
  * into place; services created or reconfigured; environment variables; routes; firewall rules; services
  * started level by level (a level: those whose dependencies are in earlier levels, started together),
- * each level after its services' pre-scripts, and a file only later levels read placed right before them
- * (`withFilesBeforeTheirStart`); the Containers feature; the host name. Pure; empty when the host already
- * matches.
+ * each level after its services' pre-scripts; the Containers feature; the host name. Pure; empty when the
+ * host already matches.
  */
 export function plan(state: HostState, spec: HostSpec): Plan {
   const files = fileSteps(state, spec);
@@ -30,23 +28,24 @@ export function plan(state: HostState, spec: HostSpec): Plan {
     ...new Set([...servicesTouchedBy(files, configs, spec), ...environments.map((e) => e.name)]),
   ];
   const stops = stopSteps(state.services, touched);
-  const steps: PlanStep[] = [
-    ...directorySteps(state, spec),
-    ...stops,
-    ...files,
-    ...pruneSteps(state, spec),
-    ...rootCertificateSteps(state, spec),
-    ...clientCertificateSteps(state, spec),
-    ...configs,
-    ...environments,
-    ...envVarSteps(state, spec),
-    ...routeSteps(state, spec),
-    ...firewallSteps(state, spec),
-    ...withServiceScripts(startSteps(state.services, spec.services, stops), spec),
-    ...featureSteps(state, spec),
-    ...hostnameSteps(state, spec),
-  ];
-  return { steps: withFilesBeforeTheirStart(steps, spec) };
+  return {
+    steps: [
+      ...directorySteps(state, spec),
+      ...stops,
+      ...files,
+      ...pruneSteps(state, spec),
+      ...rootCertificateSteps(state, spec),
+      ...clientCertificateSteps(state, spec),
+      ...configs,
+      ...environments,
+      ...envVarSteps(state, spec),
+      ...routeSteps(state, spec),
+      ...firewallSteps(state, spec),
+      ...withServiceScripts(startSteps(state.services, spec.services, stops), spec),
+      ...featureSteps(state, spec),
+      ...hostnameSteps(state, spec),
+    ],
+  };
 }
 
 function directorySteps(state: HostState, spec: HostSpec): PlanStep[] {

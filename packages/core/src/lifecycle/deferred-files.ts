@@ -1,8 +1,10 @@
 import type { PlanStep } from '../host/protocol/index.js';
 import type { ObservedPlan } from '../converge/converge-round.js';
-import { namedIn } from '../converge/named-paths.js';
 
 type PlaceFile = Extract<PlanStep, { kind: 'placeFile' }>;
+
+/** A Windows path as steps may write it, for comparison: lower case, backslashes. */
+const normal = (text: string): string => text.toLowerCase().replaceAll('/', '\\');
 
 /**
  * The payload files (by SHA-256, among `payload`: the caller passes the core's own) a bootstrap apply can do without: placed by the node round's apply, so
@@ -46,4 +48,13 @@ export function filesNamedBy(
       p.kind === 'placeFile' && files.has(p.sha256) && mentioned(p.path) ? [p.sha256] : [],
     ),
   );
+}
+
+/** Whether a path is named in `texts` (as written, or as JSON writes it). */
+function namedIn(texts: readonly string[]): (path: string) => boolean {
+  const named = normal(texts.join('\n'));
+  return (path) => {
+    const p = normal(path);
+    return named.includes(p) || named.includes(JSON.stringify(p).slice(1, -1));
+  };
 }
