@@ -27,3 +27,14 @@ test('a wrong key, a tampered value, garbage and an empty key are errors', (t) =
   t.throws(() => decryptUsername('wmco1:AAAA', KEY_A), { message: /truncated/ });
   t.throws(() => encryptUsername('core', ''), { message: /empty private key/ });
 });
+
+test('a value decrypted once is still refused under another key, and a changed value is checked again', (t) => {
+  const v = encryptUsername('core', KEY_A);
+  t.is(decryptUsername(v, KEY_A), 'core');
+  t.is(decryptUsername(v, KEY_A), 'core', 'the second time from memory');
+  t.throws(() => decryptUsername(v, KEY_B), { message: /does not decrypt/ });
+  t.is(decryptUsername(v, KEY_A), 'core');
+  const raw = Buffer.from(v.slice(6), 'base64');
+  raw[14]! ^= 1;
+  t.throws(() => decryptUsername(`wmco1:${raw.toString('base64')}`, KEY_A), { message: /does not decrypt/ });
+});

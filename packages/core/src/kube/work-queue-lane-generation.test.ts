@@ -76,3 +76,27 @@ test('a done key frees its lane and the keys found waiting behind it are looked 
   t.is(await worker, 'maintain:c');
   t.is(q.busyIn('maintain'), 2);
 });
+
+test('handing out a key looks at one key per lane, not at every key waiting in a full lane', (t) => {
+  let looks = 0;
+  const lanes: WorkQueueLanes = {
+    laneOf: (key) => key.split(':')[0] ?? '',
+    limits: { join: 5, maintain: 2 },
+    // Every look at a waiting key's lane reads the generation: the count is the work per hand-out.
+    generation: () => {
+      looks++;
+      return 0;
+    },
+  };
+  const q = busyQueue(lanes);
+  // 1,000 drift checks wait behind the two busy maintain workers; joins come and go in front of them.
+  for (let i = 0; i < 1000; i++) q.add(`maintain:n${i}`);
+  looks = 0;
+  for (let i = 0; i < 100; i++) {
+    q.add(`join:j${i}`);
+    t.is(q.tryGet(), `join:j${i}`);
+    q.done(`join:j${i}`);
+  }
+  t.is(q.length, 1000);
+  t.true(looks <= 100 * 6, `${looks} looks for 100 joins handed out past 1,000 waiting keys`);
+});

@@ -1,4 +1,5 @@
 import type { Clock, TimerHandle } from './clock.js';
+import { LaneBuckets } from './lane-buckets.js';
 import type { RateLimiter } from './rate-limiter.js';
 
 /** What a queue reports, for Prometheus or tests. All methods are optional to implement. */
@@ -20,9 +21,9 @@ export interface WorkQueueLanes {
   laneOf(key: string): string;
   readonly limits: Readonly<Record<string, number>>;
   /**
-   * Changes whenever `laneOf` may answer differently for some key. While it and the lanes' load stay the
-   * same, the queue does not ask again about keys it found waiting in a full lane: adding a key to a queue
-   * whose lanes are full costs one question, not one per waiting key. Absent: every key is asked each time.
+   * Changes whenever `laneOf` may answer differently for some key. While it stays the same, the queue asks
+   * about each waiting key once and keeps the waiting keys by lane (lane-buckets.ts): adding a key costs
+   * one question, and handing one out looks at one key per lane. Absent: every key is asked each time.
    */
   generation?(): number;
 }
@@ -33,7 +34,9 @@ export interface WorkQueueLanes {
  * more at `done`. Retries go through a rate limiter (per-key backoff plus a global bucket).
  */
 export class WorkQueue {
-  private readonly queue: string[] = [];
+  /** Waiting keys: first in, first out; with lanes, by lane. */
+  private readonly fifo: string[] = [];
+  private readonly byLane: LaneBuckets | undefined;
   private readonly dirty = new Set<string>();
   private readonly processing = new Map<string, number>();
   private readonly addedAt = new Map<string, number>();
@@ -43,12 +46,6 @@ export class WorkQueue {
   /** The lane each key being processed was handed out in, and how many keys each lane processes now. */
   private readonly laneOfTaken = new Map<string, string>();
   private readonly busy = new Map<string, number>();
-  /** Bumped whenever a lane's load changes (a key taken or done). */
-  private load = 0;
-  /** The first `upTo` queued keys had no lane with room, at this lanes' generation and load. */
-  private untakeable: { upTo: number; generation: number | undefined; load: number } | undefined;
-  /** Each key's lane as `laneOf` answered at this generation (cleared when it moves on). */
-  private lanesAt: { generation: number; lanes: Map<string, string> } | undefined;
   private shuttingDown = false;
 
   constructor(
@@ -56,7 +53,9 @@ export class WorkQueue {
     private readonly limiter: RateLimiter,
     private readonly metrics: WorkQueueMetrics = {},
     private readonly lanes?: WorkQueueLanes,
-  ) {}
+  ) {
+    this.byLane = lanes ? new LaneBuckets(lanes) : undefined;
+  }
 
   add(key: string): void {
     if (this.shuttingDown || this.dirty.has(key)) return;
@@ -101,13 +100,13 @@ export class WorkQueue {
   /** The next key, or undefined once the queue is shut down. */
   /** The next key if one can be handed out now, without waiting. */
   tryGet(): string | undefined {
-    const key = this.nextTakeable();
-    return key === undefined ? undefined : this.take(key);
+    const next = this.nextTakeable();
+    return next === undefined ? undefined : this.take(next);
   }
 
   get(): Promise<string | undefined> {
-    const key = this.nextTakeable();
-    if (key !== undefined) return Promise.resolve(this.take(key));
+    const next = this.nextTakeable();
+    if (next !== undefined) return Promise.resolve(this.take(next));
     if (this.shuttingDown) return Promise.resolve(undefined);
     return new Promise((resolve) => this.waiters.push(resolve));
   }
@@ -119,9 +118,8 @@ export class WorkQueue {
     const lane = this.laneOfTaken.get(key);
     this.laneOfTaken.delete(key);
     if (lane !== undefined) this.busy.set(lane, (this.busy.get(lane) ?? 1) - 1);
-    this.load++;
     this.metrics.workDurationMs?.(this.clock.now() - started);
-    if (this.dirty.has(key) && !this.shuttingDown) this.queue.push(key);
+    if (this.dirty.has(key) && !this.shuttingDown) this.push(key);
     this.dispatch();
     if (this.processing.size === 0) this.drained.splice(0).forEach((fn) => fn());
   }
@@ -132,7 +130,7 @@ export class WorkQueue {
   }
 
   get length(): number {
-    return this.queue.length;
+    return this.byLane ? this.byLane.length : this.fifo.length;
   }
 
   isProcessing(key: string): boolean {
@@ -155,70 +153,48 @@ export class WorkQueue {
   }
 
   private enqueue(key: string): void {
-    this.queue.push(key);
+    this.push(key);
     this.dispatch();
-    this.metrics.depth?.(this.queue.length);
+    this.metrics.depth?.(this.length);
+  }
+
+  private push(key: string): void {
+    if (this.byLane) this.byLane.push(key);
+    else this.fifo.push(key);
   }
 
   /** Hands queued keys to waiting workers while some key's lane has room. */
   private dispatch(): void {
     while (this.waiters.length > 0 && !this.shuttingDown) {
-      const key = this.nextTakeable();
-      if (key === undefined) return;
-      this.waiters.shift()?.(this.take(key));
+      const next = this.nextTakeable();
+      if (next === undefined) return;
+      this.waiters.shift()?.(this.take(next));
     }
   }
 
   /** Removes and returns the first queued key whose lane has room (without lanes: the first key). */
-  private nextTakeable(): string | undefined {
-    if (!this.lanes) return this.queue.shift();
-    const generation = this.lanes.generation?.();
-    const known = this.untakeable;
-    // Keys found in full lanes stay there while neither the lanes' answers nor their load changed.
-    const from =
-      known && generation !== undefined && known.generation === generation && known.load === this.load
-        ? known.upTo
-        : 0;
-    let i = from;
-    while (i < this.queue.length && !this.hasRoom(this.queue[i]!)) i++;
-    this.untakeable = { upTo: i, generation, load: this.load };
-    return i < this.queue.length ? this.queue.splice(i, 1)[0] : undefined;
-  }
-
-  private hasRoom(key: string): boolean {
-    if (!this.lanes) return true;
-    const lane = this.laneOf(key);
-    const limit = this.lanes.limits[lane];
-    return limit === undefined || this.busyIn(lane) < limit;
-  }
-
-  /** `laneOf`, asked once per key and generation when the lanes have one. */
-  private laneOf(key: string): string {
-    const lanes = this.lanes!;
-    const generation = lanes.generation?.();
-    if (generation === undefined) return lanes.laneOf(key);
-    if (this.lanesAt?.generation !== generation) this.lanesAt = { generation, lanes: new Map() };
-    let lane = this.lanesAt.lanes.get(key);
-    if (lane === undefined) {
-      lane = lanes.laneOf(key);
-      this.lanesAt.lanes.set(key, lane);
+  private nextTakeable(): { key: string; lane?: string } | undefined {
+    if (!this.byLane) {
+      const key = this.fifo.shift();
+      return key === undefined ? undefined : { key };
     }
-    return lane;
+    return this.byLane.next((lane) => {
+      const limit = this.lanes!.limits[lane];
+      return limit === undefined || this.busyIn(lane) < limit;
+    });
   }
 
-  private take(key: string): string {
-    if (this.lanes) {
-      const lane = this.laneOf(key);
+  private take({ key, lane }: { key: string; lane?: string }): string {
+    if (lane !== undefined) {
       this.laneOfTaken.set(key, lane);
       this.busy.set(lane, this.busyIn(lane) + 1);
-      this.load++;
     }
     this.dirty.delete(key);
     this.processing.set(key, this.clock.now());
     const added = this.addedAt.get(key);
     this.addedAt.delete(key);
     if (added !== undefined) this.metrics.queueLatencyMs?.(this.clock.now() - added);
-    this.metrics.depth?.(this.queue.length);
+    this.metrics.depth?.(this.length);
     return key;
   }
 }

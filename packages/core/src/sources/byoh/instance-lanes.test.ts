@@ -71,3 +71,19 @@ test('the node list is read once per change of the Windows nodes, not once per k
   t.is(laneOf(`${ENTRY_PREFIX}host-1.example`), 'maintain');
   t.is(reads(), 2);
 });
+
+test('the generation moves on when the joined entries change, not at every change of the Windows nodes', (t) => {
+  const nodes = [node(0), node(1, { ready: false })];
+  const { view, change } = countingView(nodes);
+  const lanes = instanceLanes(view, '1.0.0', 5);
+  const first = lanes.generation!();
+  // A heartbeat or an annotation: the nodes changed, the joined entries did not.
+  nodes[0] = { ...node(0), metadata: { ...node(0).metadata, labels: { touched: 'yes' } } };
+  change();
+  t.is(lanes.generation!(), first);
+  // A node turns Ready: its entry moves to the maintain lane, so the generation moves on.
+  nodes[1] = node(1);
+  change();
+  t.not(lanes.generation!(), first);
+  t.is(lanes.laneOf(`${ENTRY_PREFIX}host-1.example`), 'maintain');
+});

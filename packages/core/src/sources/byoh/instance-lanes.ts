@@ -28,25 +28,36 @@ function joinedEntries(nodes: readonly V1Node[], version: string): Set<string> {
  * checks, key rotation) and `remove` (BYOH nodes whose entry is gone). Hosts that do not answer hold at
  * most the join lane; drift checks and removals keep their own workers.
  *
- * The queue asks `laneOf` for every waiting key each time it looks for one with room, so with 1,000 nodes
- * a scan of the nodes per question made that quadratic: the joined entries are indexed once per change of
- * the Windows nodes instead.
+ * The queue asks `laneOf` about its waiting keys again whenever the generation moves on, so with 1,000
+ * nodes a scan of the nodes per question made that quadratic: the joined entries are indexed once per
+ * change of the Windows nodes instead, and the generation follows the joined entries, not every change.
  */
 export function instanceLanes(view: ByohView, version: string, parallelJoins: number): WorkQueueLanes {
-  let index: { revision: number; joined: Set<string> } | undefined;
-  const joined = (entry: string): boolean => {
+  let index: { revision: number; joined: Set<string>; generation: number } | undefined;
+  // Re-indexed at each change of the Windows nodes; the generation moves on only when the joined entries
+  // differ, not at every heartbeat or annotation: the queue asks about its waiting keys once per generation.
+  const current = (): { joined: Set<string>; generation: number } => {
     const revision = view.windowsNodesRevision();
-    if (index?.revision !== revision)
-      index = { revision, joined: joinedEntries(view.windowsNodes(), version) };
-    return index.joined.has(entry);
+    if (index?.revision === revision) return index;
+    const joined = joinedEntries(view.windowsNodes(), version);
+    const generation =
+      index && sameSet(index.joined, joined) ? index.generation : (index?.generation ?? 0) + 1;
+    index = { revision, joined, generation };
+    return index;
   };
   return {
     laneOf: (key) => {
       if (key.startsWith(NODE_PREFIX)) return 'remove';
-      return joined(key.slice(ENTRY_PREFIX.length)) ? 'maintain' : 'join';
+      return current().joined.has(key.slice(ENTRY_PREFIX.length)) ? 'maintain' : 'join';
     },
     limits: { join: parallelJoins, maintain: MAINTAIN_WORKERS, remove: REMOVE_WORKERS },
-    // A key's lane depends on it and on the Windows nodes only.
-    generation: () => view.windowsNodesRevision(),
+    // A key's lane depends on it and on the joined entries only.
+    generation: () => current().generation,
   };
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const x of a) if (!b.has(x)) return false;
+  return true;
 }

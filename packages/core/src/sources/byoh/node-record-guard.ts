@@ -45,10 +45,14 @@ export class NodeRecordGuard {
     return this.check(record, key);
   }
 
-  /** The record naming `nodeName`, checked against the Node of that name. */
-  ofNodeName(nodeName: string, key: OperatorKey): RecordedNode {
-    const record = this.deps.records.forNode(nodeName);
-    return record === undefined ? { kind: 'none' } : this.check(record, key);
+  /** The record naming `nodeName`, unchecked (`ofRecord` checks it against the Node). */
+  recordNaming(nodeName: string): NodeRecord | undefined {
+    return this.deps.records.forNode(nodeName);
+  }
+
+  /** A record checked against the Node of its name. */
+  ofRecord(record: NodeRecord, key: OperatorKey): Exclude<RecordedNode, { kind: 'none' }> {
+    return this.check(record, key);
   }
 
   report(found: Extract<RecordedNode, { kind: 'contradicts' }>, action: string): Promise<void> {
@@ -83,7 +87,7 @@ export class NodeRecordGuard {
     await this.deps.events.record(nodeEventRef(node), 'Warning', 'NodeNotRecorded', message);
   }
 
-  private check(record: NodeRecord, key: OperatorKey): RecordedNode {
+  private check(record: NodeRecord, key: OperatorKey): Exclude<RecordedNode, { kind: 'none' }> {
     const node = this.view.node(record.nodeName);
     if (node === undefined) return { kind: 'missing', record };
     const problems = recordDisagreements(node, record, key);
