@@ -41,3 +41,19 @@ test('a name that now resolves elsewhere releases its old host', (t) => {
   t.is(c.claim('b.example', '10.0.0.5', keys), undefined);
   t.is(c.claim('b.example', '10.0.0.6', keys), 'a.example');
 });
+
+test('a claim looks at the live keys a fixed number of times, however many hosts are claimed', (t) => {
+  let looks = 0;
+  class CountingSet extends Set<string> {
+    override has(k: string): boolean {
+      looks++;
+      return super.has(k);
+    }
+  }
+  const keys = Array.from({ length: 1000 }, (_, i) => `10.0.${Math.floor(i / 250)}.${(i % 250) + 1}`);
+  const c = new AddressClaims();
+  const live = new CountingSet(keys);
+  for (const k of keys) t.is(c.claim(k, k, live), undefined);
+  t.true(looks <= 4 * keys.length, `${looks} looks for ${keys.length} claims`);
+  t.is(c.owner(keys[999]!), keys[999]);
+});

@@ -96,3 +96,29 @@ test('a host another source joined is refused here, and that source’s status o
   const own = { ...view({ '10.0.0.5': V }), source: embedderSource('windows-hosts', list) };
   t.true((await new EntryAdmission(own, { resolve }, records).admit('10.0.0.5', V)).ok);
 });
+
+test('admitting each entry of a 1,000-host list reads the records once, not once per entry', async (t) => {
+  const hosts = Array.from({ length: 1000 }, (_, i) => `10.0.${Math.floor(i / 250)}.${(i % 250) + 1}`);
+  const recorded = hosts.map((h, i) => ({
+    source: 'windows-instances' as const,
+    instance: h,
+    address: h,
+    nodeName: `win-${i}`,
+    username: 'Administrator',
+    appliedTags: [],
+    recordedAt: '2026-01-01T00:00:00Z',
+  }));
+  let reads = 0;
+  // The records' list as the store keeps it (one array per change); each element read is counted.
+  const all = new Proxy(recorded, {
+    get(target, p, receiver) {
+      if (typeof p === 'string' && /^\d+$/.test(p)) reads++;
+      return Reflect.get(target, p, receiver) as unknown;
+    },
+  });
+  const records = { ...new MemoryNodeRecords([]), all: () => all } as unknown as MemoryNodeRecords;
+  const instances = Object.fromEntries(hosts.map((h) => [h, V]));
+  const admission = new EntryAdmission(view(instances), { resolve }, records);
+  for (const h of hosts) t.true((await admission.admit(h, V)).ok);
+  t.true(reads <= 2 * hosts.length, `${reads} record reads for ${hosts.length} entries`);
+});

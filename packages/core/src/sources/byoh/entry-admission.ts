@@ -7,6 +7,7 @@ import {
   type WindowsInstanceResult,
 } from '../../desired/windows-instances.js';
 import type { NodeRecords } from '../../identity/node-record-store.js';
+import type { NodeRecord } from '../../identity/node-record.js';
 import { AddressClaims } from './address-claims.js';
 import type { ByohView } from './byoh-view.js';
 
@@ -36,6 +37,8 @@ export class EntryAdmission {
   private readonly claims = new AddressClaims();
   private live: { readonly data: object | undefined; readonly keys: ReadonlySet<string> } | undefined;
   private refs: { readonly revision: number; readonly refs: readonly NodeRef[] } | undefined;
+  private byAddress:
+    { readonly of: readonly NodeRecord[]; readonly records: ReadonlyMap<string, NodeRecord[]> } | undefined;
 
   constructor(
     private readonly view: ByohView,
@@ -70,7 +73,7 @@ export class EntryAdmission {
    * records say: it is never touched here, and that source's status (kept under the same address) stays.
    */
   private joinedElsewhere(entry: string, ipv4: string, source: string): AdmissionResult | undefined {
-    const other = this.records?.all().find((r) => r.source !== source && r.address === ipv4);
+    const other = this.recordsAt(ipv4).find((r) => r.source !== source);
     if (other === undefined) return undefined;
     const error = `the host (${ipv4}) was joined by source ${other.source} as node ${other.nodeName}; it is left to that source`;
     return { key: entry, ok: false, error, keepStatus: true };
@@ -81,8 +84,22 @@ export class EntryAdmission {
    * joined the host is read from the operator's records, never from a Node's address or annotation.
    */
   private otherOwner(entry: string, ipv4: string, source: string): string | undefined {
-    const joinedAs = this.records?.all().find((r) => r.source === source && r.address === ipv4)?.instance;
+    const joinedAs = this.recordsAt(ipv4).find((r) => r.source === source)?.instance;
     return this.claims.claim(entry, ipv4, this.liveEntries(), joinedAs);
+  }
+
+  /**
+   * The records of the host at `ipv4`, in the records' order, indexed once per list of records (the
+   * record store keeps one list per change): every entry of a pass asks.
+   */
+  private recordsAt(ipv4: string): readonly NodeRecord[] {
+    const all = this.records?.all() ?? [];
+    if (this.byAddress?.of !== all) {
+      const records = new Map<string, NodeRecord[]>();
+      for (const r of all) records.set(r.address, [...(records.get(r.address) ?? []), r]);
+      this.byAddress = { of: all, records };
+    }
+    return this.byAddress.records.get(ipv4) ?? [];
   }
 
   /** The Windows nodes as entries are checked against them, built once per change of the nodes. */
