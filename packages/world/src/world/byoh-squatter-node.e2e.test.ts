@@ -51,12 +51,16 @@ test.serial(
       annotations: { [OWNER]: a.address },
       internalIp: v.address,
     });
+    // Another that does not call itself Windows: the operator's informer of Windows nodes does not see it,
+    // the join's look for claimants still does.
+    await (await nodeAttacker(world, 'win-u')).squat({ labels: {}, annotations: { [OWNER]: a.address } });
 
     await listAndStart(world);
     const ready = await until('WIN-A Ready', phaseIs(world, a.address, 'Ready'), 90_000);
     t.is(ready.node, 'win-a', 'the honest host joined under its own name');
-    t.deepEqual(ready.untrustedNodes, ['win-s'], 'the status names the squatter');
+    t.deepEqual(ready.untrustedNodes, ['win-s', 'win-u'], 'the status names the squatters');
     t.regex(await warning(world, 'NodeClaimNotTrusted', 'win-s'), /no record of joining it; not adopted/);
+    t.regex(await warning(world, 'NodeClaimNotTrusted', 'win-u'), /no record of joining it; not adopted/);
     t.deepEqual(await recordedNodes(world), ['win-a']);
     const s = await apis(world).core.readNode({ name: 'win-s' });
     t.is(s.metadata?.annotations?.[OWNER], a.address, 'its own annotation is left as it wrote it');

@@ -1,3 +1,4 @@
+import type { V1Node } from '@kubernetes/client-node';
 import type { WindowsInstance } from '../../desired/windows-instances.js';
 import { instanceRef } from '../../identity/instance-ref.js';
 import { decideNodeName } from '../../identity/name-decision.js';
@@ -8,7 +9,7 @@ import type { JoinDeps } from '../../lifecycle/join-deps.js';
 import type { JoiningInstance, SourceInstance } from '../../lifecycle/node-source.js';
 import { readNode } from '../../lifecycle/node-ops.js';
 import { RECORDS_NAMESPACE_ANNOTATION } from '../../identity/records-namespace.js';
-import { reportUntrustedClaims } from './untrusted-claims.js';
+import { informedNodes, reportUntrustedClaims } from './untrusted-claims.js';
 import { byohSource, type ListedSource } from './listed-source.js';
 
 /**
@@ -38,6 +39,8 @@ export function byohJoiningInstance(
   deps: JoinDeps,
   instance: WindowsInstance,
   source: ListedSource = byohSource(),
+  /** The Windows nodes the caller watches: the join lists only the others when it looks for claimants. */
+  windowsNodes?: () => readonly V1Node[],
 ): JoiningInstance {
   const ref = instanceRef(instance);
   // The node the operator's own record of this entry names, at this address: never the Node's annotation.
@@ -72,7 +75,8 @@ export function byohJoiningInstance(
           recordedFor: (name) => deps.records.forNode(name)?.instance,
         },
       );
-      await reportUntrustedClaims(deps, instance, registration.nodeName);
+      const nodes = windowsNodes ? informedNodes(deps.core, windowsNodes) : undefined;
+      await reportUntrustedClaims(deps, instance, registration.nodeName, nodes);
       return registration.nodeName;
     },
     claim: (node) => claimNode({ core: deps.core, registrations: deps.names, recordedNode }, ref, node),

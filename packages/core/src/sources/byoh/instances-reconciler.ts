@@ -40,6 +40,7 @@ export class InstancesReconciler implements Reconciler {
   private readonly removals: RecordedRemovals;
   private readonly attention: ByohAttention;
   private readonly source: ListedSource;
+  private readonly windowsNodes = (): readonly V1Node[] => this.view.windowsNodes();
 
   constructor(
     private readonly deps: JoinDeps,
@@ -172,7 +173,7 @@ export class InstancesReconciler implements Reconciler {
       privateKeyPem: w.privateKey,
       publicKeyHash: w.hash,
       signal: w.signal,
-      identity: byohJoiningInstance(this.deps, w.instance, this.source),
+      identity: byohJoiningInstance(this.deps, w.instance, this.source, this.windowsNodes),
     });
     // A node that has just joined needs no drift check before the interval passed: the events of its own
     // writes (the version annotation) find it recent, and the periodic checks start from here.

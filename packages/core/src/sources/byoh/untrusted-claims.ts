@@ -1,6 +1,7 @@
 import type { V1Node } from '@kubernetes/client-node';
 import type { WindowsInstance } from '../../desired/windows-instances.js';
 import { nodeOwner } from '../../identity/node-ownership.js';
+import { Labels } from '../../identity/node-metadata.js';
 import { errorMessage } from '../../kube/logger.js';
 import { nodeEventRef, type JoinDeps } from '../../lifecycle/join-deps.js';
 import { nodeInternalIp } from '../../lifecycle/node-ops.js';
@@ -9,6 +10,24 @@ import { nodeInternalIp } from '../../lifecycle/node-ops.js';
 export const NODE_CLAIM_NOT_TRUSTED = 'NodeClaimNotTrusted';
 
 type Deps = Pick<JoinDeps, 'core' | 'records' | 'events' | 'logger' | 'status'>;
+
+/** Every Node of the cluster, as a join looks for claimants. */
+export type ClusterNodes = () => Promise<readonly V1Node[]>;
+
+/** Every Node, listed (one list of the whole cluster). */
+export const listedNodes =
+  (core: Deps['core']): ClusterNodes =>
+  async () =>
+    (await core.listNode()).items;
+
+/**
+ * Every Node: the Windows nodes from the operator's own informer and the others listed by label (a
+ * selector `kubernetes.io/os!=windows` also matches Nodes without the label). Listing the whole cluster
+ * at each join made a join cost the fleet: at 750 nodes the lists were the operator's largest own cost.
+ */
+export const informedNodes =
+  (core: Deps['core'], windowsNodes: () => readonly V1Node[]): ClusterNodes =>
+  async () => [...windowsNodes(), ...(await core.listNode({ labelSelector: `${Labels.os}!=windows` })).items];
 
 /**
  * Nodes other than `joinedAs` that claim `instance` through what a kubelet writes on its own Node (the
@@ -38,9 +57,10 @@ export async function reportUntrustedClaims(
   deps: Deps,
   instance: Pick<WindowsInstance, 'address' | 'ipv4Address'>,
   joinedAs: string,
+  clusterNodes: ClusterNodes = listedNodes(deps.core),
 ): Promise<void> {
   try {
-    const nodes = (await deps.core.listNode()).items;
+    const nodes = await clusterNodes();
     const recorded = (name: string): boolean => deps.records.forNode(name) !== undefined;
     const names = untrustedClaimants(nodes, instance, joinedAs, recorded);
     for (const node of nodes.filter((n) => names.includes(n.metadata?.name ?? ''))) {
