@@ -37,7 +37,19 @@ export function processUsage(): ProcessUsage {
   };
 }
 
+/** The addresses of the hosts whose file at `path` holds `text`. */
+export function hostsContaining(hosts: WorldHostSet, path: string, text: string): string[] {
+  return hosts.hosts
+    .filter((h) => h.sim.model.files.read(path)?.toString().includes(text) === true)
+    .map((h) => h.address);
+}
+
 /** The answer to one request of the world process. */
-export function answerHostRequest(hosts: WorldHostSet, r: HostRequest): HostSnapshot[] | ProcessUsage {
-  return r.op === 'usage' ? processUsage() : r.addresses.map((a) => hostSnapshot(hosts, a));
+export function answerHostRequest(
+  hosts: WorldHostSet,
+  r: HostRequest,
+): HostSnapshot[] | ProcessUsage | string[] {
+  if (r.op === 'usage') return processUsage();
+  if (r.op === 'containing') return hostsContaining(hosts, r.path, r.text);
+  return r.addresses.map((a) => hostSnapshot(hosts, a));
 }

@@ -81,6 +81,14 @@ export class HostProcess {
     return HostSnapshot.array().parse(await this.ask({ op: 'hosts', addresses: [...addresses] }));
   }
 
+  /** The addresses of this process's hosts whose file at `path` holds `text`. */
+  async containing(path: string, text: string): Promise<string[]> {
+    const answer = await this.ask({ op: 'containing', path, text });
+    if (!Array.isArray(answer) || !answer.every((a) => typeof a === 'string'))
+      throw new Error('the host process answered the file question with something else than addresses');
+    return answer;
+  }
+
   /** The process's CPU seconds, peak RSS and event loop time since it started. */
   async usage(): Promise<ProcessUsage> {
     return ProcessUsage.parse(await this.ask({ op: 'usage' }));

@@ -9,6 +9,8 @@ const finite = z.number().finite();
 export const HostProcessTask = z.object({
   /** The hosts' computer names, one host each (their kubelets register them lower-cased). */
   hostnames: z.array(z.string().min(1)).min(1),
+  /** Each host's loopback address, in the order of `hostnames` (default: one no other world uses). */
+  addresses: z.array(z.string().min(1)).optional(),
   /** OpenSSH public key line the hosts accept (the world's key). */
   authorizedKey: z.string().min(1),
   costs: z.object({
@@ -38,10 +40,13 @@ export const HostRequest = z.discriminatedUnion('op', [
   z.object({ id: z.number().int(), op: z.literal('hosts'), addresses: z.array(z.string()) }),
   /** This process's CPU, memory and event loop so far. */
   z.object({ id: z.number().int(), op: z.literal('usage') }),
+  /** The addresses of this process's hosts whose file at `path` holds `text`. */
+  z.object({ id: z.number().int(), op: z.literal('containing'), path: z.string(), text: z.string() }),
 ]);
 export type HostRequest = z.infer<typeof HostRequest>;
 /** A request before its id is given. */
-export type HostQuestion = { op: 'hosts'; addresses: string[] } | { op: 'usage' };
+export type HostQuestion =
+  { op: 'hosts'; addresses: string[] } | { op: 'usage' } | { op: 'containing'; path: string; text: string };
 
 const ServiceSnapshot = z.object({
   name: z.string(),

@@ -38,7 +38,10 @@ async function main(): Promise<void> {
   const task = parseMessage(HostProcessTask, JSON.parse(process.argv[2] ?? 'null'));
   if (task instanceof Error) throw new Error(`the host process task: ${task.message}`);
   const hosts = await WorldHostSet.start(
-    task.hostnames.map((hostname) => ({ hostname })),
+    task.hostnames.map((hostname, i) => {
+      const address = task.addresses?.[i];
+      return address === undefined ? { hostname } : { hostname, address };
+    }),
     task.authorizedKey,
     task.costs,
     powershellEngineFor(task.engine, task.dir),

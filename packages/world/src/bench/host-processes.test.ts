@@ -4,11 +4,32 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
+import ssh2 from 'ssh2';
 import { DEFAULT_HOST_COSTS, generateEd25519KeyPair } from '@wmco/sim';
 import { defaultHostsPerProcess, hostGroups, HostProcesses } from './host-processes.js';
 import { alive, gone, processesMentioning } from './process-liveness.test-helper.js';
 
-const KEY = generateEd25519KeyPair().public;
+const PAIR = generateEd25519KeyPair();
+const KEY = PAIR.public;
+
+/** Writes `text` to `path` on the host at `address` over SFTP, as the operator stages files. */
+function sftpWrite(address: string, port: number, path: string, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const client = new ssh2.Client();
+    client.on('error', reject);
+    client.on('ready', () =>
+      client.sftp((err, sftp) => {
+        if (err) return reject(err);
+        sftp.writeFile(path, text, (e) => {
+          client.end();
+          if (e) reject(e);
+          else resolve();
+        });
+      }),
+    );
+    client.connect({ host: address, port, username: 'Administrator', privateKey: PAIR.private });
+  });
+}
 
 async function withDir<T>(f: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'wmco-host-processes-'));
@@ -65,6 +86,27 @@ test('each host process runs its hosts and answers for them; stop ends every pro
       await hp.stop();
     }
     t.true(await gone(hp.pids));
+  });
+});
+
+test('hosts listen on the addresses given, and the processes say which hosts hold a file with a text', async (t) => {
+  await withDir(async (dir) => {
+    const addresses = ['127.77.1.10', '127.77.1.11', '127.77.1.12'];
+    const names = ['WIN-AD-1', 'WIN-AD-2', 'WIN-AD-3'];
+    const hp = await HostProcesses.start(names, 2, task(dir), [], addresses);
+    try {
+      t.deepEqual(
+        hp.hosts.map((h) => h.address),
+        addresses,
+      );
+      const path = 'C:\\ProgramData\\probe.txt';
+      t.deepEqual(await hp.containing(path, 'mirror'), []);
+      for (const h of [hp.hosts[0]!, hp.hosts[2]!]) await sftpWrite(h.address, h.port, path, 'a mirror here');
+      t.deepEqual((await hp.containing(path, 'mirror')).sort(), ['127.77.1.10', '127.77.1.12']);
+      t.deepEqual(await hp.containing(path, 'absent'), []);
+    } finally {
+      await hp.stop();
+    }
   });
 });
 

@@ -37,12 +37,16 @@ export class HostProcesses {
     perProcess: number,
     task: HostProcessesTask,
     nodeOptions: readonly string[] = [],
+    /** Each host's loopback address, in the order of `hostnames` (default: the host process picks). */
+    addresses?: readonly string[],
   ): Promise<HostProcesses> {
     const groups = hostGroups(hostnames, perProcess);
     const results = await Promise.allSettled(
-      groups.map((g, i) =>
-        HostProcess.start({ ...task, hostnames: g, dir: join(task.dir, `hosts-${i}`) }, nodeOptions),
-      ),
+      groups.map((g, i) => {
+        const own = addresses?.slice(i * perProcess, i * perProcess + g.length);
+        const hosts = { hostnames: g, ...(own ? { addresses: own } : {}) };
+        return HostProcess.start({ ...task, ...hosts, dir: join(task.dir, `hosts-${i}`) }, nodeOptions);
+      }),
     );
     const up = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     const failed = results.find((r) => r.status === 'rejected');
@@ -74,6 +78,11 @@ export class HostProcesses {
       if (!s) throw new Error(`no host process holds ${a}`);
       return s;
     });
+  }
+
+  /** The addresses of the hosts whose file at `path` holds `text`, over every process. */
+  async containing(path: string, text: string): Promise<string[]> {
+    return (await Promise.all(this.processes.map((p) => p.containing(path, text)))).flat();
   }
 
   /** Each process's usage so far, in process order. */

@@ -1,5 +1,4 @@
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
-import type { SimulatedWindowsHost } from '@wmco/sim';
 import { until } from '../world/world-fixture.js';
 
 const REGISTRIES = 'C:\\k\\containerd\\registries';
@@ -7,11 +6,11 @@ const IDMS = { group: 'config.openshift.io', version: 'v1', plural: 'imagedigest
 const SOURCE = 'registry.scale.example.com';
 const MIRROR = 'mirror.scale.example.net';
 
-/** Whether this host's containerd has the scale bench's mirror (its hosts.toml for the source). */
-export function hasBenchMirror(host: Pick<SimulatedWindowsHost, 'model'>): boolean {
-  const toml = host.model.files.read(`${REGISTRIES}\\${SOURCE}\\hosts.toml`)?.toString() ?? '';
-  return toml.includes(`https://${MIRROR}/v2`);
-}
+/** The file, and the text in it, that says a host's containerd has the scale bench's mirror. */
+export const BENCH_MIRROR = {
+  path: `${REGISTRIES}\\${SOURCE}\\hosts.toml`,
+  text: `https://${MIRROR}/v2`,
+} as const;
 
 /**
  * A cluster admin's registry-mirror change (an ImageDigestMirrorSet created) and the seconds until every
@@ -19,7 +18,7 @@ export function hasBenchMirror(host: Pick<SimulatedWindowsHost, 'model'>): boole
  */
 export async function mirrorChangeSeconds(
   adminKubeconfig: string,
-  hosts: readonly Pick<SimulatedWindowsHost, 'model'>[],
+  hosts: { readonly count: number; mirrored(): Promise<number> },
   log: (line: string) => void,
 ): Promise<number> {
   const kc = new KubeConfig();
@@ -37,13 +36,13 @@ export async function mirrorChangeSeconds(
   let next = t0 + 30_000;
   await until(
     'the mirror on every node',
-    () => {
-      const done = hosts.filter(hasBenchMirror).length;
+    async () => {
+      const done = await hosts.mirrored();
       if (Date.now() > next) {
-        log(`mirror change: ${done}/${hosts.length} nodes after ${Math.round((Date.now() - t0) / 1000)} s`);
+        log(`mirror change: ${done}/${hosts.count} nodes after ${Math.round((Date.now() - t0) / 1000)} s`);
         next += 30_000;
       }
-      return Promise.resolve(done === hosts.length ? true : undefined);
+      return done === hosts.count ? true : undefined;
     },
     30 * 60_000,
     500,

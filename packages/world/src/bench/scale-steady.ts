@@ -2,7 +2,7 @@ import type { LoggedRequest } from '@wmco/sim';
 import { until } from '../world/world-fixture.js';
 import { sampleProcess } from './proc-stats.js';
 import type { ScalePoint } from './scale-figures.js';
-import type { ScaleWorld } from './scale-world.js';
+import type { ScaleCluster } from './scale-world.js';
 import type { SoakOperator } from './soak-operator.js';
 
 /** What `pnpm bench scale` measured over the replayed hour, from one operator process. */
@@ -15,7 +15,7 @@ export interface SteadyState {
 }
 
 /** The operator process and the API server now: CPU, the operator's requests, drift checks. */
-async function point(world: ScaleWorld, op: SoakOperator, pid: number): Promise<ScalePoint> {
+async function point(world: ScaleCluster, op: SoakOperator, pid: number): Promise<ScalePoint> {
   const [proc, { driftChecks }] = await Promise.all([sampleProcess(pid), op.sample()]);
   const apiRequests = world.world.cluster.server.requestsByUser.get(world.operatorUser) ?? 0;
   return { atMs: Date.now(), cpuSeconds: proc.cpuSeconds, apiRequests, driftChecks };
@@ -48,7 +48,7 @@ export function countRequests(
  * processes cannot be added up.
  */
 export async function steadyState(
-  world: ScaleWorld,
+  world: ScaleCluster,
   op: SoakOperator,
   o: { readonly windowMs: number; readonly nodes: number; readonly attempts: number },
 ): Promise<SteadyState> {

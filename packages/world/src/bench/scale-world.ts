@@ -5,10 +5,9 @@ import { SimWorld } from '../world/sim-world.js';
 import type { JoinStatus } from './scale-figures.js';
 import { scaleHybridNetwork } from './scale-network.js';
 
-/** The simulated API server and `nodes` Windows hosts in this process, with a tiny payload (4 KiB per file). */
-export interface ScaleWorld {
+/** The simulated API server of a scale or soak bench and what it reads of the fleet. */
+export interface ScaleCluster {
   readonly world: SimWorld;
-  readonly hosts: readonly SimulatedWindowsHost[];
   /** The operator's API user, whose requests are counted. */
   readonly operatorUser: string;
   /** Lists the first `count` hosts in windows-instances. */
@@ -18,6 +17,11 @@ export interface ScaleWorld {
   /** The status ConfigMap's entries (phase, seconds per phase, join seconds). */
   statuses(): Promise<JoinStatus[]>;
   stop(): Promise<void>;
+}
+
+/** The simulated API server and `nodes` Windows hosts in this process, with a tiny payload (4 KiB per file). */
+export interface ScaleWorld extends ScaleCluster {
+  readonly hosts: readonly SimulatedWindowsHost[];
 }
 
 /**
@@ -61,6 +65,21 @@ export async function startScaleWorld(nodes: number, log: (line: string) => void
     await world.stop();
     throw err;
   }
+  return {
+    ...scaleCluster(
+      world,
+      hosts.map((h) => h.host),
+    ),
+    hosts,
+    stop: async () => {
+      await Promise.all(hosts.map((h) => h.stop()));
+      await world.stop();
+    },
+  };
+}
+
+/** What a scale bench reads of `world` whose hosts are at `addresses` (listed in this order). */
+export function scaleCluster(world: SimWorld, addresses: readonly string[]): ScaleCluster {
   const api = world.admin();
   const statuses = async (): Promise<JoinStatus[]> => {
     const cm = await api.readNamespacedConfigMap({
@@ -74,17 +93,13 @@ export async function startScaleWorld(nodes: number, log: (line: string) => void
   };
   return {
     world,
-    hosts,
     operatorUser: world.cluster.operator.user.name,
     list: (count) =>
       world.setInstances(
-        Object.fromEntries(hosts.slice(0, count).map((h) => [h.host, 'username=Administrator'])),
+        Object.fromEntries(addresses.slice(0, count).map((a) => [a, 'username=Administrator'])),
       ),
     ready: async () => (await statuses()).filter((s) => s.phase === 'Ready').length,
     statuses,
-    stop: async () => {
-      await Promise.all(hosts.map((h) => h.stop()));
-      await world.stop();
-    },
+    stop: () => world.stop(),
   };
 }

@@ -1,7 +1,7 @@
 // `pnpm bench scale [--nodes 1000] [--drift-interval 4] [--intervals 30] [--parallel-joins 50] [--batch 50]
 // [--heap-snapshot] [--operator-node-options=--max-old-space-size=160]`: the operator in its own process, with the image
-// entrypoint's node flags unless --operator-node-options replaces them (runtime/node-flags.ts), manages `nodes` simulated Windows hosts (this process: the API server and the hosts, with a
-// tiny payload so that joining them all stays short). After every node is Ready and one drift cycle has
+// entrypoint's node flags unless --operator-node-options replaces them (runtime/node-flags.ts), manages `nodes` simulated Windows hosts (the API server in this process, the hosts in processes of their
+// own, one per core, with a tiny payload so that joining them all stays short: scale-fleet.ts). After every node is Ready and one drift cycle has
 // passed, one hour of `wmco run` is replayed at accelerated drift intervals (120 s → --drift-interval, so
 // 30 intervals; --intervals replays fewer: `--drift-interval 120 --intervals 2` joins and measures at wmco
 // run's own interval, for fleets whose checks this machine cannot run faster): the operator's steady-state
@@ -17,7 +17,7 @@ import { mirrorChangeSeconds } from './scale-mirror.js';
 import { batchSummary, scaleFigures } from './scale-figures.js';
 import { MAX_SCALE_NODES } from './scale-network.js';
 import { steadyState } from './scale-steady.js';
-import { startScaleWorld, type ScaleWorld } from './scale-world.js';
+import { startScaleFleet, type ScaleFleet } from './scale-fleet.js';
 import { SoakOperator } from './soak-operator.js';
 
 /** `wmco run`'s drift repair interval, which the bench accelerates. */
@@ -87,7 +87,7 @@ function checkOptions(o: ScaleOptions): void {
  * Lists the hosts `batch` at a time, each batch once the ones before are Ready. (All 1,000 at once stalled:
  * after 3.5 minutes 45 were Ready and 45 kubelet CSRs waited for approval; see docs/benchmarks.md.)
  */
-async function joinAll(world: ScaleWorld, op: SoakOperator, nodes: number, batch: number): Promise<void> {
+async function joinAll(world: ScaleFleet, op: SoakOperator, nodes: number, batch: number): Promise<void> {
   const t0 = Date.now();
   for (
     let listed = Math.min(batch, nodes), from = 0;
@@ -96,7 +96,7 @@ async function joinAll(world: ScaleWorld, op: SoakOperator, nodes: number, batch
   ) {
     await world.list(listed);
     await readyCount(world, op, listed, t0);
-    const addresses = new Set(world.hosts.slice(from, listed).map((h) => h.host));
+    const addresses = new Set(world.addresses.slice(from, listed));
     const statuses = (await world.statuses()).filter((s) => addresses.has(s.address));
     console.log(`  hosts ${from + 1}-${listed}: ${batchSummary(statuses)}`);
     if (listed === nodes) break;
@@ -104,7 +104,7 @@ async function joinAll(world: ScaleWorld, op: SoakOperator, nodes: number, batch
   console.log(`every node Ready after ${ms((Date.now() - t0) / 1000)} s`);
 }
 
-async function readyCount(world: ScaleWorld, op: SoakOperator, nodes: number, t0: number): Promise<void> {
+async function readyCount(world: ScaleFleet, op: SoakOperator, nodes: number, t0: number): Promise<void> {
   let shown = 0;
   await until(
     `${nodes} nodes Ready`,
@@ -144,7 +144,7 @@ async function main(): Promise<void> {
     `${o.nodes} nodes, drift every ${o.driftIntervalS} s (wmco run: ${REAL_DRIFT_INTERVAL_S} s); ` +
       `the steady state is ${o.intervals} intervals (${o.intervals === HOUR_INTERVALS ? 'one hour' : `${(o.intervals * REAL_DRIFT_INTERVAL_S) / 60} min`} of wmco run), ${window} s`,
   );
-  const world = await startScaleWorld(o.nodes, (l) => console.log(`  ${l}`));
+  const world = await startScaleFleet(o.nodes, (l) => console.log(`  ${l}`));
   let op: SoakOperator | undefined;
   try {
     op = await SoakOperator.start(
@@ -161,7 +161,8 @@ async function main(): Promise<void> {
     await joinAll(world, op, o.nodes, o.batch);
     const steady = await steadyState(world, op, { windowMs: window * 1000, nodes: o.nodes, attempts: 3 });
     const { start, end } = steady;
-    const mirror = await mirrorChangeSeconds(world.world.adminKubeconfig, world.hosts, (l) =>
+    const fleet = { count: o.nodes, mirrored: () => world.mirrored() };
+    const mirror = await mirrorChangeSeconds(world.world.adminKubeconfig, fleet, (l) =>
       console.log(`  ${l}`),
     );
     const f = {

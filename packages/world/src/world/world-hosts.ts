@@ -17,6 +17,8 @@ export interface SimHostSpec {
   readonly hostname: string;
   /** A DNS name the world's resolver answers with the host's address. */
   readonly dnsName?: string;
+  /** The loopback address the host listens on (default: one no other world on this machine uses). */
+  readonly address?: string;
   /** How windows-instances lists the host (default: by `dnsName` when it has one, else by address). */
   readonly listAs?: 'ipv4' | 'dns';
   readonly defaultShell?: 'cmd' | 'powershell';
@@ -75,7 +77,7 @@ export class WorldHostSet {
   ): Promise<WorldHostSet> {
     const hosts = [];
     for (const spec of specs) {
-      const addr = address();
+      const addr = spec.address ?? address();
       const sim = await SimulatedWindowsHost.start({
         address: addr,
         ipv4: addr,
