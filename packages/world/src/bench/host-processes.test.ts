@@ -93,7 +93,7 @@ test('hosts listen on the addresses given, and the processes say which hosts hol
   await withDir(async (dir) => {
     const addresses = ['127.77.1.10', '127.77.1.11', '127.77.1.12'];
     const names = ['WIN-AD-1', 'WIN-AD-2', 'WIN-AD-3'];
-    const hp = await HostProcesses.start(names, 2, task(dir), [], addresses);
+    const hp = await HostProcesses.start(names, 2, { ...task(dir), addresses });
     try {
       t.deepEqual(
         hp.hosts.map((h) => h.address),

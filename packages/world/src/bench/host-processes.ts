@@ -21,8 +21,14 @@ export function hostGroups(hostnames: readonly string[], perProcess: number): st
   return groups;
 }
 
-/** What every host process shares: the task without its hosts and folder. */
-export type HostProcessesTask = Omit<HostProcessTask, 'hostnames' | 'dir'> & { readonly dir: string };
+/**
+ * What every host process shares (the task without its hosts and folder), and optionally each host's
+ * loopback address, in the order of the hostnames (default: each host process picks).
+ */
+export type HostProcessesTask = Omit<HostProcessTask, 'hostnames' | 'dir' | 'addresses'> & {
+  readonly dir: string;
+  readonly addresses?: readonly string[];
+};
 
 /** The simulated hosts of a bench, spread over processes of their own (host-process.ts). */
 export class HostProcesses {
@@ -37,15 +43,14 @@ export class HostProcesses {
     perProcess: number,
     task: HostProcessesTask,
     nodeOptions: readonly string[] = [],
-    /** Each host's loopback address, in the order of `hostnames` (default: the host process picks). */
-    addresses?: readonly string[],
   ): Promise<HostProcesses> {
+    const { addresses, ...shared } = task;
     const groups = hostGroups(hostnames, perProcess);
     const results = await Promise.allSettled(
       groups.map((g, i) => {
         const own = addresses?.slice(i * perProcess, i * perProcess + g.length);
         const hosts = { hostnames: g, ...(own ? { addresses: own } : {}) };
-        return HostProcess.start({ ...task, ...hosts, dir: join(task.dir, `hosts-${i}`) }, nodeOptions);
+        return HostProcess.start({ ...shared, ...hosts, dir: join(task.dir, `hosts-${i}`) }, nodeOptions);
       }),
     );
     const up = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));

@@ -46,9 +46,8 @@ export async function startScaleFleet(
         vxlanPort: DEFAULT_VXLAN_PORT,
         engine: 'model',
         dir: world.dir,
+        addresses,
       },
-      [],
-      addresses,
     );
     log(`${nodes} simulated hosts started in ${hosts.processes.length} processes`);
     await world.createPrivateKeySecret();

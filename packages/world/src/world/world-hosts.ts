@@ -58,6 +58,30 @@ function address(): string {
   return `127.${second}.${third}.${nextOctet}`;
 }
 
+/** How `spec` starts as a simulated host at `addr`. */
+function hostOptions(
+  spec: SimHostSpec,
+  addr: string,
+  shared: { authorizedKey: string; costs: HostCosts; powershell: PowerShellEngineOptions | undefined },
+): Parameters<typeof SimulatedWindowsHost.start>[0] {
+  const { authorizedKey, costs, powershell } = shared;
+  return {
+    address: addr,
+    ipv4: addr,
+    hostname: spec.hostname,
+    authorizedKey,
+    username: spec.username ?? 'Administrator',
+    containersFeature: spec.containersFeature ?? true,
+    costs,
+    ...(spec.defaultShell ? { defaultShell: spec.defaultShell } : {}),
+    ...(spec.sshPort !== undefined ? { port: spec.sshPort } : {}),
+    ...(spec.metadataHostname !== undefined ? { metadataHostname: spec.metadataHostname } : {}),
+    ...(spec.dnsSuffix !== undefined ? { dnsSuffix: spec.dnsSuffix } : {}),
+    ...(spec.kubelet ? { behaviours: defaultServiceBehaviours(spec.kubelet) } : {}),
+    ...(powershell ? { powershell } : {}),
+  };
+}
+
 /** The world's Windows hosts, each on its own loopback address (its IPv4 as the node sees it too). */
 export class WorldHostSet {
   private readonly renamed = new Map<string, string>();
@@ -78,21 +102,9 @@ export class WorldHostSet {
     const hosts = [];
     for (const spec of specs) {
       const addr = spec.address ?? address();
-      const sim = await SimulatedWindowsHost.start({
-        address: addr,
-        ipv4: addr,
-        hostname: spec.hostname,
-        authorizedKey,
-        username: spec.username ?? 'Administrator',
-        containersFeature: spec.containersFeature ?? true,
-        costs,
-        ...(spec.defaultShell ? { defaultShell: spec.defaultShell } : {}),
-        ...(spec.sshPort !== undefined ? { port: spec.sshPort } : {}),
-        ...(spec.metadataHostname !== undefined ? { metadataHostname: spec.metadataHostname } : {}),
-        ...(spec.dnsSuffix !== undefined ? { dnsSuffix: spec.dnsSuffix } : {}),
-        ...(spec.kubelet ? { behaviours: defaultServiceBehaviours(spec.kubelet) } : {}),
-        ...(powershell ? { powershell } : {}),
-      });
+      const sim = await SimulatedWindowsHost.start(
+        hostOptions(spec, addr, { authorizedKey, costs, powershell }),
+      );
       hosts.push({ spec, sim, address: addr });
     }
     return new WorldHostSet(hosts);
