@@ -32,3 +32,23 @@ test('cancel drops the pending run and every later request', async (t) => {
   await nextTurn();
   t.is(runs, 0);
 });
+
+test('with a minimum interval, requests soon after a run wait for it, all covered by one run', async (t) => {
+  const runs: number[] = [];
+  let second: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (second = resolve));
+  const call = new CoalescedCall(() => {
+    runs.push(performance.now());
+    if (runs.length === 2) second();
+  }, 200);
+  call.request();
+  await nextTurn();
+  t.is(runs.length, 1, 'the first request after a quiet spell runs at the next turn');
+  for (let i = 0; i < 100; i++) call.request();
+  await nextTurn();
+  t.is(runs.length, 1, 'not again within the interval');
+  await done;
+  t.is(runs.length, 2);
+  // A timer may fire late on a busy machine, never early (1 ms of timer rounding allowed).
+  t.true(runs[1]! - runs[0]! >= 199, `${runs[1]! - runs[0]!} ms apart`);
+});

@@ -44,6 +44,9 @@ function nodeSignature(n: V1Node): string {
   ]);
 }
 
+/** The least time between two passes that requeue every entry (the first after a quiet spell is at once). */
+const REQUEUE_ALL_MS = 500;
+
 /**
  * The BYOH controllers: `windows-instances` entries and BYOH nodes on one work queue (never one host
  * twice at once) whose lanes keep joins (N at once), drift checks and removals from starving each other;
@@ -66,8 +69,11 @@ export class ByohControllers implements ByohView {
   private listedEntries = new Set<string>();
   private readonly o: ByohControllersOptions;
   private stopped = false;
-  /** Informer events requeue every entry once per burst (an initial list of 2,000 Nodes is one pass). */
-  private readonly requeue = new CoalescedCall(() => this.enqueueAll());
+  /**
+   * Informer events requeue every entry once per burst (an initial list of 2,000 Nodes is one pass), and
+   * at most once per REQUEUE_ALL_MS while joins keep changing Nodes.
+   */
+  private readonly requeue = new CoalescedCall(() => this.enqueueAll(), REQUEUE_ALL_MS);
   readonly source: ListedSource;
 
   constructor(options: ByohControllersOptions) {
