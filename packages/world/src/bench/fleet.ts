@@ -9,9 +9,9 @@ import { payloadVariant, realisticPayload } from '@wmco/sim';
 import { defaultParallelJoins, machineResources } from '@wmco/operator';
 import { cacheDir } from './cache-dir.js';
 import { fleetFigures } from './fleet-figures.js';
-import { watchUnavailability } from './fleet-watch.js';
+import { watchUnavailability } from '../world/unavailability-watch.js';
 import { ms } from './join-limit.js';
-import { UnavailabilityTracker } from './node-unavailability.js';
+import { UnavailabilityTracker } from '../world/node-unavailability.js';
 import { runUpgrade } from './upgrade-run.js';
 
 function options(argv: readonly string[]): {

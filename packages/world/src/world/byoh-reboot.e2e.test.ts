@@ -37,7 +37,7 @@ test.serial(
       booted.set(h.spec.hostname.toLowerCase(), h.sim.model.lastBootTime.getTime());
     }
     const dog = new Watchdog(world);
-    dog.start();
+    await dog.start();
     const { core } = apis(world);
     await core.patchNode(
       { name: nodeA, body: { metadata: { annotations: { [REBOOT_REQUIRED_ANNOTATION]: '' } } } },

@@ -52,7 +52,7 @@ test.serial(
       world.hosts.hosts[i]?.sim.model.files.write('C:\\k\\kube-proxy.exe', Buffer.from('older'));
     const before = HOSTS.map((_, i) => starts(world, i));
     const dog = new Watchdog(world);
-    dog.start();
+    await dog.start();
 
     await world.startOperator('wmco-ts', { version: VERSION, maxUnavailable: '1' });
     await until(

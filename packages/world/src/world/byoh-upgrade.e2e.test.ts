@@ -45,7 +45,7 @@ test.serial(
     await installOperatorCondition(world, 'wmco.v1.1.0');
     const upgradeable = upgradeableOf(world, 'wmco.v1.1.0');
     const dog = new Watchdog(world, workload, upgradeable);
-    dog.start();
+    await dog.start();
     await world.startOperator('wmco-b', {
       version: VERSION_B,
       payloadDir: payloadB,
@@ -135,7 +135,7 @@ test.serial(
     });
     await pinned.place('win-a');
     const dog = new Watchdog(world, workload);
-    dog.start();
+    await dog.start();
     await world.startOperator('wmco-b', {
       version: VERSION_B,
       payloadDir: payloadB,
@@ -178,7 +178,7 @@ test.serial('an operator killed mid-upgrade: the next leader finishes within the
     await world.stop();
   });
   const dog = new Watchdog(world, workload);
-  dog.start();
+  await dog.start();
   const first = await world.startOperator('wmco-b1', { version: VERSION_B, payloadDir: payloadB });
   await until('a node taken out of service', async () =>
     (await windowsNodes(world)).some((n) => n.metadata?.annotations?.[LIFECYCLE_PHASE_ANNOTATION])

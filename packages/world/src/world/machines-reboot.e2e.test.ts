@@ -50,7 +50,7 @@ test.serial(
     const rebootsBefore = new Map(machineNodes.map((n) => [n, reboots(hostOf(n))]));
     const bootsBefore = new Map(machineNodes.map((n) => [n, hostOf(n).model.lastBootTime.getTime()]));
     const dog = new Watchdog(world);
-    dog.start();
+    await dog.start();
     await requestReboot(apis(world).core, asked);
     // Someone removed the Containers feature: putting it back needs a reboot, so the drift check asks for one.
     hostOf(drifted).model.containersFeature = false;
@@ -97,7 +97,7 @@ test.serial(
     t.truthy(left?.metadata?.annotations?.[LIFECYCLE_PHASE_ANNOTATION], 'with its step recorded');
     t.truthy(left?.metadata?.annotations?.[LIFECYCLE_BOOT_ANNOTATION], 'and the boot time before the reboot');
     const dog = new Watchdog(world);
-    dog.start();
+    await dog.start();
     await world.startOperator('wmco-successor', { version: VERSION_A });
     await until('the node back in service', backInService(world, name, host, booted), 120_000);
     dog.stop();

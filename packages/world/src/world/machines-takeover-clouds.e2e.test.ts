@@ -32,7 +32,7 @@ for (const platform of ['Azure', 'AWS', 'GCP']) {
       older.vm.model.files.write('C:\\k\\kube-proxy.exe', Buffer.from('older'));
       const before = [serviceStarts(same.vm), serviceStarts(older.vm)];
       const dog = new Watchdog(world);
-      dog.start();
+      await dog.start();
 
       await world.startOperator('wmco-ts', { version: TAKEOVER_VERSION, maxUnavailable: '1' });
       await until(

@@ -44,7 +44,7 @@ test.serial(
     for (const m of machines.slice(1)) m.vm.model.files.write('C:\\k\\kube-proxy.exe', Buffer.from('older'));
     const before = machines.map((m) => starts(m.vm));
     const dog = new Watchdog(world);
-    dog.start();
+    await dog.start();
 
     await world.startOperator('wmco-ts', { version: VERSION, maxUnavailable: '1' });
     await until(

@@ -41,7 +41,7 @@ test.serial(
     await installOperatorCondition(world, 'wmco.v1.1.0');
     const upgradeable = upgradeableOf(world, 'wmco.v1.1.0');
     const dog = new Watchdog(world, workload, upgradeable);
-    dog.start();
+    await dog.start();
     const machines = (await world.machineApi().machines(MACHINE_SET)).map((m) => m.metadata.name);
     const phases = machinePhases(world, machines);
     const started = Date.now();
@@ -119,7 +119,7 @@ test.serial(
     await pinned.place(blocked);
     const payloadB = await world.payloadVariant('b', [CHANGED_BINARY]);
     const dog = new Watchdog(world, workload);
-    dog.start();
+    await dog.start();
     await world.startOperator('wmco-b', {
       version: VERSION_B,
       payloadDir: payloadB,

@@ -3,12 +3,14 @@ import type { SimWorld } from '../world/sim-world.js';
 import type { UnavailabilityTracker } from './node-unavailability.js';
 
 /**
- * Watches every Node of the world, from a list's snapshot on, feeding `tracker`; a watch the server ends
+ * Watches the world's Nodes (those `labelSelector` selects; every one without it), from a list's snapshot
+ * on, feeding `tracker`: every change the API server makes is seen, however short. A watch the server ends
  * is started again (from the start: the tracker replaces each node's state). Returns how to stop.
  */
 export async function watchUnavailability(
   world: SimWorld,
   tracker: UnavailabilityTracker,
+  labelSelector?: string,
 ): Promise<() => void> {
   const kc = new KubeConfig();
   kc.loadFromFile(world.adminKubeconfig);
@@ -18,7 +20,7 @@ export async function watchUnavailability(
     if (stopped) return;
     current = await new Watch(kc).watch(
       '/api/v1/nodes',
-      {},
+      labelSelector === undefined ? {} : { labelSelector },
       (type: string, node: V1Node) => tracker.observe(type, node),
       () => void start().catch(() => undefined),
     );

@@ -23,6 +23,7 @@ test('the tracker keeps the most nodes unavailable at once, per node, through up
   u.observe('MODIFIED', node('a', false, true)); // the same node twice counts once
   u.observe('MODIFIED', node('b', true, true));
   t.is(u.maxSeen, 2);
+  t.deepEqual(u.maxSeenNodes, ['a', 'b']);
   u.observe('MODIFIED', node('a', true));
   u.observe('DELETED', node('b', true, true));
   t.is(u.now, 0);
@@ -31,6 +32,7 @@ test('the tracker keeps the most nodes unavailable at once, per node, through up
   t.is(u.maxSeen, 0);
   u.observe('MODIFIED', node('c', false));
   t.is(u.maxSeen, 1);
+  t.deepEqual(u.maxSeenNodes, ['c'], 'the peak after the reset names its own nodes');
 });
 
 test('the tracker adds up the node-seconds unavailable and each spell, from the reset on', (t) => {

@@ -13,6 +13,7 @@ export function isUnavailable(node: V1Node): boolean {
 export class UnavailabilityTracker {
   private readonly unavailable = new Set<string>();
   private most = 0;
+  private mostNames: string[] = [];
   /** Node-seconds spent unavailable since the last reset, up to the last event, and when that was. */
   private nodeSeconds = 0;
   private lastAt: number;
@@ -39,12 +40,16 @@ export class UnavailabilityTracker {
       this.since.delete(name);
       if (from !== undefined) this.spells.push((at - from) / 1000);
     }
-    this.most = Math.max(this.most, this.unavailable.size);
+    if (this.unavailable.size > this.most) {
+      this.most = this.unavailable.size;
+      this.mostNames = [...this.unavailable].sort();
+    }
   }
 
   /** Forget the peaks, node-seconds and spells seen so far (the joins before the upgrade), keeping what is unavailable now. */
   resetPeak(): void {
     this.most = this.unavailable.size;
+    this.mostNames = [...this.unavailable].sort();
     this.nodeSeconds = 0;
     this.lastAt = this.now_();
     this.spells.length = 0;
@@ -56,6 +61,11 @@ export class UnavailabilityTracker {
 
   get maxSeen(): number {
     return this.most;
+  }
+
+  /** Which nodes were unavailable when the most were (sorted; empty if none ever was). */
+  get maxSeenNodes(): readonly string[] {
+    return this.mostNames;
   }
 
   /** Node-seconds unavailable since the last reset, up to now. */
