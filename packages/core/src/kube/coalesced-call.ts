@@ -9,36 +9,39 @@
  * A request after a quiet spell still runs at the next turn.
  */
 export class CoalescedCall {
-  private pending: NodeJS.Immediate | NodeJS.Timeout | undefined;
+  /** Cancels the run asked for and not yet made. */
+  private pending: (() => void) | undefined;
   private cancelled = false;
   private lastRun = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly fn: () => void,
     private readonly minIntervalMs = 0,
-    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** Asks for a run; a run already asked for and not yet made covers this one. */
   request(): void {
     if (this.cancelled || this.pending) return;
-    const wait = this.lastRun + this.minIntervalMs - this.now();
+    const wait = this.lastRun + this.minIntervalMs - performance.now();
     const run = (): void => {
       this.pending = undefined;
       if (this.cancelled) return;
-      this.lastRun = this.now();
+      this.lastRun = performance.now();
       this.fn();
     };
-    this.pending = wait > 0 ? setTimeout(run, wait) : setImmediate(run);
+    if (wait > 0) {
+      const timer = setTimeout(run, wait);
+      this.pending = () => clearTimeout(timer);
+    } else {
+      const immediate = setImmediate(run);
+      this.pending = () => clearImmediate(immediate);
+    }
   }
 
   /** No run after this, asked for before or after. */
   cancel(): void {
     this.cancelled = true;
-    if (this.pending) {
-      clearImmediate(this.pending as NodeJS.Immediate);
-      clearTimeout(this.pending as NodeJS.Timeout);
-    }
+    this.pending?.();
     this.pending = undefined;
   }
 }

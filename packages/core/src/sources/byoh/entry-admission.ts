@@ -96,7 +96,11 @@ export class EntryAdmission {
     const all = this.records?.all() ?? [];
     if (this.byAddress?.of !== all) {
       const records = new Map<string, NodeRecord[]>();
-      for (const r of all) records.set(r.address, [...(records.get(r.address) ?? []), r]);
+      for (const r of all) {
+        const here = records.get(r.address);
+        if (here) here.push(r);
+        else records.set(r.address, [r]);
+      }
       this.byAddress = { of: all, records };
     }
     return this.byAddress.records.get(ipv4) ?? [];
