@@ -24,6 +24,12 @@ function asList(v: string | string[] | undefined): string[] {
 export class Authenticator {
   private readonly tokens = new Map<string, RequestUser>();
   private readonly lookups: TokenLookup[] = [];
+  /**
+   * The user each TLS connection's client certificate names, read on its first request: the certificate
+   * is fixed for the connection (verified in the handshake, and TLS 1.3 has no renegotiation), so a
+   * keep-alive connection is not parsed again per request.
+   */
+  private readonly byConnection = new WeakMap<TLSSocket, RequestUser | undefined>();
 
   addToken(token: string, user: RequestUser): void {
     this.tokens.set(token, user);
@@ -47,7 +53,11 @@ export class Authenticator {
       if (!m) return 'invalid';
       return this.lookupToken(m[1] ?? '') ?? 'invalid';
     }
-    return this.fromCertificate(req.socket as TLSSocket);
+    const socket = req.socket as TLSSocket;
+    if (this.byConnection.has(socket)) return this.byConnection.get(socket);
+    const user = this.fromCertificate(socket);
+    this.byConnection.set(socket, user);
+    return user;
   }
 
   private fromCertificate(socket: TLSSocket): RequestUser | undefined {

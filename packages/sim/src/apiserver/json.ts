@@ -7,8 +7,23 @@ export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * A deep copy. Plain objects and arrays are copied member by member (several times faster than
+ * `structuredClone` for the API objects every read and write copies); anything else that is an object (a
+ * Date, a Buffer) goes through `structuredClone`.
+ */
 export function clone<T>(v: T): T {
-  return structuredClone(v);
+  return copy(v) as T;
+}
+
+function copy(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) return v.map(copy);
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return structuredClone(v);
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) out[k] = copy((v as Record<string, unknown>)[k]);
+  return out;
 }
 
 /** Deep equality for JSON values (key order ignored). */
