@@ -26,6 +26,8 @@ export class ConfigMapStatusStore implements InstanceStatusStore {
   private readonly listeners: (() => void)[] = [];
   private operatorAtLoad: readonly OperatorCondition[] = [];
   private chain: Promise<void> = Promise.resolve();
+  /** The patch waiting behind the write under way, not sent yet: later patches join it. */
+  private queued: { readonly data: Record<string, string | null>; done?: Promise<void> } | undefined;
 
   constructor(
     private readonly api: CoreV1Api,
@@ -114,11 +116,29 @@ export class ConfigMapStatusStore implements InstanceStatusStore {
 
   /** Writes are serialised, so that two writes of one key reach the API server in the order they were made. */
   private write(change: DataChange): Promise<void> {
+    this.queued = undefined; // a patch made after this write goes after it
     return this.serially(() => this.writeWithRetry(change));
   }
 
+  /**
+   * Patches made while another write is under way are sent together as one, when it ends (a key's latest
+   * value wins, in the order they were made). Every response carries the whole ConfigMap, about a megabyte
+   * at 2,000 instances: with joins changing phase several times a second, one patch per change made
+   * parsing those replies a quarter of the operator's time.
+   */
   private patch(data: DataPatch): Promise<void> {
-    return this.serially(() => this.patchOnce(data));
+    const waiting = this.queued;
+    if (waiting?.done) {
+      Object.assign(waiting.data, data);
+      return waiting.done;
+    }
+    const next: { readonly data: Record<string, string | null>; done?: Promise<void> } = { data: { ...data } };
+    this.queued = next;
+    next.done = this.serially(() => {
+      if (this.queued === next) this.queued = undefined;
+      return this.patchOnce(next.data);
+    });
+    return next.done;
   }
 
   private serially(work: () => Promise<void>): Promise<void> {
