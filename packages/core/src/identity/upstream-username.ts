@@ -1,4 +1,9 @@
-import { createMessage, decrypt, encrypt, readMessage } from 'openpgp';
+/**
+ * openpgp is loaded on first use: only nodes another operator joined carry this format, and its module
+ * (2.3 MiB of source alone) was a few MiB of every operator's resident memory (`pnpm bench scale`'s heap
+ * snapshot), on a budget of 200 MiB at 2,000 nodes.
+ */
+const openpgp = (): Promise<typeof import('openpgp')> => import('openpgp');
 
 /** What the Go WMCO writes for each newline of the armoured message (its pkg/crypto `wmcoMarker`). */
 const MARKER = '<wmcoMarker>';
@@ -48,6 +53,7 @@ function unarmor(annotation: string): Uint8Array {
  */
 export async function decryptUpstreamUsername(annotation: string, privateKeyPem: string): Promise<string> {
   if (privateKeyPem === '') throw new Error('decryption passphrase cannot be empty');
+  const { decrypt, readMessage } = await openpgp();
   const message = await readMessage({ binaryMessage: unarmor(annotation) });
   try {
     // openpgp's typings reach web-stream types this project does not load: the result is read as documented.
@@ -67,6 +73,7 @@ export async function decryptUpstreamUsername(annotation: string, privateKeyPem:
  * world to stage nodes "joined by the Go WMCO" and by tests; the operator itself never writes this format.
  */
 export async function encryptUpstreamUsername(username: string, privateKeyPem: string): Promise<string> {
+  const { createMessage, encrypt } = await openpgp();
   const data = (await encrypt({
     message: await createMessage({ text: username }),
     passwords: [privateKeyPem],

@@ -132,7 +132,9 @@ export class ConfigMapStatusStore implements InstanceStatusStore {
       Object.assign(waiting.data, data);
       return waiting.done;
     }
-    const next: { readonly data: Record<string, string | null>; done?: Promise<void> } = { data: { ...data } };
+    const next: { readonly data: Record<string, string | null>; done?: Promise<void> } = {
+      data: { ...data },
+    };
     this.queued = next;
     next.done = this.serially(() => {
       if (this.queued === next) this.queued = undefined;
