@@ -1,9 +1,11 @@
+import type * as OpenPgp from 'openpgp';
+
 /**
  * openpgp is loaded on first use: only nodes another operator joined carry this format, and its module
  * (2.3 MiB of source alone) was a few MiB of every operator's resident memory (`pnpm bench scale`'s heap
  * snapshot), on a budget of 200 MiB at 2,000 nodes.
  */
-const openpgp = (): Promise<typeof import('openpgp')> => import('openpgp');
+const openpgp = (): Promise<typeof OpenPgp> => import('openpgp');
 
 /** What the Go WMCO writes for each newline of the armoured message (its pkg/crypto `wmcoMarker`). */
 const MARKER = '<wmcoMarker>';

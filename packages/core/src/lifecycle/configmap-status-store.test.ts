@@ -43,13 +43,13 @@ test('statuses set while a patch is under way go together in the next one, each 
   let release: (() => void) | undefined;
   const held = new Promise<void>((r) => (release = r));
   let first = true;
-  api.patchNamespacedConfigMap = (async (...args: Parameters<typeof patch>) => {
+  api.patchNamespacedConfigMap = async (...args: Parameters<typeof patch>) => {
     if (first) {
       first = false;
       await held;
     }
     return patch(...args);
-  }) as typeof patch;
+  };
   const store = new ConfigMapStatusStore(api, 'ns');
   const writes = [store.set(at('10.0.0.1'))];
   await new Promise((r) => setImmediate(r)); // the first patch is under way
