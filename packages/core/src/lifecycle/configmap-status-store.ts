@@ -123,8 +123,9 @@ export class ConfigMapStatusStore implements InstanceStatusStore {
   /**
    * Patches made while another write is under way are sent together as one, when it ends (a key's latest
    * value wins, in the order they were made). Every response carries the whole ConfigMap, about a megabyte
-   * at 2,000 instances: with joins changing phase several times a second, one patch per change made
-   * parsing those replies a quarter of the operator's time.
+   * at 2,000 instances: with joins changing phase several times a second, parsing one reply per change was
+   * the largest item after garbage collection in a profile of the operator at 1,400 nodes (1.1 of 25 busy
+   * seconds, besides the garbage those replies leave).
    */
   private patch(data: DataPatch): Promise<void> {
     const waiting = this.queued;
