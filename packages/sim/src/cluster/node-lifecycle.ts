@@ -16,11 +16,18 @@ function conditions(n: JsonObject): JsonObject[] {
   return Array.isArray(s['conditions']) ? s['conditions'].filter(isObject) : [];
 }
 
+function hasUnreachableTaint(n: JsonObject): boolean {
+  const spec = isObject(n['spec']) ? n['spec'] : {};
+  return Array.isArray(spec['taints']) && spec['taints'].some((t) => isObject(t) && t['key'] === UNREACHABLE);
+}
+
 /**
  * kube-controller-manager's node lifecycle controller: when neither the node's Lease in kube-node-lease
  * (spec.renewTime) nor its Ready condition's lastHeartbeatTime moved for the grace period, every condition
  * becomes Unknown (NodeStatusUnknown, "Kubelet stopped posting node status.") and the node gets the
- * `node.kubernetes.io/unreachable:NoSchedule` taint. Nodes that never reported a Ready condition are left alone.
+ * `node.kubernetes.io/unreachable:NoSchedule` taint. Once the kubelet reports Ready again the taint is removed
+ * (the controller's `doNoScheduleTaintingPass` keeps the taints matching the Ready condition, and no others).
+ * Nodes that never reported a Ready condition are left alone.
  */
 export class NodeLifecycle implements SimController {
   readonly name = 'node-lifecycle';
@@ -62,10 +69,22 @@ export class NodeLifecycle implements SimController {
     const nodeType = this.writer.registry.mustFind('', 'v1', 'nodes');
     for (const node of this.writer.store.all(nodeType)) {
       const ready = conditions(node).find((c) => c['type'] === 'Ready');
+      if (ready?.['status'] === 'True' && hasUnreachableTaint(node)) this.markReachable(node);
       if (!ready || ready['status'] === 'Unknown') continue;
       if (now - this.lastHeartbeat(node) < this.opts.gracePeriodSeconds * 1000) continue;
       this.markUnknown(str(meta(node)['name']) ?? '', new Date(now).toISOString().replace(/\.\d+Z$/, 'Z'));
     }
+  }
+
+  private markReachable(node: JsonObject): void {
+    const nodeType = this.writer.registry.mustFind('', 'v1', 'nodes');
+    this.writer.mutate({ type: nodeType, namespace: undefined, name: str(meta(node)['name']) ?? '' }, (n) => {
+      const spec = isObject(n['spec']) ? n['spec'] : {};
+      const taints = Array.isArray(spec['taints']) ? spec['taints'].filter(isObject) : [];
+      spec['taints'] = taints.filter((t) => t['key'] !== UNREACHABLE);
+      n['spec'] = spec;
+      return n;
+    });
   }
 
   private markUnknown(name: string, now: string): void {

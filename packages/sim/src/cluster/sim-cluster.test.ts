@@ -245,7 +245,7 @@ test.serial(
 );
 
 test.serial(
-  'node lifecycle: a node whose heartbeats stop goes Unknown and gets the unreachable taint',
+  'node lifecycle: a node whose heartbeats stop goes Unknown and gets the unreachable taint, lost when it is Ready again',
   async (t) => {
     const beat = new Date(Date.now() - 5000).toISOString();
     const node = await admin('/api/v1/nodes', {
@@ -272,6 +272,22 @@ test.serial(
       status: { conditions: { status: string }[] };
     }>();
     t.is(master.status.conditions[0]?.status, 'True', 'nodes whose lease is renewed stay Ready');
+    // The kubelet is back: Ready again, and the controller takes the taint off.
+    const back = await admin('/api/v1/nodes/quiet/status', {
+      method: 'PATCH',
+      contentType: 'application/merge-patch+json',
+      body: {
+        status: {
+          conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: new Date().toISOString() }],
+        },
+      },
+    });
+    t.is(back.code, 200, back.text);
+    const untainted = await eventually('the unreachable taint removed', async () => {
+      const n = (await admin('/api/v1/nodes/quiet')).json<{ spec: { taints?: { key: string }[] } }>();
+      return (n.spec.taints ?? []).length === 0 ? n : undefined;
+    });
+    t.deepEqual(untainted.spec.taints ?? [], []);
   },
 );
 
