@@ -22,10 +22,16 @@ export class CoalescedCall {
   /** Asks for a run; a run already asked for and not yet made covers this one. */
   request(): void {
     if (this.cancelled || this.pending) return;
+    this.schedule();
+  }
+
+  private schedule(): void {
     const wait = this.lastRun + this.minIntervalMs - performance.now();
     const run = (): void => {
       this.pending = undefined;
       if (this.cancelled) return;
+      // A timer counts from the event loop's cached time, so it can fire a little before `wait` has passed.
+      if (this.lastRun + this.minIntervalMs > performance.now()) return this.schedule();
       this.lastRun = performance.now();
       this.fn();
     };
