@@ -15,7 +15,9 @@ const node: V1Node = {
         reason: 'KubeletReady',
         message: 'kubelet is posting ready status',
         lastHeartbeatTime: new Date(0),
+        lastTransitionTime: new Date(1000),
       },
+      { type: 'MemoryPressure', status: 'False', lastTransitionTime: new Date(500) },
     ],
     images: [{ names: ['mcr.microsoft.com/windows/servercore:ltsc2022'], sizeBytes: 5e9 }],
     capacity: { cpu: '4' },
@@ -35,12 +37,18 @@ const node: V1Node = {
   },
 };
 
-test('a cached Node keeps metadata, spec, addresses and conditions, not images, capacity, node info or heartbeats', (t) => {
+test('a cached Node keeps metadata, spec, addresses, conditions and when Ready changed, not images, capacity, node info or heartbeats', (t) => {
   const kept = cachedNode(node);
   t.deepEqual(kept, {
     metadata: node.metadata,
     spec: node.spec,
-    status: { addresses: node.status!.addresses, conditions: [{ type: 'Ready', status: 'True' }] },
+    status: {
+      addresses: node.status!.addresses,
+      conditions: [
+        { type: 'Ready', status: 'True', lastTransitionTime: new Date(1000) },
+        { type: 'MemoryPressure', status: 'False' },
+      ],
+    },
   });
   t.true(isNodeReady(kept));
   t.is(nodeInternalIp(kept), '10.0.0.5');

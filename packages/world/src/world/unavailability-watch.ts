@@ -1,5 +1,5 @@
 import { KubeConfig, Watch, type V1Node } from '@kubernetes/client-node';
-import type { SimWorld } from '../world/sim-world.js';
+import type { SimWorld } from './sim-world.js';
 import type { UnavailabilityTracker } from './node-unavailability.js';
 
 /**
@@ -9,7 +9,7 @@ import type { UnavailabilityTracker } from './node-unavailability.js';
  */
 export async function watchUnavailability(
   world: SimWorld,
-  tracker: UnavailabilityTracker,
+  tracker: Pick<UnavailabilityTracker, 'observe'>,
   labelSelector?: string,
 ): Promise<() => void> {
   const kc = new KubeConfig();

@@ -10,6 +10,7 @@ import type { JoinFlow } from '../../lifecycle/join-flow.js';
 import type { KeyRotation } from '../../lifecycle/key-rotation.js';
 import { StateHost, stateMatching, testDeps } from '../../lifecycle/lifecycle.test-helper.js';
 import type { NodeUpgrades } from '../../lifecycle/node-upgrades.js';
+import { MemoryStatusStore } from '../../lifecycle/instance-status.js';
 import type { RemoveFlow } from '../../lifecycle/remove-flow.js';
 import type { DriftRepair } from '../../lifecycle/drift-repair.js';
 import { planByohInstance, type ByohAction } from './byoh-plan.js';
@@ -47,7 +48,12 @@ const current = { [Annotations.version]: VERSION, [Annotations.pubKeyHash]: HASH
 const ROWS: readonly { state: string; node?: V1Node; expected: ByohAction }[] = [
   { state: 'no node', expected: 'join' },
   { state: 'current and Ready', node: node(current), expected: 'check-drift' },
-  { state: 'current, not Ready', node: node(current, false), expected: 'join' },
+  { state: 'current, not Ready', node: node(current, false), expected: 'check-drift' },
+  {
+    state: 'another key, not Ready',
+    node: node({ ...current, [Annotations.pubKeyHash]: 'b'.repeat(64) }, false),
+    expected: 'join',
+  },
   {
     state: 'another key',
     node: node({ ...current, [Annotations.pubKeyHash]: 'b'.repeat(64) }),
@@ -97,7 +103,11 @@ function recordOf(n: V1Node): NodeRecord {
   };
 }
 
-function recordingReconciler(n: V1Node | undefined): { reconciler: InstancesReconciler; did: string[] } {
+function recordingReconciler(n: V1Node | undefined): {
+  reconciler: InstancesReconciler;
+  did: string[];
+  deps: ReturnType<typeof testDeps>;
+} {
   const did: string[] = [];
   const record = <T>(what: string, value: T): Promise<T> => {
     did.push(what);
@@ -116,7 +126,7 @@ function recordingReconciler(n: V1Node | undefined): { reconciler: InstancesReco
       }),
     ),
     // The operator's record of the instance names the node (ADR 0035): the reconciler reads nodes through it.
-    { records: new MemoryNodeRecords(n ? [recordOf(n)] : []) },
+    { records: new MemoryNodeRecords(n ? [recordOf(n)] : []), status: new MemoryStatusStore() },
   );
   const flows = {
     join: { join: () => record('join', undefined) } as unknown as JoinFlow,
@@ -137,7 +147,7 @@ function recordingReconciler(n: V1Node | undefined): { reconciler: InstancesReco
     privateKey: () => PEM,
   };
   const reconciler = new InstancesReconciler(deps, view, flows, { resolve: (a) => Promise.resolve([a]) });
-  return { reconciler, did };
+  return { reconciler, did, deps };
 }
 
 for (const row of ROWS)
@@ -148,3 +158,13 @@ for (const row of ROWS)
     await reconciler.reconcile(`${ENTRY_PREFIX}${IP}`, new AbortController().signal);
     t.deepEqual(did, [FLOW[plan.action]], `plan: ${plan.action} (${plan.reason})`);
   });
+
+test('a node of this version and key that is not Ready gets its drift check and keeps its status', async (t) => {
+  for (const ready of [true, false]) {
+    const { reconciler, did, deps } = recordingReconciler(node(current, ready));
+    await reconciler.reconcile(`${ENTRY_PREFIX}${IP}`, new AbortController().signal);
+    t.deepEqual(did, ['check-drift']);
+    // A Ready node's lost status write is put right; a node that is not Ready is not called Ready.
+    t.is(deps.status.get(IP)?.phase, ready ? 'Ready' : undefined, `Ready: ${String(ready)}`);
+  }
+});

@@ -23,8 +23,9 @@ function joinedEntries(nodes: readonly V1Node[], version: string): Set<string> {
 }
 
 /**
- * The lanes of the instances queue: `join` (entries without a Ready node of this version: joins and
- * re-joins, at most `parallelJoins` at once), `maintain` (entries whose node is Ready and current: drift
+ * The lanes of the instances queue: `join` (entries without a Ready node of this version: joins,
+ * re-joins and the drift checks of nodes that are not Ready, whose hosts may not answer; at most
+ * `parallelJoins` at once), `maintain` (entries whose node is Ready and current: drift
  * checks, key rotation) and `remove` (BYOH nodes whose entry is gone). Hosts that do not answer hold at
  * most the join lane; drift checks and removals keep their own workers.
  *

@@ -77,7 +77,7 @@ const ROWS: readonly Row[] = [
   },
   { state: 'no private key', key: '', expected: 'wait' },
   { state: 'current and Ready', node: node(current), expected: 'check-drift' },
-  { state: 'current, not Ready', node: node(current, false), expected: 'nothing' },
+  { state: 'current, not Ready', node: node(current, false), expected: 'check-drift' },
   {
     state: 'another key',
     node: node({ ...current, [Annotations.pubKeyHash]: 'b'.repeat(64) }),

@@ -49,10 +49,12 @@ test('a provisioned Machine without a node is joined, renamed first where the pl
   });
 });
 
-test('a Ready node with this version and key gets its drift check; another version is upgraded in place', (t) => {
+test('a node with this version and key gets its drift check, Ready or not; another version is upgraded in place', (t) => {
   const current = node({ [Annotations.version]: '1.0.0', [Annotations.pubKeyHash]: HASH });
   t.is(planMachine(input({ node: current })).action, 'check-drift');
-  t.is(planMachine(input({ node: node(current.metadata?.annotations ?? {}, false) })).action, 'nothing');
+  const notReady = planMachine(input({ node: node(current.metadata?.annotations ?? {}, false) }));
+  t.is(notReady.action, 'check-drift');
+  t.regex(notReady.reason, /not Ready: drift check/);
   const older = node({ [Annotations.version]: '0.9.0', [Annotations.pubKeyHash]: HASH });
   const p = planMachine(input({ node: older }));
   t.is(p.action, 'upgrade');

@@ -24,8 +24,8 @@ export function machineNodeState(node: V1Node | undefined, hash: string, version
 /**
  * What the operator does to a Windows Machine now: `join` (configure its host), `upgrade`, `reboot` or
  * `resume` (the shared maintenance flow: another version, a reboot request, or a pass the operator left
- * mid-way), `replace` (its node has another key), `check-drift` (the periodic drift check of a current,
- * Ready node), or leave it: `nothing`, `wait` (for something outside the operator), `ignore` (labelled).
+ * mid-way), `replace` (its node has another key), `check-drift` (the drift check of a current node,
+ * Ready or not), or leave it: `nothing`, `wait` (for something outside the operator), `ignore` (labelled).
  */
 export type MachineAction =
   'join' | 'upgrade' | 'reboot' | 'resume' | 'replace' | 'check-drift' | 'nothing' | 'wait' | 'ignore';
@@ -89,11 +89,19 @@ function joinPlan(i: MachinePlanInput): MachinePlan {
   return { action: 'join', reason: `configure ${how}`, ...renamed };
 }
 
-/** A node with this version and key: its periodic drift check when Ready, else it waits for its kubelet. */
+/**
+ * A node with this version and key: its drift check, Ready or not. A node that is not Ready was left to
+ * wait for its kubelet until 2026-11-28, so a stopped kubelet was never started again (upstream's WICD
+ * restarts it in its periodic resync, which the drift check stands for); the check puts back what
+ * stopped or changed and leaves a host that matches its spec alone (BYOH decides alike: byoh-plan.ts).
+ */
 function currentPlan(node: V1Node): MachinePlan {
   if (isNodeReady(node))
     return { action: 'check-drift', reason: 'configured with this version and key: periodic drift check' };
-  return { action: 'nothing', reason: 'configured with this version and key; not Ready' };
+  return {
+    action: 'check-drift',
+    reason: 'configured with this version and key, not Ready: drift check (restarts what stopped)',
+  };
 }
 
 /**

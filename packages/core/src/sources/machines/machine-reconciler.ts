@@ -180,7 +180,10 @@ export class MachineReconciler implements Reconciler {
     return Promise.resolve(undefined);
   }
 
-  /** A current, Ready node's status is Ready (a lost write is put right: joined-status.ts), then its drift check. */
+  /**
+   * A current, Ready node's status is Ready (a lost write is put right: joined-status.ts), then its drift
+   * check; a node that is not Ready keeps the status it had.
+   */
   private async readyThenCheck(
     m: WindowsMachine,
     work: MachineNodeWork,
