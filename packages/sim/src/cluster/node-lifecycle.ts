@@ -16,9 +16,14 @@ function conditions(n: JsonObject): JsonObject[] {
   return Array.isArray(s['conditions']) ? s['conditions'].filter(isObject) : [];
 }
 
-function hasUnreachableTaint(n: JsonObject): boolean {
+/** The Node's taints (objects only), and its spec to write them back to. */
+function taintsOf(n: JsonObject): { spec: JsonObject; taints: JsonObject[] } {
   const spec = isObject(n['spec']) ? n['spec'] : {};
-  return Array.isArray(spec['taints']) && spec['taints'].some((t) => isObject(t) && t['key'] === UNREACHABLE);
+  return { spec, taints: Array.isArray(spec['taints']) ? spec['taints'].filter(isObject) : [] };
+}
+
+function hasUnreachableTaint(n: JsonObject): boolean {
+  return taintsOf(n).taints.some((t) => t['key'] === UNREACHABLE);
 }
 
 /**
@@ -79,8 +84,7 @@ export class NodeLifecycle implements SimController {
   private markReachable(node: JsonObject): void {
     const nodeType = this.writer.registry.mustFind('', 'v1', 'nodes');
     this.writer.mutate({ type: nodeType, namespace: undefined, name: str(meta(node)['name']) ?? '' }, (n) => {
-      const spec = isObject(n['spec']) ? n['spec'] : {};
-      const taints = Array.isArray(spec['taints']) ? spec['taints'].filter(isObject) : [];
+      const { spec, taints } = taintsOf(n);
       spec['taints'] = taints.filter((t) => t['key'] !== UNREACHABLE);
       n['spec'] = spec;
       return n;
@@ -102,8 +106,7 @@ export class NodeLifecycle implements SimController {
     current['status'] = status;
     this.writer.update({ type: nodeType, namespace: undefined, name, subresource: 'status' }, current);
     this.writer.mutate({ type: nodeType, namespace: undefined, name }, (n) => {
-      const spec = isObject(n['spec']) ? n['spec'] : {};
-      const taints = Array.isArray(spec['taints']) ? spec['taints'].filter(isObject) : [];
+      const { spec, taints } = taintsOf(n);
       if (!taints.some((t) => t['key'] === UNREACHABLE))
         spec['taints'] = [...taints, { key: UNREACHABLE, effect: 'NoSchedule', timeAdded: now }];
       n['spec'] = spec;
