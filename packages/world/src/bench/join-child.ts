@@ -19,6 +19,8 @@ export type JoinChildTask =
       readonly engine?: HostEngine;
       /** Hosts per host process (default: host-processes.ts's defaultHostsPerProcess). */
       readonly hostsPerProcess?: number;
+      /** The operator process's node flags (default: the image's, OPERATOR_NODE_FLAGS). */
+      readonly operatorNodeOptions?: readonly string[];
     };
 
 /** What every measurement's process reports besides its figure. */
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
             uploads: t.uploads,
             ...(t.engine ? { engine: t.engine } : {}),
             ...(t.hostsPerProcess ? { hostsPerProcess: t.hostsPerProcess } : {}),
+            ...(t.operatorNodeOptions ? { operatorNodeOptions: t.operatorNodeOptions } : {}),
           }),
         };
   const report: ChildReport = {

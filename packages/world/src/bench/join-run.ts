@@ -88,6 +88,8 @@ export interface JoinRunOptions {
   readonly engine?: HostEngine;
   /** Hosts per host process (default: defaultHostsPerProcess on this machine's cores). */
   readonly hostsPerProcess?: number;
+  /** The operator process's node flags (default: the image's, OPERATOR_NODE_FLAGS). */
+  readonly operatorNodeOptions?: readonly string[];
 }
 
 /** What waiting for every host's Ready saw. */
@@ -134,7 +136,7 @@ async function everyHostReady(world: SimWorld, hosts: HostProcesses): Promise<Re
   return r;
 }
 
-/** The operator as the image runs it (its node flags, `wmco run`'s runtime), in a process of its own. */
+/** The operator as the image runs it (its node flags unless replaced, `wmco run`'s runtime), in a process of its own. */
 async function operatorFor(world: SimWorld, payloadDir: string, o: JoinRunOptions): Promise<ScaleOperator> {
   return startScaleOperator(
     {
@@ -146,7 +148,7 @@ async function operatorFor(world: SimWorld, payloadDir: string, o: JoinRunOption
       // `wmco run`'s default: a Ready node is not looked at again during the measurement.
       driftRepairIntervalMs: 120_000,
     },
-    OPERATOR_NODE_FLAGS,
+    o.operatorNodeOptions ?? OPERATOR_NODE_FLAGS,
   );
 }
 

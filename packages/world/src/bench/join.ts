@@ -1,5 +1,6 @@
 // `pnpm bench join [--hosts 1,10,50] [--parallel N] [--uploads N] [--scale S] [--host-engine model|powershell]
-// [--hosts-per-process N]` (defaults: wmco run's, the model, the hosts over one process per core): fresh BYOH joins of simulated Windows
+// [--hosts-per-process N] [--operator-node-options="--flag ..."]` (defaults: wmco run's, the model, the hosts
+// over one process per core, the image's node flags): fresh BYOH joins of simulated Windows
 // hosts with the realistic payload (upstream's layout, ~550 MB, cached) at the default simulated costs,
 // each beside a physical limit that does not depend on this implementation (join-limit.ts). Each figure is
 // measured in a fresh process (join-child.ts): none pays for the memory and garbage of those before it.
@@ -7,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { DEFAULT_HOST_COSTS, realisticPayload } from '@wmco/sim';
 import { cacheDir } from './cache-dir.js';
-import { defaultParallelJoins, machineResources } from '@wmco/operator';
+import { defaultParallelJoins, machineResources, OPERATOR_NODE_FLAGS } from '@wmco/operator';
 import { ms } from './join-limit.js';
 import { cpuPerGB, figure, type Figure } from './join-figure.js';
 import { inChild, largestArchive } from './join-measure.js';
@@ -24,6 +25,21 @@ interface BenchOptions {
   readonly engine: HostEngine;
   /** Simulated hosts per host process; undefined: spread over one process per core (host-processes.ts). */
   readonly hostsPerProcess: number | undefined;
+  /** The operator process's node flags; undefined: the image's (OPERATOR_NODE_FLAGS). */
+  readonly operatorNodeOptions: string[] | undefined;
+}
+
+/** `--operator-node-options`: the flags, split at spaces, or undefined when not given. */
+function nodeOptionsOption(raw: string | undefined): string[] | undefined {
+  return raw?.split(' ').filter((f) => f !== '');
+}
+
+/** The join measurement's optional settings, as its task carries them. */
+function optionalTask(o: BenchOptions): { hostsPerProcess?: number; operatorNodeOptions?: string[] } {
+  return {
+    ...(o.hostsPerProcess ? { hostsPerProcess: o.hostsPerProcess } : {}),
+    ...(o.operatorNodeOptions ? { operatorNodeOptions: o.operatorNodeOptions } : {}),
+  };
 }
 
 /** `--hosts-per-process`: a positive integer, or undefined when not given. */
@@ -45,6 +61,7 @@ function options(argv: readonly string[]): BenchOptions {
       scale: { type: 'string' },
       'host-engine': { type: 'string' },
       'hosts-per-process': { type: 'string' },
+      'operator-node-options': { type: 'string' },
     },
     strict: true,
   });
@@ -68,6 +85,7 @@ function options(argv: readonly string[]): BenchOptions {
     scale,
     engine,
     hostsPerProcess,
+    operatorNodeOptions: nodeOptionsOption(values['operator-node-options']),
   };
 }
 
@@ -101,7 +119,7 @@ async function main(): Promise<void> {
       joins: o.parallel,
       uploads: o.uploads,
       engine: o.engine,
-      ...(o.hostsPerProcess ? { hostsPerProcess: o.hostsPerProcess } : {}),
+      ...optionalTask(o),
     });
     const f = figure(run, fileBytes, ssh);
     figures.push(f);
@@ -146,6 +164,8 @@ async function main(): Promise<void> {
       plainSshCpuPerGB: cpu.plainSsh,
       cores: availableParallelism(),
       hostEngine: o.engine,
+      // The operator's node flags: the image's unless --operator-node-options replaced them.
+      operatorNodeFlags: o.operatorNodeOptions ?? OPERATOR_NODE_FLAGS,
       operatorCpuSecondsPerJoin: perJoin((r) => r.operatorCpuSeconds),
       hostsCpuSecondsPerJoin: perJoin((r) => r.hostsCpuSeconds),
       apiServerCpuSecondsPerJoin: perJoin((r) => r.cpuSeconds),
