@@ -101,23 +101,34 @@ export class UpgradeFlow {
 
   private async run(req: UpgradeRequest, job: Job): Promise<UpgradeOutcome> {
     const { name } = job;
-    await this.status(req, job.verb === 'Upgrade' ? 'Upgrading' : 'Rebooting');
-    await enterLifecyclePhase(this.deps.core, name, 'Draining');
+    // The status and the cordon together: the grant is held from here, and a node not yet cordoned while
+    // its status write waits its turn (the status ConfigMap takes one write at a time) is budget unused.
+    await Promise.all([
+      this.status(req, job.verb === 'Upgrade' ? 'Upgrading' : 'Rebooting'),
+      enterLifecyclePhase(this.deps.core, name, 'Draining'),
+    ]);
     await this.event(req.node, 'Normal', `${job.verb}Started`, `${this.describe(job)}: cordoned, draining`);
     const blocked = await this.drain(req, job);
     if (blocked) return blocked;
     const { bytesSent } = await this.reconfigure.run(req.node, req.target, job.reboot, req.signal);
     await enterLifecyclePhase(this.deps.core, name, 'WaitingReady');
     await waitForNode(this.deps, name, isNodeReady, { signal: req.signal, what: `node ${name} Ready` });
-    // The status first: once the Node leaves its lifecycle nothing resumes this pass, so a Ready status
-    // written after that and lost (a 429, the operator killed) would say Upgrading for ever. Written
-    // before, a lost leave keeps the Node's phase, and the pass resumes and writes both again.
-    await this.status(req, 'Ready');
-    await leaveLifecycle(this.deps.core, name, {
-      [Annotations.version]: this.deps.version,
-      [Annotations.desiredVersion]: this.deps.version,
-      ...(job.reboot ? { [REBOOT_REQUIRED_ANNOTATION]: null, [REBOOT_REQUESTED_ANNOTATION]: null } : {}),
-    });
+    // The status and the uncordon together (they were one after the other until 2026-11-28, which kept the
+    // node out of service while its status write waited its turn). A Ready status lost after the Node
+    // left its lifecycle (a 429, the operator killed) is written again by the next reconcile of the
+    // instance, which finds a joined, Ready node (joined-status.ts); a lost leave keeps the Node's phase,
+    // and the pass resumes and writes both again.
+    await Promise.all([
+      this.status(req, 'Ready'),
+      leaveLifecycle(this.deps.core, name, {
+        [Annotations.version]: this.deps.version,
+        [Annotations.desiredVersion]: this.deps.version,
+        ...(job.reboot ? { [REBOOT_REQUIRED_ANNOTATION]: null, [REBOOT_REQUESTED_ANNOTATION]: null } : {}),
+      }),
+    ]);
+    // Back in service: the grant goes before the event is written. Nodes waiting for it that still see this
+    // node cordoned in their cache are queued again when its uncordon arrives (the node's signature).
+    this.budget.release(name);
     const done = job.verb === 'Upgrade' ? 'Upgraded' : 'Rebooted';
     const what = job.verb === 'Upgrade' ? `from ${job.from} to ${this.deps.version}` : 'and reconfigured';
     await this.event(
