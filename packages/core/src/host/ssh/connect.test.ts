@@ -7,19 +7,27 @@ import { InMemoryHostKeyStore } from '../host-key-store.js';
 import type { SshHostOptions } from './ssh-options.js';
 import { SshWindowsHost } from './ssh-windows-host.js';
 
-/** A loopback port with nothing listening on it. */
+/**
+ * This file's loopback address, one of 127.0.0.0/8 chosen at random: a port closed on 127.0.0.1 was once
+ * taken by another test file's simulated SSH host before the connect (the attempt met its SFTP, "Operation
+ * unsupported", instead of ECONNREFUSED); the simulated hosts and servers of other files use 127.0.0.1 or
+ * addresses of their own.
+ */
+const ADDRESS = `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}`;
+
+/** A port of ADDRESS with nothing listening on it. */
 async function closedPort(): Promise<number> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, ADDRESS, resolve));
   const { port } = server.address() as { port: number };
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
 
-/** An adapter for 127.0.0.1:`port` with a fresh key, fast retries and `options`. */
+/** An adapter for ADDRESS:`port` with a fresh key, fast retries and `options`. */
 function hostAt(port: number, options: Partial<SshHostOptions>): SshWindowsHost {
   return new SshWindowsHost({
-    host: '127.0.0.1',
+    host: ADDRESS,
     port,
     username: 'Administrator',
     privateKey: generateKeyPairSync('ed25519', {
@@ -96,7 +104,7 @@ test('an abort ends an attempt under way and closes its connection: a server tha
   let accepted: (socket: Socket) => void = () => undefined;
   const taken = new Promise<Socket>((resolve) => (accepted = resolve));
   const silent = createServer((socket) => accepted(socket));
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => silent.listen(0, ADDRESS, resolve));
   t.teardown(() => {
     silent.close();
   });
@@ -113,7 +121,7 @@ test('an abort ends an attempt under way and closes its connection: a server tha
 test('a host that takes the connection and never finishes the handshake is given up after a few attempts, not at the connect deadline', async (t) => {
   const accepted: unknown[] = [];
   const silent = createServer((socket) => accepted.push(socket));
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => silent.listen(0, ADDRESS, resolve));
   t.teardown(() => {
     silent.close();
   });
