@@ -22,8 +22,13 @@ export async function watchUnavailability(
       '/api/v1/nodes',
       labelSelector === undefined ? {} : { labelSelector },
       (type: string, node: V1Node) => tracker.observe(type, node),
-      () => void start().catch(() => undefined),
+      () => restart(),
     );
+  };
+  // A watch that could not be opened again (the API server busy or restarting) is tried again, not left
+  // dead: a test would then wait for ever on what it no longer sees.
+  const restart = (): void => {
+    start().catch(() => setTimeout(restart, 200).unref());
   };
   await start();
   return () => {
