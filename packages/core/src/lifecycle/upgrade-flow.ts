@@ -126,9 +126,6 @@ export class UpgradeFlow {
         ...(job.reboot ? { [REBOOT_REQUIRED_ANNOTATION]: null, [REBOOT_REQUESTED_ANNOTATION]: null } : {}),
       }),
     ]);
-    // Back in service: the grant goes before the event is written. Nodes waiting for it that still see this
-    // node cordoned in their cache are queued again when its uncordon arrives (the node's signature).
-    this.budget.release(name);
     const done = job.verb === 'Upgrade' ? 'Upgraded' : 'Rebooted';
     const what = job.verb === 'Upgrade' ? `from ${job.from} to ${this.deps.version}` : 'and reconfigured';
     await this.event(
