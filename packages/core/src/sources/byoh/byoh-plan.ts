@@ -2,6 +2,7 @@ import type { V1Node } from '@kubernetes/client-node';
 import { Annotations } from '../../identity/node-metadata.js';
 import { maintenancePlan, type MaintenanceAction } from '../../lifecycle/maintenance-plan.js';
 import { isNodeReady } from '../../lifecycle/node-ops.js';
+import { driftCheckPlan } from '../../lifecycle/drift-check-plan.js';
 import { needsMaintenance } from '../../lifecycle/node-upgrades.js';
 
 /**
@@ -56,10 +57,5 @@ function currentVersionPlan(node: V1Node, publicKeyHash: string, version: string
       reason: 'the node was configured with another key: authorize the new key',
     };
   }
-  if (!ready)
-    return {
-      action: 'check-drift',
-      reason: 'configured with this version and key, not Ready: drift check (restarts what stopped)',
-    };
-  return { action: 'check-drift', reason: 'configured with this version and key: periodic drift check' };
+  return driftCheckPlan(node);
 }

@@ -3,7 +3,7 @@ import { Annotations } from '../../identity/node-metadata.js';
 import { errorMessage } from '../../kube/logger.js';
 import { maintenancePlan } from '../../lifecycle/maintenance-plan.js';
 import { needsMaintenance } from '../../lifecycle/node-upgrades.js';
-import { isNodeReady } from '../../lifecycle/node-ops.js';
+import { driftCheckPlan } from '../../lifecycle/drift-check-plan.js';
 import { notConfigurable, type WindowsMachine } from './machine-object.js';
 
 /** How far a Machine's node is configured: with this version and key, another key, another version, or not (yet). */
@@ -96,12 +96,7 @@ function joinPlan(i: MachinePlanInput): MachinePlan {
  * stopped or changed and leaves a host that matches its spec alone (BYOH decides alike: byoh-plan.ts).
  */
 function currentPlan(node: V1Node): MachinePlan {
-  if (isNodeReady(node))
-    return { action: 'check-drift', reason: 'configured with this version and key: periodic drift check' };
-  return {
-    action: 'check-drift',
-    reason: 'configured with this version and key, not Ready: drift check (restarts what stopped)',
-  };
+  return driftCheckPlan(node);
 }
 
 /**
