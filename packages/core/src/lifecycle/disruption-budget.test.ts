@@ -93,3 +93,29 @@ test('a released grant tells the listeners which nodes were refused meanwhile, o
   budget.release('b');
   t.deepEqual(heard[1], ['c']);
 });
+
+test('a node seen back in service hands its slot on to the nodes refused since, as a released grant does', (t) => {
+  // The grant of `a` was released while the cache still showed `a` cordoned for its upgrade: `b` asked
+  // again then and was refused; the cache's next state of `a` is what frees the slot.
+  const out = node('a', { phase: 'Upgrading', cordoned: true });
+  const back = node('a');
+  const nodes = [out, node('b'), node('c')];
+  const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => nodes);
+  const heard: (readonly string[])[] = [];
+  budget.onFreed((waiting) => heard.push(waiting));
+  budget.nodeChanged(out, back);
+  t.deepEqual(heard, [], 'nobody waited');
+  t.false(budget.tryAcquire('b').granted, 'a still counts in the cache');
+  budget.nodeChanged(node('c'), node('c', { cordoned: true }));
+  budget.nodeChanged(out, node('a', { phase: 'Upgrading', cordoned: true, ready: false }));
+  t.deepEqual(heard, [], 'a change that frees nothing hands nothing on');
+  nodes[0] = back;
+  budget.nodeChanged(out, back);
+  t.deepEqual(heard, [['b']]);
+  t.true(budget.tryAcquire('b').granted);
+  t.false(budget.tryAcquire('c').granted);
+  budget.nodeChanged(node('x', { ready: false }), undefined);
+  t.deepEqual(heard[1], ['c'], 'an unavailable node deleted frees its slot too');
+  budget.nodeChanged(node('y'), undefined);
+  t.is(heard.length, 2, 'an available node deleted frees nothing');
+});

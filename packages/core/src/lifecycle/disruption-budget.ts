@@ -65,13 +65,33 @@ export class DisruptionBudget implements ServiceDisruption {
    * update may have been seen before the grant was released, so that event found the slot still taken).
    */
   release(name: string): void {
-    if (!this.held.delete(name) || this.refused.size === 0) return;
+    if (this.held.delete(name)) this.handOn();
+  }
+
+  /**
+   * A Node's new state as the node cache has it (`after` undefined: deleted). A node that was unavailable
+   * and no longer is frees a slot like a released grant: a grant is released when its last write was sent,
+   * and a waiting node that asks again before the cache has that write sees the node still out and is
+   * refused again; this hears the write arrive. (A Machine source queues a Node's change for that node's
+   * own Machine only, so without it the waiting Machine waited for its retry, 30 s.)
+   */
+  nodeChanged(before: V1Node | undefined, after: V1Node | undefined): void {
+    const wasOut = before !== undefined && unavailableReason(before) !== undefined;
+    const isOut = after !== undefined && unavailableReason(after) !== undefined;
+    if (wasOut && !isOut) this.handOn();
+  }
+
+  private handOn(): void {
+    if (this.refused.size === 0) return;
     const waiting = [...this.refused].sort();
     this.refused.clear();
     for (const l of this.freed) l(waiting);
   }
 
-  /** Told, with the names refused since the last release, whenever a grant is released while nodes wait. */
+  /**
+   * Told, with the names refused since, whenever a slot frees while nodes wait: a grant released, or a
+   * node seen back in service (`nodeChanged`).
+   */
   onFreed(listener: (waiting: readonly string[]) => void): void {
     this.freed.push(listener);
   }

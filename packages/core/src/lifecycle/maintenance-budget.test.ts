@@ -23,3 +23,25 @@ test('a slot freed while nodes wait for the budget puts every source’s nodes o
   m.budget.release('win-a');
   t.is(requeued, 1, 'win-b is looked at now, not at its 30 s retry');
 });
+
+test('a node the cache sees back in service puts every source’s nodes on its queue when one waits', (t) => {
+  const ready = (n: V1Node): V1Node => ({
+    ...n,
+    status: { conditions: [{ type: 'Ready', status: 'True' }] },
+  });
+  const notReady = (n: V1Node): V1Node => ({
+    ...n,
+    status: { conditions: [{ type: 'Ready', status: 'False' }] },
+  });
+  const nodes = [notReady(testNode('win-a')), ready(testNode('win-b', '10.0.0.6'))];
+  const m = new NodeMaintenance(testDeps({} as WindowsHost), () => nodes, {
+    maxUnavailable: { kind: 'count', count: 1 },
+  });
+  const requeued: string[] = [];
+  m.addSource({ id: 'byoh', requeueAll: () => requeued.push('byoh') });
+  m.addSource({ id: 'machine', requeueAll: () => requeued.push('machine') });
+  t.false(m.budget.tryAcquire('win-b').granted, 'win-a is not Ready');
+  const back = ready(testNode('win-a'));
+  m.nodeChanged(nodes[0], back);
+  t.deepEqual(requeued, ['byoh', 'machine'], 'win-b is looked at now, not at its 30 s retry');
+});

@@ -113,6 +113,11 @@ export class NodeMaintenance {
     for (const s of this.sources) s.requeueAll();
   }
 
+  /** A Windows Node's new state from the node cache (`after` undefined: deleted); see `DisruptionBudget.nodeChanged`. */
+  nodeChanged(before: V1Node | undefined, after: V1Node | undefined): void {
+    if (!this.stopped) this.budget.nodeChanged(before, after);
+  }
+
   /** This version's services ConfigMap changed or went away: put it right now, not at the next resync. */
   servicesConfigMapChanged(): void {
     this.keeper.syncSoon();

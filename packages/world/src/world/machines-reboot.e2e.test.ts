@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import type { V1Node } from '@kubernetes/client-node';
 import {
   LIFECYCLE_BOOT_ANNOTATION,
@@ -8,6 +8,7 @@ import {
 } from '@wmco/core/internal';
 import type { SimulatedWindowsHost } from '@wmco/sim';
 import { requestReboot } from '@wmco/operator';
+import { logOnFailure } from './log-on-failure.test-helper.js';
 import { isReady } from './machine-wait.js';
 import { mixedWorld } from './mixed-world.js';
 import { VERSION_A } from './upgrade-fixture.js';
@@ -43,40 +44,48 @@ function backInService(world: SimWorld, name: string, host: SimulatedWindowsHost
 test.serial(
   'Machine nodes: wmco reboot and drift that needs a reboot go through the budget, one at a time, one reboot each',
   async (t) => {
-    const { world, hosts, machineNodes } = await mixedWorld(undefined, { keep: true, rebootMs: 1000 });
+    const { world, hosts, machineNodes, logs } = await mixedWorld(undefined, { keep: true, rebootMs: 1000 });
     t.teardown(() => world.stop());
-    const [asked, drifted] = machineNodes as [string, string];
-    const hostOf = (n: string): SimulatedWindowsHost => hosts.get(n) as SimulatedWindowsHost;
-    const rebootsBefore = new Map(machineNodes.map((n) => [n, reboots(hostOf(n))]));
-    const bootsBefore = new Map(machineNodes.map((n) => [n, hostOf(n).model.lastBootTime.getTime()]));
-    const dog = new Watchdog(world);
-    await dog.start();
-    await requestReboot(apis(world).core, asked);
-    // Someone removed the Containers feature: putting it back needs a reboot, so the drift check asks for one.
-    hostOf(drifted).model.containersFeature = false;
-    for (const n of machineNodes)
-      await until(
-        `${n} rebooted and back in service`,
-        backInService(world, n, hostOf(n), bootsBefore.get(n) ?? 0),
-        120_000,
-      );
-    dog.stop();
-    t.is(dog.maxUnavailable, 1, `one node out at a time (worst: ${dog.worst.join(', ')})`);
-    for (const n of machineNodes)
-      t.is(reboots(hostOf(n)) - (rebootsBefore.get(n) ?? 0), 1, `${n} was rebooted exactly once`);
-    t.true(hostOf(drifted).model.containersFeature, 'the drift was repaired by the reboot');
-    // The events follow the uncordon: wait for them rather than race them.
-    await until('DriftNeedsReboot and a Rebooted event for each Machine node', async () => {
-      const events = await eventsAbout(world);
-      const drift = events.some((e) => e.reason === 'DriftNeedsReboot' && e.message.includes(drifted));
-      const rebooted = machineNodes.every((n) =>
-        events.some((e) => e.reason === 'Rebooted' && e.message.includes(`node ${n} `)),
-      );
-      return drift && rebooted ? true : undefined;
-    });
-    t.pass();
+    await logOnFailure(t, logs, () => budgetedReboots(t, world, hosts, machineNodes), 150);
   },
 );
+
+async function budgetedReboots(
+  t: ExecutionContext,
+  world: SimWorld,
+  hosts: ReadonlyMap<string, SimulatedWindowsHost>,
+  machineNodes: readonly string[],
+): Promise<void> {
+  const [asked, drifted] = machineNodes as [string, string];
+  const hostOf = (n: string): SimulatedWindowsHost => hosts.get(n) as SimulatedWindowsHost;
+  const rebootsBefore = new Map(machineNodes.map((n) => [n, reboots(hostOf(n))]));
+  const bootsBefore = new Map(machineNodes.map((n) => [n, hostOf(n).model.lastBootTime.getTime()]));
+  const dog = new Watchdog(world);
+  await dog.start();
+  await requestReboot(apis(world).core, asked);
+  // Someone removed the Containers feature: putting it back needs a reboot, so the drift check asks for one.
+  hostOf(drifted).model.containersFeature = false;
+  for (const n of machineNodes)
+    await until(
+      `${n} rebooted and back in service`,
+      backInService(world, n, hostOf(n), bootsBefore.get(n) ?? 0),
+      120_000,
+    );
+  dog.stop();
+  t.is(dog.maxUnavailable, 1, `one node out at a time (worst: ${dog.worst.join(', ')})`);
+  for (const n of machineNodes)
+    t.is(reboots(hostOf(n)) - (rebootsBefore.get(n) ?? 0), 1, `${n} was rebooted exactly once`);
+  t.true(hostOf(drifted).model.containersFeature, 'the drift was repaired by the reboot');
+  // The events follow the uncordon: wait for them rather than race them.
+  await until('DriftNeedsReboot and a Rebooted event for each Machine node', async () => {
+    const events = await eventsAbout(world);
+    const drift = events.some((e) => e.reason === 'DriftNeedsReboot' && e.message.includes(drifted));
+    const rebooted = machineNodes.every((n) =>
+      events.some((e) => e.reason === 'Rebooted' && e.message.includes(`node ${n} `)),
+    );
+    return drift && rebooted ? true : undefined;
+  });
+}
 
 test.serial(
   'an operator killed while a Machine node reboots: the successor resumes it without rebooting it again',

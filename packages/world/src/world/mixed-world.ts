@@ -20,6 +20,8 @@ export interface MixedWorld {
   readonly hosts: ReadonlyMap<string, SimulatedWindowsHost>;
   /** Node names of the Machines. */
   readonly machineNodes: readonly string[];
+  /** The operators' log lines so far (for `logOnFailure`). */
+  readonly logs: readonly string[];
 }
 
 /**
@@ -32,7 +34,7 @@ export async function mixedWorld(
 ): Promise<MixedWorld> {
   const costs: Partial<HostCosts> = { powershellStartMs: 100 };
   if (o.rebootMs !== undefined) costs.rebootMs = o.rebootMs;
-  const { world } = await testWorld([{ hostname: 'BYOH-A' }, { hostname: 'BYOH-B' }], {
+  const { world, logs } = await testWorld([{ hostname: 'BYOH-A' }, { hostname: 'BYOH-B' }], {
     platform: 'VSphere',
     costs,
   });
@@ -51,7 +53,7 @@ export async function mixedWorld(
   const hosts = new Map<string, SimulatedWindowsHost>();
   for (const h of world.hosts.hosts) hosts.set(h.spec.hostname.toLowerCase(), h.sim);
   const machineNodes = machines.map((m) => machineHost(world, m, hosts));
-  return { world, hosts, machineNodes };
+  return { world, hosts, machineNodes, logs };
 }
 
 /** Adds the simulated VM behind a Machine to `hosts` under its node name; returns that name. */

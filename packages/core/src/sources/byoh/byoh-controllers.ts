@@ -238,6 +238,9 @@ export class ByohControllers implements ByohView {
       this.informers.secret.on(ev, all);
     }
     for (const ev of ['add', 'update'] as const) this.informers.nodes.on(ev, (n) => this.nodeFeed.publish(n));
+    // A node back in service hands its slot on to a node waiting for the budget (every source's).
+    this.informers.nodes.on('update', (n, old) => this.maintenance.nodeChanged(old, n));
+    this.informers.nodes.on('delete', (n) => this.maintenance.nodeChanged(n, undefined));
     this.informers.nodes.on('add', all);
     this.informers.nodes.on('delete', all);
     this.informers.nodes.on('update', (n, old) => {
