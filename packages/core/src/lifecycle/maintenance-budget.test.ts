@@ -45,3 +45,26 @@ test('a node the cache sees back in service puts every source’s nodes on its q
   m.nodeChanged(nodes[0], back);
   t.deepEqual(requeued, ['byoh', 'machine'], 'win-b is looked at now, not at its 30 s retry');
 });
+
+test('a source that can requeue nodes by name gets the names that waited, not a requeue of all', (t) => {
+  const ready = (n: V1Node): V1Node => ({
+    ...n,
+    status: { conditions: [{ type: 'Ready', status: 'True' }] },
+  });
+  const nodes = ['win-a', 'win-b', 'win-c'].map((n, i) => ready(testNode(n, `10.0.0.${i + 5}`)));
+  const m = new NodeMaintenance(testDeps({} as WindowsHost), () => nodes, {
+    maxUnavailable: { kind: 'count', count: 1 },
+  });
+  const asked: (readonly string[])[] = [];
+  let all = 0;
+  m.addSource({ id: 'byoh', requeueAll: () => all++, requeueWaiting: (names) => asked.push(names) });
+  let fallback = 0;
+  m.addSource({ id: 'other', requeueAll: () => fallback++ });
+  t.true(m.budget.tryAcquire('win-a').granted);
+  t.false(m.budget.tryAcquire('win-c').granted);
+  t.false(m.budget.tryAcquire('win-b').granted);
+  m.budget.release('win-a');
+  t.deepEqual(asked, [['win-b', 'win-c']]);
+  t.is(all, 0, 'the fleet’s other nodes are not looked at');
+  t.is(fallback, 1, 'a source that cannot requeue by name looks at all of its nodes');
+});

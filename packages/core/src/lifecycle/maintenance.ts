@@ -46,10 +46,16 @@ export class NodeMaintenance {
     this.options = lifecycleOptions(options);
     this.recent = new RecentConvergence(() => (deps.now?.() ?? new Date()).getTime());
     this.budget = new DisruptionBudget(this.options.maxUnavailable, nodes);
-    // A freed slot goes to a waiting node now, not at its retry (upgradeRetryMs, 30 s): every source
-    // looks at its nodes again (a refused node asks the budget once more; the others cost a due check).
-    this.budget.onFreed(() => {
-      if (!this.stopped) for (const s of this.sources) s.requeueAll();
+    // A freed slot goes to a waiting node now, not at its retry (upgradeRetryMs, 30 s): each source
+    // looks again at the nodes refused since the last hand-on (they ask the budget once more). Only
+    // those: with every node requeued, a 200-node fleet under a budget of 20 reconciled some 40,000
+    // instances in its 200 hand-ons, on the operator's one thread, while the slots waited.
+    this.budget.onFreed((waiting) => {
+      if (this.stopped) return;
+      for (const s of this.sources) {
+        if (s.requeueWaiting) s.requeueWaiting(waiting);
+        else s.requeueAll();
+      }
     });
     this.keeper = new ServicesConfigMapKeeper(deps, nodes);
     const port = this.options.operatorCondition;

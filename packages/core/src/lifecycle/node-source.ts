@@ -39,6 +39,13 @@ export interface NodeSource {
   readonly id: string;
   /** Put every node this source manages on its work queue (the cluster configuration changed). */
   requeueAll(): void;
+  /**
+   * Put the instances of these names on its work queue: a slot of the disruption budget freed while they
+   * waited for it. A name is a Windows node's, or whatever else the source asked the budget for (a
+   * Machine with no node yet: `machine/<name>`); names that are not this source's are ignored. Without
+   * it, `requeueAll` is called instead: a fleet's every node looked at on every hand-on.
+   */
+  requeueWaiting?(names: readonly string[]): void;
 }
 
 /** One instance of a source, as the shared flows (join, upgrade, reboot, re-key, drift repair, removal) see it. */

@@ -146,7 +146,7 @@ test('a pass writes the Ready status and leaves its lifecycle together; a lost s
   t.deepEqual(budget.holding(), []);
 });
 
-test('a pass that ends writes the Ready status and uncordons with the new version, holding its grant to the end', async (t) => {
+test('a pass that ends writes the Ready status and uncordons with the new version, holding its grant until then', async (t) => {
   const node = ready(testNode());
   const { core, calls } = recordingCore(false, node, []);
   const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [node]);
@@ -176,12 +176,54 @@ test('a pass that ends writes the Ready status and uncordons with the new versio
     ends.find((c) => c !== 'status Ready') ?? '',
     /"unschedulable":null.*version":"0\.1\.0".*lifecycle-phase":null/,
   );
-  // The grant is held until the pass ends, its last event included: a Machine waiting for it is looked at
-  // again only when the grant goes (machine sources queue a Node's change for its own Machine only), and by
-  // then the uncordon is in every cache.
-  t.deepEqual(held, [['win-a'], ['win-a']]);
+  // The grant is held from the cordon to the uncordon, and given back before the last event's write: a
+  // node waiting for it that asks before the cache has the uncordon is handed the slot when the cache
+  // has it (DisruptionBudget.nodeChanged).
+  t.deepEqual(held, [['win-a'], []]);
   t.deepEqual(
     deps.events.events.map((e) => e.reason),
     ['UpgradeStarted', 'Upgraded'],
   );
+});
+
+test('a pass waits for no status write of its own: cordoned while Upgrading is written, its slot given back while Ready is', async (t) => {
+  const node = ready(testNode());
+  const { core, calls } = recordingCore(false, node, []);
+  const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [node]);
+  // Every status write hangs until the test lets it finish (the status ConfigMap busy with other writes).
+  const writes: { phase: string; finish: () => void }[] = [];
+  const status = {
+    get: () => undefined,
+    set: (s: { phase: string }): Promise<void> =>
+      new Promise<void>((finish) => {
+        writes.push({ phase: s.phase, finish });
+        calls.push(`status ${s.phase}`);
+      }),
+    remove: () => Promise.resolve(),
+    retain: () => Promise.resolve(),
+  };
+  const flow = new UpgradeFlow(testDeps(host(), { core, status }), budget, { drainTimeoutMs: 1000 });
+  const pass = flow.upgrade({ node, target, instance, signal: new AbortController().signal });
+  const wrote = (phase: string): Promise<void> =>
+    (async () => {
+      while (!writes.some((w) => w.phase === phase)) await new Promise((r) => setImmediate(r));
+    })();
+  await wrote('Ready');
+  const patches = calls.filter((c) => c.startsWith('patchNode'));
+  t.true(
+    patches.some((p) => /lifecycle-phase":"WaitingReady"/.test(p)),
+    'the pass went on past the cordon while Upgrading was still being written',
+  );
+  t.deepEqual(
+    writes.map((w) => w.phase),
+    ['Upgrading', 'Ready'],
+  );
+  while (!patches.some((p) => /lifecycle-phase":null/.test(p))) {
+    await new Promise((r) => setImmediate(r));
+    patches.splice(0, patches.length, ...calls.filter((c) => c.startsWith('patchNode')));
+  }
+  await new Promise((r) => setImmediate(r));
+  t.deepEqual(budget.holding(), [], 'uncordoned: the grant is given back before the status write ends');
+  for (const w of writes) w.finish();
+  t.is((await pass).result, 'done');
 });

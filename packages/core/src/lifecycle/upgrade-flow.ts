@@ -101,13 +101,20 @@ export class UpgradeFlow {
 
   private async run(req: UpgradeRequest, job: Job): Promise<UpgradeOutcome> {
     const { name } = job;
-    // The status and the cordon together: the grant is held from here, and a node not yet cordoned while
-    // its status write waits its turn (the status ConfigMap takes one write at a time) is budget unused.
-    await Promise.all([
-      this.status(req, job.verb === 'Upgrade' ? 'Upgrading' : 'Rebooting'),
-      enterLifecyclePhase(this.deps.core, name, 'Draining'),
-    ]);
-    await this.event(req.node, 'Normal', `${job.verb}Started`, `${this.describe(job)}: cordoned, draining`);
+    // The grant is held from here, and a node out of service while a write of its own waits is budget
+    // unused: only the Node's patches are waited for. The status write goes out with the cordon (the
+    // status ConfigMap takes one write at a time, and twenty passes write it) and the event while the
+    // node drains. The store keeps its writes in order, so the Ready status below lands after this one
+    // and supersedes it, failed or not.
+    const upgrading = this.status(req, job.verb === 'Upgrade' ? 'Upgrading' : 'Rebooting');
+    upgrading.catch(() => undefined);
+    await enterLifecyclePhase(this.deps.core, name, 'Draining');
+    const started = this.event(
+      req.node,
+      'Normal',
+      `${job.verb}Started`,
+      `${this.describe(job)}: cordoned, draining`,
+    );
     const blocked = await this.drain(req, job);
     if (blocked) return blocked;
     const { bytesSent } = await this.reconfigure.run(req.node, req.target, job.reboot, req.signal);
@@ -118,14 +125,18 @@ export class UpgradeFlow {
     // left its lifecycle (a 429, the operator killed) is written again by the next reconcile of the
     // instance, which finds a joined, Ready node (joined-status.ts); a lost leave keeps the Node's phase,
     // and the pass resumes and writes both again.
-    await Promise.all([
-      this.status(req, 'Ready'),
-      leaveLifecycle(this.deps.core, name, {
-        [Annotations.version]: this.deps.version,
-        [Annotations.desiredVersion]: this.deps.version,
-        ...(job.reboot ? { [REBOOT_REQUIRED_ANNOTATION]: null, [REBOOT_REQUESTED_ANNOTATION]: null } : {}),
-      }),
-    ]);
+    const ready = this.status(req, 'Ready');
+    ready.catch(() => undefined);
+    await leaveLifecycle(this.deps.core, name, {
+      [Annotations.version]: this.deps.version,
+      [Annotations.desiredVersion]: this.deps.version,
+      ...(job.reboot ? { [REBOOT_REQUIRED_ANNOTATION]: null, [REBOOT_REQUESTED_ANNOTATION]: null } : {}),
+    });
+    // Back in service: the slot goes to a waiting node now, not after the status and the event. One that
+    // asks before the cache has the uncordon is refused, and is looked at again when the cache has it
+    // (DisruptionBudget.nodeChanged). The `finally` of `upgrade` then releases nothing.
+    this.budget.release(name);
+    await Promise.all([ready, started]);
     const done = job.verb === 'Upgrade' ? 'Upgraded' : 'Rebooted';
     const what = job.verb === 'Upgrade' ? `from ${job.from} to ${this.deps.version}` : 'and reconfigured';
     await this.event(

@@ -8,6 +8,7 @@ import { WorkQueue } from '../../kube/work-queue.js';
 import { CoalescedCall } from '../../kube/coalesced-call.js';
 import { Annotations, Labels, PRIVATE_KEY_FIELD } from '../../identity/node-metadata.js';
 import { byohInformers } from './byoh-informers.js';
+import { waitingEntries } from './waiting-entries.js';
 import { ENTRY_PREFIX, NODE_PREFIX, type ByohView } from './byoh-view.js';
 import { CsrReconciler, csrDecided } from '../../controllers/csr-reconciler.js';
 import type { EntryAddressing } from './entry-admission.js';
@@ -84,7 +85,11 @@ export class ByohControllers implements ByohView {
     this.maintenance = o.maintenance;
     this.source = o.source ?? byohSource();
     // Configuration changes requeue this source's nodes at once (as every other source's).
-    this.maintenance.addSource({ id: this.source.id, requeueAll: () => this.enqueueAll() });
+    this.maintenance.addSource({
+      id: this.source.id,
+      requeueAll: () => this.enqueueAll(),
+      requeueWaiting: (names) => this.enqueueWaiting(names),
+    });
     this.informers = this.makeInformers();
     this.instanceQueue = new WorkQueue(
       systemClock,
@@ -277,6 +282,13 @@ export class ByohControllers implements ByohView {
     const nodes = this.windowsNodes().filter((n) => !recordedElsewhere(n, this.o.deps.namespace));
     for (const n of removalCandidates(nodes, this.o.deps.records, entries, this.source.record))
       this.instanceQueue.add(NODE_PREFIX + n);
+  }
+
+  /** The entries of nodes that waited for the budget; a name with no record at all: every entry, soon. */
+  private enqueueWaiting(names: readonly string[]): void {
+    const { entries, unknown } = waitingEntries(names, this.o.deps.records, this.source.record);
+    for (const e of entries) this.instanceQueue.add(ENTRY_PREFIX + e);
+    if (unknown) this.requeue.request();
   }
 
   /** The undecided CSRs (a decided one needs no fresh read: with 1,000 nodes that was 1,000 GETs a registration). */

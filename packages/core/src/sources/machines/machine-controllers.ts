@@ -19,7 +19,7 @@ import { machineInformers } from './machine-informers.js';
 import type { MachineResource } from './machine-object.js';
 import { MachineReconciler, type MachineView } from './machine-reconciler.js';
 import { MachineSetNameCheck, machineSetInformer } from './machine-set-names.js';
-import { nodeMachine } from './machine-instance.js';
+import { machineKeyOf, ownerKey, waitingMachineKeys } from './machine-keys.js';
 import { forgetDeletedMachine, forgetRecordsOfGoneMachines } from './deleted-machine.js';
 import { MachineLifecycle } from './machine-lifecycle.js';
 import { MachinePins } from './machine-pins.js';
@@ -139,7 +139,11 @@ export class MachineControllers implements MachineView {
     );
     this.wire();
     // Cluster configuration changes reach Machine nodes at once, as they reach BYOH nodes.
-    o.maintenance.addSource({ id: 'machine', requeueAll: () => this.enqueueMachines() });
+    o.maintenance.addSource({
+      id: 'machine',
+      requeueAll: () => this.enqueueMachines(),
+      requeueWaiting: (names) => this.enqueueWaiting(names),
+    });
   }
 
   private budgetedReplacements(retryMs: number): BudgetedReplacements {
@@ -246,9 +250,7 @@ export class MachineControllers implements MachineView {
     });
     this.informers.machines.on('delete', (m) => this.forget(m, true));
     for (const ev of ['add', 'update', 'delete'] as const) {
-      this.informers.machines.on(ev, (m) =>
-        this.queue.add(`${m.metadata?.namespace ?? ''}/${m.metadata?.name ?? ''}`),
-      );
+      this.informers.machines.on(ev, (m) => this.queue.add(machineKeyOf(m)));
       this.informers.secret.on(ev, () => {
         this.queue.add(USER_DATA_KEY);
         machines();
@@ -277,17 +279,17 @@ export class MachineControllers implements MachineView {
   }
 
   private enqueueOwner(n: V1Node): void {
-    const name = n.metadata?.name;
-    const byRef = this.machines().find((m) => name !== undefined && m.status?.nodeRef?.name === name);
-    const key =
-      nodeMachine(n) ??
-      (byRef ? `${byRef.metadata?.namespace ?? ''}/${byRef.metadata?.name ?? ''}` : undefined);
+    const key = ownerKey(n, this.machines());
     if (key === undefined) this.enqueueMachines();
     else this.queue.add(key);
   }
 
+  /** The Machines among names that waited for the disruption budget. */
+  private enqueueWaiting(names: readonly string[]): void {
+    for (const key of waitingMachineKeys(names, this.machines(), this.windowsNodes())) this.queue.add(key);
+  }
+
   private enqueueMachines(): void {
-    for (const m of this.machines())
-      this.queue.add(`${m.metadata?.namespace ?? ''}/${m.metadata?.name ?? ''}`);
+    for (const m of this.machines()) this.queue.add(machineKeyOf(m));
   }
 }
