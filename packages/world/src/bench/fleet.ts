@@ -1,4 +1,5 @@
-// `pnpm bench fleet [--nodes 200] [--max-unavailable 10%] [--changed kube-proxy.exe] [--scale 0.05]`: a fleet
+// `pnpm bench fleet [--nodes 200] [--max-unavailable 10%] [--changed kube-proxy.exe] [--scale 0.05]
+// [--operator-node-options="--flag ..."]`: a fleet
 // joined on version 1.0.0, then upgraded by version 1.1.0 (one binary differs) under the disruption budget:
 // the time against (nodes ÷ budget) × one node's upgrade time (measured alone, in a world of one node, just
 // before), and the most nodes cordoned or not Ready at once, which must not exceed the budget. The payload
@@ -8,6 +9,7 @@ import { parseMaxUnavailable, resolveMaxUnavailable } from '@wmco/core/internal'
 import { payloadVariant, realisticPayload } from '@wmco/sim';
 import { defaultParallelJoins, machineResources } from '@wmco/operator';
 import { cacheDir } from './cache-dir.js';
+import { operatorNodeOptions } from './node-options.js';
 import { fleetFigures } from './fleet-figures.js';
 import { watchUnavailability } from '../world/unavailability-watch.js';
 import { ms } from './join-limit.js';
@@ -19,6 +21,7 @@ function options(argv: readonly string[]): {
   maxUnavailable: string;
   changed: string;
   scale: number;
+  operatorNodeOptions: string[];
 } {
   const { values } = parseArgs({
     args: [...argv],
@@ -27,6 +30,7 @@ function options(argv: readonly string[]): {
       'max-unavailable': { type: 'string' },
       changed: { type: 'string' },
       scale: { type: 'string' },
+      'operator-node-options': { type: 'string' },
     },
     strict: true,
   });
@@ -36,7 +40,14 @@ function options(argv: readonly string[]): {
     throw new Error('--nodes takes a positive integer, --scale a positive number');
   const maxUnavailable = values['max-unavailable'] ?? '10%';
   parseMaxUnavailable(maxUnavailable);
-  return { nodes, maxUnavailable, changed: values.changed ?? 'kube-proxy.exe', scale };
+  const changed = values.changed ?? 'kube-proxy.exe';
+  return {
+    nodes,
+    maxUnavailable,
+    changed,
+    scale,
+    operatorNodeOptions: operatorNodeOptions(values['operator-node-options']),
+  };
 }
 
 async function main(): Promise<void> {
@@ -57,6 +68,7 @@ async function main(): Promise<void> {
     parallelJoins,
     maxUnavailable: '1',
     log,
+    operatorNodeOptions: o.operatorNodeOptions,
   });
   console.log(`one node alone upgraded in ${ms(one.seconds)} s`);
   const tracker = new UnavailabilityTracker();
@@ -64,6 +76,7 @@ async function main(): Promise<void> {
     ...{ nodes: o.nodes, base, variant, changed: o.changed, parallelJoins },
     maxUnavailable: o.maxUnavailable,
     log,
+    operatorNodeOptions: o.operatorNodeOptions,
     watchUpgrade: (world) => watchUnavailability(world, tracker).then((stop) => (tracker.resetPeak(), stop)),
   });
   const f = fleetFigures({
@@ -86,7 +99,8 @@ async function main(): Promise<void> {
       `median ${ms(spells[Math.floor(spells.length / 2)] ?? 0)} s, slowest ${ms(spells.at(-1) ?? 0)} s ` +
       `(alone: ${ms(one.seconds)} s from the operator's start)`,
   );
-  console.log(JSON.stringify(f));
+  // The operator's node flags: the image's unless --operator-node-options replaced them.
+  console.log(JSON.stringify({ ...f, operatorNodeFlags: o.operatorNodeOptions }));
   if (f.maxUnavailableSeen > budget)
     throw new Error(`${f.maxUnavailableSeen} nodes were unavailable at once, over the budget of ${budget}`);
 }

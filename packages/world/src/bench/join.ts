@@ -8,7 +8,8 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { DEFAULT_HOST_COSTS, realisticPayload } from '@wmco/sim';
 import { cacheDir } from './cache-dir.js';
-import { defaultParallelJoins, machineResources, OPERATOR_NODE_FLAGS } from '@wmco/operator';
+import { defaultParallelJoins, machineResources } from '@wmco/operator';
+import { operatorNodeOptions } from './node-options.js';
 import { ms } from './join-limit.js';
 import { cpuPerGB, figure, type Figure } from './join-figure.js';
 import { inChild, largestArchive } from './join-measure.js';
@@ -25,20 +26,15 @@ interface BenchOptions {
   readonly engine: HostEngine;
   /** Simulated hosts per host process; undefined: spread over one process per core (host-processes.ts). */
   readonly hostsPerProcess: number | undefined;
-  /** The operator process's node flags; undefined: the image's (OPERATOR_NODE_FLAGS). */
-  readonly operatorNodeOptions: string[] | undefined;
-}
-
-/** `--operator-node-options`: the flags, split at spaces, or undefined when not given. */
-function nodeOptionsOption(raw: string | undefined): string[] | undefined {
-  return raw?.split(' ').filter((f) => f !== '');
+  /** The operator process's node flags (default: the image's, OPERATOR_NODE_FLAGS). */
+  readonly operatorNodeOptions: string[];
 }
 
 /** The join measurement's optional settings, as its task carries them. */
 function optionalTask(o: BenchOptions): { hostsPerProcess?: number; operatorNodeOptions?: string[] } {
   return {
     ...(o.hostsPerProcess ? { hostsPerProcess: o.hostsPerProcess } : {}),
-    ...(o.operatorNodeOptions ? { operatorNodeOptions: o.operatorNodeOptions } : {}),
+    operatorNodeOptions: o.operatorNodeOptions,
   };
 }
 
@@ -85,7 +81,7 @@ function options(argv: readonly string[]): BenchOptions {
     scale,
     engine,
     hostsPerProcess,
-    operatorNodeOptions: nodeOptionsOption(values['operator-node-options']),
+    operatorNodeOptions: operatorNodeOptions(values['operator-node-options']),
   };
 }
 
@@ -165,7 +161,7 @@ async function main(): Promise<void> {
       cores: availableParallelism(),
       hostEngine: o.engine,
       // The operator's node flags: the image's unless --operator-node-options replaced them.
-      operatorNodeFlags: o.operatorNodeOptions ?? OPERATOR_NODE_FLAGS,
+      operatorNodeFlags: o.operatorNodeOptions,
       operatorCpuSecondsPerJoin: perJoin((r) => r.operatorCpuSeconds),
       hostsCpuSecondsPerJoin: perJoin((r) => r.hostsCpuSeconds),
       apiServerCpuSecondsPerJoin: perJoin((r) => r.cpuSeconds),

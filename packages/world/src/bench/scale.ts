@@ -9,8 +9,8 @@
 // then a registry-mirror change (an ImageDigestMirrorSet) and the seconds until it reached every node.
 import { parseArgs } from 'node:util';
 import { OPERATOR_NAMESPACE } from '@wmco/sim';
-import { OPERATOR_NODE_FLAGS } from '@wmco/operator';
 import { until } from '../world/world-fixture.js';
+import { operatorNodeOptions } from './node-options.js';
 import { ms } from './join-limit.js';
 import { sampleProcess } from './proc-stats.js';
 import { mirrorChangeSeconds } from './scale-mirror.js';
@@ -60,10 +60,7 @@ function options(argv: readonly string[]): ScaleOptions {
     parallelJoins: Number(values['parallel-joins'] ?? 50),
     heapSnapshot: values['heap-snapshot'] === true,
     batch: Number(values.batch ?? 50),
-    operatorNodeOptions:
-      values['operator-node-options'] === undefined
-        ? [...OPERATOR_NODE_FLAGS]
-        : values['operator-node-options'].split(' ').filter((f) => f !== ''),
+    operatorNodeOptions: operatorNodeOptions(values['operator-node-options']),
   };
   checkOptions(o);
   return o;
