@@ -4,6 +4,7 @@ import { emptyHostSpec, StateHost, stateMatching, testDeps, testNode } from './l
 import { NodeNotOwnedError } from '../identity/node-ownership.js';
 import { DisruptionBudget } from './disruption-budget.js';
 import { UpgradeFlow } from './upgrade-flow.js';
+import { silentLogger } from '../kube/logger.js';
 import { byohSourceInstance } from '../sources/byoh/byoh-instance.js';
 
 /**
@@ -226,4 +227,33 @@ test('a pass waits for no status write of its own: cordoned while Upgrading is w
   t.deepEqual(budget.holding(), [], 'uncordoned: the grant is given back before the status write ends');
   for (const w of writes) w.finish();
   t.is((await pass).result, 'done');
+});
+
+test('a failed Upgrading status write is logged and the pass goes on to its Ready status', async (t) => {
+  const node = ready(testNode());
+  const { core } = recordingCore(false, node, []);
+  const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [node]);
+  const phases: string[] = [];
+  const status = {
+    get: () => undefined,
+    set: (s: { phase: string }): Promise<void> => {
+      phases.push(s.phase);
+      return s.phase === 'Upgrading'
+        ? Promise.reject(new Error('503 Service Unavailable'))
+        : Promise.resolve();
+    },
+    remove: () => Promise.resolve(),
+    retain: () => Promise.resolve(),
+  };
+  const warnings: string[] = [];
+  const logger = {
+    ...silentLogger,
+    warn: (o: unknown, msg?: string) => void warnings.push(`${msg} ${JSON.stringify(o)}`),
+  };
+  const flow = new UpgradeFlow(testDeps(host(), { core, status, logger }), budget, { drainTimeoutMs: 1000 });
+  const out = await flow.upgrade({ node, target, instance, signal: new AbortController().signal });
+  t.is(out.result, 'done');
+  t.deepEqual(phases, ['Upgrading', 'Ready']);
+  t.is(warnings.length, 1);
+  t.regex(warnings[0] ?? '', /being upgraded.*503/);
 });

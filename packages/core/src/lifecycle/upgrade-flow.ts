@@ -6,6 +6,7 @@ import { waitForNode } from './node-changes.js';
 import { isNodeReady, readNode } from './node-ops.js';
 import { needsMaintenance } from './node-upgrades.js';
 import { DrainError } from '../kube/client/drain.js';
+import { errorMessage } from '../kube/logger.js';
 import { drainWithEvents } from './bounded-drain.js';
 import { Annotations } from '../identity/node-metadata.js';
 import type { DisruptionBudget } from './disruption-budget.js';
@@ -107,7 +108,12 @@ export class UpgradeFlow {
     // node drains. The store keeps its writes in order, so the Ready status below lands after this one
     // and supersedes it, failed or not.
     const upgrading = this.status(req, job.verb === 'Upgrade' ? 'Upgrading' : 'Rebooting');
-    upgrading.catch(() => undefined);
+    upgrading.catch((err: unknown) =>
+      this.deps.logger.warn(
+        { node: name, err: errorMessage(err) },
+        'cannot write the status of a node being upgraded; the pass goes on',
+      ),
+    );
     await enterLifecyclePhase(this.deps.core, name, 'Draining');
     const started = this.event(
       req.node,
