@@ -4,11 +4,14 @@ import type { WindowsHost } from '../host/windows-host.js';
 import { testDeps, testNode } from './lifecycle.test-helper.js';
 import { NodeMaintenance } from './maintenance.js';
 
+const withReady = (n: V1Node, status: 'True' | 'False'): V1Node => ({
+  ...n,
+  status: { conditions: [{ type: 'Ready', status }] },
+});
+const ready = (n: V1Node): V1Node => withReady(n, 'True');
+const notReady = (n: V1Node): V1Node => withReady(n, 'False');
+
 test('a slot freed while nodes wait for the budget puts every source’s nodes on its queue at once', (t) => {
-  const ready = (n: V1Node): V1Node => ({
-    ...n,
-    status: { conditions: [{ type: 'Ready', status: 'True' }] },
-  });
   const nodes = [ready(testNode('win-a')), ready(testNode('win-b', '10.0.0.6'))];
   const m = new NodeMaintenance(testDeps({} as WindowsHost), () => nodes, {
     maxUnavailable: { kind: 'count', count: 1 },
@@ -25,14 +28,6 @@ test('a slot freed while nodes wait for the budget puts every source’s nodes o
 });
 
 test('a node the cache sees back in service puts every source’s nodes on its queue when one waits', (t) => {
-  const ready = (n: V1Node): V1Node => ({
-    ...n,
-    status: { conditions: [{ type: 'Ready', status: 'True' }] },
-  });
-  const notReady = (n: V1Node): V1Node => ({
-    ...n,
-    status: { conditions: [{ type: 'Ready', status: 'False' }] },
-  });
   const nodes = [notReady(testNode('win-a')), ready(testNode('win-b', '10.0.0.6'))];
   const m = new NodeMaintenance(testDeps({} as WindowsHost), () => nodes, {
     maxUnavailable: { kind: 'count', count: 1 },
@@ -47,10 +42,6 @@ test('a node the cache sees back in service puts every source’s nodes on its q
 });
 
 test('a source that can requeue nodes by name gets the names that waited, not a requeue of all', (t) => {
-  const ready = (n: V1Node): V1Node => ({
-    ...n,
-    status: { conditions: [{ type: 'Ready', status: 'True' }] },
-  });
   const nodes = ['win-a', 'win-b', 'win-c'].map((n, i) => ready(testNode(n, `10.0.0.${i + 5}`)));
   const m = new NodeMaintenance(testDeps({} as WindowsHost), () => nodes, {
     maxUnavailable: { kind: 'count', count: 1 },

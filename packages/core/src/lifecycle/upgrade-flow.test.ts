@@ -37,6 +37,11 @@ function recordingCore(
   return { core, calls };
 }
 
+/** A status store whose writes go to `set` (the flow reads nothing back). */
+function statusWith(set: (s: { phase: string }) => Promise<void>) {
+  return { get: () => undefined, set, remove: () => Promise.resolve(), retain: () => Promise.resolve() };
+}
+
 const host = (): StateHost =>
   new StateHost(
     stateMatching(emptyHostSpec()),
@@ -122,16 +127,11 @@ test('a pass writes the Ready status and leaves its lifecycle together; a lost s
   const { core, calls } = recordingCore(false, node, []);
   const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [node]);
   const phases: string[] = [];
-  const status = {
-    get: () => undefined,
-    set: (s: { phase: string }): Promise<void> => {
-      phases.push(s.phase);
-      calls.push(`status ${s.phase}`);
-      return s.phase === 'Ready' ? Promise.reject(new Error('429 Too Many Requests')) : Promise.resolve();
-    },
-    remove: () => Promise.resolve(),
-    retain: () => Promise.resolve(),
-  };
+  const status = statusWith((s: { phase: string }): Promise<void> => {
+    phases.push(s.phase);
+    calls.push(`status ${s.phase}`);
+    return s.phase === 'Ready' ? Promise.reject(new Error('429 Too Many Requests')) : Promise.resolve();
+  });
   const flow = new UpgradeFlow(testDeps(host(), { core, status }), budget, { drainTimeoutMs: 1000 });
   await t.throwsAsync(flow.upgrade({ node, target, instance, signal: new AbortController().signal }), {
     message: /429/,
@@ -151,15 +151,10 @@ test('a pass that ends writes the Ready status and uncordons with the new versio
   const node = ready(testNode());
   const { core, calls } = recordingCore(false, node, []);
   const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [node]);
-  const status = {
-    get: () => undefined,
-    set: (s: { phase: string }): Promise<void> => {
-      calls.push(`status ${s.phase}`);
-      return Promise.resolve();
-    },
-    remove: () => Promise.resolve(),
-    retain: () => Promise.resolve(),
-  };
+  const status = statusWith((s: { phase: string }): Promise<void> => {
+    calls.push(`status ${s.phase}`);
+    return Promise.resolve();
+  });
   const deps = testDeps(host(), { core, status });
   const held: string[][] = [];
   const record = deps.events.record.bind(deps.events);
@@ -193,16 +188,13 @@ test('a pass waits for no status write of its own: cordoned while Upgrading is w
   const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [node]);
   // Every status write hangs until the test lets it finish (the status ConfigMap busy with other writes).
   const writes: { phase: string; finish: () => void }[] = [];
-  const status = {
-    get: () => undefined,
-    set: (s: { phase: string }): Promise<void> =>
+  const status = statusWith(
+    (s: { phase: string }): Promise<void> =>
       new Promise<void>((finish) => {
         writes.push({ phase: s.phase, finish });
         calls.push(`status ${s.phase}`);
       }),
-    remove: () => Promise.resolve(),
-    retain: () => Promise.resolve(),
-  };
+  );
   const flow = new UpgradeFlow(testDeps(host(), { core, status }), budget, { drainTimeoutMs: 1000 });
   const pass = flow.upgrade({ node, target, instance, signal: new AbortController().signal });
   const wrote = (phase: string): Promise<void> =>
@@ -234,17 +226,10 @@ test('a failed Upgrading status write is logged and the pass goes on to its Read
   const { core } = recordingCore(false, node, []);
   const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [node]);
   const phases: string[] = [];
-  const status = {
-    get: () => undefined,
-    set: (s: { phase: string }): Promise<void> => {
-      phases.push(s.phase);
-      return s.phase === 'Upgrading'
-        ? Promise.reject(new Error('503 Service Unavailable'))
-        : Promise.resolve();
-    },
-    remove: () => Promise.resolve(),
-    retain: () => Promise.resolve(),
-  };
+  const status = statusWith((s: { phase: string }): Promise<void> => {
+    phases.push(s.phase);
+    return s.phase === 'Upgrading' ? Promise.reject(new Error('503 Service Unavailable')) : Promise.resolve();
+  });
   const warnings: string[] = [];
   const logger = {
     ...silentLogger,
