@@ -4,7 +4,6 @@ import { emptyHostSpec, StateHost, stateMatching, testDeps, testNode } from './l
 import { NodeNotOwnedError } from '../identity/node-ownership.js';
 import { DisruptionBudget } from './disruption-budget.js';
 import { UpgradeFlow } from './upgrade-flow.js';
-import { silentLogger } from '../kube/logger.js';
 import { byohSourceInstance } from '../sources/byoh/byoh-instance.js';
 
 /**
@@ -182,7 +181,7 @@ test('a pass that ends writes the Ready status and uncordons with the new versio
   );
 });
 
-test('a pass waits for no status write of its own: cordoned while Upgrading is written, its slot given back while Ready is', async (t) => {
+test('a pass is cordoned and drained while its Upgrading status is written, touches the host once it is, and gives its slot back while Ready is written', async (t) => {
   const node = ready(testNode());
   const { core, calls } = recordingCore(false, node, []);
   const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [node]);
@@ -195,50 +194,51 @@ test('a pass waits for no status write of its own: cordoned while Upgrading is w
         calls.push(`status ${s.phase}`);
       }),
   );
-  const flow = new UpgradeFlow(testDeps(host(), { core, status }), budget, { drainTimeoutMs: 1000 });
+  const h = host();
+  const flow = new UpgradeFlow(testDeps(h, { core, status }), budget, { drainTimeoutMs: 1000 });
   const pass = flow.upgrade({ node, target, instance, signal: new AbortController().signal });
-  const wrote = (phase: string): Promise<void> =>
-    (async () => {
-      while (!writes.some((w) => w.phase === phase)) await new Promise((r) => setImmediate(r));
-    })();
-  await wrote('Ready');
-  const patches = calls.filter((c) => c.startsWith('patchNode'));
+  const tick = (): Promise<unknown> => new Promise((r) => setImmediate(r));
+  const seen = async (what: (c: string) => boolean): Promise<void> => {
+    while (!calls.some(what)) await tick();
+  };
+  await seen((c) => c === 'listPodForAllNamespaces');
   t.true(
-    patches.some((p) => /lifecycle-phase":"WaitingReady"/.test(p)),
-    'the pass went on past the cordon while Upgrading was still being written',
+    calls.some((c) => /lifecycle-phase":"Draining"/.test(c)),
+    'cordoned and draining while Upgrading is still being written',
   );
+  for (let i = 0; i < 20; i++) await tick();
+  t.deepEqual(h.queries.length + h.applied.length, 0, 'the host is not touched before its status says so');
+  t.deepEqual(
+    writes.map((w) => w.phase),
+    ['Upgrading'],
+  );
+  writes[0]?.finish();
+  await seen((c) => /lifecycle-phase":null/.test(c));
+  await tick();
   t.deepEqual(
     writes.map((w) => w.phase),
     ['Upgrading', 'Ready'],
   );
-  while (!patches.some((p) => /lifecycle-phase":null/.test(p))) {
-    await new Promise((r) => setImmediate(r));
-    patches.splice(0, patches.length, ...calls.filter((c) => c.startsWith('patchNode')));
-  }
-  await new Promise((r) => setImmediate(r));
-  t.deepEqual(budget.holding(), [], 'uncordoned: the grant is given back before the status write ends');
+  t.deepEqual(budget.holding(), [], 'uncordoned: the grant is given back before the Ready status write ends');
   for (const w of writes) w.finish();
   t.is((await pass).result, 'done');
 });
 
-test('a failed Upgrading status write is logged and the pass goes on to its Ready status', async (t) => {
+test('a failed Upgrading status write fails the pass before the host is touched, the node left cordoned in its phase for the retry', async (t) => {
   const node = ready(testNode());
-  const { core } = recordingCore(false, node, []);
+  const { core, calls } = recordingCore(false, node, []);
   const budget = new DisruptionBudget({ kind: 'count', count: 1 }, () => [node]);
-  const phases: string[] = [];
-  const status = statusWith((s: { phase: string }): Promise<void> => {
-    phases.push(s.phase);
-    return s.phase === 'Upgrading' ? Promise.reject(new Error('503 Service Unavailable')) : Promise.resolve();
+  const status = statusWith((s: { phase: string }): Promise<void> =>
+    s.phase === 'Upgrading' ? Promise.reject(new Error('503 Service Unavailable')) : Promise.resolve(),
+  );
+  const h = host();
+  const flow = new UpgradeFlow(testDeps(h, { core, status }), budget, { drainTimeoutMs: 1000 });
+  await t.throwsAsync(flow.upgrade({ node, target, instance, signal: new AbortController().signal }), {
+    message: /503/,
   });
-  const warnings: string[] = [];
-  const logger = {
-    ...silentLogger,
-    warn: (o: unknown, msg?: string) => void warnings.push(`${msg} ${JSON.stringify(o)}`),
-  };
-  const flow = new UpgradeFlow(testDeps(host(), { core, status, logger }), budget, { drainTimeoutMs: 1000 });
-  const out = await flow.upgrade({ node, target, instance, signal: new AbortController().signal });
-  t.is(out.result, 'done');
-  t.deepEqual(phases, ['Upgrading', 'Ready']);
-  t.is(warnings.length, 1);
-  t.regex(warnings[0] ?? '', /being upgraded.*503/);
+  t.is(h.applied.length, 0, 'nothing applied on the host');
+  const patches = calls.filter((c) => c.startsWith('patchNode'));
+  t.is(patches.length, 1);
+  t.regex(patches[0] ?? '', /"unschedulable":true.*lifecycle-phase":"Draining"/);
+  t.deepEqual(budget.holding(), []);
 });

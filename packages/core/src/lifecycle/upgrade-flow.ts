@@ -6,7 +6,6 @@ import { waitForNode } from './node-changes.js';
 import { isNodeReady, readNode } from './node-ops.js';
 import { needsMaintenance } from './node-upgrades.js';
 import { DrainError } from '../kube/client/drain.js';
-import { errorMessage } from '../kube/logger.js';
 import { drainWithEvents } from './bounded-drain.js';
 import { Annotations } from '../identity/node-metadata.js';
 import type { DisruptionBudget } from './disruption-budget.js';
@@ -103,17 +102,12 @@ export class UpgradeFlow {
   private async run(req: UpgradeRequest, job: Job): Promise<UpgradeOutcome> {
     const { name } = job;
     // The grant is held from here, and a node out of service while a write of its own waits is budget
-    // unused: only the Node's patches are waited for. The status write goes out with the cordon (the
-    // status ConfigMap takes one write at a time, and twenty passes write it) and the event while the
-    // node drains. The store keeps its writes in order, so the Ready status below lands after this one
-    // and supersedes it, failed or not.
+    // unused: the status write goes out with the cordon (the status ConfigMap takes one write at a time,
+    // and twenty passes write it) and is waited for only before the host is touched, after the drain; the
+    // event is written while the node drains. A failed status write still fails the pass before anything
+    // on the host changes (the node stays cordoned in its phase, and the retry resumes it).
     const upgrading = this.status(req, job.verb === 'Upgrade' ? 'Upgrading' : 'Rebooting');
-    upgrading.catch((err: unknown) =>
-      this.deps.logger.warn(
-        { node: name, err: errorMessage(err) },
-        'cannot write the status of a node being upgraded; the pass goes on',
-      ),
-    );
+    upgrading.catch(() => undefined); // waited for below; not an unhandled rejection meanwhile
     await enterLifecyclePhase(this.deps.core, name, 'Draining');
     const started = this.event(
       req.node,
@@ -123,6 +117,7 @@ export class UpgradeFlow {
     );
     const blocked = await this.drain(req, job);
     if (blocked) return blocked;
+    await upgrading;
     const { bytesSent } = await this.reconfigure.run(req.node, req.target, job.reboot, req.signal);
     await enterLifecyclePhase(this.deps.core, name, 'WaitingReady');
     await waitForNode(this.deps, name, isNodeReady, { signal: req.signal, what: `node ${name} Ready` });
