@@ -90,27 +90,35 @@ async function budgetedReboots(
 test.serial(
   'an operator killed while a Machine node reboots: the successor resumes it without rebooting it again',
   async (t) => {
-    const { world, hosts, machineNodes } = await mixedWorld(undefined, { keep: true, rebootMs: 3000 });
+    const { world, hosts, machineNodes, logs } = await mixedWorld(undefined, { keep: true, rebootMs: 3000 });
     t.teardown(() => world.stop());
-    const name = machineNodes[0] ?? '';
-    const host = hosts.get(name) as SimulatedWindowsHost;
-    const before = reboots(host);
-    const booted = host.model.lastBootTime.getTime();
-    await requestReboot(apis(world).core, name);
-    await until('the reboot sent to the host', () =>
-      Promise.resolve(reboots(host) > before ? true : undefined),
-    );
-    await world.operators[0]?.kill();
-    const left = (await windowsNodes(world)).find((n) => n.metadata?.name === name);
-    t.true(left?.spec?.unschedulable, 'the killed operator left the node cordoned');
-    t.truthy(left?.metadata?.annotations?.[LIFECYCLE_PHASE_ANNOTATION], 'with its step recorded');
-    t.truthy(left?.metadata?.annotations?.[LIFECYCLE_BOOT_ANNOTATION], 'and the boot time before the reboot');
-    const dog = new Watchdog(world);
-    await dog.start();
-    await world.startOperator('wmco-successor', { version: VERSION_A });
-    await until('the node back in service', backInService(world, name, host, booted), 120_000);
-    dog.stop();
-    t.is(reboots(host) - before, 1, 'rebooted once, not again by the successor');
-    t.is(dog.maxUnavailable, 1);
+    await logOnFailure(t, logs, () => resumedReboot(t, world, hosts, machineNodes[0] ?? ''), 150);
   },
 );
+
+async function resumedReboot(
+  t: ExecutionContext,
+  world: SimWorld,
+  hosts: ReadonlyMap<string, SimulatedWindowsHost>,
+  name: string,
+): Promise<void> {
+  const host = hosts.get(name) as SimulatedWindowsHost;
+  const before = reboots(host);
+  const booted = host.model.lastBootTime.getTime();
+  await requestReboot(apis(world).core, name);
+  await until('the reboot sent to the host', () =>
+    Promise.resolve(reboots(host) > before ? true : undefined),
+  );
+  await world.operators[0]?.kill();
+  const left = (await windowsNodes(world)).find((n) => n.metadata?.name === name);
+  t.true(left?.spec?.unschedulable, 'the killed operator left the node cordoned');
+  t.truthy(left?.metadata?.annotations?.[LIFECYCLE_PHASE_ANNOTATION], 'with its step recorded');
+  t.truthy(left?.metadata?.annotations?.[LIFECYCLE_BOOT_ANNOTATION], 'and the boot time before the reboot');
+  const dog = new Watchdog(world);
+  await dog.start();
+  await world.startOperator('wmco-successor', { version: VERSION_A });
+  await until('the node back in service', backInService(world, name, host, booted), 120_000);
+  dog.stop();
+  t.is(reboots(host) - before, 1, 'rebooted once, not again by the successor');
+  t.is(dog.maxUnavailable, 1);
+}
