@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import ssh2, { type ParsedKey, type Connection, type ServerChannel, type Server as SshServer } from 'ssh2';
+import ssh2, { type ParsedKey, type Connection, type ServerChannel } from 'ssh2';
 
 const { Server } = ssh2;
 import { defaultEvaluators } from './evaluate/default-evaluators.js';
@@ -10,6 +10,7 @@ import { serveExec } from './exec-session.js';
 import type { HostInvocation, HostShellContext } from './host-shell.js';
 import { takenByFault } from './exec-faults.js';
 import { isSilentAt, silenceSocket } from './host-faults.js';
+import { HostListener } from './host-listener.js';
 import { serveSftp } from './sftp-server.js';
 import { prefetchStagedArchive } from './staged-archive.js';
 import { authenticate, generateEd25519KeyPair, parseKeyOrThrow, type AuthPolicy } from './ssh-auth.js';
@@ -64,7 +65,8 @@ export class SimulatedWindowsHost {
   /** Counters: PowerShell starts, exec round trips, SFTP requests, bytes uploaded (host-stats.ts). */
   readonly stats: HostStats = newHostStats();
   private hostKey = newHostKey();
-  private server: SshServer | undefined;
+  /** Where the SSH server listens (undefined while the host is down). */
+  private listener: HostListener | undefined;
   private readonly connections = new Set<Connection>();
   private readonly link: LinkClock;
   private boundPort = 22;
@@ -137,6 +139,11 @@ export class SimulatedWindowsHost {
     return this.boundPort;
   }
 
+  /** Whether the host is up: its SSH server listens and no reboot is under way. */
+  get up(): boolean {
+    return this.listener !== undefined && this.rebooting === undefined;
+  }
+
   /** SSH connections currently open to this host. */
   get openConnections(): number {
     return this.connections.size;
@@ -149,40 +156,23 @@ export class SimulatedWindowsHost {
 
   private async listen(first: boolean): Promise<void> {
     // Windows Server 2022's OpenSSH announces itself so; clients (ssh2 among them) size SFTP writes by it.
-    const server = new Server({ hostKeys: [this.hostKey], ident: WINDOWS_OPENSSH_IDENT }, (conn) =>
+    const ssh = new Server({ hostKeys: [this.hostKey], ident: WINDOWS_OPENSSH_IDENT }, (conn) =>
       this.accept(conn),
     );
-    const bind = (port: number): Promise<number> =>
-      new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, this.o.address, () => {
-          server.removeListener('error', reject);
-          resolve((server.address() as { port: number }).port);
-        });
-      });
-    if (first && this.o.port !== undefined) {
-      this.boundPort = await bind(this.o.port);
-      this.server = server;
-      return;
-    }
-    try {
-      this.boundPort = await bind(first ? 22 : this.boundPort);
-    } catch (err) {
-      if (!first) throw err;
-      // Not root, or port 22 taken on this address: an ephemeral port of our own.
-      this.boundPort = await bind(0);
-    }
-    this.server = server;
+    // Not root, or port 22 taken on this address: an ephemeral port of our own. Back from a reboot: the same.
+    const ports = !first ? [this.boundPort] : this.o.port !== undefined ? [this.o.port] : [22, 0];
+    this.listener = await HostListener.open(this.o.address, ports, ssh);
+    this.boundPort = this.listener.port;
   }
 
   private async unlisten(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
+    const listener = this.listener;
+    this.listener = undefined;
     // Going down is abrupt (a reboot or power-off sends no SSH goodbye); destroying also frees a
     // partitioned socket that would never read the peer's FIN.
     for (const c of this.connections) socketOf(c).destroy();
     this.connections.clear();
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    await listener?.close();
   }
 
   /**

@@ -21,6 +21,18 @@ import { apis, eventsAbout, until, windowsNodes } from './world-fixture.js';
 
 const reboots = (h: SimulatedWindowsHost): number => h.invocations.filter((i) => i.op === 'reboot').length;
 
+/** Each Machine host's state, for a failure's log: whether it is up, its reboots and its last boot. */
+function hostStates(hosts: ReadonlyMap<string, SimulatedWindowsHost>): () => string {
+  return () =>
+    [...hosts]
+      .map(
+        ([name, h]) =>
+          `${name} (${h.host}): ${h.up ? 'up' : 'down'}, ${reboots(h)} reboot(s) asked, ${h.stats.reboots} done ` +
+          `or under way, last boot ${h.model.lastBootTime.toISOString()}`,
+      )
+      .join('\n');
+}
+
 /** The node rebooted since `bootedBefore` and is back in service with no request or step left. */
 function backInService(world: SimWorld, name: string, host: SimulatedWindowsHost, bootedBefore: number) {
   return async (): Promise<V1Node | undefined> => {
@@ -46,7 +58,10 @@ test.serial(
   async (t) => {
     const { world, hosts, machineNodes, logs } = await mixedWorld(undefined, { keep: true, rebootMs: 1000 });
     t.teardown(() => world.stop());
-    await logOnFailure(t, logs, () => budgetedReboots(t, world, hosts, machineNodes), 150);
+    await logOnFailure(t, logs, () => budgetedReboots(t, world, hosts, machineNodes), {
+      lines: 150,
+      context: hostStates(hosts),
+    });
   },
 );
 
@@ -92,7 +107,10 @@ test.serial(
   async (t) => {
     const { world, hosts, machineNodes, logs } = await mixedWorld(undefined, { keep: true, rebootMs: 3000 });
     t.teardown(() => world.stop());
-    await logOnFailure(t, logs, () => resumedReboot(t, world, hosts, machineNodes[0] ?? ''), 150);
+    await logOnFailure(t, logs, () => resumedReboot(t, world, hosts, machineNodes[0] ?? ''), {
+      lines: 150,
+      context: hostStates(hosts),
+    });
   },
 );
 
