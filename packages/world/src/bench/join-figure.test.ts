@@ -1,5 +1,5 @@
 import test from 'ava';
-import { cpuPerGB, figure } from './join-figure.js';
+import { coresBusy, cpuPerGB, figure } from './join-figure.js';
 import type { JoinRun } from './join-run.js';
 
 const MB = 1e6;
@@ -7,6 +7,7 @@ const run = (seconds: number): JoinRun => ({
   hosts: 1,
   failures: [],
   seconds,
+  sampledSeconds: seconds + 0.5,
   work: [],
   services: [
     [
@@ -18,6 +19,7 @@ const run = (seconds: number): JoinRun => ({
   cpuSeconds: 1,
   hostProcesses: 1,
   hostsCpuSeconds: 1,
+  hostsChildrenCpuSeconds: 0,
   hostsPeakRssMiB: 100,
   hostsEventLoopBusy: 0.5,
   operatorCpuSeconds: 0.5,
@@ -34,21 +36,21 @@ const FILES = new Map([
 ]);
 
 test('a join at or above its lower bound is printed with its ratio', (t) => {
-  const f = figure(run(2.422), FILES, 1000 * MB);
+  const f = figure(run(2.422), FILES, 1000 * MB, 2);
   t.is(Math.round(f.limit * 1000), 1211);
   t.regex(f.line, /ratio 2 /);
   t.regex(f.line, /one host: kubelet, then API round trips/);
 });
 
 test('a join faster than its limit fails the bench, naming the limit as wrong', (t) => {
-  const e = t.throws(() => figure(run(1.1), FILES, 1000 * MB));
+  const e = t.throws(() => figure(run(1.1), FILES, 1000 * MB, 2));
   t.regex(e.message, /limit is wrong/);
 });
 
 test("many hosts: every host's payload through this machine's SSH can bound the join", (t) => {
   const many = { ...run(30), hosts: 50 };
   // 50 × 125 MB at 250 MB/s = 25 s, above one host's 1.211 s.
-  const f = figure(many, FILES, 250 * MB);
+  const f = figure(many, FILES, 250 * MB, 2);
   t.is(f.limit, 25);
   t.regex(f.line, /SSH throughput/);
 });
@@ -63,4 +65,13 @@ test("CPU per GB: the operator's process per byte it shipped beside the plain ss
   };
   t.deepEqual(cpuPerGB([run(3), other]), { operator: 4, plainSsh: 1 });
   t.deepEqual(cpuPerGB([]), { operator: 0, plainSsh: 0 });
+});
+
+test('cores busy: the CPU of the operator, the hosts and the API server over the seconds sampled', (t) => {
+  // 0.5 + 1 + 1 CPU seconds over 2.5 s sampled: one core busy on average.
+  t.is(coresBusy(run(2)), 1);
+  t.regex(figure(run(2.422), FILES, 1000 * MB, 2).line, /cores busy 0\.86 of 2/);
+  // The hosts' PowerShell processes count too: 2.5 + 2.5 over 2.5 s.
+  t.is(coresBusy({ ...run(2), hostsChildrenCpuSeconds: 2.5 }), 2);
+  t.is(coresBusy({ ...run(2), sampledSeconds: 0 }), 0);
 });

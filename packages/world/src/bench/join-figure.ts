@@ -18,7 +18,12 @@ const KUBELET = 'kubelet';
  * A run beside its limit (the slowest host's lower bound, or every byte through this machine's SSH). A
  * run faster than its limit throws: the limit would not be a lower bound, and its ratio would mislead.
  */
-export function figure(run: JoinRun, fileBytes: ReadonlyMap<string, number>, sshBytesPerSec: number): Figure {
+export function figure(
+  run: JoinRun,
+  fileBytes: ReadonlyMap<string, number>,
+  sshBytesPerSec: number,
+  cores: number,
+): Figure {
   const paths = run.services.map((services) =>
     hostJoinBound(
       { fileBytes, services: serviceNeeds(services, fileBytes.keys()), kubelet: KUBELET },
@@ -40,9 +45,22 @@ export function figure(run: JoinRun, fileBytes: ReadonlyMap<string, number>, ssh
     `(${cpuPerGB([run]).operator} s/GB; plain ssh2 ${cpuPerGB([run]).plainSsh} s/GB, ` +
     `shipping the same files to the same hosts in ${ms(run.plain.seconds)} s)  ` +
     `event loop busy: API server ${Math.round(run.eventLoopBusy * 100)} %, ` +
-    `busiest host process ${Math.round(run.hostsEventLoopBusy * 100)} %`;
+    `busiest host process ${Math.round(run.hostsEventLoopBusy * 100)} %; ` +
+    `cores busy ${coresBusy(run)} of ${cores}`;
   if (ratio < 1) throw new LimitNotALowerBoundError(line);
   return { run, limit: limit.seconds, line };
+}
+
+/**
+ * How many of this machine's cores the run kept busy on average: the CPU seconds of the operator, the host
+ * processes (and their PowerShell processes) and the API server's process between the two samples, over the
+ * seconds between them. Near the
+ * machine's cores, the world and the operator together were CPU-bound, and the wall time says as much about
+ * the simulated hosts' share of the cores as about the operator.
+ */
+export function coresBusy(run: JoinRun): number {
+  const cpu = run.operatorCpuSeconds + run.hostsCpuSeconds + run.hostsChildrenCpuSeconds + run.cpuSeconds;
+  return run.sampledSeconds > 0 ? Math.round((cpu / run.sampledSeconds) * 100) / 100 : 0;
 }
 
 /** CPU seconds per GB shipped: the operator's (its process alone) and a plain ssh2 client's, over all runs. */

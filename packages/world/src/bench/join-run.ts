@@ -22,6 +22,8 @@ export interface JoinRun {
   /** Distinct errors of joins that failed (and were retried) on the way. */
   readonly failures: string[];
   readonly seconds: number;
+  /** Seconds between the two CPU samples (the join's start, and every host seen Ready). */
+  readonly sampledSeconds: number;
   readonly work: JoinWork[];
   /** The services running on each host at the end (what its join had to start). */
   readonly services: ServiceSnapshot[][];
@@ -36,6 +38,11 @@ export interface JoinRun {
   readonly hostProcesses: number;
   /** CPU seconds of all host processes together over the same time. */
   readonly hostsCpuSeconds: number;
+  /**
+   * CPU seconds of the host processes' children that ended during the run: the PowerShell processes of the
+   * `powershell` host engine (the module's own cost); 0 with the model.
+   */
+  readonly hostsChildrenCpuSeconds: number;
   /** Peak resident memory of the largest host process (start-up included), MiB. */
   readonly hostsPeakRssMiB: number;
   /** The busiest host process's event loop over the same time (0-1). */
@@ -191,6 +198,7 @@ export async function runJoin(n: number, payloadDir: string, o: JoinRunOptions):
     const ready = await everyHostReady(world, hosts);
     const op1 = await sampleProcess(operator.pid);
     const u1 = await usageNow(hosts);
+    const t1 = Date.now();
     const statuses = [...ready.status.values()];
     const last = Math.max(...statuses.map((s) => Date.parse(s.since)));
     const phases: Record<string, number> = {};
@@ -210,6 +218,7 @@ export async function runJoin(n: number, payloadDir: string, o: JoinRunOptions):
       plain,
       failures: [...ready.failures],
       seconds: (last - t0) / 1000,
+      sampledSeconds: (t1 - t0) / 1000,
       phases,
       apiRoundTripSeconds,
       hostProcesses: hosts.processes.length,

@@ -21,7 +21,12 @@ export function usageBetween(
   b: Usage,
 ): Pick<
   JoinRun,
-  'cpuSeconds' | 'eventLoopBusy' | 'hostsCpuSeconds' | 'hostsPeakRssMiB' | 'hostsEventLoopBusy'
+  | 'cpuSeconds'
+  | 'eventLoopBusy'
+  | 'hostsCpuSeconds'
+  | 'hostsChildrenCpuSeconds'
+  | 'hostsPeakRssMiB'
+  | 'hostsEventLoopBusy'
 > {
   const busy = b.hosts.map((h, i) => {
     const active = h.eventLoopActiveMs - a.hosts[i]!.eventLoopActiveMs;
@@ -32,6 +37,10 @@ export function usageBetween(
     cpuSeconds: (b.cpu.user - a.cpu.user + b.cpu.system - a.cpu.system) / 1e6,
     eventLoopBusy: ms(performance.eventLoopUtilization(b.elu, a.elu).utilization),
     hostsCpuSeconds: b.hosts.reduce((n, h, i) => n + h.cpuSeconds - a.hosts[i]!.cpuSeconds, 0),
+    hostsChildrenCpuSeconds: b.hosts.reduce(
+      (n, h, i) => n + h.childrenCpuSeconds - a.hosts[i]!.childrenCpuSeconds,
+      0,
+    ),
     hostsPeakRssMiB: Math.max(...b.hosts.map((h) => h.peakRssMiB)),
     hostsEventLoopBusy: ms(Math.max(...busy)),
   };

@@ -11,7 +11,7 @@ import { cacheDir } from './cache-dir.js';
 import { defaultParallelJoins, machineResources } from '@wmco/operator';
 import { operatorNodeOptions } from './node-options.js';
 import { ms } from './join-limit.js';
-import { cpuPerGB, figure, type Figure } from './join-figure.js';
+import { coresBusy, cpuPerGB, figure, type Figure } from './join-figure.js';
 import { inChild, largestArchive } from './join-measure.js';
 import { payloadFileBytes, type JoinRun } from './join-run.js';
 import { parseHostEngine } from '../world/host-engine.js';
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
       engine: o.engine,
       ...optionalTask(o),
     });
-    const f = figure(run, fileBytes, ssh);
+    const f = figure(run, fileBytes, ssh, availableParallelism());
     figures.push(f);
     peakRssMiB = Math.max(peakRssMiB, ms(run.operatorPeakRssMiB));
     apiPeak = Math.max(apiPeak, peak);
@@ -127,7 +127,7 @@ async function main(): Promise<void> {
     console.log(
       `          CPU s/join: operator ${ms(f.run.operatorCpuSeconds / n)}, hosts ${ms(f.run.hostsCpuSeconds / n)} ` +
         `(${f.run.hostProcesses} process(es), busiest event loop ${Math.round(f.run.hostsEventLoopBusy * 100)} %), ` +
-        `API server ${ms(f.run.cpuSeconds / n)}; peak RSS: operator ${ms(f.run.operatorPeakRssMiB)} MiB, ` +
+        `API server ${ms(f.run.cpuSeconds / n)}, the hosts' PowerShell processes ${ms(f.run.hostsChildrenCpuSeconds / n)}; peak RSS: operator ${ms(f.run.operatorPeakRssMiB)} MiB, ` +
         `largest host process ${ms(f.run.hostsPeakRssMiB)} MiB, API server ${ms(peak)} MiB`,
     );
   }
@@ -146,6 +146,7 @@ async function main(): Promise<void> {
         figures.flatMap((f) => [
           [`join${f.run.hosts}Seconds`, ms(f.run.seconds)],
           [`limit${f.run.hosts}Seconds`, ms(f.limit)],
+          [`coresBusy${f.run.hosts}`, coresBusy(f.run)],
         ]),
       ),
       join1Seconds: by(1) && ms(by(1)!.run.seconds),
@@ -164,6 +165,8 @@ async function main(): Promise<void> {
       operatorNodeFlags: o.operatorNodeOptions,
       operatorCpuSecondsPerJoin: perJoin((r) => r.operatorCpuSeconds),
       hostsCpuSecondsPerJoin: perJoin((r) => r.hostsCpuSeconds),
+      // The module's own cost with --host-engine powershell: its processes' CPU (0 with the model).
+      hostsPowerShellCpuSecondsPerJoin: perJoin((r) => r.hostsChildrenCpuSeconds),
       apiServerCpuSecondsPerJoin: perJoin((r) => r.cpuSeconds),
       hostProcesses: Object.fromEntries(figures.map((f) => [f.run.hosts, f.run.hostProcesses])),
       peakRssMiB,
