@@ -194,6 +194,7 @@ export class SimulatedWindowsHost {
   reboot(): Promise<void> {
     this.rebooting ??= (async () => {
       this.stats.reboots++;
+      this.engine?.powerOff();
       await this.unlisten();
       this.model.halt();
       await sleep(this.costs.rebootMs);

@@ -55,6 +55,15 @@ test("many hosts: every host's payload through this machine's SSH can bound the 
   t.regex(f.line, /SSH throughput/);
 });
 
+test("the plain client's throughput in the same run bounds the join when it beat the SSH measurement", (t) => {
+  // 50 × 125 MB: at the measured 250 MB/s 25 s, but the plain client shipped 6,250 MB in 20 s (312.5 MB/s).
+  const many = { ...run(30), hosts: 50, plain: { cpuSeconds: 5, bytes: 6250 * MB, seconds: 20 } };
+  const f = figure(many, FILES, 250 * MB, 2);
+  t.is(f.limit, 20);
+  t.regex(f.line, /at 312\.5 MB\/s, this run's plain client's/);
+  t.throws(() => figure({ ...many, seconds: 19 }, FILES, 250 * MB, 2), { message: /limit is wrong/ });
+});
+
 test("CPU per GB: the operator's process per byte it shipped beside the plain ssh2 client's", (t) => {
   // Operator 0.5 s for 0.25 GB = 2 s/GB; plain 0.25 s for 0.125 GB = 2 s/GB; over two runs, the sums.
   t.deepEqual(cpuPerGB([run(3)]), { operator: 2, plainSsh: 2 });

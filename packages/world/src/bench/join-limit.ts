@@ -15,12 +15,15 @@ export interface JoinLimit {
   readonly seconds: number;
   /** (a) the slowest host's lower bound (join-lower-bound.ts); each host has its own link and PowerShell. */
   readonly criticalPath: number;
-  /** (b) every byte sent through this machine's SSH encryption, at its measured throughput. */
+  /**
+   * (b) every byte sent through this machine's SSH encryption, at the best throughput measured on it (the
+   * SSH measurement's, or the plain client's of the same run: join-figure.ts).
+   */
   readonly encryption: number;
   readonly bound: 'critical path' | 'SSH throughput';
 }
 
-/** max((a) the slowest host's lower bound, (b) all bytes ÷ this machine's SSH throughput). */
+/** max((a) the slowest host's lower bound, (b) all bytes ÷ the best SSH throughput seen on this machine). */
 export function joinLimit(
   criticalPathSeconds: number,
   totalBytes: number,

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
 /** One look at a process from outside (Linux /proc): resident memory and CPU time used so far. */
@@ -27,22 +27,67 @@ export function parseProc(status: string, stat: string): ProcSample {
   return { rssBytes: kib('VmRSS'), peakRssBytes: kib('VmHWM'), cpuSeconds: (utime + stime) / USER_HZ };
 }
 
-/**
- * `cutime + cstime` of /proc/<pid>/stat: the CPU seconds of the process's children that ended and were waited
- * for (and of their own waited-for children), e.g. a simulated host's PowerShell processes.
- */
-export function parseChildrenCpu(stat: string): number {
-  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const cutime = Number(rest[13]);
-  const cstime = Number(rest[14]);
-  if (!Number.isFinite(cutime) || !Number.isFinite(cstime))
-    throw new Error('/proc stat has no cutime/cstime');
-  return (cutime + cstime) / USER_HZ;
+/** The times of one /proc/<pid>/stat: its parent, its own CPU and that of its ended, waited-for children. */
+export interface StatTimes {
+  readonly pid: number;
+  readonly ppid: number;
+  /** `utime + stime`, seconds. */
+  readonly cpuSeconds: number;
+  /** `cutime + cstime`, seconds: children that ended and were waited for (and their own such children). */
+  readonly childrenCpuSeconds: number;
 }
 
-/** This process's ended children's CPU seconds so far (parseChildrenCpu of /proc/self/stat). */
-export function childrenCpuSeconds(): number {
-  return parseChildrenCpu(readFileSync('/proc/self/stat', 'utf8'));
+export function parseStatTimes(stat: string): StatTimes {
+  const pid = Number(stat.slice(0, stat.indexOf(' ')));
+  // The command name (field 2) is in parentheses and may hold spaces: count fields after its ')'.
+  const f = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map((x) => Number(x));
+  const [ppid, utime, stime, cutime, cstime] = [f[1], f[11], f[12], f[13], f[14]];
+  if (![pid, ppid, utime, stime, cutime, cstime].every((n) => Number.isFinite(n)))
+    throw new Error('/proc stat has no pid, ppid, utime, stime, cutime or cstime');
+  return {
+    pid,
+    ppid: ppid!,
+    cpuSeconds: (utime! + stime!) / USER_HZ,
+    childrenCpuSeconds: (cutime! + cstime!) / USER_HZ,
+  };
+}
+
+function readStat(pid: string): StatTimes | undefined {
+  try {
+    return parseStatTimes(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return undefined; // gone between the listing and the read
+  }
+}
+
+/** Every process now, by its parent's pid. */
+function processesByParent(): Map<number, StatTimes[]> {
+  const byParent = new Map<number, StatTimes[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const t = readStat(name);
+    if (t) byParent.set(t.ppid, [...(byParent.get(t.ppid) ?? []), t]);
+  }
+  return byParent;
+}
+
+/**
+ * CPU seconds of the descendants of process `pid` so far: those that ended (its `cutime + cstime`) and those
+ * still running (each one's own and its ended children's), e.g. a simulated host's PowerShell processes, which
+ * live as long as the operator's connection (the `pwsh` of a .NET tool runs the real one as its own child).
+ */
+export function childrenCpuSeconds(pid = process.pid): number {
+  const byParent = processesByParent();
+  let total = readStat(String(pid))?.childrenCpuSeconds ?? 0;
+  const live = [...(byParent.get(pid) ?? [])];
+  for (let t = live.pop(); t; t = live.pop()) {
+    total += t.cpuSeconds + t.childrenCpuSeconds;
+    live.push(...(byParent.get(t.pid) ?? []));
+  }
+  return total;
 }
 
 export async function sampleProcess(pid: number): Promise<ProcSample> {

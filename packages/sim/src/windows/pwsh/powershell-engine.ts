@@ -9,6 +9,7 @@ import { DiskFileSystem } from './disk-file-system.js';
 import { networkCalls } from './rpc-network.js';
 import { serviceCalls } from './rpc-services.js';
 import { systemCalls } from './rpc-system.js';
+import { endSession, killSession } from './session-process.js';
 import { ShimRpcServer } from './shim-rpc.js';
 
 /** The PowerShell engine of one host: which pwsh, and the folder that holds the host's `C:` drive. */
@@ -72,8 +73,13 @@ export class PowerShellEngine {
     await this.rpc.start();
   }
 
+  /** The host loses power: every session's processes end at once. */
+  powerOff(): void {
+    for (const child of this.children) killSession(child);
+  }
+
   async stop(): Promise<void> {
-    for (const child of this.children) child.kill('SIGKILL');
+    this.powerOff();
     await this.rpc?.close();
   }
 
@@ -126,6 +132,8 @@ export class PowerShellEngine {
           WMCO_SIM_SCRIPT: Buffer.from(mapped).toString('base64'),
         },
         stdio: 'pipe',
+        // A process group of its own: killSession ends the launcher and the PowerShell it started.
+        detached: true,
       },
     );
     this.children.add(child);
@@ -138,7 +146,7 @@ export class PowerShellEngine {
     channel.on('end', () => child.stdin?.end());
     channel.once('close', () => {
       open = false;
-      child.kill('SIGKILL');
+      endSession(child);
     });
     child.stdin?.on('error', () => undefined);
     child.stdout?.on('data', (d: Buffer) => {
