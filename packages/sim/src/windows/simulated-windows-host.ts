@@ -71,6 +71,7 @@ export class SimulatedWindowsHost {
   private readonly link: LinkClock;
   private boundPort = 22;
   private rebooting: Promise<void> | undefined;
+  private rebootStep: string | undefined;
   private readonly auth: AuthPolicy;
   /** administrators_authorized_keys: replaced by `authorizeKeys` (an admin installing a new key). */
   private authorizedKeys: ParsedKey[];
@@ -144,6 +145,11 @@ export class SimulatedWindowsHost {
     return this.listener !== undefined && this.rebooting === undefined;
   }
 
+  /** Where a reboot under way is (for a failing test's log); undefined when none is. */
+  get rebootUnderWay(): string | undefined {
+    return this.rebootStep;
+  }
+
   /** SSH connections currently open to this host. */
   get openConnections(): number {
     return this.connections.size;
@@ -195,11 +201,16 @@ export class SimulatedWindowsHost {
     this.rebooting ??= (async () => {
       this.stats.reboots++;
       this.engine?.powerOff();
+      this.rebootStep = 'closing connections';
       await this.unlisten();
       this.model.halt();
+      this.rebootStep = 'down';
       await sleep(this.costs.rebootMs);
+      this.rebootStep = 'booting';
       await this.model.boot();
+      this.rebootStep = 'listening again';
       await this.listen(false);
+      this.rebootStep = undefined;
       this.rebooting = undefined;
     })();
     return this.rebooting;

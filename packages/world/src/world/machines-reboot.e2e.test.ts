@@ -27,7 +27,8 @@ function hostStates(hosts: ReadonlyMap<string, SimulatedWindowsHost>): () => str
     [...hosts]
       .map(
         ([name, h]) =>
-          `${name} (${h.host}): ${h.up ? 'up' : 'down'}, ${reboots(h)} reboot(s) asked, ${h.stats.reboots} done ` +
+          `${name} (${h.host}): ${h.up ? 'up' : `down (reboot: ${h.rebootUnderWay ?? 'none'})`}, ` +
+          `${reboots(h)} reboot(s) asked, ${h.stats.reboots} done ` +
           `or under way, last boot ${h.model.lastBootTime.toISOString()}`,
       )
       .join('\n');
