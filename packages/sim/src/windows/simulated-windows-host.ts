@@ -201,15 +201,21 @@ export class SimulatedWindowsHost {
     this.rebooting ??= (async () => {
       this.stats.reboots++;
       this.engine?.powerOff();
-      this.rebootStep = 'closing connections';
-      await this.unlisten();
-      this.model.halt();
-      this.rebootStep = 'down';
-      await sleep(this.costs.rebootMs);
-      this.rebootStep = 'booting';
-      await this.model.boot();
-      this.rebootStep = 'listening again';
-      await this.listen(false);
+      try {
+        this.rebootStep = 'closing connections';
+        await this.unlisten();
+        this.model.halt();
+        this.rebootStep = 'down';
+        await sleep(this.costs.rebootMs);
+        this.rebootStep = 'booting';
+        await this.model.boot();
+        this.rebootStep = 'listening again';
+        await this.listen(false);
+      } catch (err) {
+        // The host stays down (as a machine that fails to boot); the step says why.
+        this.rebootStep += ` failed: ${err instanceof Error ? err.message : String(err)}`;
+        throw err;
+      }
       this.rebootStep = undefined;
       this.rebooting = undefined;
     })();
