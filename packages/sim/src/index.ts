@@ -47,7 +47,7 @@ export {
   type PeVersionSpec,
 } from './payload/pe-version-image.js';
 export { rawThroughput } from './bench/raw-throughput.js';
-export { workerOctet } from './testing/worker-octet.js';
+export { workerAddresses } from './testing/worker-octet.js';
 export type { BenchFile } from './bench/payload-files.js';
 export { MachineActuator } from './machines/machine-actuator.js';
 export { MachineApprover } from './machines/machine-approver.js';

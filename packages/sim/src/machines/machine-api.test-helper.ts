@@ -1,16 +1,12 @@
 import ssh2 from 'ssh2';
-import { workerOctet } from '../testing/worker-octet.js';
+import { workerAddresses } from '../testing/worker-octet.js';
 import { createCsr } from '../apiserver/x509.js';
 import type { JsonObject } from '../apiserver/json.js';
 import type { RequestUser } from '../apiserver/request-user.js';
 import type { SimCluster } from '../cluster/sim-cluster.js';
 
-let next = 1;
-/** Loopback addresses of their own for this worker thread's VMs (workerOctet). */
-export function machineAddress(): string {
-  next = next >= 250 ? 1 : next + 1;
-  return `127.3.${workerOctet()}.${next}`;
-}
+/** Loopback addresses of their own for this worker thread's VMs. */
+export const machineAddress = workerAddresses(3);
 
 export async function eventually<T>(what: string, fn: () => T | undefined, ms = 15_000): Promise<T> {
   const end = Date.now() + ms;

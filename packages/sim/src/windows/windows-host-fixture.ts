@@ -1,4 +1,3 @@
-import { threadId } from 'node:worker_threads';
 import { createHash } from 'node:crypto';
 import { HostPaths } from '@wmco/core/internal';
 import {
@@ -16,6 +15,7 @@ import type { PowerShellEngineOptions } from './pwsh/powershell-engine.js';
 import { SimulatedWindowsHost } from './simulated-windows-host.js';
 import type { WindowsModelOptions } from './windows-model.js';
 import { generateEd25519KeyPair } from './ssh-auth.js';
+import { workerNumber } from '../testing/worker-octet.js';
 
 let nextHost = 0;
 
@@ -28,7 +28,7 @@ let nextHost = 0;
  */
 export function nextLoopbackAddress(): string {
   nextHost++;
-  const worker = process.pid * 64 + (threadId % 64);
+  const worker = workerNumber();
   const second = 1 + (worker % 250);
   const third = 100 + (Math.floor(worker / 250) % 50);
   return `127.${second}.${third}.${(nextHost % 250) + 2}`;

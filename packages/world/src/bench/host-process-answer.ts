@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { ServiceRecord } from '@wmco/sim';
 import type { WorldHostSet } from '../world/world-hosts.js';
 import type { HostRequest, HostSnapshot, ProcessUsage } from './host-process-protocol.js';
-import { childrenCpuSeconds } from './proc-stats.js';
+import { descendantsCpuSeconds } from './proc-stats.js';
 
 function running(services: readonly ServiceRecord[]): HostSnapshot['services'] {
   return services
@@ -26,13 +26,13 @@ export function hostSnapshot(hosts: WorldHostSet, address: string): HostSnapshot
   };
 }
 
-/** This process's CPU seconds (and its ended children's), peak RSS and event loop time, since it started. */
+/** This process's CPU seconds (and its descendants'), peak RSS and event loop time, since it started. */
 export function processUsage(): ProcessUsage {
   const cpu = process.cpuUsage();
   const elu = performance.eventLoopUtilization();
   return {
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
-    childrenCpuSeconds: childrenCpuSeconds(),
+    childrenCpuSeconds: descendantsCpuSeconds(),
     peakRssMiB: process.resourceUsage().maxRSS / 1024,
     eventLoopActiveMs: elu.active,
     eventLoopIdleMs: elu.idle,

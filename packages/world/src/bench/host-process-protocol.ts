@@ -65,7 +65,7 @@ export type HostSnapshot = z.infer<typeof HostSnapshot>;
 /** Cumulative figures of one process since it started. */
 export const ProcessUsage = z.object({
   cpuSeconds: finite,
-  /** CPU seconds of its child processes that ended (the hosts' PowerShell processes, with that engine). */
+  /** CPU seconds of its descendants, ended or running (the hosts' PowerShell processes, with that engine). */
   childrenCpuSeconds: finite,
   peakRssMiB: finite,
   /** Event loop time busy and idle (performance.eventLoopUtilization), ms. */

@@ -60,9 +60,8 @@ export function figure(
 /**
  * How many of this machine's cores the run kept busy on average: the CPU seconds of the operator, the host
  * processes (and their PowerShell processes) and the API server's process between the two samples, over the
- * seconds between them. Near the
- * machine's cores, the world and the operator together were CPU-bound, and the wall time says as much about
- * the simulated hosts' share of the cores as about the operator.
+ * seconds between them. Near the machine's cores, the world and the operator together were CPU-bound, and
+ * the wall time says as much about the simulated hosts' share of the cores as about the operator.
  */
 export function coresBusy(run: JoinRun): number {
   const cpu = run.operatorCpuSeconds + run.hostsCpuSeconds + run.hostsChildrenCpuSeconds + run.cpuSeconds;

@@ -39,8 +39,8 @@ export interface JoinRun {
   /** CPU seconds of all host processes together over the same time. */
   readonly hostsCpuSeconds: number;
   /**
-   * CPU seconds of the host processes' children that ended during the run: the PowerShell processes of the
-   * `powershell` host engine (the module's own cost); 0 with the model.
+   * CPU seconds of the host processes' descendants over the same time, ended or running: the PowerShell
+   * processes of the `powershell` host engine (the module's own cost); 0 with the model.
    */
   readonly hostsChildrenCpuSeconds: number;
   /** Peak resident memory of the largest host process (start-up included), MiB. */

@@ -2,7 +2,7 @@ import test from 'ava';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { childrenCpuSeconds, parseStatTimes } from './proc-stats.js';
+import { descendantsCpuSeconds, parseStatTimes } from './proc-stats.js';
 
 /** A fixed amount of work (not a time): at least one clock tick of CPU on any machine. */
 const WORK = 'let x = 0; for (let i = 0; i < 3e8; i++) x = (x + i) % 7;';
@@ -20,20 +20,20 @@ test("/proc stat gives the parent, the CPU and the ended children's CPU (a comma
 });
 
 test.serial('a child that ran and was waited for adds its CPU to this process', (t) => {
-  const before = childrenCpuSeconds();
+  const before = descendantsCpuSeconds();
   const r = spawnSync(process.execPath, ['-e', `${WORK} process.exit(x > 7 ? 1 : 0)`]);
   t.is(r.status, 0);
-  t.true(childrenCpuSeconds() - before >= 0.01);
+  t.true(descendantsCpuSeconds() - before >= 0.01);
 });
 
 test.serial('a child still running counts with the CPU it used so far', async (t) => {
-  const before = childrenCpuSeconds();
+  const before = descendantsCpuSeconds();
   // It works, says so, then waits for its stdin to end: it is still running when its CPU is read.
   const child = spawn(process.execPath, ['-e', `${WORK} console.log(x); process.stdin.resume();`], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   await once(child.stdout, 'data');
-  t.true(childrenCpuSeconds() - before >= 0.01);
+  t.true(descendantsCpuSeconds() - before >= 0.01);
   child.stdin.end();
   await once(child, 'exit');
 });
@@ -41,7 +41,7 @@ test.serial('a child still running counts with the CPU it used so far', async (t
 test.serial(
   "a running child's running child counts too (a .NET tool's pwsh runs the real one as its child)",
   async (t) => {
-    const before = childrenCpuSeconds();
+    const before = descendantsCpuSeconds();
     // The child starts a grandchild that works and says so, then both wait for stdin to end.
     const grandchild = `${WORK} console.log(x); process.stdin.resume();`;
     const child = spawn(
@@ -55,7 +55,7 @@ test.serial(
     await once(child.stdout, 'data');
     // More than the child itself used: the grandchild's work (the child's ended children are none yet).
     const own = parseStatTimes(readFileSync(`/proc/${child.pid}/stat`, 'utf8')).cpuSeconds;
-    t.true(childrenCpuSeconds() - before - own >= 0.01);
+    t.true(descendantsCpuSeconds() - before - own >= 0.01);
     child.stdin.end();
     await once(child, 'exit');
   },

@@ -19,12 +19,8 @@ export function parseProc(status: string, stat: string): ProcSample {
     if (!m) throw new Error(`/proc status has no ${field}`);
     return Number(m[1]) * 1024;
   };
-  // The command name (field 2) is in parentheses and may hold spaces: count fields after its ')'.
-  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const utime = Number(rest[11]);
-  const stime = Number(rest[12]);
-  if (!Number.isFinite(utime) || !Number.isFinite(stime)) throw new Error('/proc stat has no utime/stime');
-  return { rssBytes: kib('VmRSS'), peakRssBytes: kib('VmHWM'), cpuSeconds: (utime + stime) / USER_HZ };
+  const { cpuSeconds } = parseStatTimes(stat);
+  return { rssBytes: kib('VmRSS'), peakRssBytes: kib('VmHWM'), cpuSeconds };
 }
 
 /** The times of one /proc/<pid>/stat: its parent, its own CPU and that of its ended, waited-for children. */
@@ -69,7 +65,10 @@ function processesByParent(): Map<number, StatTimes[]> {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     const t = readStat(name);
-    if (t) byParent.set(t.ppid, [...(byParent.get(t.ppid) ?? []), t]);
+    if (!t) continue;
+    const siblings = byParent.get(t.ppid);
+    if (siblings) siblings.push(t);
+    else byParent.set(t.ppid, [t]);
   }
   return byParent;
 }
@@ -79,7 +78,7 @@ function processesByParent(): Map<number, StatTimes[]> {
  * still running (each one's own and its ended children's), e.g. a simulated host's PowerShell processes, which
  * live as long as the operator's connection (the `pwsh` of a .NET tool runs the real one as its own child).
  */
-export function childrenCpuSeconds(pid = process.pid): number {
+export function descendantsCpuSeconds(pid = process.pid): number {
   const byParent = processesByParent();
   let total = readStat(String(pid))?.childrenCpuSeconds ?? 0;
   const live = [...(byParent.get(pid) ?? [])];

@@ -3,7 +3,7 @@ import { providerSpecFor } from './machine-provider-specs.js';
 import {
   CLUSTER_ID_LABEL,
   SimInstanceLauncher,
-  workerOctet,
+  workerAddresses,
   type HostCosts,
   type MachineCloud,
   type PowerShellEngineOptions,
@@ -12,15 +12,8 @@ import {
 const NS = 'openshift-machine-api';
 const GROUP = { group: 'machine.openshift.io', version: 'v1beta1', namespace: NS };
 
-let next = 1;
-/**
- * Loopback addresses for this worker thread's Machine VMs (apart from the BYOH hosts'): the third octet is
- * the process's and the thread's (workerOctet), as test files run at once in threads of one process.
- */
-function machineAddress(): string {
-  next = next >= 250 ? 1 : next + 1;
-  return `127.5.${workerOctet()}.${next}`;
-}
+/** Loopback addresses for this worker thread's Machine VMs (apart from the BYOH hosts'). */
+const machineAddress = workerAddresses(5);
 
 /**
  * The VMs behind the world's Machines: simulated Windows hosts that boot from their user data, created
